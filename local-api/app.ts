@@ -1,0 +1,48 @@
+import express, { type RequestHandler, Router } from 'express';
+import { companyForKey } from './companies/store.ts';
+import type { Context } from './context.ts';
+import { hostRoutes } from './hosts/routes.ts';
+import { authenticate } from './http/auth.ts';
+import { ApiError, errorHandler, notFound } from './http/errors.ts';
+
+/** Pictures and signed PDFs travel as Base64 inside JSON; the limit leaves room for both at their maximum sizes. */
+export const bodyLimit = '20mb';
+
+const acceptedBody = /^application\/(([a-z.+-]*\+)?json|x-www-form-urlencoded)\b/i;
+
+/** A body must be JSON or form-encoded, and an object: anything else is refused before a handler sees it. */
+const requireObjectBody: RequestHandler = (req, _res, next) => {
+  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (hasBody && !acceptedBody.test(req.headers['content-type'] ?? '')) {
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
+  }
+  if (req.body === undefined) req.body = {};
+  if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
+    throw new ApiError('INVALID_BODY');
+  }
+  next();
+};
+
+/** Each resource's router; mounted under /v1 behind authentication. */
+export function v1Routes(ctx: Context): Router[] {
+  return [hostRoutes(ctx)];
+}
+
+/** The service as an Express app, without listening: tests and the CLI choose where it listens. */
+export function createApp(ctx: Context, extra: { before?: Router[] } = {}): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', false);
+  for (const router of extra.before ?? []) app.use(router);
+  const v1 = Router();
+  v1.use(express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] }));
+  v1.use(express.urlencoded({ extended: true, limit: bodyLimit, parameterLimit: 2000 }));
+  v1.use(requireObjectBody);
+  v1.use(authenticate((key) => companyForKey(ctx, key)));
+  for (const router of v1Routes(ctx)) v1.use(router);
+  app.use('/v1', v1);
+  app.use(notFound);
+  app.use(errorHandler((message, error) => ctx.log.error({ err: error }, message)));
+  return app;
+}

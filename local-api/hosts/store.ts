@@ -1,0 +1,117 @@
+import type { Caller } from '../companies/store.ts';
+import { type Context, inTransaction } from '../context.ts';
+import { ApiError } from '../http/errors.ts';
+import type { ListQuery, QueryFields } from '../http/list-query.ts';
+import { newHostId } from '../rules/ids.ts';
+import { insertRow, objectToRow, prepared, queryFieldsOf, rowToObject, updateRow } from '../store/rows.ts';
+import { type HostCreateInput, type HostUpdateInput, hostColumns, hostTextColumns } from './schema.ts';
+
+export type HostRow = Record<string, unknown> & { id: string; companyId: string; email: string; name: string };
+
+export const hostQueryFields: QueryFields = {
+  ...queryFieldsOf(hostTextColumns, hostColumns),
+  company: { kind: 'text', column: 'companyId' },
+};
+
+/** A phone is plausible when, with its country code, it has the length of an E.164 number. */
+export function isPhonePlausible(phone: string | null | undefined, countryCode: string | null | undefined): boolean {
+  if (!phone || !countryCode) return false;
+  const digits = phone.replace(/\D/g, '').length;
+  const total = digits + countryCode.replace(/\D/g, '').length;
+  return digits >= 6 && total >= 8 && total <= 15;
+}
+
+export function hostObject(row: HostRow, caller: Caller): Record<string, unknown> {
+  const { companyId, ...rest } = rowToObject(row, hostColumns, caller.timeZone);
+  return { ...rest, companyId, company: companyId, type: 'host' };
+}
+
+/** The short host object embedded in visits and invitees. */
+export function hostSummary(row: Pick<HostRow, 'id' | 'name' | 'email'> | undefined) {
+  return row ? { id: row.id, name: row.name, email: row.email, type: 'host' } : null;
+}
+
+export function findHost(ctx: Context, caller: Caller, id: string): HostRow | undefined {
+  return prepared(ctx.db, 'SELECT * FROM hosts WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
+    id,
+    caller.companyId,
+  ) as HostRow | undefined;
+}
+
+export function getHost(ctx: Context, caller: Caller, id: string): HostRow {
+  const row = findHost(ctx, caller, id);
+  if (!row) throw new ApiError('NOT_FOUND');
+  return row;
+}
+
+function emailTaken(ctx: Context, caller: Caller, email: string): boolean {
+  return (
+    prepared(ctx.db, 'SELECT 1 FROM hosts WHERE companyId = ? AND email = ? AND deletedAt IS NULL').get(
+      caller.companyId,
+      email,
+    ) !== undefined
+  );
+}
+
+/** Fields of the input that are instructions, not stored state. */
+function storedFields(input: HostUpdateInput) {
+  const { resendInvitationEmail: _resend, ...stored } = input;
+  return stored;
+}
+
+export function createHost(ctx: Context, caller: Caller, input: HostCreateInput): HostRow {
+  if (input.phone && !input.countryCode) throw new ApiError('MISSING_COUNTRY_CODE');
+  return inTransaction(ctx, () => {
+    if (emailTaken(ctx, caller, input.email)) throw new ApiError('ALREADY_EXISTS');
+    const now = ctx.clock.now();
+    const id = newHostId(ctx.random);
+    insertRow(ctx.db, 'hosts', {
+      ...objectToRow(storedFields(input), hostColumns),
+      id,
+      companyId: caller.companyId,
+      createdAt: now,
+      updatedAt: now,
+      isPhoneValid: isPhonePlausible(input.phone, input.countryCode) ? 1 : 0,
+    });
+    return getHost(ctx, caller, id);
+  });
+}
+
+export function updateHost(ctx: Context, caller: Caller, id: string, input: HostUpdateInput): HostRow {
+  return inTransaction(ctx, () => {
+    const current = getHost(ctx, caller, id);
+    if (input.email !== undefined && input.email.toLowerCase() !== current.email.toLowerCase()) {
+      throw new ApiError('CANNOT_CHANGE_HOST_EMAIL');
+    }
+    const phone = input.phone !== undefined ? input.phone : (current.phone as string | null);
+    const countryCode = input.countryCode !== undefined ? input.countryCode : (current.countryCode as string | null);
+    if (phone && !countryCode) throw new ApiError('MISSING_COUNTRY_CODE');
+    const { email: _email, ...changes } = storedFields(input);
+    updateRow(ctx.db, 'hosts', caller.companyId, id, {
+      ...objectToRow(changes, hostColumns),
+      isPhoneValid: isPhonePlausible(phone, countryCode) ? 1 : 0,
+      updatedAt: ctx.clock.now(),
+    });
+    return getHost(ctx, caller, id);
+  });
+}
+
+export function deleteHost(ctx: Context, caller: Caller, id: string): void {
+  inTransaction(ctx, () => {
+    getHost(ctx, caller, id);
+    const now = ctx.clock.now();
+    updateRow(ctx.db, 'hosts', caller.companyId, id, { deletedAt: now, updatedAt: now });
+  });
+}
+
+export function listHosts(ctx: Context, caller: Caller, query: ListQuery): HostRow[] {
+  const where = query.where ? `AND ${query.where}` : '';
+  const sql = `SELECT * FROM hosts WHERE companyId = :companyId AND deletedAt IS NULL ${where}
+    ORDER BY ${query.orderBy} LIMIT :limit OFFSET :offset`;
+  return prepared(ctx.db, sql).all({
+    ...query.params,
+    companyId: caller.companyId,
+    limit: query.limit,
+    offset: query.offset,
+  }) as HostRow[];
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { isValidCpf } from '../rules/cpf.ts';
+import { isInt32 } from '../rules/ids.ts';
+import { ApiError, type ErrorCode } from './errors.ts';
+
+/*
+ * Field types shared by the resources' schemas. Form-encoded bodies carry every value as text, so each type
+ * accepts its JSON form and its text form ("true", "42"), and the OpenAPI document shows both.
+ */
+
+export const bool = () => z.union([z.boolean(), z.stringbool()]);
+
+export const int32 = () =>
+  z
+    .union([
+      z.number().int(),
+      z
+        .string()
+        .regex(/^-?\d+$/)
+        .transform(Number),
+    ])
+    .refine(isInt32, 'must be a 32-bit integer');
+
+export const positiveInt = () =>
+  z
+    .union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)])
+    .refine((n) => n > 0 && n <= 2_147_483_647, 'must be a positive integer');
+
+export const text = (max = 1000) => z.string().max(max);
+export const nullableText = (max = 1000) => z.string().max(max).nullable();
+export const email = () => z.string().trim().max(254).pipe(z.email());
+export const cpf = () => z.string().refine(isValidCpf, 'must be a valid CPF');
+export const countryCode = () => z.string().regex(/^\+\d{1,4}$/, 'must look like +55');
+
+/** Space-separated e-mails (as the interface's host input takes them) or a JSON array of them. */
+export const emailList = () =>
+  z
+    .union([z.array(z.string()), z.string().transform((s) => s.split(/[\s,]+/).filter(Boolean))])
+    .pipe(z.array(email()).max(50));
+
+export const stringList = (max = 50) =>
+  z
+    .union([z.array(z.string().max(200)), z.string().transform((s) => s.split(/[\s,]+/).filter(Boolean))])
+    .pipe(z.array(z.string().max(200)).max(max));
+
+/** Which error code a field's problem answers with: `missing` when absent, `invalid` otherwise. */
+export interface FieldCodes {
+  missing?: ErrorCode;
+  invalid?: ErrorCode;
+}
+
+/**
+ * Validates an input with its schema and turns the first problem into the interface's error code: the field's
+ * own code where it has one, else INVALID_PARAMETER naming the field.
+ */
+export function validate<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  codes: Readonly<Record<string, FieldCodes>> = {},
+): z.output<S> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.path.join('.') ?? '';
+  const own = codes[field] ?? codes[String(issue?.path[0] ?? '')];
+  // Absent, or text that is empty once trimmed: both are "missing" to a person filling in a form.
+  const isMissing =
+    (issue?.code === 'invalid_type' && input !== null && typeof input === 'object' && !(field in input)) ||
+    (issue?.code === 'too_small' && issue.origin === 'string' && Number(issue.minimum) === 1);
+  const code = (isMissing ? own?.missing : undefined) ?? own?.invalid ?? 'INVALID_PARAMETER';
+  throw new ApiError(code, code === 'INVALID_PARAMETER' && field ? { field } : {});
+}

@@ -1,0 +1,29 @@
+/** Randomness is injected so tests can make ids and card numbers exact. */
+export interface Random {
+  bytes(length: number): Buffer;
+}
+
+export const hexId = (random: Random, bytes: number): string => random.bytes(bytes).toString('hex');
+
+/** Host ids: 32 characters, as the interface fixes them. */
+export const newHostId = (random: Random): string => hexId(random, 16);
+
+/** RFC 4122 version 4 UUID from 16 random bytes. */
+export function newUuid(random: Random): string {
+  const b = random.bytes(16);
+  b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
+  b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+export const isUuidV4 = (value: string): boolean =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i.test(value);
+
+/** A positive random int32, for ticket-gate card numbers (never 0, so it is never mistaken for "none"). */
+export function newCardNumber(random: Random): number {
+  const n = random.bytes(4).readUInt32BE(0) & 0x7fffffff;
+  return n === 0 ? 1 : n;
+}
+
+export const isInt32 = (n: number): boolean => Number.isInteger(n) && n >= -2147483648 && n <= 2147483647;

@@ -1,0 +1,56 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Encrypts secrets (access-control AES keys and passwords, the company's integration tokens) before they reach
+ * SQLite, with AES-256-GCM under a device key that lives outside the database: a copied database file alone
+ * gives none of them away.
+ */
+export interface SecretBox {
+  seal(plain: string): string;
+  open(sealed: string): string;
+}
+
+const prefix = 'sealed:v1:';
+
+export function secretBox(key: Buffer): SecretBox {
+  if (key.length !== 32) throw new Error('device key must be 32 bytes');
+  return {
+    seal(plain) {
+      if (plain === '') return '';
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+      return prefix + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
+    },
+    open(sealed) {
+      if (sealed === '') return '';
+      if (!sealed.startsWith(prefix)) throw new Error('value is not sealed');
+      const raw = Buffer.from(sealed.slice(prefix.length), 'base64');
+      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+      decipher.setAuthTag(raw.subarray(12, 28));
+      return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+    },
+  };
+}
+
+/**
+ * The device key, kept in `<data>/device.key` (mode 0600) beside the database, never inside it. The Electron
+ * shell wraps this file with the OS keychain (safeStorage) through `wrap`/`unwrap`.
+ */
+export interface KeyWrapper {
+  wrap(key: Buffer): Buffer;
+  unwrap(stored: Buffer): Buffer;
+}
+
+const plainFile: KeyWrapper = { wrap: (key) => key, unwrap: (stored) => stored };
+
+export function loadDeviceKey(dataDir: string, wrapper: KeyWrapper = plainFile): Buffer {
+  const file = join(dataDir, 'device.key');
+  if (existsSync(file)) return wrapper.unwrap(readFileSync(file));
+  const key = randomBytes(32);
+  writeFileSync(file, wrapper.wrap(key), { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return key;
+}

@@ -1,0 +1,78 @@
+import type { Statement } from 'better-sqlite3';
+import type { QueryFields } from '../http/list-query.ts';
+import { formatInZone } from '../rules/time.ts';
+import type { Db } from './db.ts';
+
+/** How a resource's columns are stored, where that differs from plain text or numbers. */
+export interface ColumnKinds {
+  booleans: readonly string[];
+  json: readonly string[];
+  times: readonly string[];
+}
+
+type Row = Record<string, unknown>;
+
+/** Stored row → interface object: 0/1 → booleans, JSON text → values, milliseconds → ISO in the caller's zone. */
+export function rowToObject(row: Row, kinds: ColumnKinds, timeZone: string): Row {
+  const object: Row = { ...row };
+  for (const key of kinds.booleans) if (key in object && object[key] !== null) object[key] = object[key] === 1;
+  for (const key of kinds.json)
+    if (typeof object[key] === 'string') object[key] = JSON.parse(object[key] as string) as unknown;
+  for (const key of kinds.times)
+    if (typeof object[key] === 'number') object[key] = formatInZone(object[key] as number, timeZone);
+  return object;
+}
+
+/** Interface values → stored values (booleans → 0/1, structures → JSON); times are already milliseconds. */
+export function objectToRow(values: Row, kinds: ColumnKinds): Row {
+  const row: Row = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    if (kinds.booleans.includes(key) && typeof value === 'boolean') row[key] = value ? 1 : 0;
+    else if (kinds.json.includes(key)) row[key] = value === null ? null : JSON.stringify(value);
+    else row[key] = value;
+  }
+  return row;
+}
+
+/** The list-query fields of a table's plain columns: text, booleans and times (JSON columns are not queryable). */
+export function queryFieldsOf(textColumns: readonly string[], kinds: ColumnKinds): QueryFields {
+  const fields: Record<string, QueryFields[string]> = {};
+  for (const column of textColumns) fields[column] = { kind: 'text' };
+  for (const column of kinds.booleans) fields[column] = { kind: 'boolean' };
+  for (const column of kinds.times) fields[column] = { kind: 'timestamp' };
+  return fields;
+}
+
+const caches = new WeakMap<Db, Map<string, Statement>>();
+
+/** Prepares each distinct SQL text once per database: list queries are built from a small set of shapes. */
+export function prepared(db: Db, sql: string): Statement {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new Map();
+    caches.set(db, cache);
+  }
+  let statement = cache.get(sql);
+  if (!statement) {
+    statement = db.prepare(sql);
+    cache.set(sql, statement);
+  }
+  return statement;
+}
+
+export function insertRow(db: Db, table: string, row: Row): void {
+  const columns = Object.keys(row);
+  prepared(db, `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `:${c}`).join(', ')})`).run(
+    row,
+  );
+}
+
+/** Updates the given columns of one live row of the caller's company; returns whether a row changed. */
+export function updateRow(db: Db, table: string, companyId: string, id: string, row: Row): boolean {
+  const columns = Object.keys(row);
+  if (columns.length === 0) return true;
+  const sql = `UPDATE ${table} SET ${columns.map((c) => `${c} = :${c}`).join(', ')}
+    WHERE id = :__id AND companyId = :__companyId AND deletedAt IS NULL`;
+  return prepared(db, sql).run({ ...row, __id: id, __companyId: companyId }).changes === 1;
+}

@@ -1,0 +1,119 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const repoRoot = resolve(import.meta.dirname, '../..');
+export const cliPath = join(repoRoot, 'local-api/bin/portaria.mjs');
+
+export interface TestService {
+  url: string;
+  dataDir: string;
+  process: ChildProcess;
+  /** Creates a company through the CLI (while the server runs, as the CLI promises) and returns its key. */
+  company(name?: string): { id: string; apiKey: string };
+  stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Output the service wrote to stderr (its log), for tests that check what is and is not logged. */
+  stderr(): string;
+}
+
+export function tempDir(prefix = 'portaria-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): string {
+  return execFileSync(process.execPath, [cliPath, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
+}
+
+/** Starts `portaria serve` as its own process on a free port and waits until it prints its URL. */
+export async function startService(
+  options: { dataDir?: string; args?: string[]; env?: NodeJS.ProcessEnv } = {},
+): Promise<TestService> {
+  const dataDir = options.dataDir ?? tempDir();
+  const child = spawn(process.execPath, [cliPath, 'serve', '--port', '0', '--data', dataDir, ...(options.args ?? [])], {
+    env: { ...process.env, PORTARIA_LOG_LEVEL: 'info', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`service did not start: ${stderr}`)), 20_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolveUrl(match[1]);
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${code}: ${stderr}`));
+    });
+  });
+  return {
+    url,
+    dataDir,
+    process: child,
+    company(name = 'Acme') {
+      return JSON.parse(runCli(['company', 'create', '--data', dataDir, '--name', name])) as {
+        id: string;
+        apiKey: string;
+      };
+    },
+    stderr: () => stderr,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((done) => child.once('exit', done));
+        child.kill(signal);
+        await exited;
+      }
+    },
+  };
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export interface Reply {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers field by field
+  body: any;
+  headers: Headers;
+}
+
+/** A small client: JSON in, JSON out, the key sent as `Authorization: Bearer` unless headers say otherwise. */
+export function client(baseUrl: string, apiKey?: string) {
+  return async function call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Reply> {
+    const init: RequestInit = {
+      method,
+      headers: {
+        ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+        ...(body !== undefined && typeof body !== 'string' ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+    };
+    if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    const response = await fetch(baseUrl + path, init);
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // left as text: the assertion will show it
+    }
+    return { status: response.status, body: parsed, headers: response.headers };
+  };
+}
