@@ -1,4 +1,5 @@
 import express, { type RequestHandler, Router } from 'express';
+import { accessConfigRoutes } from './access/routes.ts';
 import { companyForKey } from './companies/store.ts';
 import type { Context } from './context.ts';
 import { hostRoutes } from './hosts/routes.ts';
@@ -25,7 +26,7 @@ const requireObjectBody: RequestHandler = (req, _res, next) => {
 
 /** Each resource's router; mounted under /v1 behind authentication. */
 export function v1Routes(ctx: Context): Router[] {
-  return [hostRoutes(ctx)];
+  return [hostRoutes(ctx), accessConfigRoutes(ctx)];
 }
 
 /** The service as an Express app, without listening: tests and the CLI choose where it listens. */

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { bool, positiveInt } from '../http/fields.ts';
+
+/** Seconds a QR code stays valid: at least 5 (a person needs time to show it), at most a day. */
+export const qrcodeDurationRange = { min: 5, max: 86_400 } as const;
+
+const gateUrl = () =>
+  z
+    .string()
+    .max(2000)
+    .refine((s) => s === '' || /^https?:\/\/[^\s]+$/i.test(s), 'must be an http(s) URL or empty');
+
+/** POST /v1/integration/access: a partial upsert; absent fields keep their value (or the section 2.9 default). */
+export const accessConfigInput = z
+  .object({
+    enabled: bool(),
+    aesKey: z.string().max(200),
+    qrcodeDuration: positiveInt().refine(
+      (n) => n >= qrcodeDurationRange.min && n <= qrcodeDurationRange.max,
+      `must be ${qrcodeDurationRange.min} to ${qrcodeDurationRange.max} seconds`,
+    ),
+    url: gateUrl(),
+    username: z.string().max(200),
+    password: z.string().max(200),
+    totpEnabled: bool(),
+    staticVisitorQRCode: bool(),
+  })
+  .partial();
+export type AccessConfigInput = z.output<typeof accessConfigInput>;
+
+export const accessConfigSecrets = ['aesKey', 'password'] as const;

@@ -1,0 +1,81 @@
+import type { Caller } from '../companies/store.ts';
+import { type Context, inTransaction } from '../context.ts';
+import { ApiError } from '../http/errors.ts';
+import { formatInZone } from '../rules/time.ts';
+import { insertRow, objectToRow, prepared } from '../store/rows.ts';
+import { type AccessConfigInput, accessConfigSecrets } from './schema.ts';
+
+export interface AccessConfig {
+  enabled: boolean;
+  aesKey: string;
+  qrcodeDuration: number;
+  url: string;
+  username: string;
+  password: string;
+  totpEnabled: boolean;
+  staticVisitorQRCode: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+const booleans = ['enabled', 'totpEnabled', 'staticVisitorQRCode'] as const;
+const columnKinds = { booleans, json: [], times: [] };
+
+/** The company's configuration with its secrets opened, or undefined when none was ever saved. */
+export function findAccessConfig(ctx: Context, companyId: string): AccessConfig | undefined {
+  const row = prepared(ctx.db, 'SELECT * FROM access_configs WHERE companyId = ?').get(companyId) as
+    | Record<string, unknown>
+    | undefined;
+  if (!row) return undefined;
+  const config = { ...row } as Record<string, unknown>;
+  for (const key of booleans) config[key] = row[key] === 1;
+  for (const key of accessConfigSecrets) config[key] = ctx.secrets.open(String(row[key]));
+  delete config.companyId;
+  return config as unknown as AccessConfig;
+}
+
+export function accessConfigObject(config: AccessConfig, caller: Caller) {
+  return {
+    ...config,
+    createdAt: formatInZone(config.createdAt, caller.timeZone),
+    updatedAt: formatInZone(config.updatedAt, caller.timeZone),
+  };
+}
+
+export function getAccessConfig(ctx: Context, caller: Caller): AccessConfig {
+  const config = findAccessConfig(ctx, caller.companyId);
+  if (!config) throw new ApiError('NOT_FOUND');
+  return config;
+}
+
+export function saveAccessConfig(ctx: Context, caller: Caller, input: AccessConfigInput): AccessConfig {
+  const sealed: Record<string, unknown> = { ...input };
+  for (const key of accessConfigSecrets) {
+    const value = input[key];
+    if (value !== undefined) sealed[key] = ctx.secrets.seal(value);
+  }
+  const row = objectToRow(sealed, columnKinds);
+  const now = ctx.clock.now();
+  return inTransaction(ctx, () => {
+    if (findAccessConfig(ctx, caller.companyId)) {
+      updateConfigRow(ctx, caller.companyId, { ...row, updatedAt: now });
+    } else {
+      insertRow(ctx.db, 'access_configs', { ...row, companyId: caller.companyId, createdAt: now, updatedAt: now });
+    }
+    return getAccessConfig(ctx, caller);
+  });
+}
+
+function updateConfigRow(ctx: Context, companyId: string, row: Record<string, unknown>): void {
+  const columns = Object.keys(row);
+  prepared(
+    ctx.db,
+    `UPDATE access_configs SET ${columns.map((c) => `${c} = :${c}`).join(', ')} WHERE companyId = :companyId`,
+  ).run({ ...row, companyId });
+}
+
+export function deleteAccessConfig(ctx: Context, caller: Caller): void {
+  inTransaction(ctx, () => {
+    prepared(ctx.db, 'DELETE FROM access_configs WHERE companyId = ?').run(caller.companyId);
+  });
+}
