@@ -2,12 +2,13 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCompany } from './companies/store.ts';
 import { deviceCredential } from './device.ts';
+import { isTimeZone } from './rules/time.ts';
 import { openService, startService } from './server.ts';
 
 const usage = `Usage:
   portaria start [--port <n>] [--data <dir>]          the kiosk (browser mode where Electron cannot run)
   portaria serve --port <n> --data <dir> [--host <ip>] the service: kiosk page at /, API at /v1
-  portaria company create --data <dir> --name <name> [--api-key <key>]`;
+  portaria company create --data <dir> --name <name> [--api-key <key>] [--timezone <IANA zone>]`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${usage}\n`);
@@ -44,13 +45,20 @@ function closeOnSignal(close: () => Promise<void>): void {
 function companyCreate(args: string[]): void {
   const { values } = parseArgs({
     args,
-    options: { data: { type: 'string' }, name: { type: 'string' }, 'api-key': { type: 'string' } },
+    options: {
+      data: { type: 'string' },
+      name: { type: 'string' },
+      'api-key': { type: 'string' },
+      timezone: { type: 'string' },
+    },
   });
   if (!values.data || !values.name) fail('company create needs --data and --name');
   if (values['api-key'] !== undefined && values['api-key'].length < 16)
     fail('--api-key must have 16 characters or more');
+  if (values.timezone !== undefined && !isTimeZone(values.timezone))
+    fail(`--timezone ${values.timezone} is not an IANA zone`);
   const ctx = openService({ dataDir: values.data, logLevel: 'warn' });
-  const company = createCompany(ctx, { name: values.name, apiKey: values['api-key'] });
+  const company = createCompany(ctx, { name: values.name, apiKey: values['api-key'], timezone: values.timezone });
   ctx.db.close();
   process.stdout.write(`${JSON.stringify(company)}\n`);
 }
