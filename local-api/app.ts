@@ -2,11 +2,13 @@ import express, { type RequestHandler, Router } from 'express';
 import { accessConfigRoutes } from './access/routes.ts';
 import { companyForKey } from './companies/store.ts';
 import type { Context } from './context.ts';
+import type { EventListener } from './events.ts';
 import { hostRoutes } from './hosts/routes.ts';
 import { authenticate } from './http/auth.ts';
 import { ApiError, errorHandler, notFound } from './http/errors.ts';
 import { inviteeRoutes } from './invitees/routes.ts';
 import type { JobHandler } from './queue/queue.ts';
+import { visitRoutes } from './visits/routes.ts';
 
 /** Pictures and signed PDFs travel as Base64 inside JSON; the limit leaves room for both at their maximum sizes. */
 export const bodyLimit = '20mb';
@@ -28,12 +30,17 @@ const requireObjectBody: RequestHandler = (req, _res, next) => {
 
 /** Each resource's router; mounted under /v1 behind authentication. */
 export function v1Routes(ctx: Context): Router[] {
-  return [hostRoutes(ctx), inviteeRoutes(ctx), accessConfigRoutes(ctx)];
+  return [hostRoutes(ctx), inviteeRoutes(ctx), visitRoutes(ctx), accessConfigRoutes(ctx)];
 }
 
 /** Handlers of the durable job queue, by job kind; each feature that sends something outside registers here. */
 export function jobHandlers(_ctx: Context): Record<string, JobHandler> {
   return {};
+}
+
+/** Listeners of the domain events (check-ins, updates…), run inside the transaction of the write. */
+export function eventListeners(_ctx: Context): EventListener[] {
+  return [];
 }
 
 /** The service as an Express app, without listening: tests and the CLI choose where it listens. */

@@ -3,7 +3,7 @@ import { type Context, inTransaction } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { newHostId } from '../rules/ids.ts';
-import { insertRow, objectToRow, prepared, queryFieldsOf, rowToObject, updateRow } from '../store/rows.ts';
+import { insertRow, listRows, objectToRow, prepared, queryFieldsOf, rowToObject, updateRow } from '../store/rows.ts';
 import { type HostCreateInput, type HostUpdateInput, hostColumns, hostTextColumns } from './schema.ts';
 
 export type HostRow = Record<string, unknown> & { id: string; companyId: string; email: string; name: string };
@@ -68,7 +68,9 @@ export function createHost(ctx: Context, caller: Caller, input: HostCreateInput)
       updatedAt: now,
       isPhoneValid: isPhonePlausible(input.phone, input.countryCode) ? 1 : 0,
     });
-    return getHost(ctx, caller, id);
+    const row = getHost(ctx, caller, id);
+    ctx.events.publish('host.created', caller, () => hostObject(row, caller));
+    return row;
   });
 }
 
@@ -87,26 +89,20 @@ export function updateHost(ctx: Context, caller: Caller, id: string, input: Host
       isPhoneValid: isPhonePlausible(phone, countryCode) ? 1 : 0,
       updatedAt: ctx.clock.now(),
     });
-    return getHost(ctx, caller, id);
+    const row = getHost(ctx, caller, id);
+    ctx.events.publish('host.updated', caller, () => hostObject(row, caller));
+    return row;
   });
 }
 
 export function deleteHost(ctx: Context, caller: Caller, id: string): void {
   inTransaction(ctx, () => {
-    getHost(ctx, caller, id);
+    const row = getHost(ctx, caller, id);
     const now = ctx.clock.now();
     updateRow(ctx.db, 'hosts', caller.companyId, id, { deletedAt: now, updatedAt: now });
+    ctx.events.publish('host.deleted', caller, () => hostObject({ ...row, deletedAt: now, updatedAt: now }, caller));
   });
 }
 
-export function listHosts(ctx: Context, caller: Caller, query: ListQuery): HostRow[] {
-  const where = query.where ? `AND ${query.where}` : '';
-  const sql = `SELECT * FROM hosts WHERE companyId = :companyId AND deletedAt IS NULL ${where}
-    ORDER BY ${query.orderBy} LIMIT :limit OFFSET :offset`;
-  return prepared(ctx.db, sql).all({
-    ...query.params,
-    companyId: caller.companyId,
-    limit: query.limit,
-    offset: query.offset,
-  }) as HostRow[];
-}
+export const listHosts = (ctx: Context, caller: Caller, query: ListQuery) =>
+  listRows<HostRow>(ctx.db, 'hosts', caller.companyId, query);
