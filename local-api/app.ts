@@ -6,6 +6,7 @@ import type { EventListener } from './events.ts';
 import { hostRoutes } from './hosts/routes.ts';
 import { authenticate } from './http/auth.ts';
 import { ApiError, errorHandler, notFound } from './http/errors.ts';
+import { type RouteSpec, routerOf } from './http/routes.ts';
 import { inviteeRoutes } from './invitees/routes.ts';
 import type { JobHandler } from './queue/queue.ts';
 import { visitRoutes } from './visits/routes.ts';
@@ -28,9 +29,9 @@ const requireObjectBody: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** Each resource's router; mounted under /v1 behind authentication. */
-export function v1Routes(ctx: Context): Router[] {
-  return [hostRoutes(ctx), inviteeRoutes(ctx), visitRoutes(ctx), accessConfigRoutes(ctx)];
+/** Every /v1 endpoint, by resource: mounted behind authentication and described in the OpenAPI document. */
+export function v1Routes(ctx: Context): RouteSpec[] {
+  return [...hostRoutes(ctx), ...inviteeRoutes(ctx), ...visitRoutes(ctx), ...accessConfigRoutes(ctx)];
 }
 
 /** Handlers of the durable job queue, by job kind; each feature that sends something outside registers here. */
@@ -55,7 +56,7 @@ export function createApp(ctx: Context, extra: { before?: Router[] } = {}): expr
   v1.use(express.urlencoded({ extended: true, limit: bodyLimit, parameterLimit: 2000 }));
   v1.use(requireObjectBody);
   v1.use(authenticate((key) => companyForKey(ctx, key)));
-  for (const router of v1Routes(ctx)) v1.use(router);
+  v1.use(routerOf(v1Routes(ctx)));
   app.use('/v1', v1);
   app.use(notFound);
   app.use(errorHandler((message, error) => ctx.log.error({ err: error }, message)));
