@@ -1,14 +1,24 @@
 import express, { type RequestHandler, Router } from 'express';
 import { accessConfigRoutes } from './access/routes.ts';
+import { blocklistRoutes } from './blocklist/routes.ts';
+import { companyRoutes } from './companies/routes.ts';
 import { companyForKey } from './companies/store.ts';
 import type { Context } from './context.ts';
+import { customFieldRoutes } from './custom-fields/routes.ts';
 import type { EventListener } from './events.ts';
+import { fileRoutes } from './files/routes.ts';
 import { hostRoutes } from './hosts/routes.ts';
 import { authenticate } from './http/auth.ts';
 import { ApiError, errorHandler, notFound } from './http/errors.ts';
-import { type RouteSpec, routerOf } from './http/routes.ts';
+import { isPublic, type RouteSpec, routerOf } from './http/routes.ts';
 import { inviteeRoutes } from './invitees/routes.ts';
+import { meetingRoutes } from './meetings/routes.ts';
+import { deliverNotification, notifyOnCheckin } from './notifications/delivery.ts';
+import { notificationRoutes } from './notifications/routes.ts';
+import { notificationJobKind } from './notifications/settings.ts';
+import { openApiRoutes } from './openapi/routes.ts';
 import type { JobHandler } from './queue/queue.ts';
+import { visitorRoutes } from './visitors/routes.ts';
 import { visitRoutes } from './visits/routes.ts';
 
 /** Pictures and signed PDFs travel as Base64 inside JSON; the limit leaves room for both at their maximum sizes. */
@@ -31,17 +41,30 @@ const requireObjectBody: RequestHandler = (req, _res, next) => {
 
 /** Every /v1 endpoint, by resource: mounted behind authentication and described in the OpenAPI document. */
 export function v1Routes(ctx: Context): RouteSpec[] {
-  return [...hostRoutes(ctx), ...inviteeRoutes(ctx), ...visitRoutes(ctx), ...accessConfigRoutes(ctx)];
+  return [
+    ...companyRoutes(ctx),
+    ...hostRoutes(ctx),
+    ...meetingRoutes(ctx),
+    ...inviteeRoutes(ctx),
+    ...visitRoutes(ctx),
+    ...visitorRoutes(ctx),
+    ...customFieldRoutes(ctx),
+    ...blocklistRoutes(ctx),
+    ...notificationRoutes(ctx),
+    ...fileRoutes(ctx),
+    ...accessConfigRoutes(ctx),
+    ...openApiRoutes(() => v1Routes(ctx)),
+  ];
 }
 
 /** Handlers of the durable job queue, by job kind; each feature that sends something outside registers here. */
-export function jobHandlers(_ctx: Context): Record<string, JobHandler> {
-  return {};
+export function jobHandlers(ctx: Context): Record<string, JobHandler> {
+  return { [notificationJobKind]: deliverNotification(ctx) };
 }
 
 /** Listeners of the domain events (check-ins, updates…), run inside the transaction of the write. */
-export function eventListeners(_ctx: Context): EventListener[] {
-  return [];
+export function eventListeners(ctx: Context): EventListener[] {
+  return [notifyOnCheckin(ctx)];
 }
 
 /** The service as an Express app, without listening: tests and the CLI choose where it listens. */
@@ -55,8 +78,10 @@ export function createApp(ctx: Context, extra: { before?: Router[] } = {}): expr
   v1.use(express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] }));
   v1.use(express.urlencoded({ extended: true, limit: bodyLimit, parameterLimit: 2000 }));
   v1.use(requireObjectBody);
+  const routes = v1Routes(ctx);
+  v1.use(routerOf(routes.filter(isPublic)));
   v1.use(authenticate((key) => companyForKey(ctx, key)));
-  v1.use(routerOf(v1Routes(ctx)));
+  v1.use(routerOf(routes.filter((spec) => !isPublic(spec))));
   app.use('/v1', v1);
   app.use(notFound);
   app.use(errorHandler((message, error) => ctx.log.error({ err: error }, message)));

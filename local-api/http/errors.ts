@@ -42,6 +42,13 @@ export const errorStatus = {
   WRONG_CHECKOUT_AT_FORMAT: 400,
   WRONG_CHECKIN_AT_FORMAT: 400,
   INVALID_ID: 400,
+  READ_ONLY_FIELD: 400,
+  VISITOR_NOT_FOUND: 400,
+  INVALID_PICTURE: 400,
+  INVALID_NDA: 400,
+  INVALID_CUSTOM_FIELD: 400,
+  LINK_EXPIRED: 403,
+  MISSING_IDENTIFIER: 400,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -33,10 +33,10 @@ export const cpf = () => z.string().refine(isValidCpf, 'must be a valid CPF');
 export const countryCode = () => z.string().regex(/^\+\d{1,4}$/, 'must look like +55');
 
 /** Space-separated e-mails (as the interface's host input takes them) or a JSON array of them. */
-export const emailList = () =>
+export const emailList = (max = 50) =>
   z
     .union([z.array(z.string()), z.string().transform((s) => s.split(/[\s,]+/).filter(Boolean))])
-    .pipe(z.array(email()).max(50));
+    .pipe(z.array(email()).max(max));
 
 export const stringList = (max = 50) =>
   z
@@ -48,6 +48,9 @@ export interface FieldCodes {
   missing?: ErrorCode;
   invalid?: ErrorCode;
 }
+
+/** Codes that, being shared by many fields, say which one they are about. */
+const namesTheField = new Set<ErrorCode>(['INVALID_PARAMETER', 'READ_ONLY_FIELD']);
 
 function isPresent(input: unknown, path: readonly PropertyKey[]): boolean {
   let value = input;
@@ -77,5 +80,5 @@ export function validate<S extends z.ZodType>(
     (issue?.code === 'invalid_type' && !isPresent(input, issue.path)) ||
     (issue?.code === 'too_small' && issue.origin === 'string' && Number(issue.minimum) === 1);
   const code = (isMissing ? own?.missing : undefined) ?? own?.invalid ?? 'INVALID_PARAMETER';
-  throw new ApiError(code, code === 'INVALID_PARAMETER' && field ? { field } : {});
+  throw new ApiError(code, namesTheField.has(code) && field ? { field } : {});
 }

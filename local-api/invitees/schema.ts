@@ -5,12 +5,15 @@ import type { ColumnKinds } from '../store/rows.ts';
 export const inviteeStatuses = ['confirmed', 'arrived', 'canceled'] as const;
 export type InviteeStatus = (typeof inviteeStatuses)[number];
 
-/** A custom-field answer as the invitee object carries it (Custom Field Object, section 2.7). */
+/**
+ * A custom-field answer as the invitee object carries it (Custom Field Object, section 2.7). `id` names a
+ * definition of GET /v1/customfields; its name and type come from there.
+ */
 export const customFieldAnswer = () =>
   z.object({
     id: z.string().max(64),
-    name: z.string().max(500),
-    type: z.string().max(50),
+    name: z.string().max(500).optional(),
+    type: z.string().max(50).optional(),
     value: z.string().max(5000).nullable().optional(),
   });
 
@@ -37,7 +40,10 @@ const inviteeFields = {
   company: nullableText(200),
   position: nullableText(200),
   sector: nullableText(200),
-  pictureUrl: nullableText(2000),
+  pictureUrl: z
+    .string()
+    .nullable()
+    .describe('a URL, or the picture itself in Base64 (JPEG or PNG, up to 5 MB), stored by the service'),
   customFields: z.array(customFieldAnswer()).max(100),
   cardNumber: int32(),
   notes: nullableText(5000),
@@ -63,6 +69,7 @@ export const inviteeInputCodes: Readonly<Record<string, FieldCodes>> = {
   status: { invalid: 'INVALID_STATUS' },
   cpf: { invalid: 'INVALID_CPF' },
   cardNumber: { invalid: 'INVALID_CARD_NUMBER' },
+  pictureUrl: { invalid: 'INVALID_PICTURE' },
 };
 
 export const inviteeColumns: ColumnKinds = {

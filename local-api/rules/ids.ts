@@ -27,3 +27,10 @@ export function newCardNumber(random: Random): number {
 }
 
 export const isInt32 = (n: number): boolean => Number.isInteger(n) && n >= -2147483648 && n <= 2147483647;
+
+const idAlphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Custom-field ids: 9 characters of [a-z0-9], as section 2.7's default length. */
+export function newCustomFieldId(random: Random): string {
+  return [...random.bytes(9)].map((b) => idAlphabet[b % idAlphabet.length]).join('');
+}

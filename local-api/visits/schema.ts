@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { base64Upload } from '../files/schema.ts';
 import { bool, cpf, email, type FieldCodes, nullableText } from '../http/fields.ts';
 import { dateInput } from '../invitees/schema.ts';
 import type { ColumnKinds } from '../store/rows.ts';
@@ -116,10 +117,17 @@ const visitFields = {
   timeToDelayVisit: dateInput().nullable(),
 };
 
-/** POST /v1/visits: `visit` (only `id` required, a client-made UUID v4) and `visitor`. */
+/** The check-in's files (section 2.6): the visitor's picture and the signed NDA, each Base64. */
+const visitFiles = {
+  visitPicture: base64Upload('the visitor picture: JPEG or PNG, up to 5 MB').optional(),
+  visitNda: base64Upload('the signed NDA: PDF, up to 10 MB').optional(),
+};
+
+/** POST /v1/visits: `visit` (only `id` required, a client-made UUID v4), `visitor`, and the check-in's files. */
 export const visitCreateInput = z.object({
   visit: z.object({ ...z.object(visitFields).partial().shape, id: visitFields.id }),
   visitor: visitorInput,
+  ...visitFiles,
 });
 export type VisitCreateInput = z.output<typeof visitCreateInput>;
 
@@ -131,6 +139,7 @@ const { id: _id, checkoutAt: _out, authorizationStatus: _status, companyId: _com
 export const visitUpdateInput = z.object({
   visit: z.object(updatable).partial().optional(),
   visitor: visitorInput.optional(),
+  ...visitFiles,
 });
 export type VisitUpdateInput = z.output<typeof visitUpdateInput>;
 
@@ -162,6 +171,7 @@ export const inviteeCheckinInput = z
     notes: nullableText(5000),
     customFields: answers(),
     questionnaireFields: answers(),
+    ...visitFiles,
   })
   .partial();
 export type InviteeCheckinInput = z.output<typeof inviteeCheckinInput>;
@@ -177,6 +187,8 @@ export const visitInputCodes: Readonly<Record<string, FieldCodes>> = {
   'visitor.name': { missing: 'MISSING_NAME' },
   'visitor.email': { invalid: 'INVALID_EMAIL' },
   'visitor.cpf': { invalid: 'INVALID_CPF' },
+  visitPicture: { invalid: 'INVALID_PICTURE' },
+  visitNda: { invalid: 'INVALID_NDA' },
 };
 
 export const visitColumns: ColumnKinds = {
