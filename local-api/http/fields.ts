@@ -77,7 +77,7 @@ export function validate<S extends z.ZodType>(
   const own = codes[field] ?? codes[String(issue?.path[0] ?? '')];
   // Absent, or text that is empty once trimmed: both are "missing" to a person filling in a form.
   const isMissing =
-    (issue?.code === 'invalid_type' && !isPresent(input, issue.path)) ||
+    (issue !== undefined && !isPresent(input, issue.path)) ||
     (issue?.code === 'too_small' && issue.origin === 'string' && Number(issue.minimum) === 1);
   const code = (isMissing ? own?.missing : undefined) ?? own?.invalid ?? 'INVALID_PARAMETER';
   throw new ApiError(code, namesTheField.has(code) && field ? { field } : {});

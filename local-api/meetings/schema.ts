@@ -66,7 +66,7 @@ export type MeetingUpdateInput = z.output<typeof meetingUpdateInput>;
 
 export const meetingInputCodes: Readonly<Record<string, FieldCodes>> = {
   hostId: { missing: 'MISSING_HOST_ID', invalid: 'HOST_NOT_FOUND' },
-  guests: { invalid: 'INVALID_EMAIL' },
+  guests: { missing: 'INVALID_PARAMETER', invalid: 'INVALID_EMAIL' },
 };
 
 export const meetingColumns: ColumnKinds = {

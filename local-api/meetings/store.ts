@@ -87,13 +87,17 @@ const normalizedGuests = (guests: readonly string[]) => [
   ...new Set(guests.map((guest) => emailKey(guest)).filter((g) => g !== null)),
 ];
 
-/** The fields of an input as stored; the host checked to be the company's and the end not before the start. */
+/**
+ * The fields of an input as stored: the host checked to be the company's, the end not before the start (a meeting
+ * moved by its start alone keeps its duration).
+ */
 function storedFields(ctx: Context, caller: Caller, input: MeetingUpdateInput, current?: MeetingRow) {
   const { companyId: _company, guests, ...fields } = input;
   const hostId = input.hostId ?? current?.hostId;
   if (input.hostId !== undefined && !findHost(ctx, caller, input.hostId)) throw new ApiError('HOST_NOT_FOUND');
   const timeZone = (input.timezone === undefined ? current?.timezone : input.timezone) ?? caller.timeZone;
   const dates = resolveDates(input, timeZone);
+  if (current && dates.start != null && dates.end === undefined) dates.end = current.end + dates.start - current.start;
   const start = dates.start ?? current?.start;
   const end = dates.end ?? current?.end;
   if (start !== undefined && end !== undefined && end < start) {
