@@ -33,27 +33,33 @@ function decodeBase64(text: string, field: string, maxBytes: number, invalid: Er
   return Buffer.from(body, 'base64');
 }
 
-const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** A file format's first bytes and the marker its last 1 KiB must hold (so a truncated upload is refused). */
+interface Format {
+  head: Buffer;
+  end: Buffer;
+}
 
-/** A JPEG or PNG picture, recognized by its first bytes (whatever a data: URL claims). */
+const jpeg: Format = { head: Buffer.from([0xff, 0xd8, 0xff]), end: Buffer.from([0xff, 0xd9]) };
+const png: Format = { head: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), end: Buffer.from('IEND') };
+const pdf: Format = { head: Buffer.from('%PDF-'), end: Buffer.from('%%EOF') };
+
+const isWhole = (bytes: Buffer, format: Format) =>
+  bytes.length > format.head.length + format.end.length &&
+  bytes.subarray(0, format.head.length).equals(format.head) &&
+  bytes.subarray(Math.max(0, bytes.length - 1024)).includes(format.end);
+
+/** A JPEG or PNG picture, recognized by its bytes (whatever a data: URL claims). */
 export function decodePicture(text: string, field: string, purpose: FilePurpose): Upload {
   const bytes = decodeBase64(text, field, pictureMaxBytes, 'INVALID_PICTURE');
-  if (bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) {
-    return { purpose, bytes, mediaType: 'image/jpeg', extension: 'jpg' };
-  }
-  if (bytes.length > pngSignature.length && bytes.subarray(0, pngSignature.length).equals(pngSignature)) {
-    return { purpose, bytes, mediaType: 'image/png', extension: 'png' };
-  }
+  if (isWhole(bytes, jpeg)) return { purpose, bytes, mediaType: 'image/jpeg', extension: 'jpg' };
+  if (isWhole(bytes, png)) return { purpose, bytes, mediaType: 'image/png', extension: 'png' };
   throw new ApiError('INVALID_PICTURE', { field });
 }
 
-/** A PDF: it starts with `%PDF-` and ends with `%%EOF` (trailing whitespace aside), so it is whole. */
+/** A PDF: it starts with `%PDF-` and ends with `%%EOF`, so it is whole. */
 export function decodeNda(text: string, field: string): Upload {
   const bytes = decodeBase64(text, field, ndaMaxBytes, 'INVALID_NDA');
-  const tail = bytes.subarray(Math.max(0, bytes.length - 1024)).toString('latin1');
-  if (!bytes.subarray(0, 5).equals(Buffer.from('%PDF-')) || !/%%EOF\s*$/.test(tail)) {
-    throw new ApiError('INVALID_NDA', { field });
-  }
+  if (!isWhole(bytes, pdf)) throw new ApiError('INVALID_NDA', { field });
   return { purpose: 'visit-nda', bytes, mediaType: 'application/pdf', extension: 'pdf' };
 }
 

@@ -40,13 +40,31 @@ export function pngBytes(size = 2, padTo = 0): Buffer {
   return Buffer.concat(parts);
 }
 
-/** A real 1×1 baseline JPEG (the smallest a decoder accepts). */
+const segment = (marker: number, body: number[]) => [
+  0xff,
+  marker,
+  (body.length + 2) >> 8,
+  (body.length + 2) & 0xff,
+  ...body,
+];
+
+/**
+ * A real 1×1 grey baseline JPEG (decoded by Chromium as rgb(128, 128, 128)): one 8×8 block whose coefficients are
+ * all zero, with one-symbol Huffman tables.
+ */
 export const jpegBytes = (): Buffer =>
-  Buffer.from(
-    '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////' +
-      '////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
-    'base64',
-  );
+  Buffer.from([
+    0xff,
+    0xd8,
+    ...segment(0xdb, [0x00, ...Array(64).fill(1)]),
+    ...segment(0xc0, [8, 0, 1, 0, 1, 1, 1, 0x11, 0]),
+    ...segment(0xc4, [0x00, 1, ...Array(15).fill(0), 0x00]),
+    ...segment(0xc4, [0x10, 1, ...Array(15).fill(0), 0x00]),
+    ...segment(0xda, [1, 1, 0x00, 0, 63, 0]),
+    0x3f,
+    0xff,
+    0xd9,
+  ]);
 
 /** A real one-page PDF, as a kiosk's signature pad would hand over a signed NDA. */
 export async function pdfBytes(text = 'I agree to keep it confidential. Signed: Walter'): Promise<Buffer> {

@@ -122,3 +122,20 @@ export async function startSmtp(options: { port?: number; credentials?: { user: 
   };
   return smtp;
 }
+
+/** Waits until the company's notification queue has nothing pending, and answers its counts. */
+export async function settledQueue(
+  call: (
+    method: string,
+    path: string,
+  ) => Promise<{ body: { queue: { pending: number; done: number; failed: number } } }>,
+  timeoutMs = 20_000,
+) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { queue } = (await call('GET', '/v1/integration/notifications')).body;
+    if (queue.pending === 0) return queue;
+    if (Date.now() > deadline) throw new Error(`notifications still pending: ${JSON.stringify(queue)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
