@@ -99,12 +99,9 @@ export function deleteCustomField(ctx: Context, caller: Caller, id: string): voi
   });
 }
 
-/** Definitions in the order the kiosk shows them. */
+/** Definitions in the order the kiosk shows them, whatever the query compares. */
 export function listCustomFields(ctx: Context, caller: Caller, query: ListQuery): CustomFieldRow[] {
-  return listRows<CustomFieldRow>(ctx.db, 'custom_fields', caller.companyId, {
-    ...query,
-    orderBy: query.where ? query.orderBy : 'sort, rowid',
-  });
+  return listRows<CustomFieldRow>(ctx.db, 'custom_fields', caller.companyId, { ...query, orderBy: 'sort, rowid' });
 }
 
 interface Definition {
