@@ -29,3 +29,17 @@ export const accessConfigInput = z
 export type AccessConfigInput = z.output<typeof accessConfigInput>;
 
 export const accessConfigSecrets = ['aesKey', 'password'] as const;
+
+/** The access-control integration configuration of section 2.9. */
+export const accessConfigObjectSchema = z.object({
+  enabled: z.boolean(),
+  aesKey: z.string(),
+  qrcodeDuration: z.number().int(),
+  url: z.string(),
+  username: z.string(),
+  password: z.string(),
+  totpEnabled: z.boolean(),
+  staticVisitorQRCode: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});

@@ -27,6 +27,9 @@ export const positiveInt = () =>
     .refine((n) => n > 0 && n <= 2_147_483_647, 'must be a positive integer');
 
 export const text = (max = 1000) => z.string().max(max);
+
+/** Dates arrive as ISO 8601 text or Unix seconds; stores resolve them in the company's zone. */
+export const dateInput = () => z.union([z.string().max(40), z.number()]);
 export const nullableText = (max = 1000) => z.string().max(max).nullable();
 export const email = () => z.string().trim().max(254).pipe(z.email());
 export const cpf = () => z.string().refine(isValidCpf, 'must be a valid CPF');

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { bool, cpf, email, type FieldCodes, int32, nullableText, text } from '../http/fields.ts';
+import { hostSummarySchema } from '../hosts/schema.ts';
+import { bool, cpf, dateInput, email, type FieldCodes, int32, nullableText, text } from '../http/fields.ts';
+import { meetingWithoutHostSchema } from '../meetings/schema.ts';
 import type { ColumnKinds } from '../store/rows.ts';
 
 export const inviteeStatuses = ['confirmed', 'arrived', 'canceled'] as const;
@@ -16,9 +18,6 @@ export const customFieldAnswer = () =>
     type: z.string().max(50).optional(),
     value: z.string().max(5000).nullable().optional(),
   });
-
-/** Dates arrive as ISO 8601 text or Unix seconds; the store resolves them in the company's zone. */
-export const dateInput = () => z.union([z.string().max(40), z.number()]);
 
 const inviteeFields = {
   name: text(200).trim().min(1),
@@ -77,3 +76,36 @@ export const inviteeColumns: ColumnKinds = {
   json: ['customFields'],
   times: ['createdAt', 'updatedAt', 'deletedAt', 'expectedAt'],
 };
+
+const nullableString = () => z.string().nullable();
+
+/** The invitee object of section 2.8. */
+export const inviteeObjectSchema = z.object({
+  id: z.string().describe('UUID v4'),
+  type: z.literal('invitee'),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  hostId: z.string(),
+  meetingId: nullableString(),
+  expectedAt: z.string(),
+  status: z.enum(inviteeStatuses),
+  lang: nullableString(),
+  name: nullableString(),
+  phone: nullableString(),
+  cpf: nullableString(),
+  rg: nullableString(),
+  document: nullableString(),
+  email: nullableString(),
+  address: nullableString(),
+  company: nullableString(),
+  position: nullableString(),
+  sector: nullableString(),
+  pictureUrl: nullableString().describe('a URL given as such, or the path of the stored picture'),
+  pictureSignedUrl: nullableString().describe('for a stored picture: a link that opens it without the key'),
+  customFields: z.array(z.object({ id: z.string(), name: z.string(), type: z.string(), value: nullableString() })),
+  cardNumber: z.number().int(),
+  notes: nullableString(),
+  requiresAuthorization: z.boolean(),
+  host: hostSummarySchema.nullable(),
+  meeting: meetingWithoutHostSchema.nullable(),
+});

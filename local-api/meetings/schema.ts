@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { timeZoneName } from '../companies/schema.ts';
 import { hostSummarySchema } from '../hosts/schema.ts';
-import { bool, emailList, type FieldCodes, nullableText, stringList, text } from '../http/fields.ts';
-import { dateInput } from '../invitees/schema.ts';
+import { bool, dateInput, emailList, type FieldCodes, nullableText, stringList, text } from '../http/fields.ts';
 import { languages } from '../rules/lang.ts';
 import type { ColumnKinds } from '../store/rows.ts';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { base64Upload } from '../files/schema.ts';
-import { bool, cpf, email, type FieldCodes, nullableText } from '../http/fields.ts';
-import { dateInput } from '../invitees/schema.ts';
+import { hostSummarySchema } from '../hosts/schema.ts';
+import { bool, cpf, dateInput, email, type FieldCodes, nullableText } from '../http/fields.ts';
 import type { ColumnKinds } from '../store/rows.ts';
 
 export const checkinTypes = ['IPAD', 'DASHBOARD', 'API', 'MOBILE', 'INVITES', 'AUTOMATIC'] as const;
@@ -219,3 +219,88 @@ export const visitDateFields = [
   'firstAccessAt',
   'timeToDelayVisit',
 ] as const;
+
+const nullableString = () => z.string().nullable();
+
+const localizedText = () =>
+  z.object({ en: z.string(), 'pt-BR': z.string(), 'zh-Hans': z.string(), de: z.string() }).partial();
+
+/** An answer as the visit object shows it: its definition's name and type with what the visitor answered. */
+const answerObject = () =>
+  z.object({
+    customFieldId: z.string(),
+    name: z.string(),
+    type: z.string(),
+    value: z.string(),
+    isCorrect: z.boolean().optional(),
+    localizedName: localizedText().optional(),
+    localizedValue: localizedText().optional(),
+    sort: z.number().int().optional(),
+    location: z.string().optional(),
+  });
+
+/** The visit object's fields that are text or null: the visitor's data, ids, dates, types and notes. */
+const visitTextFields = [
+  'name',
+  'email',
+  'phone',
+  'cpf',
+  'rg',
+  'document',
+  'address',
+  'company',
+  'position',
+  'sector',
+  'hostId',
+  'inviteeId',
+  'visitorId',
+  'cardNumber',
+  'issuanceToken',
+  'expectedAt',
+  'expectedOutAt',
+  'checkinType',
+  'checkoutType',
+  'finishCheckinAt',
+  'authorizedById',
+  'authorizedAt',
+  'authorizationVia',
+  'authorizationLink',
+  'visitorStatus',
+  'statusNote',
+  'checkinByHostId',
+  'checkoutByHostId',
+  'checkinByIpadId',
+  'checkoutByIpadId',
+  'notes',
+  'customHostName',
+  'meetingId',
+  'userId',
+  'firstAccessAt',
+  'timeToDelayVisit',
+] as const;
+
+/** The visit object of section 2.7 (with the stored record's fields of section 2.6). */
+export const visitObjectSchema = z.object({
+  id: z.string().describe('UUID v4'),
+  type: z.literal('visit'),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  checkinAt: z.string(),
+  checkoutAt: nullableString(),
+  isInsideCompany: z.boolean(),
+  ...Object.fromEntries(visitTextFields.map((field) => [field, nullableString()])),
+  isCanceled: z.boolean(),
+  host: hostSummarySchema.nullable(),
+  authorizationStatus: z.enum(['waiting', 'allowed', 'denied']).nullable(),
+  customFields: z.array(
+    answerObject()
+      .omit({ customFieldId: true })
+      .extend({ id: z.string().describe('the custom field, 9 characters') }),
+  ),
+  questionnaireFields: z.array(answerObject()),
+  feedbacks: z.array(answerObject()),
+  pictureUrl: nullableString().describe('path of the visitor picture (.jpg or .png), opened with the API key'),
+  pictureSignedUrl: nullableString().describe('the same, signed: opens without the key for 10 to 15 minutes'),
+  ndaUrl: nullableString().describe('path of the signed NDA (.pdf), opened with the API key'),
+  ndaSignedUrl: nullableString().describe('the same, signed: opens without the key for 10 to 15 minutes'),
+});
