@@ -8,6 +8,8 @@ let service: TestService;
 let smtp: TestSmtp;
 let api: ReturnType<typeof client>;
 let other: ReturnType<typeof client>;
+let door: ReturnType<typeof client>;
+let alarm: ReturnType<typeof client>;
 let hostId: string;
 
 before(async () => {
@@ -15,6 +17,8 @@ before(async () => {
   service = await startService();
   api = client(service.url, service.company('Acme', 'America/Sao_Paulo').apiKey);
   other = client(service.url, service.company('Globex').apiKey);
+  door = client(service.url, service.company('Door', 'America/Sao_Paulo').apiKey);
+  alarm = client(service.url, service.company('Alarm', 'America/Sao_Paulo').apiKey);
   hostId = (await api('POST', '/v1/hosts', { name: 'Helena', email: 'helena@acme.test' })).body.id;
 });
 after(async () => {
@@ -88,11 +92,9 @@ describe('/v1/blockedlist', () => {
 });
 
 describe('the blocklist at the door', () => {
-  let door: ReturnType<typeof client>;
   let doorHost: string;
 
   before(async () => {
-    door = client(service.url, service.company('Door', 'America/Sao_Paulo').apiKey);
     doorHost = (await door('POST', '/v1/hosts', { name: 'Hana Host', email: 'hana@door.test' })).body.id;
     for (const entry of [
       { name: 'By CPF', reason: 'Fraud', cpf: '529.982.247-25' },
@@ -180,7 +182,6 @@ describe('the blocklist at the door', () => {
   });
 
   test("the company's SECURITY and FRONTDESK hosts are e-mailed; the visited host is not", async () => {
-    const alarm = client(service.url, service.company('Alarm', 'America/Sao_Paulo').apiKey);
     const visited = (await alarm('POST', '/v1/hosts', { name: 'Vera', email: 'vera@alarm.test' })).body.id;
     await alarm('POST', '/v1/hosts', { name: 'Sam Security', email: 'sam@alarm.test', role: 'SECURITY' });
     await alarm('POST', '/v1/hosts', {

@@ -6,12 +6,16 @@ import { client, startService, type TestService } from '../helpers/service.ts';
 let service: TestService;
 let api: ReturnType<typeof client>;
 let other: ReturnType<typeof client>;
+let lists: ReturnType<typeof client>;
+let checks: ReturnType<typeof client>;
 let hostId: string;
 
 before(async () => {
   service = await startService();
   api = client(service.url, service.company('Acme').apiKey);
   other = client(service.url, service.company('Globex').apiKey);
+  lists = client(service.url, service.company('Field lists').apiKey);
+  checks = client(service.url, service.company('Checks').apiKey);
   hostId = (await api('POST', '/v1/hosts', { name: 'Helena', email: 'helena@acme.test' })).body.id;
 });
 after(() => service.stop());
@@ -71,7 +75,6 @@ describe('/v1/customfields', () => {
   });
 
   test('lists in the kiosk’s order and by location; other companies see none', async () => {
-    const lists = client(service.url, service.company('Field lists').apiKey);
     for (const [name, sort, location] of [
       ['Third', 2, 'FIELD'],
       ['First', 0, 'FIELD'],
@@ -95,12 +98,10 @@ describe('/v1/customfields', () => {
 });
 
 describe('answers are checked against the definitions', () => {
-  let checks: ReturnType<typeof client>;
   let host: string;
   const ids: Record<string, string> = {};
 
   before(async () => {
-    checks = client(service.url, service.company('Checks').apiKey);
     host = (await checks('POST', '/v1/hosts', { name: 'Hugo', email: 'hugo@checks.test' })).body.id;
     const definitions: Record<string, Record<string, unknown>> = {
       purpose: { name: 'Purpose', type: 'Dropdown', options: ['Meeting', 'Delivery'], required: true, sort: 1 },

@@ -11,26 +11,32 @@ import { settledQueue, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 let service: TestService;
 let smtp: TestSmtp;
 const credentials = { user: 'kiosk@acme.test', pass: `smtp-${randomUUID()}` };
-/** A company whose mail goes to the test's SMTP server, and one with no delivery settings. */
-let shared: Awaited<ReturnType<typeof companyWithMail>>;
-let plain: ReturnType<typeof client>;
+type Api = ReturnType<typeof client>;
+/** A company whose mail goes to the test's SMTP server, with a host. */
+let shared: { api: Api; hostId: string; email: string };
+/** Companies of single tests (made before any request: `company()` blocks this process while it runs the CLI). */
+const single = ['plain', 'settings', 'down', 'wrong', 'hooks'] as const;
+let companies: Record<(typeof single)[number], Api>;
 
 before(async () => {
   smtp = await startSmtp({ credentials });
   service = await startService();
-  shared = await companyWithMail();
-  plain = client(service.url, service.company('Plain').apiKey);
+  const sharedApi = client(service.url, service.company('Shared', 'America/Sao_Paulo').apiKey);
+  companies = Object.fromEntries(
+    single.map((name) => [
+      name,
+      client(service.url, service.company(name, name === 'hooks' ? 'UTC' : undefined).apiKey),
+    ]),
+  ) as typeof companies;
+  shared = await withMail(sharedApi);
 });
 after(async () => {
   await service.stop();
   await smtp.close();
 });
 
-type Api = ReturnType<typeof client>;
-
-/** A company whose notifications go to the test's SMTP server, with a host to visit. */
-async function companyWithMail() {
-  const api = client(service.url, service.company(`Mail ${randomUUID()}`, 'America/Sao_Paulo').apiKey);
+/** Sends the company's notifications to the test's SMTP server; answers it with a host to visit. */
+async function withMail(api: Api) {
   const saved = await api('POST', '/v1/integration/notifications', {
     smtpHost: '127.0.0.1',
     smtpPort: smtp.port,
@@ -69,7 +75,7 @@ async function mailTo(address: string) {
 
 describe('/v1/integration/notifications', () => {
   test('a partial upsert with defaults; secrets sealed, masked, kept by the mask, never logged', async () => {
-    const api = client(service.url, service.company('Settings').apiKey);
+    const api = companies.settings;
     assert.deepEqual((await api('GET', '/v1/integration/notifications')).body, { type: 'NOT_FOUND' });
     const secret = `hook-${randomUUID()}`;
     const first = await api('POST', '/v1/integration/notifications', {
@@ -175,7 +181,7 @@ describe('check-in notifications', () => {
     const down = await startSmtp({ credentials });
     const port = down.port;
     await down.close();
-    const { api, hostId, email } = await companyWithMail();
+    const { api, hostId, email } = await withMail(companies.down);
     await api('POST', '/v1/integration/notifications', { smtpPort: port });
     await checkIn(api, hostId, { name: 'Offline Olga', company: null });
     const deadline = Date.now() + 20_000;
@@ -199,7 +205,7 @@ describe('check-in notifications', () => {
   });
 
   test('a wrong SMTP password is retried, not lost, and never shown', async () => {
-    const { api, hostId } = await companyWithMail();
+    const { api, hostId } = await withMail(companies.wrong);
     const wrong = `wrong-${randomUUID()}`;
     await api('POST', '/v1/integration/notifications', { smtpPassword: wrong });
     await checkIn(api, hostId);
@@ -281,7 +287,7 @@ describe('/v1/notifications', () => {
   });
 
   test('checks its input; another company gets NOT_FOUND; DELETE drops what is not yet sent', async () => {
-    const api = plain;
+    const api = companies.plain;
     const other = shared.api;
     const host = (await api('POST', '/v1/hosts', { name: 'H', email: 'h@checks.test' })).body.id;
     const cases: [Record<string, unknown>, Record<string, unknown>][] = [
@@ -348,7 +354,7 @@ describe('the webhook channel', () => {
     });
     await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
     try {
-      const api = client(service.url, service.company('Hooks', 'UTC').apiKey);
+      const api = companies.hooks;
       const secret = 'hook-secret';
       await api('POST', '/v1/integration/notifications', {
         webhookUrl: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/portaria`,

@@ -8,11 +8,13 @@ import { testContext } from '../helpers/context.ts';
 import { client, startService, type TestService } from '../helpers/service.ts';
 
 let service: TestService;
+let api: ReturnType<typeof client>;
 // biome-ignore lint/suspicious/noExplicitAny: the document is walked as plain JSON
 let document: any;
 
 before(async () => {
   service = await startService();
+  api = client(service.url, service.company('Conformance').apiKey);
   const reply = await client(service.url)('GET', '/v1/openapi.json');
   assert.equal(reply.status, 200, 'served without a key');
   document = reply.body;
@@ -138,7 +140,6 @@ test('what the service answers matches the documented answer schemas', async () 
   const ctx = testContext();
   const specs = v1Routes(ctx);
   ctx.db.close();
-  const api = client(service.url, service.company('Conformance').apiKey);
   const check = async (method: string, path: string, specPath: string, body?: unknown) => {
     const reply = await api(method, path, body);
     assert.equal(reply.status, 200, `${method} ${path}: ${JSON.stringify(reply.body)}`);
