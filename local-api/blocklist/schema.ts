@@ -1,16 +1,11 @@
 import { z } from 'zod';
-import { cpf, email, type FieldCodes, nullableText } from '../http/fields.ts';
+import { cpf, email, type FieldCodes, nullableText, phone } from '../http/fields.ts';
 import type { ColumnKinds } from '../store/rows.ts';
 
 const blocklistFields = {
   name: nullableText(200),
   reason: nullableText(2000),
-  phone: z
-    .string()
-    .trim()
-    .max(40)
-    .regex(/^[\d\s()+.-]*$/, 'digits or a formatted phone')
-    .nullable(),
+  phone: phone().nullable(),
   email: email().nullable(),
   document: nullableText(60),
   cpf: cpf().nullable(),

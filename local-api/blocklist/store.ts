@@ -3,8 +3,17 @@ import { type Context, inTransaction } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { identityKeys, type PersonIds, samePhone } from '../rules/identity.ts';
-import { newHostId } from '../rules/ids.ts';
-import { insertRow, listRows, objectToRow, prepared, queryFieldsOf, rowToObject, updateRow } from '../store/rows.ts';
+import { newRecordId } from '../rules/ids.ts';
+import {
+  findLiveRow,
+  insertRow,
+  listRows,
+  objectToRow,
+  prepared,
+  queryFieldsOf,
+  rowToObject,
+  updateRow,
+} from '../store/rows.ts';
 import { type BlocklistField, type BlocklistInput, blocklistColumns, blocklistIdentifiers } from './schema.ts';
 
 export type BlocklistRow = Record<string, unknown> & {
@@ -31,10 +40,7 @@ export function blocklistObject(row: BlocklistRow, caller: Caller): Record<strin
 }
 
 export function getBlocklistEntry(ctx: Context, caller: Caller, id: string): BlocklistRow {
-  const row = prepared(ctx.db, 'SELECT * FROM blocklist WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
-    id,
-    caller.companyId,
-  ) as BlocklistRow | undefined;
+  const row = findLiveRow<BlocklistRow>(ctx.db, 'blocklist', caller.companyId, id);
   if (!row) throw new ApiError('NOT_FOUND');
   return row;
 }
@@ -49,7 +55,7 @@ function storedFields(entry: BlocklistInput & PersonIds) {
 export function createBlocklistEntry(ctx: Context, caller: Caller, input: BlocklistInput): BlocklistRow {
   const fields = storedFields(input);
   return inTransaction(ctx, () => {
-    const id = newHostId(ctx.random);
+    const id = newRecordId(ctx.random);
     const now = ctx.clock.now();
     insertRow(ctx.db, 'blocklist', { ...fields, id, companyId: caller.companyId, createdAt: now, updatedAt: now });
     return getBlocklistEntry(ctx, caller, id);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bool, countryCode, email, type FieldCodes, nullableText, text } from '../http/fields.ts';
+import { bool, countryCode, email, type FieldCodes, nullableText, phone, text } from '../http/fields.ts';
 import { languages } from '../rules/lang.ts';
 import { isTimeZone } from '../rules/time.ts';
 import type { ColumnKinds } from '../store/rows.ts';
@@ -40,12 +40,7 @@ export const companyUpdateInput = z
       .pipe(z.enum(companyTypes)),
     timezone: timeZoneName().nullable(),
     invitePrefix: nullableText(50),
-    phone: z
-      .string()
-      .trim()
-      .max(40)
-      .regex(/^[\d\s()+.-]*$/, 'digits or a formatted phone')
-      .nullable(),
+    phone: phone().nullable(),
     email: email().nullable(),
     countryCode: countryCode().nullable(),
     touchlessId: nullableText(100),

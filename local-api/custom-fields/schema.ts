@@ -32,11 +32,7 @@ const customFieldFields = {
     .pipe(z.enum(customFieldLocations)),
 };
 
-export const customFieldCreateInput = z.object({
-  ...z.object(customFieldFields).partial().shape,
-  name: customFieldFields.name,
-  type: customFieldFields.type,
-});
+export const customFieldCreateInput = z.object(customFieldFields).partial().required({ name: true, type: true });
 export type CustomFieldCreateInput = z.output<typeof customFieldCreateInput>;
 
 export const customFieldUpdateInput = z.object(customFieldFields).partial();

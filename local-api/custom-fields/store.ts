@@ -5,7 +5,7 @@ import { email } from '../http/fields.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { newCustomFieldId } from '../rules/ids.ts';
 import { parseDateTime } from '../rules/time.ts';
-import { insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
+import { findLiveRow, insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
 import type { AnswerItem } from '../visits/schema.ts';
 import {
   type CustomFieldCreateInput,
@@ -42,10 +42,7 @@ export function customFieldObject(row: CustomFieldRow, caller: Caller): Record<s
 }
 
 export function getCustomField(ctx: Context, caller: Caller, id: string): CustomFieldRow {
-  const row = prepared(ctx.db, 'SELECT * FROM custom_fields WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
-    id,
-    caller.companyId,
-  ) as CustomFieldRow | undefined;
+  const row = findLiveRow<CustomFieldRow>(ctx.db, 'custom_fields', caller.companyId, id);
   if (!row) throw new ApiError('NOT_FOUND');
   return row;
 }

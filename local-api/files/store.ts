@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import { ApiError, type ErrorCode } from '../http/errors.ts';
-import { hexId } from '../rules/ids.ts';
+import { newRecordId } from '../rules/ids.ts';
 import { prepared } from '../store/rows.ts';
 import { ndaMaxBytes, pictureMaxBytes } from './schema.ts';
 
@@ -86,7 +86,7 @@ export function inTransactionWithFiles<T>(ctx: Context, caller: Caller, work: (f
   const retired: string[] = [];
   const batch: FileBatch = {
     save(upload) {
-      const id = hexId(ctx.random, 16);
+      const id = newRecordId(ctx.random);
       const name = `${id}.${upload.extension}`;
       const path = filePath(ctx, caller.companyId, name);
       mkdirSync(join(ctx.dataDir, 'files', caller.companyId), { recursive: true, mode: 0o700 });

@@ -7,6 +7,7 @@ import {
   type FieldCodes,
   int32,
   nullableText,
+  phone,
   stringList,
   text,
 } from '../http/fields.ts';
@@ -51,12 +52,7 @@ const hostFields = {
   position: nullableText(200),
   sector: nullableText(200),
   cpf: nullableText(20),
-  phone: z
-    .string()
-    .trim()
-    .max(40)
-    .regex(/^[\d\s()+.-]*$/, 'digits or a formatted phone')
-    .nullable(),
+  phone: phone().nullable(),
   countryCode: countryCode().nullable(),
   message: nullableText(2000),
   allowCredentialing: bool(),

@@ -35,6 +35,21 @@ export const email = () => z.string().trim().max(254).pipe(z.email());
 export const cpf = () => z.string().refine(isValidCpf, 'must be a valid CPF');
 export const countryCode = () => z.string().regex(/^\+\d{1,4}$/, 'must look like +55');
 
+/** A phone number as people write it: digits, spaces, parentheses, dots, dashes and a plus. */
+export const phone = () =>
+  z
+    .string()
+    .trim()
+    .max(40)
+    .regex(/^[\d\s()+.-]*$/, 'digits or a formatted phone');
+
+/** An http(s) URL, or '' for none (a callback or webhook switched off). */
+export const httpUrl = () =>
+  z
+    .string()
+    .max(2000)
+    .refine((s) => s === '' || /^https?:\/\/[^\s]+$/i.test(s), 'must be an http(s) URL or empty');
+
 /** Space-separated e-mails (as the interface's host input takes them) or a JSON array of them. */
 export const emailList = (max = 50) =>
   z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hostSummarySchema } from '../hosts/schema.ts';
-import { bool, cpf, dateInput, email, type FieldCodes, int32, nullableText, text } from '../http/fields.ts';
+import { bool, cpf, dateInput, email, type FieldCodes, int32, nullableText, phone, text } from '../http/fields.ts';
 import { meetingWithoutHostSchema } from '../meetings/schema.ts';
 import type { ColumnKinds } from '../store/rows.ts';
 
@@ -26,12 +26,7 @@ const inviteeFields = {
   hostId: z.string().max(64),
   status: z.enum(inviteeStatuses),
   lang: z.enum(['en', 'pt-BR', 'de', 'zh-Hans']).nullable(),
-  phone: z
-    .string()
-    .trim()
-    .max(40)
-    .regex(/^[\d\s()+.-]*$/, 'digits or a formatted phone')
-    .nullable(),
+  phone: phone().nullable(),
   cpf: cpf().nullable(),
   rg: nullableText(30),
   document: nullableText(60),

@@ -9,14 +9,15 @@ import {
   inTransactionWithFiles,
   type Upload,
 } from '../files/store.ts';
-import { findHost } from '../hosts/store.ts';
+import { findHost, hostNameQueryField } from '../hosts/store.ts';
 import { hostSummaries } from '../hosts/summaries.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { meetingsById } from '../meetings/objects.ts';
 import { newCardNumber, newUuid } from '../rules/ids.ts';
 import { parseTimestampInput } from '../rules/time.ts';
-import { insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
+import { findLiveRow, insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
+import { visitorDataFields } from '../visitors/schema.ts';
 import {
   type InviteeCreateInput,
   type InviteeStatus,
@@ -36,33 +37,14 @@ export type InviteeRow = Record<string, unknown> & {
   pictureFile: string | null;
 };
 
-const textFields = [
-  'name',
-  'hostId',
-  'phone',
-  'cpf',
-  'rg',
-  'document',
-  'email',
-  'address',
-  'company',
-  'position',
-  'sector',
-];
+const textFields = [...visitorDataFields, 'hostId'];
 
 export const inviteeQueryFields: QueryFields = {
   ...Object.fromEntries(textFields.map((key) => [key, { kind: 'text' as const }])),
   expectedAt: { kind: 'timestamp' },
   cardNumber: { kind: 'number' },
   status: { kind: 'text', values: Object.fromEntries(inviteeStatuses.map((s) => [s, s])) },
-  hostName: {
-    kind: 'text',
-    related: {
-      foreignKey: 'hostId',
-      select: (comparison) =>
-        `SELECT id FROM hosts WHERE companyId = :companyId AND deletedAt IS NULL AND name ${comparison}`,
-    },
-  },
+  hostName: hostNameQueryField,
 };
 
 /** The invitee objects of section 2.8 for a page of rows: hosts fetched once for the page. */
@@ -100,10 +82,7 @@ export const inviteeObject = (ctx: Context, caller: Caller, row: InviteeRow) =>
   inviteeObjects(ctx, caller, [row])[0] as Record<string, unknown>;
 
 export function findInvitee(ctx: Context, caller: Caller, id: string): InviteeRow | undefined {
-  return prepared(ctx.db, 'SELECT * FROM invitees WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
-    id,
-    caller.companyId,
-  ) as InviteeRow | undefined;
+  return findLiveRow<InviteeRow>(ctx.db, 'invitees', caller.companyId, id);
 }
 
 export function getInvitee(ctx: Context, caller: Caller, id: string): InviteeRow {

@@ -48,16 +48,10 @@ const meetingFields = {
 };
 
 /** POST /v1/meetings (section 2.4): title, guests, start, end, location, type and hostId are required. */
-export const meetingCreateInput = z.object({
-  ...z.object(meetingFields).partial().shape,
-  title: meetingFields.title,
-  guests: meetingFields.guests,
-  start: meetingFields.start,
-  end: meetingFields.end,
-  location: meetingFields.location,
-  type: meetingFields.type,
-  hostId: meetingFields.hostId,
-});
+export const meetingCreateInput = z
+  .object(meetingFields)
+  .partial()
+  .required({ title: true, guests: true, start: true, end: true, location: true, type: true, hostId: true });
 export type MeetingCreateInput = z.output<typeof meetingCreateInput>;
 
 export const meetingUpdateInput = z.object(meetingFields).partial();

@@ -1,14 +1,14 @@
 import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
-import { findHost } from '../hosts/store.ts';
+import { findHost, hostNameQueryField } from '../hosts/store.ts';
 import { hostSummaries } from '../hosts/summaries.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { createInvitee, type InviteeRow, updateInvitee } from '../invitees/store.ts';
 import { emailKey } from '../rules/identity.ts';
-import { newHostId } from '../rules/ids.ts';
+import { newRecordId } from '../rules/ids.ts';
 import { parseTimestampInput } from '../rules/time.ts';
-import { insertRow, listRows, objectToRow, prepared, updateRow } from '../store/rows.ts';
+import { findLiveRow, insertRow, listRows, objectToRow, prepared, updateRow } from '../store/rows.ts';
 import { type MeetingRow, meetingWithoutHost } from './objects.ts';
 import {
   type MeetingCreateInput,
@@ -33,14 +33,7 @@ export const meetingQueryFields: QueryFields = {
   createdAt: { kind: 'timestamp' },
   isRecurring: { kind: 'boolean' },
   allDay: { kind: 'boolean' },
-  hostName: {
-    kind: 'text',
-    related: {
-      foreignKey: 'hostId',
-      select: (comparison) =>
-        `SELECT id FROM hosts WHERE companyId = :companyId AND deletedAt IS NULL AND name ${comparison}`,
-    },
-  },
+  hostName: hostNameQueryField,
 };
 
 /** The meeting objects of section 2.4 for a page of rows, each with its host (hosts fetched once). */
@@ -57,10 +50,7 @@ export const meetingObject = (ctx: Context, caller: Caller, row: MeetingRow) =>
   meetingObjects(ctx, caller, [row])[0] as Record<string, unknown>;
 
 export function getMeeting(ctx: Context, caller: Caller, id: string): MeetingRow {
-  const row = prepared(ctx.db, 'SELECT * FROM meetings WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
-    id,
-    caller.companyId,
-  ) as MeetingRow | undefined;
+  const row = findLiveRow<MeetingRow>(ctx.db, 'meetings', caller.companyId, id);
   if (!row) throw new ApiError('NOT_FOUND');
   return row;
 }
@@ -162,7 +152,7 @@ const guestsOf = (meeting: MeetingRow): string[] => JSON.parse(meeting.guests) a
 export function createMeeting(ctx: Context, caller: Caller, input: MeetingCreateInput): MeetingRow {
   return inTransaction(ctx, () => {
     const fields = storedFields(ctx, caller, input);
-    const id = newHostId(ctx.random);
+    const id = newRecordId(ctx.random);
     const now = ctx.clock.now();
     insertRow(ctx.db, 'meetings', {
       lang: caller.lang,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hostSummarySchema } from '../hosts/schema.ts';
-import { email, type FieldCodes, positiveInt, text } from '../http/fields.ts';
+import { email, type FieldCodes, httpUrl, positiveInt, text } from '../http/fields.ts';
 import type { ColumnKinds } from '../store/rows.ts';
 
 export const notificationTypes = ['delivery', 'visit'] as const;
@@ -34,12 +34,10 @@ const notificationFields = {
 };
 
 /** POST /v1/notifications (section 2.5): type, message and hosts required. */
-export const notificationCreateInput = z.object({
-  ...z.object(notificationFields).partial().shape,
-  type: notificationFields.type,
-  message: notificationFields.message,
-  hosts: notificationFields.hosts,
-});
+export const notificationCreateInput = z
+  .object(notificationFields)
+  .partial()
+  .required({ type: true, message: true, hosts: true });
 export type NotificationCreateInput = z.output<typeof notificationCreateInput>;
 
 export const notificationUpdateInput = z.object(notificationFields).partial();
@@ -78,12 +76,6 @@ export const notificationObjectSchema = z.object({
 });
 
 export const smtpSecurities = ['tls', 'starttls', 'none'] as const;
-
-const httpUrl = () =>
-  z
-    .string()
-    .max(2000)
-    .refine((s) => s === '' || /^https?:\/\/[^\s]+$/i.test(s), 'must be an http(s) URL or empty');
 
 /**
  * POST /v1/integration/notifications: how notifications leave the device, as a partial upsert. E-mail goes out

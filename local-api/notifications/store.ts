@@ -5,8 +5,8 @@ import { hostSummaries } from '../hosts/summaries.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { jobsWithKeyPrefix } from '../queue/queue.ts';
-import { newHostId } from '../rules/ids.ts';
-import { insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
+import { newRecordId } from '../rules/ids.ts';
+import { findLiveRow, insertRow, listRows, objectToRow, rowToObject, updateRow } from '../store/rows.ts';
 import { notifyHosts } from './delivery.ts';
 import { catalogueFor } from './messages.ts';
 import {
@@ -58,10 +58,7 @@ export const notificationObject = (ctx: Context, caller: Caller, row: Notificati
   notificationObjects(ctx, caller, [row])[0] as Record<string, unknown>;
 
 export function getNotification(ctx: Context, caller: Caller, id: string): NotificationRow {
-  const row = prepared(ctx.db, 'SELECT * FROM notifications WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
-    id,
-    caller.companyId,
-  ) as NotificationRow | undefined;
+  const row = findLiveRow<NotificationRow>(ctx.db, 'notifications', caller.companyId, id);
   if (!row) throw new ApiError('NOT_FOUND');
   return row;
 }
@@ -93,7 +90,7 @@ function send(ctx: Context, caller: Caller, row: NotificationRow, hosts: readonl
 export function createNotification(ctx: Context, caller: Caller, input: NotificationCreateInput): NotificationRow {
   return inTransaction(ctx, () => {
     const hosts = requireHosts(ctx, caller, input.hosts);
-    const id = newHostId(ctx.random);
+    const id = newRecordId(ctx.random);
     const now = ctx.clock.now();
     insertRow(ctx.db, 'notifications', {
       ...objectToRow({ type: input.type, message: input.message, hosts: hosts.map((h) => h.id) }, notificationColumns),

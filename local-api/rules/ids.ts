@@ -8,6 +8,9 @@ export const hexId = (random: Random, bytes: number): string => random.bytes(byt
 /** Host ids: 32 characters, as the interface fixes them. */
 export const newHostId = (random: Random): string => hexId(random, 16);
 
+/** Ids of the records the interface gives no format for (meetings, blocklist entries…): like host ids. */
+export const newRecordId = newHostId;
+
 /** RFC 4122 version 4 UUID from 16 random bytes. */
 export function newUuid(random: Random): string {
   const b = random.bytes(16);

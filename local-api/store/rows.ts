@@ -72,6 +72,14 @@ export function insertRow(db: Db, table: string, row: Row): void {
   ).run(row);
 }
 
+/** One live row of a company's table by id; another company's row is as absent as a deleted one. */
+export function findLiveRow<T>(db: Db, table: string, companyId: string, id: string): T | undefined {
+  return prepared(db, `SELECT * FROM ${table} WHERE id = ? AND companyId = ? AND deletedAt IS NULL`).get(
+    id,
+    companyId,
+  ) as T | undefined;
+}
+
 /** Updates the given columns of one live row of the caller's company; returns whether a row changed. */
 export function updateRow(db: Db, table: string, companyId: string, id: string, row: Row): boolean {
   const columns = Object.keys(row);

@@ -3,8 +3,8 @@ import { type Context, inTransaction } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { cpfKey, documentKey, emailKey } from '../rules/identity.ts';
-import { newHostId } from '../rules/ids.ts';
-import { insertRow, listRows, prepared, queryFieldsOf, rowToObject, updateRow } from '../store/rows.ts';
+import { newRecordId } from '../rules/ids.ts';
+import { findLiveRow, insertRow, listRows, prepared, queryFieldsOf, rowToObject, updateRow } from '../store/rows.ts';
 import { visitorColumns, visitorDataFields } from './schema.ts';
 
 export type VisitorRow = Record<string, unknown> & { id: string; visitCount: number };
@@ -25,10 +25,7 @@ export function visitorObject(row: VisitorRow, caller: Caller): Record<string, u
 }
 
 function findVisitor(ctx: Context, caller: Caller, id: string): VisitorRow | undefined {
-  return prepared(ctx.db, 'SELECT * FROM visitors WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
-    id,
-    caller.companyId,
-  ) as VisitorRow | undefined;
+  return findLiveRow<VisitorRow>(ctx.db, 'visitors', caller.companyId, id);
 }
 
 export function getVisitor(ctx: Context, caller: Caller, id: string): VisitorRow {
@@ -88,7 +85,7 @@ export function recognizeVisitor(
     });
     return known.id;
   }
-  const id = newHostId(ctx.random);
+  const id = newRecordId(ctx.random);
   const now = ctx.clock.now();
   insertRow(ctx.db, 'visitors', {
     ...given,

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { base64Upload } from '../files/schema.ts';
 import { hostSummarySchema } from '../hosts/schema.ts';
-import { bool, cpf, dateInput, email, type FieldCodes, nullableText } from '../http/fields.ts';
+import { bool, cpf, dateInput, email, type FieldCodes, nullableText, phone } from '../http/fields.ts';
 import type { ColumnKinds } from '../store/rows.ts';
+import { visitorDataFields } from '../visitors/schema.ts';
 
 export const checkinTypes = ['IPAD', 'DASHBOARD', 'API', 'MOBILE', 'INVITES', 'AUTOMATIC'] as const;
 export const authorizationVias = ['DASHBOARD', 'INVITE', 'LINK', 'APP', 'ACCESS'] as const;
@@ -57,12 +58,7 @@ export const visitorInput = z
   .object({
     name: z.string().trim().min(1).max(200),
     email: email().nullable(),
-    phone: z
-      .string()
-      .trim()
-      .max(40)
-      .regex(/^[\d\s()+.-]*$/, 'digits or a formatted phone')
-      .nullable(),
+    phone: phone().nullable(),
     cpf: cpf().nullable(),
     rg: nullableText(30),
     document: nullableText(60),
@@ -241,16 +237,7 @@ const answerObject = () =>
 
 /** The visit object's fields that are text or null: the visitor's data, ids, dates, types and notes. */
 const visitTextFields = [
-  'name',
-  'email',
-  'phone',
-  'cpf',
-  'rg',
-  'document',
-  'address',
-  'company',
-  'position',
-  'sector',
+  ...visitorDataFields,
   'hostId',
   'inviteeId',
   'visitorId',

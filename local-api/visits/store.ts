@@ -20,7 +20,8 @@ import { blockedNote } from '../notifications/messages.ts';
 import type { PersonIds } from '../rules/identity.ts';
 import { isUuidV4, newUuid } from '../rules/ids.ts';
 import { parseTimestampInput } from '../rules/time.ts';
-import { insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
+import { findLiveRow, insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
+import { visitorDataFields } from '../visitors/schema.ts';
 import { recognizeVisitor, requireVisitor } from '../visitors/store.ts';
 import {
   type AnswerItem,
@@ -49,16 +50,7 @@ export type VisitRow = Record<string, unknown> & {
 };
 
 const textFields = [
-  'name',
-  'email',
-  'phone',
-  'cpf',
-  'rg',
-  'document',
-  'address',
-  'company',
-  'position',
-  'sector',
+  ...visitorDataFields,
   'hostId',
   'inviteeId',
   'meetingId',
@@ -134,10 +126,7 @@ function findVisitAnyState(ctx: Context, id: string): VisitRow | undefined {
 }
 
 export function findVisit(ctx: Context, caller: Caller, id: string): VisitRow | undefined {
-  return prepared(ctx.db, 'SELECT * FROM visits WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
-    id,
-    caller.companyId,
-  ) as VisitRow | undefined;
+  return findLiveRow<VisitRow>(ctx.db, 'visits', caller.companyId, id);
 }
 
 export function getVisit(ctx: Context, caller: Caller, id: string): VisitRow {
