@@ -3,8 +3,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import pino from 'pino';
-import { createApp } from './app.ts';
+import { createApp, jobHandlers } from './app.ts';
 import { type Clock, type Context, systemClock, systemRandom } from './context.ts';
+import { startWorker } from './queue/queue.ts';
 import type { Random } from './rules/ids.ts';
 import { type KeyWrapper, loadDeviceKey, secretBox } from './secrets/box.ts';
 import { openDatabase } from './store/db.ts';
@@ -51,6 +52,7 @@ export async function startService(options: ServiceOptions & { port: number; hos
   server.headersTimeout = 10_000;
   server.requestTimeout = 60_000;
   server.keepAliveTimeout = 5_000;
+  const worker = startWorker(ctx, jobHandlers(ctx));
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
@@ -61,8 +63,9 @@ export async function startService(options: ServiceOptions & { port: number; hos
     async close() {
       await new Promise<void>((done) => {
         server.close(() => done());
-        server.closeAllConnections();
+        server.closeIdleConnections();
       });
+      await worker.stop();
       ctx.db.close();
     },
   };

@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { enqueue, type Job, PermanentJobError, queueStatus, startWorker } from '../../local-api/queue/queue.ts';
+import { maxRetryMs, retryDelay } from '../../local-api/queue/retry.ts';
+import { manualClock, seededRandom, testContext } from '../helpers/context.ts';
+
+const company = 'c1';
+
+test('retryDelay grows exponentially with jitter and is capped', () => {
+  const random = seededRandom(7);
+  for (let attempt = 0; attempt < 30; attempt++) {
+    const ceiling = Math.min(maxRetryMs, 1000 * 2 ** attempt);
+    const delay = retryDelay(attempt, random);
+    assert.ok(delay >= ceiling / 2 && delay <= ceiling, `attempt ${attempt}: ${delay}`);
+  }
+  const spread = new Set(Array.from({ length: 20 }, () => retryDelay(10, random)));
+  assert.ok(spread.size > 10, 'jitter spreads retries');
+});
+
+test('a job enqueued twice with one key runs once', async () => {
+  const ctx = testContext();
+  const seen: Job[] = [];
+  ctx.db.transaction(() => {
+    enqueue(ctx, { companyId: company, kind: 'k', idempotencyKey: 'a', payload: { n: 1 } });
+    enqueue(ctx, { companyId: company, kind: 'k', idempotencyKey: 'a', payload: { n: 2 } });
+  })();
+  const worker = startWorker(ctx, { k: async (job) => void seen.push(job) });
+  await worker.drain();
+  await worker.stop();
+  assert.equal(seen.length, 1);
+  assert.deepEqual(seen[0]?.payload, { n: 1 });
+  assert.deepEqual(queueStatus(ctx, company, 'k'), {
+    pending: 0,
+    failed: 0,
+    done: 1,
+    lastError: null,
+    oldestPendingAt: null,
+  });
+});
+
+test('failures are retried after their backoff and given up at the deadline', async () => {
+  const clock = manualClock();
+  const ctx = testContext({ clock });
+  let calls = 0;
+  const worker = startWorker(ctx, {
+    k: async () => {
+      calls++;
+      throw new Error('gate down');
+    },
+  });
+  enqueue(ctx, { companyId: company, kind: 'k', idempotencyKey: 'b', payload: {}, giveUpAfterMs: 10_000 });
+  await worker.drain();
+  assert.equal(calls, 1);
+  await worker.drain();
+  assert.equal(calls, 1, 'not retried before its backoff');
+  clock.advance(1_000);
+  await worker.drain();
+  assert.equal(calls, 2);
+  const pending = queueStatus(ctx, company, 'k');
+  assert.equal(pending.pending, 1);
+  assert.equal(pending.lastError, 'gate down');
+  clock.advance(60_000);
+  await worker.drain();
+  assert.equal(calls, 3);
+  assert.equal(queueStatus(ctx, company, 'k').failed, 1);
+  clock.advance(600_000);
+  await worker.drain();
+  assert.equal(calls, 3, 'a failed job is not tried again');
+  await worker.stop();
+});
+
+test('a permanent error fails the job at once', async () => {
+  const ctx = testContext();
+  const worker = startWorker(ctx, {
+    k: async () => {
+      throw new PermanentJobError('401 from the gate');
+    },
+  });
+  enqueue(ctx, { companyId: company, kind: 'k', idempotencyKey: 'c', payload: {} });
+  await worker.drain();
+  await worker.stop();
+  assert.equal(queueStatus(ctx, company, 'k').failed, 1);
+});
+
+test('pending jobs survive a restart: a new worker on the same database runs them', async () => {
+  const first = testContext();
+  enqueue(first, { companyId: company, kind: 'k', idempotencyKey: 'd', payload: { x: 1 } });
+  first.db.close();
+  const second = testContext({ dataDir: first.dataDir });
+  const seen: unknown[] = [];
+  const worker = startWorker(second, { k: async (job) => void seen.push(job.payload) });
+  await worker.drain();
+  await worker.stop();
+  assert.deepEqual(seen, [{ x: 1 }]);
+});
+
+test('a handler that hangs is aborted after the attempt time-out', async () => {
+  const ctx = testContext();
+  const worker = startWorker(
+    ctx,
+    {
+      k: (_job, signal) =>
+        new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+    },
+    { attemptTimeoutMs: 50 },
+  );
+  enqueue(ctx, { companyId: company, kind: 'k', idempotencyKey: 'e', payload: {} });
+  await worker.drain();
+  await worker.stop();
+  assert.equal(queueStatus(ctx, company, 'k').lastError, 'attempt timed out after 50 ms');
+});
