@@ -1,4 +1,5 @@
 import express, { type RequestHandler, Router } from 'express';
+import { qrRoutes } from './access/qr-routes.ts';
 import { accessConfigRoutes } from './access/routes.ts';
 import { companyForKey } from './companies/store.ts';
 import type { Context } from './context.ts';
@@ -27,7 +28,7 @@ const requireObjectBody: RequestHandler = (req, _res, next) => {
 
 /** Each resource's router; mounted under /v1 behind authentication. */
 export function v1Routes(ctx: Context): Router[] {
-  return [hostRoutes(ctx), accessConfigRoutes(ctx)];
+  return [hostRoutes(ctx), accessConfigRoutes(ctx), qrRoutes(ctx)];
 }
 
 /** Handlers of the durable job queue, by job kind; each feature that sends something outside registers here. */

@@ -41,6 +41,9 @@ export const errorStatus = {
   WRONG_CHECKOUT_AT_FORMAT: 400,
   WRONG_CHECKIN_AT_FORMAT: 400,
   INVALID_ID: 400,
+  ACCESS_INTEGRATION_DISABLED: 409,
+  ACCESS_KEY_NOT_CONFIGURED: 409,
+  MISSING_ACCESS_CARD_NUMBER: 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
