@@ -6,6 +6,7 @@ import type { Context } from './context.ts';
 import { hostRoutes } from './hosts/routes.ts';
 import { authenticate } from './http/auth.ts';
 import { ApiError, errorHandler, notFound } from './http/errors.ts';
+import { inviteeRoutes } from './invitees/routes.ts';
 import type { JobHandler } from './queue/queue.ts';
 
 /** Pictures and signed PDFs travel as Base64 inside JSON; the limit leaves room for both at their maximum sizes. */
@@ -28,7 +29,7 @@ const requireObjectBody: RequestHandler = (req, _res, next) => {
 
 /** Each resource's router; mounted under /v1 behind authentication. */
 export function v1Routes(ctx: Context): Router[] {
-  return [hostRoutes(ctx), accessConfigRoutes(ctx), qrRoutes(ctx)];
+  return [hostRoutes(ctx), inviteeRoutes(ctx), accessConfigRoutes(ctx), qrRoutes(ctx)];
 }
 
 /** Handlers of the durable job queue, by job kind; each feature that sends something outside registers here. */

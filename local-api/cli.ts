@@ -3,12 +3,13 @@ import { parseArgs } from 'node:util';
 import { createCompany } from './companies/store.ts';
 import { deviceCredential } from './device.ts';
 import { startGate } from './gate/gate.ts';
+import { isTimeZone } from './rules/time.ts';
 import { openService, startService } from './server.ts';
 
 const usage = `Usage:
   portaria start [--port <n>] [--data <dir>]          the kiosk (browser mode where Electron cannot run)
   portaria serve --port <n> --data <dir> [--host <ip>] the service: kiosk page at /, API at /v1
-  portaria company create --data <dir> --name <name> [--api-key <key>]
+  portaria company create --data <dir> --name <name> [--api-key <key>] [--timezone <IANA zone>]
   portaria gate --port <n> --aes-key <key> --username <u> --password <p> [--totp] [--host <ip>]
                 [--webhook-secret <s>] [--leeway-ms <n>]   the reference gate (docs/access-control.md)`;
 
@@ -23,17 +24,14 @@ async function serve(args: string[]): Promise<void> {
     options: { port: { type: 'string' }, data: { type: 'string' }, host: { type: 'string' } },
   });
   if (!values.port || !values.data) fail('serve needs --port and --data');
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port ${values.port} is not a port number`);
-  const service = await startService({ port, dataDir: values.data, host: values.host });
+  const service = await startService({ port: portNumber(values.port), dataDir: values.data, host: values.host });
   process.stdout.write(`Portaria listening on ${service.url}\n`);
   closeOnSignal(service.close);
 }
 
 function portNumber(text: string | undefined): number {
   const port = Number(text);
-  if (text === undefined || !Number.isInteger(port) || port < 0 || port > 65535)
-    fail(`--port ${text} is not a port number`);
+  if (!text || !Number.isInteger(port) || port < 0 || port > 65535) fail(`--port ${text} is not a port number`);
   return port;
 }
 
@@ -88,13 +86,20 @@ function closeOnSignal(close: () => Promise<void>): void {
 function companyCreate(args: string[]): void {
   const { values } = parseArgs({
     args,
-    options: { data: { type: 'string' }, name: { type: 'string' }, 'api-key': { type: 'string' } },
+    options: {
+      data: { type: 'string' },
+      name: { type: 'string' },
+      'api-key': { type: 'string' },
+      timezone: { type: 'string' },
+    },
   });
   if (!values.data || !values.name) fail('company create needs --data and --name');
   if (values['api-key'] !== undefined && values['api-key'].length < 16)
     fail('--api-key must have 16 characters or more');
+  if (values.timezone !== undefined && !isTimeZone(values.timezone))
+    fail(`--timezone ${values.timezone} is not an IANA zone`);
   const ctx = openService({ dataDir: values.data, logLevel: 'warn' });
-  const company = createCompany(ctx, { name: values.name, apiKey: values['api-key'] });
+  const company = createCompany(ctx, { name: values.name, apiKey: values['api-key'], timezone: values.timezone });
   ctx.db.close();
   process.stdout.write(`${JSON.stringify(company)}\n`);
 }

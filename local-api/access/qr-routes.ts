@@ -7,6 +7,7 @@ import { getHost } from '../hosts/store.ts';
 import { callerOf } from '../http/auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { validate } from '../http/fields.ts';
+import { getInvitee } from '../invitees/store.ts';
 import { isInt32 } from '../rules/ids.ts';
 import { formatInZone } from '../rules/time.ts';
 import { prepared } from '../store/rows.ts';
@@ -96,14 +97,8 @@ export function qrRoutes(ctx: Context): Router {
   });
   router.get('/invitee/:id/qrcode', async (req, res) => {
     const caller = callerOf(req);
-    const invitee = visitorRow(
-      ctx,
-      `SELECT cardNumber, status = 'canceled' AS closed FROM invitees
-       WHERE id = ? AND companyId = ? AND deletedAt IS NULL`,
-      caller,
-      req.params.id,
-    );
-    if (invitee.closed) throw new ApiError('INVITEE_CANCELED');
+    const invitee = getInvitee(ctx, caller, req.params.id);
+    if (invitee.status === 'canceled') throw new ApiError('INVITEE_CANCELED');
     await sendCode(res, req.query, issueFor(ctx, caller, 'visitor', cardNumberOf(invitee.cardNumber)), caller);
   });
   router.get('/visit/:id/qrcode', async (req, res) => {

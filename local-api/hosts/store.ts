@@ -26,11 +26,6 @@ export function hostObject(row: HostRow, caller: Caller): Record<string, unknown
   return { ...rest, companyId, company: companyId, type: 'host' };
 }
 
-/** The short host object embedded in visits and invitees. */
-export function hostSummary(row: Pick<HostRow, 'id' | 'name' | 'email'> | undefined) {
-  return row ? { id: row.id, name: row.name, email: row.email, type: 'host' } : null;
-}
-
 export function findHost(ctx: Context, caller: Caller, id: string): HostRow | undefined {
   return prepared(ctx.db, 'SELECT * FROM hosts WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
     id,

@@ -11,7 +11,7 @@ export interface TestService {
   dataDir: string;
   process: ChildProcess;
   /** Creates a company through the CLI (while the server runs, as the CLI promises) and returns its key. */
-  company(name?: string): { id: string; apiKey: string };
+  company(name?: string, timezone?: string): { id: string; apiKey: string };
   stop(signal?: NodeJS.Signals): Promise<void>;
   /** Output the service wrote to stderr (its log), for tests that check what is and is not logged. */
   stderr(): string;
@@ -61,8 +61,8 @@ export async function startService(
     url,
     dataDir,
     process: child,
-    company(name = 'Acme') {
-      return JSON.parse(runCli(['company', 'create', '--data', dataDir, '--name', name])) as {
+    company(name = 'Acme', timezone = 'America/Sao_Paulo') {
+      return JSON.parse(runCli(['company', 'create', '--data', dataDir, '--name', name, '--timezone', timezone])) as {
         id: string;
         apiKey: string;
       };

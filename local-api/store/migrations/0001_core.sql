@@ -140,7 +140,7 @@ CREATE INDEX invitees_company ON invitees (companyId, company) WHERE deletedAt I
 CREATE INDEX invitees_position ON invitees (companyId, position) WHERE deletedAt IS NULL;
 CREATE INDEX invitees_sector ON invitees (companyId, sector) WHERE deletedAt IS NULL;
 CREATE INDEX invitees_address ON invitees (companyId, address) WHERE deletedAt IS NULL;
-CREATE INDEX invitees_card ON invitees (companyId, cardNumber) WHERE deletedAt IS NULL;
+CREATE UNIQUE INDEX invitees_card ON invitees (companyId, cardNumber) WHERE deletedAt IS NULL;
 
 CREATE TABLE visits (
   id TEXT PRIMARY KEY,
