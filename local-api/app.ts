@@ -8,6 +8,8 @@ import { authenticate } from './http/auth.ts';
 import { ApiError, errorHandler, notFound } from './http/errors.ts';
 import { inviteeRoutes } from './invitees/routes.ts';
 import type { JobHandler } from './queue/queue.ts';
+import { webhookDeliveryHandler, webhookJobKind } from './webhooks/events.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
 
 /** Pictures and signed PDFs travel as Base64 inside JSON; the limit leaves room for both at their maximum sizes. */
 export const bodyLimit = '20mb';
@@ -29,12 +31,12 @@ const requireObjectBody: RequestHandler = (req, _res, next) => {
 
 /** Each resource's router; mounted under /v1 behind authentication. */
 export function v1Routes(ctx: Context): Router[] {
-  return [hostRoutes(ctx), inviteeRoutes(ctx), accessConfigRoutes(ctx), qrRoutes(ctx)];
+  return [hostRoutes(ctx), inviteeRoutes(ctx), accessConfigRoutes(ctx), qrRoutes(ctx), webhookRoutes(ctx)];
 }
 
 /** Handlers of the durable job queue, by job kind; each feature that sends something outside registers here. */
-export function jobHandlers(_ctx: Context): Record<string, JobHandler> {
-  return {};
+export function jobHandlers(ctx: Context): Record<string, JobHandler> {
+  return { [webhookJobKind]: webhookDeliveryHandler(ctx) };
 }
 
 /** The service as an Express app, without listening: tests and the CLI choose where it listens. */

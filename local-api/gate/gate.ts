@@ -4,7 +4,13 @@ import type { AddressInfo } from 'node:net';
 import express, { type Request, type Response } from 'express';
 import { deriveAesKey, verifyQrCode } from '../access/qr.ts';
 import type { Clock } from '../context.ts';
-import { deliveryHeader, eventHeader, signatureMatches } from '../webhooks/signature.ts';
+import {
+  deliveryHeader,
+  eventHeader,
+  signatureHeader,
+  signatureMatches,
+  timestampHeader,
+} from '../webhooks/signature.ts';
 
 /*
  * The reference gate: what a turnstile controller does with Portaria, small enough to read in one sitting.
@@ -30,7 +36,11 @@ interface Received {
   key: string;
   receivedAt: string;
   body: unknown;
+  /** The headers a receiver acts on, kept so integrators (and tests) can check them. */
+  headers: Record<string, string | undefined>;
 }
+
+const keptHeaders = ['content-type', 'user-agent', eventHeader, signatureHeader, timestampHeader];
 
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 
@@ -71,9 +81,10 @@ export function createGateApp(options: GateOptions): express.Express {
   const stamp = () => new Date(clock.now()).toISOString();
 
   /** Keeps the first delivery of each key; later ones are answered 200 (so the sender stops) and counted. */
-  function record(store: Map<string, Received>, key: string, body: unknown): boolean {
+  function record(store: Map<string, Received>, key: string, req: Request, body: unknown): boolean {
     if (store.has(key)) return false;
-    store.set(key, { key, receivedAt: stamp(), body });
+    const headers = Object.fromEntries(keptHeaders.map((name) => [name, req.get(name)]));
+    store.set(key, { key, receivedAt: stamp(), body, headers });
     return true;
   }
 
@@ -95,7 +106,7 @@ export function createGateApp(options: GateOptions): express.Express {
       res.status(400).json({ error: 'a JSON body and an Idempotency-Key header are required' });
       return;
     }
-    const fresh = record(callbacks, key, body);
+    const fresh = record(callbacks, key, req, body);
     if (!fresh) counts.duplicateCallbacks++;
     print(`${stamp()} CALLBACK ${fresh ? 'ACCEPTED' : 'DUPLICATE'} ${body.event} card=${body.cardNumber} key=${key}`);
     res.json({ received: true, duplicate: !fresh });
@@ -139,13 +150,13 @@ export function createGateApp(options: GateOptions): express.Express {
       return;
     }
     const delivery = req.get(deliveryHeader);
-    if (!signatureMatches(secret, raw, req.get('x-portaria-signature')) || !delivery) {
+    if (!signatureMatches(secret, raw, req.get(signatureHeader)) || !delivery) {
       counts.refusedWebhooks++;
       print(`${stamp()} WEBHOOK REFUSED bad signature`);
       res.status(401).json({ error: 'bad signature' });
       return;
     }
-    const fresh = record(webhooks, delivery, parseJson(raw));
+    const fresh = record(webhooks, delivery, req, parseJson(raw));
     if (!fresh) counts.duplicateWebhooks++;
     print(`${stamp()} WEBHOOK ${fresh ? 'ACCEPTED' : 'DUPLICATE'} ${req.get(eventHeader)} delivery=${delivery}`);
     res.json({ received: true, duplicate: !fresh });

@@ -4,6 +4,7 @@ import { ApiError } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { newHostId } from '../rules/ids.ts';
 import { insertRow, objectToRow, prepared, queryFieldsOf, rowToObject, updateRow } from '../store/rows.ts';
+import { emitWebhookEvent } from '../webhooks/events.ts';
 import { type HostCreateInput, type HostUpdateInput, hostColumns, hostTextColumns } from './schema.ts';
 
 export type HostRow = Record<string, unknown> & { id: string; companyId: string; email: string; name: string };
@@ -68,7 +69,9 @@ export function createHost(ctx: Context, caller: Caller, input: HostCreateInput)
       updatedAt: now,
       isPhoneValid: isPhonePlausible(input.phone, input.countryCode) ? 1 : 0,
     });
-    return getHost(ctx, caller, id);
+    const row = getHost(ctx, caller, id);
+    emitWebhookEvent(ctx, caller, 'host.created', hostObject(row, caller));
+    return row;
   });
 }
 
@@ -87,15 +90,18 @@ export function updateHost(ctx: Context, caller: Caller, id: string, input: Host
       isPhoneValid: isPhonePlausible(phone, countryCode) ? 1 : 0,
       updatedAt: ctx.clock.now(),
     });
-    return getHost(ctx, caller, id);
+    const row = getHost(ctx, caller, id);
+    emitWebhookEvent(ctx, caller, 'host.updated', hostObject(row, caller));
+    return row;
   });
 }
 
 export function deleteHost(ctx: Context, caller: Caller, id: string): void {
   inTransaction(ctx, () => {
-    getHost(ctx, caller, id);
+    const current = getHost(ctx, caller, id);
     const now = ctx.clock.now();
     updateRow(ctx.db, 'hosts', caller.companyId, id, { deletedAt: now, updatedAt: now });
+    emitWebhookEvent(ctx, caller, 'host.deleted', hostObject({ ...current, deletedAt: now, updatedAt: now }, caller));
   });
 }
 

@@ -7,6 +7,7 @@ import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { newCardNumber, newUuid } from '../rules/ids.ts';
 import { parseTimestampInput } from '../rules/time.ts';
 import { insertRow, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
+import { emitWebhookEvent } from '../webhooks/events.ts';
 import {
   type InviteeCreateInput,
   type InviteeStatus,
@@ -143,7 +144,9 @@ export function createInvitee(
       createdAt: now,
       updatedAt: now,
     });
-    return getInvitee(ctx, caller, id);
+    const row = getInvitee(ctx, caller, id);
+    emitWebhookEvent(ctx, caller, 'invitee.created', inviteeObject(ctx, caller, row));
+    return row;
   });
 }
 
@@ -155,13 +158,18 @@ export function updateInvitee(ctx: Context, caller: Caller, id: string, input: I
       throw new ApiError('ALREADY_EXISTS');
     }
     updateRow(ctx.db, 'invitees', caller.companyId, id, { ...fields, updatedAt: ctx.clock.now() });
-    return getInvitee(ctx, caller, id);
+    const row = getInvitee(ctx, caller, id);
+    emitWebhookEvent(ctx, caller, 'invitee.updated', inviteeObject(ctx, caller, row));
+    return row;
   });
 }
 
 /** Sets an invitee's status as a side effect of another write (a check-in); the caller holds the transaction. */
 export function setInviteeStatus(ctx: Context, caller: Caller, id: string, status: InviteeStatus): void {
   updateRow(ctx.db, 'invitees', caller.companyId, id, { status, updatedAt: ctx.clock.now() });
+  if (status === 'arrived') {
+    emitWebhookEvent(ctx, caller, 'invitee.arrived', inviteeObject(ctx, caller, getInvitee(ctx, caller, id)));
+  }
 }
 
 export function deleteInvitee(ctx: Context, caller: Caller, id: string): void {
