@@ -1,14 +1,23 @@
 import express, { type RequestHandler, Router } from 'express';
+import {
+  gateCallbackHandler,
+  gateCallbackKind,
+  gateCallbackListener,
+  gateCallbackRoutes,
+} from './access/gate-callback.ts';
 import { qrRoutes } from './access/qr-routes.ts';
 import { accessConfigRoutes } from './access/routes.ts';
 import { companyForKey } from './companies/store.ts';
 import type { Context } from './context.ts';
+import type { EventListener } from './events.ts';
 import { hostRoutes } from './hosts/routes.ts';
 import { authenticate } from './http/auth.ts';
 import { ApiError, errorHandler, notFound } from './http/errors.ts';
+import { type RouteSpec, routerOf } from './http/routes.ts';
 import { inviteeRoutes } from './invitees/routes.ts';
 import type { JobHandler } from './queue/queue.ts';
-import { webhookDeliveryHandler, webhookJobKind } from './webhooks/events.ts';
+import { visitRoutes } from './visits/routes.ts';
+import { webhookDeliveryHandler, webhookJobKind, webhookListener } from './webhooks/events.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 
 /** Pictures and signed PDFs travel as Base64 inside JSON; the limit leaves room for both at their maximum sizes. */
@@ -29,14 +38,27 @@ const requireObjectBody: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** Each resource's router; mounted under /v1 behind authentication. */
-export function v1Routes(ctx: Context): Router[] {
-  return [hostRoutes(ctx), inviteeRoutes(ctx), accessConfigRoutes(ctx), qrRoutes(ctx), webhookRoutes(ctx)];
+/** Every /v1 endpoint, by resource: mounted behind authentication and described in the OpenAPI document. */
+export function v1Routes(ctx: Context): RouteSpec[] {
+  return [
+    ...hostRoutes(ctx),
+    ...inviteeRoutes(ctx),
+    ...visitRoutes(ctx),
+    ...accessConfigRoutes(ctx),
+    ...qrRoutes(ctx),
+    ...gateCallbackRoutes(ctx),
+    ...webhookRoutes(ctx),
+  ];
 }
 
 /** Handlers of the durable job queue, by job kind; each feature that sends something outside registers here. */
 export function jobHandlers(ctx: Context): Record<string, JobHandler> {
-  return { [webhookJobKind]: webhookDeliveryHandler(ctx) };
+  return { [gateCallbackKind]: gateCallbackHandler(ctx), [webhookJobKind]: webhookDeliveryHandler(ctx) };
+}
+
+/** Listeners of the domain events (check-ins, updates…), run inside the transaction of the write. */
+export function eventListeners(ctx: Context): EventListener[] {
+  return [gateCallbackListener(ctx), webhookListener(ctx)];
 }
 
 /** The service as an Express app, without listening: tests and the CLI choose where it listens. */
@@ -51,7 +73,7 @@ export function createApp(ctx: Context, extra: { before?: Router[] } = {}): expr
   v1.use(express.urlencoded({ extended: true, limit: bodyLimit, parameterLimit: 2000 }));
   v1.use(requireObjectBody);
   v1.use(authenticate((key) => companyForKey(ctx, key)));
-  for (const router of v1Routes(ctx)) v1.use(router);
+  v1.use(routerOf(v1Routes(ctx)));
   app.use('/v1', v1);
   app.use(notFound);
   app.use(errorHandler((message, error) => ctx.log.error({ err: error }, message)));

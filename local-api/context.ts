@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { EventBus } from './events.ts';
 import type { Random } from './rules/ids.ts';
 import type { SecretBox } from './secrets/box.ts';
 import type { Db } from './store/db.ts';
@@ -16,6 +17,7 @@ export interface Context {
   secrets: SecretBox;
   log: Logger;
   dataDir: string;
+  events: EventBus;
 }
 
 export const systemClock: Clock = { now: () => Date.now() };

@@ -3,8 +3,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import pino from 'pino';
-import { createApp, jobHandlers } from './app.ts';
+import { createApp, eventListeners, jobHandlers } from './app.ts';
 import { type Clock, type Context, systemClock, systemRandom } from './context.ts';
+import { createEventBus } from './events.ts';
 import { startWorker } from './queue/queue.ts';
 import type { Random } from './rules/ids.ts';
 import { type KeyWrapper, loadDeviceKey, secretBox } from './secrets/box.ts';
@@ -30,6 +31,7 @@ export function openService(options: ServiceOptions): Context {
     secrets: secretBox(loadDeviceKey(dataDir, options.keyWrapper)),
     log,
     dataDir,
+    events: createEventBus(),
   };
 }
 
@@ -43,6 +45,7 @@ export interface RunningService {
 /** Starts the HTTP service. It binds 127.0.0.1 unless told otherwise: the kiosk's port is not for the network. */
 export async function startService(options: ServiceOptions & { port: number; host?: string }): Promise<RunningService> {
   const ctx = openService(options);
+  for (const listener of eventListeners(ctx)) ctx.events.subscribe(listener);
   const app = createApp(ctx);
   const host = options.host ?? '127.0.0.1';
   const server = await new Promise<Server>((resolveServer, reject) => {

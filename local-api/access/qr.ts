@@ -189,6 +189,12 @@ export function issueCode(
   return issueAesCode({ key, subject, cardNumber, durationSeconds: settings.qrcodeDuration, now, random });
 }
 
+/** A card number as the gate reads it: an int32, from a number or its decimal text (visits store it as text). */
+export function cardNumberOf(value: unknown): number | undefined {
+  const n = typeof value === 'string' && /^-?\d{1,10}$/.test(value.trim()) ? Number(value) : value;
+  return typeof n === 'number' && isInt32(n) ? n : undefined;
+}
+
 /** Why a code was refused. */
 export type QrRejection =
   | 'MALFORMED' // not a Portaria code, or damaged beyond reading

@@ -1,24 +1,39 @@
-import { Router } from 'express';
 import type { Context } from '../context.ts';
-import { callerOf } from '../http/auth.ts';
-import { validate } from '../http/fields.ts';
+import { type RouteSpec, route } from '../http/routes.ts';
 import { accessConfigInput } from './schema.ts';
 import { accessConfigObject, deleteAccessConfig, getAccessConfig, saveAccessConfig } from './store.ts';
 
-export function accessConfigRoutes(ctx: Context): Router {
-  const router = Router();
-  router.get('/integration/access', (req, res) => {
-    const caller = callerOf(req);
-    res.json(accessConfigObject(getAccessConfig(ctx, caller), caller));
-  });
-  router.post('/integration/access', (req, res) => {
-    const caller = callerOf(req);
-    const input = validate(accessConfigInput, req.body);
-    res.json(accessConfigObject(saveAccessConfig(ctx, caller, input), caller));
-  });
-  router.delete('/integration/access', (req, res) => {
-    deleteAccessConfig(ctx, callerOf(req));
-    res.json({ success: true });
-  });
-  return router;
+const tag = 'Access control';
+
+export function accessConfigRoutes(ctx: Context): RouteSpec[] {
+  return [
+    route({
+      method: 'get',
+      path: '/integration/access',
+      tag,
+      summary: 'Retrieve the access-control integration configuration',
+      errors: ['NOT_FOUND'],
+      handle: ({ caller }) => accessConfigObject(getAccessConfig(ctx, caller), caller),
+    }),
+    route({
+      method: 'post',
+      path: '/integration/access',
+      tag,
+      summary: 'Create or update the configuration (partial; absent fields keep their value)',
+      body: accessConfigInput,
+      errors: ['INVALID_PARAMETER'],
+      handle: ({ caller, body }) => accessConfigObject(saveAccessConfig(ctx, caller, body), caller),
+    }),
+    route({
+      method: 'delete',
+      path: '/integration/access',
+      tag,
+      summary: 'Delete the configuration',
+      errors: [],
+      handle: ({ caller }) => {
+        deleteAccessConfig(ctx, caller);
+        return { success: true };
+      },
+    }),
+  ];
 }

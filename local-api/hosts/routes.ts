@@ -1,40 +1,91 @@
-import { Router } from 'express';
 import type { Context } from '../context.ts';
-import { callerOf } from '../http/auth.ts';
-import { missingId } from '../http/errors.ts';
-import { validate } from '../http/fields.ts';
-import { parseListQuery } from '../http/list-query.ts';
+import { listQueryInput, parseListQuery } from '../http/list-query.ts';
+import { type RouteSpec, route } from '../http/routes.ts';
 import { hostCreateInput, hostInputCodes, hostUpdateInput } from './schema.ts';
 import { createHost, deleteHost, getHost, hostObject, hostQueryFields, listHosts, updateHost } from './store.ts';
 
 export const hostPaging = { defaultLimit: 500, maxLimit: 1000 };
 
-export function hostRoutes(ctx: Context): Router {
-  const router = Router();
-  router.get('/hosts', (req, res) => {
-    const caller = callerOf(req);
-    const query = parseListQuery(req.query, hostPaging, hostQueryFields);
-    const hosts = listHosts(ctx, caller, query).map((row) => hostObject(row, caller));
-    res.json({ hosts, size: hosts.length });
-  });
-  router.post('/hosts', (req, res) => {
-    const caller = callerOf(req);
-    const input = validate(hostCreateInput, req.body, hostInputCodes);
-    res.json(hostObject(createHost(ctx, caller, input), caller));
-  });
-  router.get('/host/:id', (req, res) => {
-    const caller = callerOf(req);
-    res.json(hostObject(getHost(ctx, caller, req.params.id), caller));
-  });
-  router.patch('/host/:id', (req, res) => {
-    const caller = callerOf(req);
-    const input = validate(hostUpdateInput, req.body, hostInputCodes);
-    res.json(hostObject(updateHost(ctx, caller, req.params.id, input), caller));
-  });
-  router.delete('/host/:id', (req, res) => {
-    deleteHost(ctx, callerOf(req), req.params.id);
-    res.json({ success: true });
-  });
-  router.all('/host', missingId);
-  return router;
+const tag = 'Hosts';
+
+export function hostRoutes(ctx: Context): RouteSpec[] {
+  return [
+    route({
+      method: 'get',
+      path: '/hosts',
+      tag,
+      summary: 'List hosts',
+      query: listQueryInput(hostPaging),
+      errors: [
+        'INVALID_LIMIT_VALUE',
+        'INVALID_OFFSET_VALUE',
+        'INVALID_QUERY_KEY',
+        'INVALID_QUERY_OPERATOR',
+        'INVALID_QUERY_VALUE',
+      ],
+      handle: ({ req, caller }) => {
+        const hosts = listHosts(ctx, caller, parseListQuery(req.query, hostPaging, hostQueryFields)).map((row) =>
+          hostObject(row, caller),
+        );
+        return { hosts, size: hosts.length };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/hosts',
+      tag,
+      summary: 'Create a host',
+      body: hostCreateInput,
+      fieldCodes: hostInputCodes,
+      errors: [
+        'MISSING_NAME',
+        'MISSING_EMAIL',
+        'INVALID_EMAIL',
+        'INVALID_ROLE',
+        'ALREADY_EXISTS',
+        'MISSING_COUNTRY_CODE',
+        'INVALID_COUNTRY_CODE',
+        'INVALID_PARAMETER',
+      ],
+      handle: ({ caller, body }) => hostObject(createHost(ctx, caller, body), caller),
+    }),
+    route({
+      method: 'get',
+      path: '/host/:id',
+      tag,
+      summary: 'Retrieve a host',
+      errors: ['NOT_FOUND', 'MISSING_ID'],
+      handle: ({ caller, params }) => hostObject(getHost(ctx, caller, String(params.id)), caller),
+    }),
+    route({
+      method: 'patch',
+      path: '/host/:id',
+      tag,
+      summary: 'Update a host',
+      body: hostUpdateInput,
+      fieldCodes: hostInputCodes,
+      errors: [
+        'NOT_FOUND',
+        'MISSING_ID',
+        'CANNOT_CHANGE_HOST_EMAIL',
+        'INVALID_ROLE',
+        'INVALID_EMAIL',
+        'MISSING_COUNTRY_CODE',
+        'INVALID_COUNTRY_CODE',
+        'INVALID_PARAMETER',
+      ],
+      handle: ({ caller, params, body }) => hostObject(updateHost(ctx, caller, String(params.id), body), caller),
+    }),
+    route({
+      method: 'delete',
+      path: '/host/:id',
+      tag,
+      summary: 'Delete a host',
+      errors: ['NOT_FOUND', 'MISSING_ID'],
+      handle: ({ caller, params }) => {
+        deleteHost(ctx, caller, String(params.id));
+        return { success: true };
+      },
+    }),
+  ];
 }

@@ -3,8 +3,7 @@ import { type Context, inTransaction } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { newHostId } from '../rules/ids.ts';
-import { insertRow, objectToRow, prepared, queryFieldsOf, rowToObject, updateRow } from '../store/rows.ts';
-import { emitWebhookEvent } from '../webhooks/events.ts';
+import { insertRow, listRows, objectToRow, prepared, queryFieldsOf, rowToObject, updateRow } from '../store/rows.ts';
 import { type HostCreateInput, type HostUpdateInput, hostColumns, hostTextColumns } from './schema.ts';
 
 export type HostRow = Record<string, unknown> & { id: string; companyId: string; email: string; name: string };
@@ -70,7 +69,7 @@ export function createHost(ctx: Context, caller: Caller, input: HostCreateInput)
       isPhoneValid: isPhonePlausible(input.phone, input.countryCode) ? 1 : 0,
     });
     const row = getHost(ctx, caller, id);
-    emitWebhookEvent(ctx, caller, 'host.created', hostObject(row, caller));
+    ctx.events.publish('host.created', caller, () => hostObject(row, caller));
     return row;
   });
 }
@@ -91,28 +90,19 @@ export function updateHost(ctx: Context, caller: Caller, id: string, input: Host
       updatedAt: ctx.clock.now(),
     });
     const row = getHost(ctx, caller, id);
-    emitWebhookEvent(ctx, caller, 'host.updated', hostObject(row, caller));
+    ctx.events.publish('host.updated', caller, () => hostObject(row, caller));
     return row;
   });
 }
 
 export function deleteHost(ctx: Context, caller: Caller, id: string): void {
   inTransaction(ctx, () => {
-    const current = getHost(ctx, caller, id);
+    const row = getHost(ctx, caller, id);
     const now = ctx.clock.now();
     updateRow(ctx.db, 'hosts', caller.companyId, id, { deletedAt: now, updatedAt: now });
-    emitWebhookEvent(ctx, caller, 'host.deleted', hostObject({ ...current, deletedAt: now, updatedAt: now }, caller));
+    ctx.events.publish('host.deleted', caller, () => hostObject({ ...row, deletedAt: now, updatedAt: now }, caller));
   });
 }
 
-export function listHosts(ctx: Context, caller: Caller, query: ListQuery): HostRow[] {
-  const where = query.where ? `AND ${query.where}` : '';
-  const sql = `SELECT * FROM hosts WHERE companyId = :companyId AND deletedAt IS NULL ${where}
-    ORDER BY ${query.orderBy} LIMIT :limit OFFSET :offset`;
-  return prepared(ctx.db, sql).all({
-    ...query.params,
-    companyId: caller.companyId,
-    limit: query.limit,
-    offset: query.offset,
-  }) as HostRow[];
-}
+export const listHosts = (ctx: Context, caller: Caller, query: ListQuery) =>
+  listRows<HostRow>(ctx.db, 'hosts', caller.companyId, query);

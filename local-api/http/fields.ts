@@ -49,6 +49,15 @@ export interface FieldCodes {
   invalid?: ErrorCode;
 }
 
+function isPresent(input: unknown, path: readonly PropertyKey[]): boolean {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return false;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value !== undefined;
+}
+
 /**
  * Validates an input with its schema and turns the first problem into the interface's error code: the field's
  * own code where it has one, else INVALID_PARAMETER naming the field.
@@ -65,7 +74,7 @@ export function validate<S extends z.ZodType>(
   const own = codes[field] ?? codes[String(issue?.path[0] ?? '')];
   // Absent, or text that is empty once trimmed: both are "missing" to a person filling in a form.
   const isMissing =
-    (issue?.code === 'invalid_type' && input !== null && typeof input === 'object' && !(field in input)) ||
+    (issue?.code === 'invalid_type' && !isPresent(input, issue.path)) ||
     (issue?.code === 'too_small' && issue.origin === 'string' && Number(issue.minimum) === 1);
   const code = (isMissing ? own?.missing : undefined) ?? own?.invalid ?? 'INVALID_PARAMETER';
   throw new ApiError(code, code === 'INVALID_PARAMETER' && field ? { field } : {});

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ApiError } from './errors.ts';
 
 export type FieldKind = 'text' | 'number' | 'timestamp' | 'boolean';
@@ -109,3 +110,13 @@ export function parseListQuery(query: Record<string, unknown>, paging: ListPagin
   }
   return { limit, offset, where: `${column} ${sqlOp} :value`, orderBy: `${column}, rowid`, params: { value: stored } };
 }
+
+/** The list parameters as the OpenAPI document shows them. */
+export const listQueryInput = (paging: ListPaging) =>
+  z.object({
+    limit: z.string().optional().describe(`1 to ${paging.maxLimit}, default ${paging.defaultLimit}`),
+    offset: z.string().optional().describe('0 or more, default 0'),
+    queryKey: z.string().optional().describe('a queryable field'),
+    queryOp: z.enum(['<', '<=', '==', '>', '>=']).optional(),
+    queryValue: z.string().optional().describe('compared with the field, typed by the field'),
+  });

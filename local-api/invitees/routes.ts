@@ -1,9 +1,6 @@
-import { Router } from 'express';
 import type { Context } from '../context.ts';
-import { callerOf } from '../http/auth.ts';
-import { missingId } from '../http/errors.ts';
-import { validate } from '../http/fields.ts';
-import { parseListQuery } from '../http/list-query.ts';
+import { listQueryInput, parseListQuery } from '../http/list-query.ts';
+import { type RouteSpec, route } from '../http/routes.ts';
 import { inviteeCreateInput, inviteeInputCodes, inviteeUpdateInput } from './schema.ts';
 import {
   createInvitee,
@@ -18,32 +15,81 @@ import {
 
 export const inviteePaging = { defaultLimit: 500, maxLimit: 2000 };
 
-export function inviteeRoutes(ctx: Context): Router {
-  const router = Router();
-  router.get('/invitees', (req, res) => {
-    const caller = callerOf(req);
-    const query = parseListQuery(req.query, inviteePaging, inviteeQueryFields);
-    const invitees = inviteeObjects(ctx, caller, listInvitees(ctx, caller, query));
-    res.json({ invitees, size: invitees.length });
-  });
-  router.post('/invitees', (req, res) => {
-    const caller = callerOf(req);
-    const input = validate(inviteeCreateInput, req.body, inviteeInputCodes);
-    res.json(inviteeObject(ctx, caller, createInvitee(ctx, caller, input)));
-  });
-  router.get('/invitee/:id', (req, res) => {
-    const caller = callerOf(req);
-    res.json(inviteeObject(ctx, caller, getInvitee(ctx, caller, req.params.id)));
-  });
-  router.patch('/invitee/:id', (req, res) => {
-    const caller = callerOf(req);
-    const input = validate(inviteeUpdateInput, req.body, inviteeInputCodes);
-    res.json(inviteeObject(ctx, caller, updateInvitee(ctx, caller, req.params.id, input)));
-  });
-  router.delete('/invitee/:id', (req, res) => {
-    deleteInvitee(ctx, callerOf(req), req.params.id);
-    res.json({ success: true });
-  });
-  router.all('/invitee', missingId);
-  return router;
+const tag = 'Invitees';
+const inputErrors = [
+  'INVALID_EMAIL',
+  'INVALID_STATUS',
+  'INVALID_CPF',
+  'INVALID_CARD_NUMBER',
+  'INVALID_EXPECTED_AT',
+  'HOST_NOT_FOUND',
+  'ALREADY_EXISTS',
+  'INVALID_PARAMETER',
+] as const;
+
+export function inviteeRoutes(ctx: Context): RouteSpec[] {
+  return [
+    route({
+      method: 'get',
+      path: '/invitees',
+      tag,
+      summary: 'List invitees',
+      query: listQueryInput(inviteePaging),
+      errors: [
+        'INVALID_LIMIT_VALUE',
+        'INVALID_OFFSET_VALUE',
+        'INVALID_QUERY_KEY',
+        'INVALID_QUERY_OPERATOR',
+        'INVALID_QUERY_VALUE',
+      ],
+      handle: ({ req, caller }) => {
+        const invitees = inviteeObjects(
+          ctx,
+          caller,
+          listInvitees(ctx, caller, parseListQuery(req.query, inviteePaging, inviteeQueryFields)),
+        );
+        return { invitees, size: invitees.length };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/invitees',
+      tag,
+      summary: 'Pre-register an invitee',
+      body: inviteeCreateInput,
+      fieldCodes: inviteeInputCodes,
+      errors: ['MISSING_NAME', 'MISSING_EMAIL', 'MISSING_EXPECTED_AT', 'MISSING_HOST_ID', ...inputErrors],
+      handle: ({ caller, body }) => inviteeObject(ctx, caller, createInvitee(ctx, caller, body)),
+    }),
+    route({
+      method: 'get',
+      path: '/invitee/:id',
+      tag,
+      summary: 'Retrieve an invitee',
+      errors: ['NOT_FOUND', 'MISSING_ID'],
+      handle: ({ caller, params }) => inviteeObject(ctx, caller, getInvitee(ctx, caller, String(params.id))),
+    }),
+    route({
+      method: 'patch',
+      path: '/invitee/:id',
+      tag,
+      summary: 'Update an invitee',
+      body: inviteeUpdateInput,
+      fieldCodes: inviteeInputCodes,
+      errors: ['NOT_FOUND', 'MISSING_ID', ...inputErrors],
+      handle: ({ caller, params, body }) =>
+        inviteeObject(ctx, caller, updateInvitee(ctx, caller, String(params.id), body)),
+    }),
+    route({
+      method: 'delete',
+      path: '/invitee/:id',
+      tag,
+      summary: 'Delete an invitee',
+      errors: ['NOT_FOUND', 'MISSING_ID'],
+      handle: ({ caller, params }) => {
+        deleteInvitee(ctx, caller, String(params.id));
+        return { success: true };
+      },
+    }),
+  ];
 }

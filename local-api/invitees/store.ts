@@ -6,8 +6,7 @@ import { ApiError } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { newCardNumber, newUuid } from '../rules/ids.ts';
 import { parseTimestampInput } from '../rules/time.ts';
-import { insertRow, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
-import { emitWebhookEvent } from '../webhooks/events.ts';
+import { insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
 import {
   type InviteeCreateInput,
   type InviteeStatus,
@@ -92,11 +91,20 @@ function cardNumberTaken(ctx: Context, caller: Caller, cardNumber: number, excep
   return row !== undefined && row.id !== exceptId;
 }
 
-/** A random int32 no live invitee of the company holds: the gate must tell invitees apart by it. */
+/**
+ * A random int32 that no live invitee and no visit of the company holds: the gate tells people apart by it.
+ * A visit made from an invitee keeps the invitee's number, so the two tables share one space of numbers.
+ */
 export function freeCardNumber(ctx: Context, caller: Caller): number {
+  const visitHolds = prepared(
+    ctx.db,
+    'SELECT 1 FROM visits WHERE companyId = ? AND cardNumber = ? AND deletedAt IS NULL',
+  );
   for (;;) {
     const candidate = newCardNumber(ctx.random);
-    if (!cardNumberTaken(ctx, caller, candidate)) return candidate;
+    if (!cardNumberTaken(ctx, caller, candidate) && !visitHolds.get(caller.companyId, String(candidate))) {
+      return candidate;
+    }
   }
 }
 
@@ -145,7 +153,7 @@ export function createInvitee(
       updatedAt: now,
     });
     const row = getInvitee(ctx, caller, id);
-    emitWebhookEvent(ctx, caller, 'invitee.created', inviteeObject(ctx, caller, row));
+    ctx.events.publish('invitee.created', caller, () => inviteeObject(ctx, caller, row));
     return row;
   });
 }
@@ -159,35 +167,26 @@ export function updateInvitee(ctx: Context, caller: Caller, id: string, input: I
     }
     updateRow(ctx.db, 'invitees', caller.companyId, id, { ...fields, updatedAt: ctx.clock.now() });
     const row = getInvitee(ctx, caller, id);
-    emitWebhookEvent(ctx, caller, 'invitee.updated', inviteeObject(ctx, caller, row));
+    ctx.events.publish('invitee.updated', caller, () => inviteeObject(ctx, caller, row));
     return row;
   });
 }
 
-/** Sets an invitee's status as a side effect of another write (a check-in); the caller holds the transaction. */
-export function setInviteeStatus(ctx: Context, caller: Caller, id: string, status: InviteeStatus): void {
-  updateRow(ctx.db, 'invitees', caller.companyId, id, { status, updatedAt: ctx.clock.now() });
-  if (status === 'arrived') {
-    emitWebhookEvent(ctx, caller, 'invitee.arrived', inviteeObject(ctx, caller, getInvitee(ctx, caller, id)));
-  }
+/** Marks an invitee arrived as part of its check-in; the check-in holds the transaction. */
+export function markInviteeArrived(ctx: Context, caller: Caller, id: string): void {
+  updateRow(ctx.db, 'invitees', caller.companyId, id, { status: 'arrived', updatedAt: ctx.clock.now() });
+  const row = getInvitee(ctx, caller, id);
+  ctx.events.publish('invitee.arrived', caller, () => inviteeObject(ctx, caller, row));
 }
 
 export function deleteInvitee(ctx: Context, caller: Caller, id: string): void {
   inTransaction(ctx, () => {
-    getInvitee(ctx, caller, id);
+    const row = getInvitee(ctx, caller, id);
     const now = ctx.clock.now();
     updateRow(ctx.db, 'invitees', caller.companyId, id, { deletedAt: now, updatedAt: now });
+    ctx.events.publish('invitee.deleted', caller, () => inviteeObject(ctx, caller, { ...row, deletedAt: now }));
   });
 }
 
-export function listInvitees(ctx: Context, caller: Caller, query: ListQuery): InviteeRow[] {
-  const where = query.where ? `AND ${query.where}` : '';
-  const sql = `SELECT * FROM invitees WHERE companyId = :companyId AND deletedAt IS NULL ${where}
-    ORDER BY ${query.orderBy} LIMIT :limit OFFSET :offset`;
-  return prepared(ctx.db, sql).all({
-    ...query.params,
-    companyId: caller.companyId,
-    limit: query.limit,
-    offset: query.offset,
-  }) as InviteeRow[];
-}
+export const listInvitees = (ctx: Context, caller: Caller, query: ListQuery) =>
+  listRows<InviteeRow>(ctx.db, 'invitees', caller.companyId, query);

@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { QueryFields } from '../http/list-query.ts';
+import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { formatInZone } from '../rules/time.ts';
 import type { Db } from './db.ts';
 
@@ -75,4 +75,12 @@ export function updateRow(db: Db, table: string, companyId: string, id: string, 
   const sql = `UPDATE ${table} SET ${columns.map((c) => `${c} = :${c}`).join(', ')}
     WHERE id = :__id AND companyId = :__companyId AND deletedAt IS NULL`;
   return prepared(db, sql).run({ ...row, __id: id, __companyId: companyId }).changes === 1;
+}
+
+/** One page of a company's live rows, filtered and ordered as the list query says. */
+export function listRows<T>(db: Db, table: string, companyId: string, query: ListQuery): T[] {
+  const where = query.where ? `AND ${query.where}` : '';
+  const sql = `SELECT * FROM ${table} WHERE companyId = :companyId AND deletedAt IS NULL ${where}
+    ORDER BY ${query.orderBy} LIMIT :limit OFFSET :offset`;
+  return prepared(db, sql).all({ ...query.params, companyId, limit: query.limit, offset: query.offset }) as T[];
 }

@@ -1,10 +1,9 @@
-import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
+import type { EventListener, EventName } from '../events.ts';
 import { enqueue, type JobHandler } from '../queue/queue.ts';
 import { newUuid } from '../rules/ids.ts';
 import { prepared } from '../store/rows.ts';
-import { postJson } from './post.ts';
-import type { WebhookEvent } from './schema.ts';
+import { postJson } from './delivery.ts';
 import { deliveryHeader, eventHeader, signatureHeader, signBody, timestampHeader } from './signature.ts';
 
 export const webhookJobKind = 'webhook.delivery';
@@ -14,43 +13,40 @@ export const webhookGiveUpMs = 3 * 86_400_000;
 
 interface DeliveryPayload {
   webhookId: string;
-  event: WebhookEvent;
+  event: EventName;
   /** The exact JSON sent and signed, fixed when the event happened. */
   body: string;
 }
 
 /**
- * Queues `event` for every active webhook of the company that asked for it. Call it inside the transaction of the
- * write it reports: the delivery is queued if and only if the write commits. `object` is the resource as the API
- * answers it; the body is that object with `event` set (section 6).
+ * Queues each domain event for every active webhook of the company that asked for it. It runs inside the
+ * transaction of the write the event reports (see events.ts): the delivery is queued if and only if the write
+ * commits. The body is the object as the API answers it, with `event` set (section 6).
  */
-export function emitWebhookEvent(
-  ctx: Context,
-  caller: Caller,
-  event: WebhookEvent,
-  object: Record<string, unknown>,
-): void {
-  const hooks = prepared(
-    ctx.db,
-    'SELECT id, events FROM webhooks WHERE companyId = ? AND isActive = 1 AND deletedAt IS NULL',
-  ).all(caller.companyId) as { id: string; events: string }[];
-  const subscribed = hooks.filter((hook) => {
-    const events = JSON.parse(hook.events) as string[];
-    return events.includes('*') || events.includes(event);
-  });
-  if (subscribed.length === 0) return;
-  const body = JSON.stringify({ ...object, event });
-  const eventId = newUuid(ctx.random);
-  for (const hook of subscribed) {
-    const payload: DeliveryPayload = { webhookId: hook.id, event, body };
-    enqueue(ctx, {
-      companyId: caller.companyId,
-      kind: webhookJobKind,
-      idempotencyKey: `${eventId}.${hook.id}`,
-      payload,
-      giveUpAfterMs: webhookGiveUpMs,
+export function webhookListener(ctx: Context): EventListener {
+  return ({ name, caller, object }) => {
+    const hooks = prepared(
+      ctx.db,
+      'SELECT id, events FROM webhooks WHERE companyId = ? AND isActive = 1 AND deletedAt IS NULL',
+    ).all(caller.companyId) as { id: string; events: string }[];
+    const subscribed = hooks.filter((hook) => {
+      const events = JSON.parse(hook.events) as string[];
+      return events.includes('*') || events.includes(name);
     });
-  }
+    if (subscribed.length === 0) return;
+    const body = JSON.stringify({ ...object(), event: name });
+    const eventId = newUuid(ctx.random);
+    for (const hook of subscribed) {
+      const payload: DeliveryPayload = { webhookId: hook.id, event: name, body };
+      enqueue(ctx, {
+        companyId: caller.companyId,
+        kind: webhookJobKind,
+        idempotencyKey: `${eventId}.${hook.id}`,
+        payload,
+        giveUpAfterMs: webhookGiveUpMs,
+      });
+    }
+  };
 }
 
 /** Sends one delivery, signed with the webhook's current secret; a webhook deleted or paused since gets nothing. */

@@ -1,30 +1,19 @@
 import { z } from 'zod';
+import { eventNames } from '../events.ts';
 import { bool, type FieldCodes } from '../http/fields.ts';
 import type { ColumnKinds } from '../store/rows.ts';
-
-/** The events a webhook can ask for (section 6); `*` asks for all of them, including ones added later. */
-export const webhookEvents = [
-  'visit.checkin',
-  'visit.checkout',
-  'visit.allowed',
-  'visit.denied',
-  'invitee.created',
-  'invitee.updated',
-  'invitee.arrived',
-  'host.created',
-  'host.updated',
-  'host.deleted',
-] as const;
-export type WebhookEvent = (typeof webhookEvents)[number];
 
 /** Registrations per company: every event is enqueued once per webhook, so their number stays small. */
 export const maxWebhooksPerCompany = 20;
 
-/** A JSON array of event names, or the names separated by spaces or commas (form-encoded bodies). */
+/**
+ * The events wanted (events.ts names them; `*` is all, including ones added later): a JSON array, or names
+ * separated by spaces or commas (form-encoded bodies).
+ */
 const eventList = () =>
   z
     .union([z.array(z.string()), z.string().transform((s) => s.split(/[\s,]+/).filter(Boolean))])
-    .pipe(z.array(z.enum([...webhookEvents, '*'])).min(1))
+    .pipe(z.array(z.enum([...eventNames, '*'])).min(1))
     .transform((events) => [...new Set(events)]);
 
 const webhookFields = {

@@ -206,6 +206,7 @@ CREATE INDEX visits_document ON visits (companyId, document) WHERE deletedAt IS 
 CREATE INDEX visits_cpf ON visits (companyId, cpf) WHERE deletedAt IS NULL;
 CREATE INDEX visits_phone ON visits (companyId, phone) WHERE deletedAt IS NULL;
 CREATE INDEX visits_invitee ON visits (inviteeId) WHERE inviteeId IS NOT NULL;
+CREATE INDEX visits_card ON visits (companyId, cardNumber) WHERE deletedAt IS NULL;
 
 CREATE TABLE access_configs (
   companyId TEXT PRIMARY KEY REFERENCES companies (id),

@@ -1,4 +1,12 @@
-import { PermanentJobError } from '../queue/queue.ts';
+import type { Caller } from '../companies/store.ts';
+import type { Context } from '../context.ts';
+import { PermanentJobError, queueStatus } from '../queue/queue.ts';
+import { formatInZone } from '../rules/time.ts';
+
+/*
+ * What the two kinds of outgoing delivery (gate callbacks and webhooks) share: the HTTP POST of a queued job and
+ * the status a company reads of its deliveries.
+ */
 
 /** Longest one attempt waits for the peer, connection and answer together (the worker's own limit is 10 s). */
 export const attemptTimeoutMs = 8_000;
@@ -42,4 +50,13 @@ export async function postJson(
   const message = `${origin} answered HTTP ${response.status}`;
   if (refusedStatuses.has(response.status)) throw new PermanentJobError(message);
   throw new Error(message);
+}
+
+/** A job kind's counts for one company, its oldest pending job's time in the company's zone. */
+export function deliveryStatus(ctx: Context, caller: Caller, kind: string) {
+  const status = queueStatus(ctx, caller.companyId, kind);
+  return {
+    ...status,
+    oldestPendingAt: status.oldestPendingAt === null ? null : formatInZone(status.oldestPendingAt, caller.timeZone),
+  };
 }

@@ -1,0 +1,49 @@
+import type { Caller } from './companies/store.ts';
+
+export const eventNames = [
+  'visit.checkin',
+  'visit.checkout',
+  'visit.allowed',
+  'visit.denied',
+  'visit.updated',
+  'visit.deleted',
+  'invitee.created',
+  'invitee.updated',
+  'invitee.arrived',
+  'invitee.deleted',
+  'host.created',
+  'host.updated',
+  'host.deleted',
+] as const;
+export type EventName = (typeof eventNames)[number];
+
+export interface DomainEvent {
+  name: EventName;
+  caller: Caller;
+  /** The object as the API answers it (built on first use: most writes have few listeners). */
+  object(): Record<string, unknown>;
+}
+
+/**
+ * Runs inside the transaction of the write that caused the event, synchronously: a listener that enqueues a job
+ * (a webhook, the gate callback, an e-mail, a sync mutation) commits or rolls back with the write itself.
+ */
+export type EventListener = (event: DomainEvent) => void;
+
+export interface EventBus {
+  subscribe(listener: EventListener): void;
+  publish(name: EventName, caller: Caller, object: () => Record<string, unknown>): void;
+}
+
+export function createEventBus(): EventBus {
+  const listeners: EventListener[] = [];
+  return {
+    subscribe: (listener) => void listeners.push(listener),
+    publish(name, caller, build) {
+      if (listeners.length === 0) return;
+      let built: Record<string, unknown> | undefined;
+      const event: DomainEvent = { name, caller, object: () => (built ??= build()) };
+      for (const listener of listeners) listener(event);
+    },
+  };
+}

@@ -1,0 +1,168 @@
+import type { Context } from '../context.ts';
+import { listQueryInput, parseListQuery } from '../http/list-query.ts';
+import { type RouteSpec, route } from '../http/routes.ts';
+import {
+  authorizationInput,
+  checkoutInput,
+  inviteeCheckinInput,
+  visitCreateInput,
+  visitInputCodes,
+  visitUpdateInput,
+} from './schema.ts';
+import {
+  authorizeVisit,
+  checkinInvitee,
+  checkinWalkIn,
+  checkoutInvitee,
+  checkoutVisit,
+  deleteVisit,
+  getVisit,
+  listVisits,
+  updateVisit,
+  visitObject,
+  visitObjects,
+  visitQueryFields,
+} from './store.ts';
+
+/** GET /v1/visits pages as the vendor's public API does: 500 by default, 1000 at most. */
+export const visitPaging = { defaultLimit: 500, maxLimit: 1000 };
+
+const tag = 'Visits';
+const checkoutErrors = ['ALREADY_CHECKOUT', 'CHECKOUT_AT_BEFORE_CHECKIN', 'WRONG_CHECKOUT_AT_FORMAT'] as const;
+const visitorErrors = ['INVALID_EMAIL', 'INVALID_CPF', 'HOST_NOT_FOUND', 'INVALID_PARAMETER'] as const;
+
+export function visitRoutes(ctx: Context): RouteSpec[] {
+  const answer = (caller: Parameters<typeof visitObject>[1], row: Parameters<typeof visitObject>[2]) =>
+    visitObject(ctx, caller, row);
+  return [
+    route({
+      method: 'get',
+      path: '/visits',
+      tag,
+      summary: 'List visits',
+      query: listQueryInput(visitPaging),
+      errors: [
+        'INVALID_LIMIT_VALUE',
+        'INVALID_OFFSET_VALUE',
+        'INVALID_QUERY_KEY',
+        'INVALID_QUERY_OPERATOR',
+        'INVALID_QUERY_VALUE',
+      ],
+      handle: ({ req, caller }) => {
+        const visits = visitObjects(
+          ctx,
+          caller,
+          listVisits(ctx, caller, parseListQuery(req.query, visitPaging, visitQueryFields)),
+        );
+        return { visits, size: visits.length };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/visits',
+      tag,
+      summary: 'Check a walk-in visitor in (idempotent by the client-made visit.id)',
+      body: visitCreateInput,
+      fieldCodes: visitInputCodes,
+      errors: [
+        'MISSING_ID',
+        'INVALID_ID',
+        'MISSING_NAME',
+        'ALREADY_EXISTS',
+        'WRONG_CHECKIN_AT_FORMAT',
+        'CHECKOUT_AT_BEFORE_CHECKIN',
+        ...visitorErrors,
+      ],
+      handle: ({ caller, body }) => answer(caller, checkinWalkIn(ctx, caller, body)),
+    }),
+    route({
+      method: 'patch',
+      path: '/visit/allow/:id',
+      tag,
+      summary: 'Allow a visit',
+      body: authorizationInput,
+      fieldCodes: visitInputCodes,
+      errors: ['NOT_FOUND', 'MISSING_ID', 'HOST_NOT_FOUND', 'INVALID_PARAMETER'],
+      handle: ({ caller, params, body }) =>
+        answer(caller, authorizeVisit(ctx, caller, String(params.id), 'ALLOWED', body)),
+    }),
+    route({
+      method: 'patch',
+      path: '/visit/deny/:id',
+      tag,
+      summary: 'Deny a visit',
+      body: authorizationInput,
+      fieldCodes: visitInputCodes,
+      errors: ['NOT_FOUND', 'MISSING_ID', 'HOST_NOT_FOUND', 'INVALID_PARAMETER'],
+      handle: ({ caller, params, body }) =>
+        answer(caller, authorizeVisit(ctx, caller, String(params.id), 'DENIED', body)),
+    }),
+    route({
+      method: 'patch',
+      path: '/visit/checkout/:id',
+      tag,
+      summary: 'Check a visit out',
+      body: checkoutInput,
+      fieldCodes: visitInputCodes,
+      errors: ['NOT_FOUND', 'MISSING_ID', ...checkoutErrors],
+      handle: ({ caller, params, body }) => answer(caller, checkoutVisit(ctx, caller, String(params.id), body)),
+    }),
+    route({
+      method: 'post',
+      path: '/visit/inviteeCheckin/:inviteeId',
+      tag,
+      summary: 'Check an invitee in',
+      body: inviteeCheckinInput,
+      fieldCodes: visitInputCodes,
+      errors: [
+        'INVITEE_NOT_FOUND',
+        'INVITEE_CANCELED',
+        'MISSING_ID',
+        'INVALID_ID',
+        'ALREADY_EXISTS',
+        'WRONG_CHECKIN_AT_FORMAT',
+      ],
+      handle: ({ caller, params, body }) => answer(caller, checkinInvitee(ctx, caller, String(params.inviteeId), body)),
+    }),
+    route({
+      method: 'post',
+      path: '/visit/inviteeCheckout/:inviteeId',
+      tag,
+      summary: "Check out an invitee's open visit",
+      body: checkoutInput,
+      fieldCodes: visitInputCodes,
+      errors: ['INVITEE_NOT_FOUND', 'NOT_FOUND', 'MISSING_ID', ...checkoutErrors],
+      handle: ({ caller, params, body }) =>
+        answer(caller, checkoutInvitee(ctx, caller, String(params.inviteeId), body)),
+    }),
+    route({
+      method: 'get',
+      path: '/visit/:id',
+      tag,
+      summary: 'Retrieve a visit',
+      errors: ['NOT_FOUND', 'MISSING_ID'],
+      handle: ({ caller, params }) => answer(caller, getVisit(ctx, caller, String(params.id))),
+    }),
+    route({
+      method: 'patch',
+      path: '/visit/:id',
+      tag,
+      summary: "Update a visit's data (presence and authorization have their own operations)",
+      body: visitUpdateInput,
+      fieldCodes: visitInputCodes,
+      errors: ['NOT_FOUND', 'MISSING_ID', ...visitorErrors],
+      handle: ({ caller, params, body }) => answer(caller, updateVisit(ctx, caller, String(params.id), body)),
+    }),
+    route({
+      method: 'delete',
+      path: '/visit/:id',
+      tag,
+      summary: 'Delete a visit',
+      errors: ['NOT_FOUND', 'MISSING_ID'],
+      handle: ({ caller, params }) => {
+        deleteVisit(ctx, caller, String(params.id));
+        return { success: true };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,209 @@
+import { z } from 'zod';
+import { bool, cpf, email, type FieldCodes, nullableText } from '../http/fields.ts';
+import { dateInput } from '../invitees/schema.ts';
+import type { ColumnKinds } from '../store/rows.ts';
+
+export const checkinTypes = ['IPAD', 'DASHBOARD', 'API', 'MOBILE', 'INVITES', 'AUTOMATIC'] as const;
+export const authorizationVias = ['DASHBOARD', 'INVITE', 'LINK', 'APP', 'ACCESS'] as const;
+export const authorizationStatuses = ['AWAITING', 'ALLOWED', 'DENIED'] as const;
+export type AuthorizationStatus = (typeof authorizationStatuses)[number];
+
+/** The visit object's lower-case authorization values (section 3) and the stored ones. */
+export const authorizationStatusOut: Readonly<Record<AuthorizationStatus, string>> = {
+  AWAITING: 'waiting',
+  ALLOWED: 'allowed',
+  DENIED: 'denied',
+};
+const authorizationStatusIn: Readonly<Record<string, AuthorizationStatus>> = {
+  AWAITING: 'AWAITING',
+  WAITING: 'AWAITING',
+  ALLOWED: 'ALLOWED',
+  DENIED: 'DENIED',
+};
+
+const upperEnum = <T extends readonly [string, ...string[]]>(values: T) =>
+  z
+    .string()
+    .transform((s) => s.toUpperCase())
+    .pipe(z.enum(values));
+
+const localized = () =>
+  z.object({ en: z.string(), 'pt-BR': z.string(), 'zh-Hans': z.string(), de: z.string() }).partial();
+
+/** An answer item of section 2.6 (custom fields, questionnaire, feedback). */
+export const answerItem = () =>
+  z.object({
+    customFieldId: z.string().min(1).max(64),
+    value: z.string().max(5000),
+    isCorrect: bool().optional(),
+    name: z.string().max(500).optional(),
+    localizedName: localized().optional(),
+    localizedValue: localized().optional(),
+    sort: z.coerce.number().int().min(0).optional(),
+    location: z
+      .enum(['FIELD', 'FEEDBACK', 'MEETING_HOST', 'MEETING_VISIT', 'QUESTIONNAIRE', 'HOST_EXTRA_INFO'])
+      .optional(),
+    visitorId: z.string().max(64).optional(),
+    visitId: z.string().max(64).optional(),
+    meetingId: z.string().max(64).optional(),
+  });
+export type AnswerItem = z.output<ReturnType<typeof answerItem>>;
+
+const answers = () => z.array(answerItem()).max(200);
+
+/** The visitor of a check-in: its fields are the visit object's visitor data (section 2.7). */
+export const visitorInput = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    email: email().nullable(),
+    phone: z
+      .string()
+      .trim()
+      .max(40)
+      .regex(/^[\d\s()+.-]*$/, 'digits or a formatted phone')
+      .nullable(),
+    cpf: cpf().nullable(),
+    rg: nullableText(30),
+    document: nullableText(60),
+    company: nullableText(200),
+    position: nullableText(200),
+    sector: nullableText(200),
+    address: nullableText(500),
+  })
+  .partial();
+export type VisitorInput = z.output<typeof visitorInput>;
+
+const visitFields = {
+  id: z.string().max(64),
+  hostId: z.string().max(64).nullable(),
+  checkinType: upperEnum(checkinTypes),
+  checkoutType: upperEnum(checkinTypes),
+  cardNumber: z
+    .union([z.string().max(64), z.number().int()])
+    .transform(String)
+    .nullable(),
+  expectedAt: dateInput().nullable(),
+  checkinAt: dateInput(),
+  finishCheckinAt: dateInput().nullable(),
+  checkoutAt: dateInput().nullable(),
+  authorizedById: z.string().max(64).nullable(),
+  authorizedAt: dateInput().nullable(),
+  authorizationVia: upperEnum(authorizationVias).nullable(),
+  authorizationLink: nullableText(2000),
+  authorizationStatus: z
+    .string()
+    .transform((s) => s.toUpperCase())
+    .pipe(z.enum(Object.keys(authorizationStatusIn) as [string, ...string[]]))
+    .transform((s) => authorizationStatusIn[s] as AuthorizationStatus)
+    .nullable(),
+  visitorStatus: upperEnum(['BLOCKED']).nullable(),
+  statusNote: nullableText(2000),
+  checkinByHostId: z.string().max(64).nullable(),
+  checkoutByHostId: z.string().max(64).nullable(),
+  checkinByIpadId: z.string().max(64).nullable(),
+  checkoutByIpadId: z.string().max(64).nullable(),
+  notes: nullableText(5000),
+  customHostName: nullableText(200),
+  meetingId: z.string().max(64).nullable(),
+  companyId: z.string().max(64),
+  visitorId: z.string().max(64).nullable(),
+  userId: z.string().max(64).nullable(),
+  isCanceled: bool(),
+  feedbacks: answers(),
+  customFields: answers(),
+  questionnaireFields: answers(),
+  firstAccessAt: dateInput().nullable(),
+  timeToDelayVisit: dateInput().nullable(),
+};
+
+/** POST /v1/visits: `visit` (only `id` required, a client-made UUID v4) and `visitor`. */
+export const visitCreateInput = z.object({
+  visit: z.object({ ...z.object(visitFields).partial().shape, id: visitFields.id }),
+  visitor: visitorInput,
+});
+export type VisitCreateInput = z.output<typeof visitCreateInput>;
+
+/**
+ * PATCH /v1/visit/:id: the same shape, every field optional. Presence is changed by check-out and authorization by
+ * allow/deny, so those fields are not updatable here.
+ */
+const { id: _id, checkoutAt: _out, authorizationStatus: _status, companyId: _company, ...updatable } = visitFields;
+export const visitUpdateInput = z.object({
+  visit: z.object(updatable).partial().optional(),
+  visitor: visitorInput.optional(),
+});
+export type VisitUpdateInput = z.output<typeof visitUpdateInput>;
+
+/** PATCH /v1/visit/checkout/:id and POST /v1/visit/inviteeCheckout/:inviteeId. */
+export const checkoutInput = z
+  .object({
+    checkoutAt: dateInput(),
+    checkoutType: upperEnum(checkinTypes),
+    checkoutByHostId: z.string().max(64),
+    checkoutByIpadId: z.string().max(64),
+  })
+  .partial();
+export type CheckoutInput = z.output<typeof checkoutInput>;
+
+/** PATCH /v1/visit/allow/:id and /deny/:id. */
+export const authorizationInput = z
+  .object({ authorizedById: z.string().max(64), authorizationVia: upperEnum(authorizationVias) })
+  .partial();
+export type AuthorizationInput = z.output<typeof authorizationInput>;
+
+/** POST /v1/visit/inviteeCheckin/:inviteeId: all optional; `id` makes a retried check-in idempotent. */
+export const inviteeCheckinInput = z
+  .object({
+    id: z.string().max(64),
+    checkinAt: dateInput(),
+    checkinType: upperEnum(checkinTypes),
+    checkinByIpadId: z.string().max(64),
+    checkinByHostId: z.string().max(64),
+    notes: nullableText(5000),
+    customFields: answers(),
+    questionnaireFields: answers(),
+  })
+  .partial();
+export type InviteeCheckinInput = z.output<typeof inviteeCheckinInput>;
+
+export const visitInputCodes: Readonly<Record<string, FieldCodes>> = {
+  'visit.id': { missing: 'MISSING_ID', invalid: 'INVALID_ID' },
+  id: { invalid: 'INVALID_ID' },
+  'visit.hostId': { invalid: 'HOST_NOT_FOUND' },
+  'visit.checkinAt': { invalid: 'WRONG_CHECKIN_AT_FORMAT' },
+  checkinAt: { invalid: 'WRONG_CHECKIN_AT_FORMAT' },
+  'visit.checkoutAt': { invalid: 'WRONG_CHECKOUT_AT_FORMAT' },
+  checkoutAt: { invalid: 'WRONG_CHECKOUT_AT_FORMAT' },
+  'visitor.name': { missing: 'MISSING_NAME' },
+  'visitor.email': { invalid: 'INVALID_EMAIL' },
+  'visitor.cpf': { invalid: 'INVALID_CPF' },
+};
+
+export const visitColumns: ColumnKinds = {
+  booleans: ['isInsideCompany', 'isCanceled'],
+  json: ['customFields', 'questionnaireFields', 'feedbacks'],
+  times: [
+    'createdAt',
+    'updatedAt',
+    'deletedAt',
+    'expectedAt',
+    'expectedOutAt',
+    'checkinAt',
+    'finishCheckinAt',
+    'checkoutAt',
+    'authorizedAt',
+    'firstAccessAt',
+    'timeToDelayVisit',
+  ],
+};
+
+/** Input fields that are dates, resolved to milliseconds in the company's zone before storage. */
+export const visitDateFields = [
+  'expectedAt',
+  'checkinAt',
+  'finishCheckinAt',
+  'checkoutAt',
+  'authorizedAt',
+  'firstAccessAt',
+  'timeToDelayVisit',
+] as const;

@@ -1,0 +1,395 @@
+import type { Caller } from '../companies/store.ts';
+import { type Context, inTransaction } from '../context.ts';
+import type { EventName } from '../events.ts';
+import { findHost } from '../hosts/store.ts';
+import { hostSummaries } from '../hosts/summaries.ts';
+import { ApiError, type ErrorCode } from '../http/errors.ts';
+import type { ListQuery, QueryFields } from '../http/list-query.ts';
+import { findInvitee, freeCardNumber, type InviteeRow, markInviteeArrived } from '../invitees/store.ts';
+import { isUuidV4, newUuid } from '../rules/ids.ts';
+import { parseTimestampInput } from '../rules/time.ts';
+import { insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
+import {
+  type AnswerItem,
+  type AuthorizationInput,
+  type AuthorizationStatus,
+  authorizationStatusOut,
+  type CheckoutInput,
+  type InviteeCheckinInput,
+  type VisitCreateInput,
+  type VisitUpdateInput,
+  visitColumns,
+  visitDateFields,
+} from './schema.ts';
+
+export type VisitRow = Record<string, unknown> & {
+  id: string;
+  companyId: string;
+  hostId: string | null;
+  inviteeId: string | null;
+  checkinAt: number;
+  checkoutAt: number | null;
+  authorizationStatus: AuthorizationStatus | null;
+  customFields: string;
+};
+
+const textFields = [
+  'name',
+  'email',
+  'phone',
+  'cpf',
+  'rg',
+  'document',
+  'address',
+  'company',
+  'position',
+  'sector',
+  'hostId',
+  'inviteeId',
+  'meetingId',
+  'cardNumber',
+  'notes',
+  'checkinType',
+  'checkoutType',
+  'visitorStatus',
+  'customHostName',
+];
+
+export const visitQueryFields: QueryFields = {
+  ...Object.fromEntries(textFields.map((key) => [key, { kind: 'text' as const }])),
+  checkinAt: { kind: 'timestamp' },
+  checkoutAt: { kind: 'timestamp' },
+  expectedAt: { kind: 'timestamp' },
+  isInsideCompany: { kind: 'boolean' },
+  authorizationStatus: {
+    kind: 'text',
+    values: Object.fromEntries(Object.entries(authorizationStatusOut).map(([stored, shown]) => [shown, stored])),
+  },
+  hostName: {
+    kind: 'text',
+    related: {
+      foreignKey: 'hostId',
+      select: (comparison) => `SELECT id FROM hosts WHERE companyId = :companyId AND name ${comparison}`,
+    },
+  },
+};
+
+/** An answer as the visit object shows it: the Custom Field Object of section 2.7 with the answer's details. */
+function customFieldObject(answer: AnswerItem & { type?: string }) {
+  const { customFieldId, name, type, value, ...details } = answer;
+  return { id: customFieldId, name: name ?? '', type: type ?? 'Text', value, ...details };
+}
+
+/** The visit objects of section 2.7 for a page of rows (hosts fetched once for the page). */
+export function visitObjects(ctx: Context, caller: Caller, rows: VisitRow[]): Record<string, unknown>[] {
+  const hosts = hostSummaries(
+    ctx,
+    caller,
+    rows.map((r) => r.hostId),
+  );
+  return rows.map((row) => {
+    const {
+      companyId: _company,
+      deletedAt: _deleted,
+      pictureFile: _picture,
+      ndaFile: _nda,
+      ...object
+    } = rowToObject(row, visitColumns, caller.timeZone);
+    return {
+      ...object,
+      type: 'visit',
+      host: row.hostId ? (hosts.get(row.hostId) ?? null) : null,
+      authorizationStatus: row.authorizationStatus ? authorizationStatusOut[row.authorizationStatus] : null,
+      customFields: (object.customFields as AnswerItem[]).map(customFieldObject),
+      pictureUrl: null,
+      ndaUrl: null,
+    };
+  });
+}
+
+export const visitObject = (ctx: Context, caller: Caller, row: VisitRow) =>
+  visitObjects(ctx, caller, [row])[0] as Record<string, unknown>;
+
+function findVisitAnyState(ctx: Context, id: string): VisitRow | undefined {
+  return prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(id) as VisitRow | undefined;
+}
+
+export function findVisit(ctx: Context, caller: Caller, id: string): VisitRow | undefined {
+  return prepared(ctx.db, 'SELECT * FROM visits WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
+    id,
+    caller.companyId,
+  ) as VisitRow | undefined;
+}
+
+export function getVisit(ctx: Context, caller: Caller, id: string): VisitRow {
+  const row = findVisit(ctx, caller, id);
+  if (!row) throw new ApiError('NOT_FOUND');
+  return row;
+}
+
+function resolveDate(value: string | number | null | undefined, caller: Caller, code: ErrorCode) {
+  if (value === null || value === undefined) return value;
+  const at = parseTimestampInput(value, caller.timeZone);
+  if (at === undefined) throw new ApiError(code);
+  return at;
+}
+
+/** Dates of a visit input into milliseconds in the company's zone (the check-in and check-out with their codes). */
+function resolveDates(input: Record<string, unknown>, caller: Caller): Record<string, unknown> {
+  const resolved: Record<string, unknown> = { ...input };
+  for (const key of visitDateFields) {
+    if (!(key in input)) continue;
+    const code: ErrorCode =
+      key === 'checkinAt'
+        ? 'WRONG_CHECKIN_AT_FORMAT'
+        : key === 'checkoutAt'
+          ? 'WRONG_CHECKOUT_AT_FORMAT'
+          : 'INVALID_PARAMETER';
+    resolved[key] = resolveDate(input[key] as string | number | null | undefined, caller, code);
+  }
+  return resolved;
+}
+
+function requireHost(ctx: Context, caller: Caller, hostId: string | null | undefined): void {
+  if (hostId && !findHost(ctx, caller, hostId)) throw new ApiError('HOST_NOT_FOUND');
+}
+
+function publishVisit(ctx: Context, caller: Caller, name: EventName, row: VisitRow): void {
+  ctx.events.publish(name, caller, () => visitObject(ctx, caller, row));
+}
+
+/**
+ * Walk-in check-in. The visit's id is made by the client, so a retried POST (the kiosk lost the answer) finds
+ * the visit it already made and answers it unchanged instead of creating a second one.
+ */
+export function checkinWalkIn(ctx: Context, caller: Caller, input: VisitCreateInput): VisitRow {
+  const { visit, visitor } = input;
+  if (!isUuidV4(visit.id)) throw new ApiError('INVALID_ID');
+  return inTransaction(ctx, () => {
+    const existing = findVisitAnyState(ctx, visit.id);
+    if (existing) {
+      if (existing.companyId !== caller.companyId || existing.deletedAt !== null) throw new ApiError('ALREADY_EXISTS');
+      return existing;
+    }
+    if (!visitor.name) throw new ApiError('MISSING_NAME');
+    requireHost(ctx, caller, visit.hostId);
+    requireHost(ctx, caller, visit.authorizedById);
+    const { companyId: _ignored, customFields, questionnaireFields, feedbacks, ...fields } = visit;
+    const dates = resolveDates(fields, caller);
+    const now = ctx.clock.now();
+    const checkinAt = (dates.checkinAt as number | undefined) ?? now;
+    const checkoutAt = (dates.checkoutAt as number | null | undefined) ?? null;
+    if (checkoutAt !== null && Math.floor(checkoutAt / 1000) < Math.floor(checkinAt / 1000)) {
+      throw new ApiError('CHECKOUT_AT_BEFORE_CHECKIN');
+    }
+    insertRow(ctx.db, 'visits', {
+      ...objectToRow(
+        {
+          ...dates,
+          ...visitor,
+          customFields,
+          questionnaireFields,
+          feedbacks,
+        },
+        visitColumns,
+      ),
+      checkinType: visit.checkinType ?? 'API',
+      cardNumber: visit.cardNumber ?? String(freeCardNumber(ctx, caller)),
+      checkinAt,
+      checkoutAt,
+      isInsideCompany: checkoutAt === null && visit.visitorStatus !== 'BLOCKED' ? 1 : 0,
+      companyId: caller.companyId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const row = getVisit(ctx, caller, visit.id);
+    publishVisit(ctx, caller, 'visit.checkin', row);
+    return row;
+  });
+}
+
+function openVisitOfInvitee(ctx: Context, caller: Caller, inviteeId: string): VisitRow | undefined {
+  return prepared(
+    ctx.db,
+    `SELECT * FROM visits WHERE inviteeId = ? AND companyId = ? AND deletedAt IS NULL
+     ORDER BY checkoutAt IS NULL DESC, checkinAt DESC LIMIT 1`,
+  ).get(inviteeId, caller.companyId) as VisitRow | undefined;
+}
+
+function requireInvitee(ctx: Context, caller: Caller, inviteeId: string): InviteeRow {
+  const invitee = findInvitee(ctx, caller, inviteeId);
+  if (!invitee) throw new ApiError('INVITEE_NOT_FOUND');
+  return invitee;
+}
+
+/**
+ * Checks an invitee in: the visit copies the invitee's data and card number, the invitee becomes `arrived`, and
+ * the visit waits for the host when the invitee requires authorization. Checking in an invitee who is inside
+ * already answers that visit (a retried scan is not a second entry).
+ */
+export function checkinInvitee(ctx: Context, caller: Caller, inviteeId: string, input: InviteeCheckinInput): VisitRow {
+  if (input.id !== undefined && !isUuidV4(input.id)) throw new ApiError('INVALID_ID');
+  return inTransaction(ctx, () => {
+    const invitee = requireInvitee(ctx, caller, inviteeId);
+    if (input.id) {
+      const existing = findVisitAnyState(ctx, input.id);
+      if (existing) {
+        if (existing.companyId !== caller.companyId || existing.inviteeId !== inviteeId) {
+          throw new ApiError('ALREADY_EXISTS');
+        }
+        return existing;
+      }
+    }
+    const open = openVisitOfInvitee(ctx, caller, inviteeId);
+    if (open && open.checkoutAt === null) return open;
+    if (invitee.status === 'canceled') throw new ApiError('INVITEE_CANCELED');
+    const now = ctx.clock.now();
+    const checkinAt = (resolveDate(input.checkinAt, caller, 'WRONG_CHECKIN_AT_FORMAT') as number | undefined) ?? now;
+    const id = input.id ?? newUuid(ctx.random);
+    insertRow(ctx.db, 'visits', {
+      ...objectToRow(
+        {
+          customFields: input.customFields ?? inviteeAnswers(invitee),
+          questionnaireFields: input.questionnaireFields,
+        },
+        visitColumns,
+      ),
+      id,
+      companyId: caller.companyId,
+      createdAt: now,
+      updatedAt: now,
+      inviteeId,
+      hostId: invitee.hostId,
+      meetingId: invitee.meetingId,
+      name: invitee.name,
+      email: invitee.email,
+      phone: invitee.phone,
+      cpf: invitee.cpf,
+      rg: invitee.rg,
+      document: invitee.document,
+      address: invitee.address,
+      company: invitee.company,
+      position: invitee.position,
+      sector: invitee.sector,
+      notes: input.notes ?? invitee.notes,
+      cardNumber: String(invitee.cardNumber),
+      expectedAt: invitee.expectedAt,
+      checkinAt,
+      checkinType: input.checkinType ?? 'INVITES',
+      checkinByIpadId: input.checkinByIpadId ?? null,
+      checkinByHostId: input.checkinByHostId ?? null,
+      authorizationStatus: invitee.requiresAuthorization === 1 ? 'AWAITING' : null,
+      isInsideCompany: 1,
+    });
+    markInviteeArrived(ctx, caller, inviteeId);
+    const row = getVisit(ctx, caller, id);
+    publishVisit(ctx, caller, 'visit.checkin', row);
+    return row;
+  });
+}
+
+/** The invitee's Custom Field Objects as the visit's answers. */
+function inviteeAnswers(invitee: InviteeRow): AnswerItem[] {
+  const fields = JSON.parse(String(invitee.customFields)) as {
+    id: string;
+    name: string;
+    type: string;
+    value?: string;
+  }[];
+  return fields.map((f) => ({ customFieldId: f.id, name: f.name, type: f.type, value: f.value ?? '' }));
+}
+
+function applyCheckout(ctx: Context, caller: Caller, row: VisitRow, input: CheckoutInput): VisitRow {
+  if (row.checkoutAt !== null) throw new ApiError('ALREADY_CHECKOUT');
+  const now = ctx.clock.now();
+  const checkoutAt = (resolveDate(input.checkoutAt, caller, 'WRONG_CHECKOUT_AT_FORMAT') as number | undefined) ?? now;
+  if (Math.floor(checkoutAt / 1000) < Math.floor(row.checkinAt / 1000))
+    throw new ApiError('CHECKOUT_AT_BEFORE_CHECKIN');
+  updateRow(ctx.db, 'visits', caller.companyId, row.id, {
+    checkoutAt,
+    isInsideCompany: 0,
+    checkoutType: input.checkoutType ?? 'API',
+    checkoutByHostId: input.checkoutByHostId ?? null,
+    checkoutByIpadId: input.checkoutByIpadId ?? null,
+    updatedAt: now,
+  });
+  const updated = getVisit(ctx, caller, row.id);
+  publishVisit(ctx, caller, 'visit.checkout', updated);
+  return updated;
+}
+
+/** Ends a visit's presence. A visit checked out stays checked out: a second check-out is ALREADY_CHECKOUT. */
+export function checkoutVisit(ctx: Context, caller: Caller, id: string, input: CheckoutInput): VisitRow {
+  return inTransaction(ctx, () => applyCheckout(ctx, caller, getVisit(ctx, caller, id), input));
+}
+
+/** Checks out the invitee's visit that is still open. */
+export function checkoutInvitee(ctx: Context, caller: Caller, inviteeId: string, input: CheckoutInput): VisitRow {
+  return inTransaction(ctx, () => {
+    requireInvitee(ctx, caller, inviteeId);
+    const visit = openVisitOfInvitee(ctx, caller, inviteeId);
+    if (!visit) throw new ApiError('NOT_FOUND');
+    return applyCheckout(ctx, caller, visit, input);
+  });
+}
+
+export function authorizeVisit(
+  ctx: Context,
+  caller: Caller,
+  id: string,
+  status: 'ALLOWED' | 'DENIED',
+  input: AuthorizationInput,
+): VisitRow {
+  return inTransaction(ctx, () => {
+    getVisit(ctx, caller, id);
+    requireHost(ctx, caller, input.authorizedById);
+    const now = ctx.clock.now();
+    updateRow(ctx.db, 'visits', caller.companyId, id, {
+      authorizationStatus: status,
+      authorizedAt: now,
+      authorizedById: input.authorizedById ?? null,
+      authorizationVia: input.authorizationVia ?? 'DASHBOARD',
+      updatedAt: now,
+    });
+    const row = getVisit(ctx, caller, id);
+    publishVisit(ctx, caller, status === 'ALLOWED' ? 'visit.allowed' : 'visit.denied', row);
+    return row;
+  });
+}
+
+export function updateVisit(ctx: Context, caller: Caller, id: string, input: VisitUpdateInput): VisitRow {
+  return inTransaction(ctx, () => {
+    getVisit(ctx, caller, id);
+    const { customFields, questionnaireFields, feedbacks, ...fields } = input.visit ?? {};
+    requireHost(ctx, caller, fields.hostId);
+    requireHost(ctx, caller, fields.authorizedById);
+    updateRow(ctx.db, 'visits', caller.companyId, id, {
+      ...objectToRow(
+        {
+          ...resolveDates(fields, caller),
+          ...input.visitor,
+          customFields,
+          questionnaireFields,
+          feedbacks,
+        },
+        visitColumns,
+      ),
+      updatedAt: ctx.clock.now(),
+    });
+    const row = getVisit(ctx, caller, id);
+    publishVisit(ctx, caller, 'visit.updated', row);
+    return row;
+  });
+}
+
+export function deleteVisit(ctx: Context, caller: Caller, id: string): void {
+  inTransaction(ctx, () => {
+    const row = getVisit(ctx, caller, id);
+    const now = ctx.clock.now();
+    updateRow(ctx.db, 'visits', caller.companyId, id, { deletedAt: now, updatedAt: now });
+    publishVisit(ctx, caller, 'visit.deleted', { ...row, deletedAt: now, updatedAt: now });
+  });
+}
+
+export const listVisits = (ctx: Context, caller: Caller, query: ListQuery) =>
+  listRows<VisitRow>(ctx.db, 'visits', caller.companyId, query);
