@@ -162,3 +162,30 @@ describe('GET /v1/invitee/:id/qrcode', () => {
     assert.equal((await api('GET', '/v1/invitee/00000000-0000-4000-8000-000000000000/qrcode')).status, 404);
   });
 });
+
+describe('GET /v1/visit/:id/qrcode', () => {
+  test('gives a code for the visit’s card number until the visit is checked out', async () => {
+    const visit = await api('POST', '/v1/visits', {
+      visit: { id: '3f1c8e0a-9b7d-4c2e-8f6a-1d2b3c4d5e6f', hostId },
+      visitor: { name: 'Davi' },
+    });
+    assert.equal(visit.status, 200, JSON.stringify(visit.body));
+    const code = (await api('GET', `/v1/visit/${visit.body.id}/qrcode`)).body;
+    assert.deepEqual([code.subject, String(code.cardNumber)], ['visitor', visit.body.cardNumber]);
+    const verdict = await gate.verify(code.payload);
+    assert.deepEqual([verdict.valid, String(verdict.cardNumber)], [true, visit.body.cardNumber]);
+    assert.equal((await gate.verify(code.payload, code.expiresAt)).reason, 'EXPIRED');
+
+    await api('PATCH', `/v1/visit/checkout/${visit.body.id}`, {});
+    const closed = await api('GET', `/v1/visit/${visit.body.id}/qrcode`);
+    assert.deepEqual([closed.status, closed.body], [409, { type: 'ALREADY_CHECKOUT' }]);
+
+    const lettered = await api('POST', '/v1/visits', {
+      visit: { id: '4a2d9f1b-8c6e-4d3f-9a7b-2e3c4d5f6a7b', hostId, cardNumber: 'BADGE-12' },
+      visitor: { name: 'Eva' },
+    });
+    const cardless = await api('GET', `/v1/visit/${lettered.body.id}/qrcode`);
+    assert.deepEqual([cardless.status, cardless.body], [409, { type: 'MISSING_ACCESS_CARD_NUMBER' }]);
+    assert.equal((await api('GET', '/v1/visit/00000000-0000-4000-8000-000000000000/qrcode')).status, 404);
+  });
+});
