@@ -112,10 +112,12 @@ async function start(args: string[]): Promise<void> {
   process.stdout.write('Electron is not started by this command yet: starting the kiosk in browser mode.\n');
   const service = await startService({ port, dataDir });
   const { credential, created } = deviceCredential(service.ctx, 'My Company');
-  if (created) process.stdout.write(`Created company ${credential.companyId}; API key: ${credential.apiKey}\n`);
-  process.stdout.write(
-    `Data folder: ${dataDir}\nKiosk: ${service.url}/\nAPI: ${service.url}/v1 (key in ${join(dataDir, 'device.json')})\n`,
-  );
+  if (created) {
+    process.stdout.write(
+      `Created company ${credential.companyId}. Its API key (shown once; the kiosk keeps its own copy sealed):\n  ${credential.apiKey}\n`,
+    );
+  }
+  process.stdout.write(`Data folder: ${dataDir}\nKiosk: ${service.url}/\nAPI: ${service.url}/v1\n`);
   closeOnSignal(service.close);
 }
 
