@@ -131,6 +131,39 @@ describe('the gate callback', () => {
   });
 });
 
+describe('the reference gate', () => {
+  test('refuses wrong credentials, needs an Idempotency-Key, and keeps one delivery per key', async () => {
+    const peer = await startGateProcess({ aesKey });
+    stopped.push(() => peer.stop());
+    const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+    const post = (headers: Record<string, string>, body = '{"event":"visit.checkin","cardNumber":7}') =>
+      fetch(`${peer.url}/callback`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+      });
+    const good = basic(gateCredentials.username, gateCredentials.password);
+    assert.equal(
+      (await post({ authorization: basic(gateCredentials.username, 'nope'), 'idempotency-key': 'k1' })).status,
+      401,
+    );
+    assert.equal((await post({ 'idempotency-key': 'k1' })).status, 401);
+    assert.equal((await post({ authorization: good })).status, 400);
+    assert.equal((await post({ authorization: good, 'idempotency-key': 'k1' }, 'not json')).status, 400);
+    const first = await post({ authorization: good, 'idempotency-key': 'k1' });
+    const second = await post({ authorization: good, 'idempotency-key': 'k1' });
+    assert.deepEqual([first.status, await first.json()], [200, { received: true, duplicate: false }]);
+    assert.deepEqual([second.status, await second.json()], [200, { received: true, duplicate: true }]);
+    const state = await peer.received();
+    assert.deepEqual([state.callbacks.length, state.duplicateCallbacks, state.refusedCallbacks], [1, 1, 2]);
+    assert.match(peer.output(), /CALLBACK DUPLICATE visit\.checkin card=7 key=k1/);
+    const missing = await fetch(`${peer.url}/verify`, { method: 'POST', body: '{}' });
+    assert.equal(missing.status, 400);
+    const noWebhooks = await fetch(`${peer.url}/webhook`, { method: 'POST', body: '{}' });
+    assert.equal(noWebhooks.status, 404, 'webhooks need --webhook-secret');
+  });
+});
+
 describe('a gate outage', () => {
   test('check-ins answer at once; every callback arrives exactly once after the gate returns, across a kiosk restart', async () => {
     const outageGate = await startGateProcess({ aesKey });
