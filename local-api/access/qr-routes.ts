@@ -14,14 +14,14 @@ import { cardNumberOf, issueCode, type QrCode, type QrSettings, type QrSubject }
 import { findAccessConfig } from './store.ts';
 
 /** The company's QR settings, or the reason no code can be made: the integration is off or has no key. */
-export function qrSettingsOf(ctx: Context, companyId: string): QrSettings {
+function qrSettingsOf(ctx: Context, companyId: string): QrSettings {
   const config = findAccessConfig(ctx, companyId);
   if (!config?.enabled) throw new ApiError('ACCESS_INTEGRATION_DISABLED');
   if (config.aesKey === '') throw new ApiError('ACCESS_KEY_NOT_CONFIGURED');
   return config;
 }
 
-export function hostCardNumber(metadata: unknown): number | undefined {
+function hostCardNumber(metadata: unknown): number | undefined {
   if (typeof metadata !== 'string') return undefined;
   const parsed = JSON.parse(metadata) as { accessCardNumber?: unknown } | null;
   return cardNumberOf(parsed?.accessCardNumber);

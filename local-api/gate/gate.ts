@@ -60,6 +60,12 @@ function parseJson(raw: Buffer): unknown {
   }
 }
 
+/** Text from a request, made safe for one terminal line (no control characters, bounded length). */
+const printable = (value: unknown): string =>
+  String(value)
+    .replace(/[^\x20-\x7e]/g, '?')
+    .slice(0, 120);
+
 /** `at` for tests and dry runs: Unix milliseconds or ISO text; the gate's clock when absent. */
 function instantOf(value: unknown, clock: Clock): number | undefined {
   if (value === undefined || value === null) return clock.now();
@@ -108,7 +114,8 @@ export function createGateApp(options: GateOptions): express.Express {
     }
     const fresh = record(callbacks, key, req, body);
     if (!fresh) counts.duplicateCallbacks++;
-    print(`${stamp()} CALLBACK ${fresh ? 'ACCEPTED' : 'DUPLICATE'} ${body.event} card=${body.cardNumber} key=${key}`);
+    const shown = `${printable(body.event)} card=${printable(body.cardNumber)} key=${printable(key)}`;
+    print(`${stamp()} CALLBACK ${fresh ? 'ACCEPTED' : 'DUPLICATE'} ${shown}`);
     res.json({ received: true, duplicate: !fresh });
   });
 
@@ -158,7 +165,9 @@ export function createGateApp(options: GateOptions): express.Express {
     }
     const fresh = record(webhooks, delivery, req, parseJson(raw));
     if (!fresh) counts.duplicateWebhooks++;
-    print(`${stamp()} WEBHOOK ${fresh ? 'ACCEPTED' : 'DUPLICATE'} ${req.get(eventHeader)} delivery=${delivery}`);
+    print(
+      `${stamp()} WEBHOOK ${fresh ? 'ACCEPTED' : 'DUPLICATE'} ${printable(req.get(eventHeader))} delivery=${printable(delivery)}`,
+    );
     res.json({ received: true, duplicate: !fresh });
   });
 
