@@ -50,7 +50,7 @@ async function gate(args: string[]): Promise<void> {
     },
   });
   const aesKey = values['aes-key'];
-  if (!aesKey || values.username === undefined || values.password === undefined) {
+  if (!values.port || !aesKey || values.username === undefined || values.password === undefined) {
     fail('gate needs --port, --aes-key, --username and --password');
   }
   const leewayMs = Number(values['leeway-ms']);
