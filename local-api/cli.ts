@@ -2,13 +2,16 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCompany } from './companies/store.ts';
 import { deviceCredential } from './device.ts';
+import { startGate } from './gate/gate.ts';
 import { isTimeZone } from './rules/time.ts';
 import { openService, startService } from './server.ts';
 
 const usage = `Usage:
   portaria start [--port <n>] [--data <dir>]          the kiosk (browser mode where Electron cannot run)
   portaria serve --port <n> --data <dir> [--host <ip>] the service: kiosk page at /, API at /v1
-  portaria company create --data <dir> --name <name> [--api-key <key>] [--timezone <IANA zone>]`;
+  portaria company create --data <dir> --name <name> [--api-key <key>] [--timezone <IANA zone>]
+  portaria gate --port <n> --aes-key <key> --username <u> --password <p> [--totp] [--host <ip>]
+                [--webhook-secret <s>] [--leeway-ms <n>]   the reference gate (docs/access-control.md)`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${usage}\n`);
@@ -21,11 +24,49 @@ async function serve(args: string[]): Promise<void> {
     options: { port: { type: 'string' }, data: { type: 'string' }, host: { type: 'string' } },
   });
   if (!values.port || !values.data) fail('serve needs --port and --data');
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port ${values.port} is not a port number`);
-  const service = await startService({ port, dataDir: values.data, host: values.host });
+  const service = await startService({ port: portNumber(values.port), dataDir: values.data, host: values.host });
   process.stdout.write(`Portaria listening on ${service.url}\n`);
   closeOnSignal(service.close);
+}
+
+function portNumber(text: string | undefined): number {
+  const port = Number(text);
+  if (!text || !Number.isInteger(port) || port < 0 || port > 65535) fail(`--port ${text} is not a port number`);
+  return port;
+}
+
+async function gate(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'aes-key': { type: 'string' },
+      username: { type: 'string' },
+      password: { type: 'string' },
+      totp: { type: 'boolean', default: false },
+      'webhook-secret': { type: 'string' },
+      'leeway-ms': { type: 'string', default: '0' },
+    },
+  });
+  const aesKey = values['aes-key'];
+  if (!values.port || !aesKey || values.username === undefined || values.password === undefined) {
+    fail('gate needs --port, --aes-key, --username and --password');
+  }
+  const leewayMs = Number(values['leeway-ms']);
+  if (!Number.isInteger(leewayMs) || leewayMs < 0) fail(`--leeway-ms ${values['leeway-ms']} is not a whole number`);
+  const running = await startGate({
+    port: portNumber(values.port),
+    host: values.host,
+    aesKey,
+    username: values.username,
+    password: values.password,
+    totp: values.totp,
+    webhookSecret: values['webhook-secret'],
+    leewayMs,
+  });
+  process.stdout.write(`Gate listening on ${running.url} (${values.totp ? 'TOTP' : 'AES'} codes)\n`);
+  closeOnSignal(running.close);
 }
 
 function closeOnSignal(close: () => Promise<void>): void {
@@ -84,6 +125,7 @@ export async function main(argv: string[]): Promise<void> {
   const [command, sub, ...rest] = argv;
   if (command === 'serve') return serve(argv.slice(1));
   if (command === 'start') return start(argv.slice(1));
+  if (command === 'gate') return gate(argv.slice(1));
   if (command === 'company' && sub === 'create') return companyCreate(rest);
   fail(command ? `unknown command: ${argv.join(' ')}` : 'no command given');
 }
