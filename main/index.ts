@@ -10,6 +10,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu, type Session, safeStorage, session } from 'electron';
 import pino from 'pino';
+import { systemClock } from '../local-api/context.ts';
 import { deviceCredential } from '../local-api/device.ts';
 import type { PrintBadgeResult } from '../preload/api.ts';
 import { loginItemPlan } from './autostart.ts';
@@ -91,7 +92,7 @@ async function main(): Promise<void> {
   app.on('window-all-closed', () => app.quit());
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
 
-  const gate = pinGate(filePinStore(userData), Date.now);
+  const gate = pinGate(filePinStore(userData), systemClock);
   const dispatch = ipcDispatcher(() => origin, {
     connection: () => ({ serviceUrl: supervisor.service.url, ...credential }),
     appVersion: () => app.getVersion(),

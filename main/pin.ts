@@ -2,6 +2,8 @@ import { randomBytes, randomInt, scryptSync, timingSafeEqual } from 'node:crypto
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { Clock } from '../local-api/context.ts';
+import { createFailureLimiter, type FailureLimiterOptions } from '../local-api/http/rate-limit.ts';
 import type { ExitKioskResult } from '../preload/api.ts';
 
 /**
@@ -76,35 +78,28 @@ export function forgetInitialPin(dir: string): void {
 
 const sixDigits = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
-export interface LockoutPolicy {
-  /** Wrong PINs in a row before the gate locks. */
-  maxFailures: number;
-  lockMs: number;
-}
-
 /**
- * Checks PINs with a lockout: after `maxFailures` wrong PINs in a row the gate answers LOCKED, without looking at
- * the PIN, until `lockMs` have passed; every further run of wrong PINs locks it again. A 6-digit PIN has a
- * million values: the lockout, not the hash, is what keeps someone at the screen from trying them.
+ * Checks PINs with the service's failure limiter: after `maxFailures` wrong PINs within the window the gate
+ * answers LOCKED, without looking at the PIN, until `lockMs` have passed. A 6-digit PIN has a million values:
+ * the lockout, not the hash, is what keeps someone at the screen from trying them.
  */
 export function pinGate(
   store: PinStore,
-  now: () => number,
-  policy: LockoutPolicy = { maxFailures: 5, lockMs: 60_000 },
+  clock: Clock,
+  policy: FailureLimiterOptions = { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 60_000 },
 ): { check(pin: string): ExitKioskResult } {
-  let failures = 0;
-  let lockedUntil = 0;
+  const limiter = createFailureLimiter(policy, clock);
+  const screen = 'kiosk-screen';
   return {
     check(pin) {
-      const at = now();
-      if (at < lockedUntil) return { exited: false, reason: 'LOCKED', retryAfterMs: lockedUntil - at };
+      const retryAfterMs = limiter.retryAfter(screen);
+      if (retryAfterMs > 0) return { exited: false, reason: 'LOCKED', retryAfterMs };
       if (!store.isSet()) return { exited: false, reason: 'NO_PIN_SET' };
       if (pinPattern.test(pin) && store.matches(pin)) {
-        failures = 0;
+        limiter.recordSuccess(screen);
         return { exited: true };
       }
-      failures += 1;
-      if (failures % policy.maxFailures === 0) lockedUntil = at + policy.lockMs;
+      limiter.recordFailure(screen);
       return { exited: false, reason: 'WRONG_PIN' };
     },
   };

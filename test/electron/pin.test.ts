@@ -63,14 +63,14 @@ describe('the PIN gate', () => {
   const store: PinStore = { isSet: () => true, matches: (pin) => pin === '2468' };
 
   test('lets the right PIN through and refuses a wrong one', () => {
-    const gate = pinGate(store, () => 0);
+    const gate = pinGate(store, { now: () => 0 });
     assert.deepEqual(gate.check('2468'), { exited: true });
     assert.deepEqual(gate.check('1357'), { exited: false, reason: 'WRONG_PIN' });
   });
 
-  test('locks after five wrong PINs in a row, even against the right one, then opens again', () => {
+  test('locks after five wrong PINs, even against the right one, then opens again', () => {
     let now = 1000;
-    const gate = pinGate(store, () => now, { maxFailures: 5, lockMs: 60_000 });
+    const gate = pinGate(store, { now: () => now }, { maxFailures: 5, windowMs: 600_000, lockMs: 60_000 });
     for (let i = 0; i < 5; i++) assert.equal(gate.check('0000').exited, false);
     assert.deepEqual(gate.check('2468'), { exited: false, reason: 'LOCKED', retryAfterMs: 60_000 });
     now += 59_999;
@@ -80,11 +80,11 @@ describe('the PIN gate', () => {
   });
 
   test('a success resets the count; without a PIN nothing opens the gate', () => {
-    const gate = pinGate(store, () => 0, { maxFailures: 2, lockMs: 1000 });
+    const gate = pinGate(store, { now: () => 0 }, { maxFailures: 2, windowMs: 1000, lockMs: 1000 });
     gate.check('0000');
     gate.check('2468');
     assert.deepEqual(gate.check('0000'), { exited: false, reason: 'WRONG_PIN' }, 'one failure since the success');
-    const unset = pinGate({ isSet: () => false, matches: () => true }, () => 0);
+    const unset = pinGate({ isSet: () => false, matches: () => true }, { now: () => 0 });
     assert.deepEqual(unset.check('2468'), { exited: false, reason: 'NO_PIN_SET' });
   });
 });
