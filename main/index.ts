@@ -80,14 +80,22 @@ async function main(): Promise<void> {
   const { credential } = deviceCredential(service.ctx, 'My Company');
 
   lockDown(session.defaultSession, origin);
+  // Quitting waits for the service to stop (a pending restart included); then the quit goes on.
+  let stopRequested = false;
+  let stopped = false;
   app.on('before-quit', (event) => {
     quitting = true;
-    if (!supervisor.running) return;
+    if (stopped) return;
     event.preventDefault();
+    if (stopRequested) return;
+    stopRequested = true;
     supervisor
       .stop()
       .catch((error) => log.error({ err: error }, 'stopping the service'))
-      .finally(() => app.quit());
+      .finally(() => {
+        stopped = true;
+        app.quit();
+      });
   });
   app.on('window-all-closed', () => app.quit());
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
