@@ -7,7 +7,7 @@ import { isTimeZone } from './rules/time.ts';
 import { openService, startService } from './server.ts';
 
 const usage = `Usage:
-  portaria start [--port <n>] [--data <dir>]          the kiosk (browser mode where Electron cannot run)
+  portaria start [--port <n>] [--data <dir>] [--browser]  the kiosk (browser mode where Electron cannot run)
   portaria serve --port <n> --data <dir> [--host <ip>] the service: kiosk page at /, API at /v1
   portaria company create --data <dir> --name <name> [--api-key <key>] [--timezone <IANA zone>]
   portaria gate --port <n> --aes-key <key> --username <u> --password <p> [--totp] [--host <ip>]
@@ -104,12 +104,36 @@ function companyCreate(args: string[]): void {
   process.stdout.write(`${JSON.stringify(company)}\n`);
 }
 
-/** `npm start`: a newcomer's first run gets a data folder, a company and its key, and the kiosk's address. */
+/**
+ * `npm start`: the Electron kiosk where it can run (Electron's binary is installed and there is a display);
+ * elsewhere, or if Electron fails, the same service in browser mode, so a newcomer's first run always gets a data
+ * folder, a company and its key, and the kiosk's address. `--browser` asks for browser mode outright.
+ */
 async function start(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { port: { type: 'string' }, data: { type: 'string' } } });
-  const dataDir = resolve(values.data ?? process.env.PORTARIA_DATA ?? join(process.cwd(), '.data'));
-  const port = Number(values.port ?? process.env.PORT ?? 4780);
-  process.stdout.write('Electron is not started by this command yet: starting the kiosk in browser mode.\n');
+  const { values } = parseArgs({
+    args,
+    options: { port: { type: 'string' }, data: { type: 'string' }, browser: { type: 'boolean' } },
+  });
+  const data = values.data ?? process.env.PORTARIA_DATA;
+  const portText = values.port ?? process.env.PORT;
+  // Loaded here only: the shell's launcher pulls in build tools that `serve` and `company` never need.
+  const { prepareElectron, runElectron } = await import('../main/start.ts');
+  const electron = values.browser ? { reason: '--browser was given' } : await prepareElectron();
+  if ('binary' in electron) {
+    process.stdout.write(`Starting the Electron kiosk (data folder: ${data ?? "the app's user-data folder"}).\n`);
+    const env = {
+      ...process.env,
+      ...(data ? { PORTARIA_DATA: resolve(data) } : {}),
+      ...(portText ? { PORTARIA_PORT: portText } : {}),
+    };
+    const code = await runElectron(electron.binary, env);
+    if (code === 0 || code === null) return;
+    process.stdout.write(`Electron exited with code ${code}: starting the kiosk in browser mode instead.\n`);
+  } else {
+    process.stdout.write(`Not starting the Electron kiosk: ${electron.reason}. Starting it in browser mode.\n`);
+  }
+  const dataDir = resolve(data ?? join(process.cwd(), '.data'));
+  const port = Number(portText ?? 4780);
   const service = await startService({ port, dataDir });
   const { credential, created } = deviceCredential(service.ctx, 'My Company');
   if (created) {
