@@ -65,9 +65,10 @@ function start(message: Extract<ToService, { type: 'start' }>): void {
       parent.send({ type: 'started', url: service.url, credential });
     } catch (error) {
       const { message: text, code } = error as NodeJS.ErrnoException;
-      parent.send({ type: 'start-failed', message: String(text ?? error), ...(code ? { code } : {}) });
       await service?.close().catch(() => undefined);
-      process.exit(1);
+      service = undefined;
+      // No exit here: a message sent just before an exit can be lost. The main process answers with `stop`.
+      parent.send({ type: 'start-failed', message: String(text ?? error), ...(code ? { code } : {}) });
     }
   })();
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
  *
  *   child → main   ready                      the child listens; main may send `start`
  *   main → child   start {dataDir, port, …}   open the data folder, serve on 127.0.0.1:port
- *   child → main   started {url, credential}  or start-failed {message, code}, after which the child exits
+ *   child → main   started {url, credential}  or start-failed {message, code}, which main answers with stop
  *   main → child   stop                       close the service (HTTP server, job queue, database), then exit 0
  */
 export const toService = z.discriminatedUnion('type', [

@@ -164,6 +164,7 @@ export class ServiceSupervisor {
           });
         } else if (message.type === 'start-failed') {
           fail(new ServiceStartError(message.message, message.code));
+          child.send({ type: 'stop' });
         } else if (starting) {
           starting = false;
           clearTimeout(timer);

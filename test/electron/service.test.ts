@@ -168,10 +168,13 @@ describe('the service supervisor, with service processes of child_process.fork',
     }
   });
 
-  test('a service that cannot start fails the start with its reason', async () => {
-    const { s } = supervisor({ deviceKey: randomBytes(16) });
+  test('a service that cannot start fails the start with its reason, and its process ends', async () => {
+    const { fork, processes } = recordingFork();
+    const { s } = supervisor({ fork, deviceKey: randomBytes(16) });
     await assert.rejects(s.start(), /device key must be 32 bytes/);
     assert.equal(s.running, false);
+    const code = await new Promise((resolve) => processes[0]?.onExit(resolve));
+    assert.equal(code, 0, 'it closed when asked, rather than being killed');
   });
 });
 
@@ -195,7 +198,6 @@ function fakeProcess(behaviour: Behaviour): FakeProcess {
         if (behaviour.stop !== 'ignore') setImmediate(() => end(0, null));
       } else if (behaviour.start === 'fail') {
         emit({ type: 'start-failed', message: 'database is damaged' });
-        setImmediate(() => end(1, null));
       } else if (behaviour.start !== 'silent') {
         const url = `http://127.0.0.1:${message.port || 4780}`;
         emit({ type: 'started', url, credential: { companyId: 'c1', apiKey: 'k1' } });
