@@ -1,4 +1,11 @@
 import express, { type RequestHandler, Router } from 'express';
+import {
+  gateCallbackHandler,
+  gateCallbackKind,
+  gateCallbackListener,
+  gateCallbackRoutes,
+} from './access/gate-callback.ts';
+import { qrRoutes } from './access/qr-routes.ts';
 import { accessConfigRoutes } from './access/routes.ts';
 import { blocklistRoutes } from './blocklist/routes.ts';
 import { companyRoutes } from './companies/routes.ts';
@@ -20,6 +27,8 @@ import { openApiRoutes } from './openapi/routes.ts';
 import type { JobHandler } from './queue/queue.ts';
 import { visitorRoutes } from './visitors/routes.ts';
 import { visitRoutes } from './visits/routes.ts';
+import { webhookDeliveryHandler, webhookJobKind, webhookListener } from './webhooks/events.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
 
 /** Pictures and signed PDFs travel as Base64 inside JSON; the limit leaves room for both at their maximum sizes. */
 export const bodyLimit = '20mb';
@@ -53,18 +62,25 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...notificationRoutes(ctx),
     ...fileRoutes(ctx),
     ...accessConfigRoutes(ctx),
+    ...qrRoutes(ctx),
+    ...gateCallbackRoutes(ctx),
+    ...webhookRoutes(ctx),
     ...openApiRoutes(() => v1Routes(ctx)),
   ];
 }
 
 /** Handlers of the durable job queue, by job kind; each feature that sends something outside registers here. */
 export function jobHandlers(ctx: Context): Record<string, JobHandler> {
-  return { [notificationJobKind]: deliverNotification(ctx) };
+  return {
+    [gateCallbackKind]: gateCallbackHandler(ctx),
+    [webhookJobKind]: webhookDeliveryHandler(ctx),
+    [notificationJobKind]: deliverNotification(ctx),
+  };
 }
 
 /** Listeners of the domain events (check-ins, updates…), run inside the transaction of the write. */
 export function eventListeners(ctx: Context): EventListener[] {
-  return [notifyOnCheckin(ctx)];
+  return [gateCallbackListener(ctx), webhookListener(ctx), notifyOnCheckin(ctx)];
 }
 
 /** The service as an Express app, without listening: tests and the CLI choose where it listens. */

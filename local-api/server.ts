@@ -8,14 +8,18 @@ import { type Clock, type Context, systemClock, systemRandom } from './context.t
 import { createEventBus } from './events.ts';
 import { startWorker } from './queue/queue.ts';
 import type { Random } from './rules/ids.ts';
-import { type KeyWrapper, loadDeviceKey, secretBox } from './secrets/box.ts';
+import { loadDeviceKey, secretBox } from './secrets/box.ts';
 import { openDatabase } from './store/db.ts';
 
 export interface ServiceOptions {
   dataDir: string;
   clock?: Clock;
   random?: Random;
-  keyWrapper?: KeyWrapper;
+  /**
+   * The device key, when the caller holds it (the Electron shell unwraps it with the OS keychain and hands it to
+   * the service's process); otherwise it is read from, or created in, `<data>/device.key`.
+   */
+  deviceKey?: Buffer;
   logLevel?: string;
 }
 
@@ -23,12 +27,14 @@ export interface ServiceOptions {
 export function openService(options: ServiceOptions): Context {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
+  // The key first: a wrong one fails the start before the database is open.
+  const secrets = secretBox(options.deviceKey ?? loadDeviceKey(dataDir));
   const log = pino({ level: options.logLevel ?? process.env.PORTARIA_LOG_LEVEL ?? 'info' }, pino.destination(2));
   return {
     db: openDatabase(join(dataDir, 'portaria.db')),
     clock: options.clock ?? systemClock,
     random: options.random ?? systemRandom,
-    secrets: secretBox(loadDeviceKey(dataDir, options.keyWrapper)),
+    secrets,
     log,
     dataDir,
     events: createEventBus(),

@@ -185,6 +185,10 @@ test('what the service answers matches the documented answer schemas', async () 
   await check('POST', '/v1/notifications', '/notifications', { type: 'visit', message: 'm', hosts: [host.id] });
   await check('GET', '/v1/notifications', '/notifications');
   await check('POST', '/v1/integration/access', '/integration/access', { enabled: true });
+  await check('GET', '/v1/integration/access/status', '/integration/access/status');
+  const webhook = await check('POST', '/v1/webhooks', '/webhooks', { url: 'http://127.0.0.1:9/hook' });
+  await check('GET', `/v1/webhook/${webhook.id}`, '/webhook/:id');
+  await check('GET', '/v1/webhooks/status', '/webhooks/status');
   await check('DELETE', `/v1/host/${host.id}`, '/host/:id');
   await check('GET', '/v1/openapi.json', '/openapi.json');
 });
