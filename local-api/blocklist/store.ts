@@ -103,12 +103,13 @@ export function screenVisitor(ctx: Context, caller: Caller, person: PersonIds): 
   const keys = identityKeys(person);
   const numbers = [keys.cpfKey, keys.rgKey, keys.documentKey];
   if (![...numbers, keys.emailKey, keys.phoneTail].some((key) => key !== null)) return undefined;
+  // One indexed lookup per key, united: an OR over the keys would read every entry of the company.
+  const live = 'SELECT rowid AS position, * FROM blocklist WHERE companyId = :companyId AND deletedAt IS NULL AND';
   const candidates = prepared(
     ctx.db,
-    `SELECT * FROM blocklist WHERE companyId = :companyId AND deletedAt IS NULL AND (
-       cpfKey IN (:a, :b, :c) OR rgKey IN (:a, :b, :c) OR documentKey IN (:a, :b, :c)
-       OR emailKey = :emailKey OR phoneTail = :phoneTail)
-     ORDER BY createdAt, rowid`,
+    `${live} cpfKey IN (:a, :b, :c) UNION ${live} rgKey IN (:a, :b, :c) UNION ${live} documentKey IN (:a, :b, :c)
+     UNION ${live} emailKey = :emailKey UNION ${live} phoneTail = :phoneTail
+     ORDER BY createdAt, position`,
   ).all({
     companyId: caller.companyId,
     a: numbers[0],
