@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import pino from 'pino';
 import { createApp, eventListeners, jobHandlers } from './app.ts';
 import { type Clock, type Context, systemClock, systemRandom } from './context.ts';
 import { createEventBus } from './events.ts';
+import { answerClientError, type ServerTimeouts, serverTimeouts } from './http/limits.ts';
 import { startWorker } from './queue/queue.ts';
 import type { Random } from './rules/ids.ts';
 import { type KeyWrapper, loadDeviceKey, secretBox } from './secrets/box.ts';
@@ -17,6 +18,8 @@ export interface ServiceOptions {
   random?: Random;
   keyWrapper?: KeyWrapper;
   logLevel?: string;
+  /** Shorter time-outs for tests of slow clients; the defaults are serverTimeouts. */
+  timeouts?: Partial<ServerTimeouts>;
 }
 
 /** Opens (and migrates) the data folder and assembles the context every part of the service runs on. */
@@ -48,13 +51,25 @@ export async function startService(options: ServiceOptions & { port: number; hos
   for (const listener of eventListeners(ctx)) ctx.events.subscribe(listener);
   const app = createApp(ctx);
   const host = options.host ?? '127.0.0.1';
-  const server = await new Promise<Server>((resolveServer, reject) => {
-    const s = app.listen(options.port, host, (error?: Error) => (error ? reject(error) : resolveServer(s)));
+  const timeouts = { ...serverTimeouts, ...options.timeouts };
+  // Slow clients cannot hold the service: see serverTimeouts.
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      keepAliveTimeout: timeouts.keepAliveMs,
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
+    },
+    app,
+  );
+  server.on('clientError', answerClientError);
+  await new Promise<void>((listening, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => {
+      server.off('error', reject);
+      listening();
+    });
   });
-  // Slow clients cannot hold the service: headers within 10 s, a whole request within 60 s.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 60_000;
-  server.keepAliveTimeout = 5_000;
   const worker = startWorker(ctx, jobHandlers(ctx));
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
