@@ -1,5 +1,7 @@
 import express, { type RequestHandler, Router } from 'express';
 import { accessConfigRoutes } from './access/routes.ts';
+import { auditRoutes } from './audit/routes.ts';
+import { auditListener } from './audit/store.ts';
 import { companyForKey } from './companies/store.ts';
 import type { Context } from './context.ts';
 import type { EventListener } from './events.ts';
@@ -11,6 +13,7 @@ import { createFailureLimiter } from './http/rate-limit.ts';
 import { requestLog } from './http/request-log.ts';
 import { type RouteSpec, routerOf } from './http/routes.ts';
 import { inviteeRoutes } from './invitees/routes.ts';
+import { privacyRoutes } from './privacy/routes.ts';
 import type { JobHandler } from './queue/queue.ts';
 import { visitRoutes } from './visits/routes.ts';
 
@@ -40,7 +43,14 @@ const requireObjectBody: RequestHandler = (req, _res, next) => {
 
 /** Every /v1 endpoint, by resource: mounted behind authentication and described in the OpenAPI document. */
 export function v1Routes(ctx: Context): RouteSpec[] {
-  return [...hostRoutes(ctx), ...inviteeRoutes(ctx), ...visitRoutes(ctx), ...accessConfigRoutes(ctx)];
+  return [
+    ...hostRoutes(ctx),
+    ...inviteeRoutes(ctx),
+    ...visitRoutes(ctx),
+    ...accessConfigRoutes(ctx),
+    ...privacyRoutes(ctx),
+    ...auditRoutes(ctx),
+  ];
 }
 
 /** Handlers of the durable job queue, by job kind; each feature that sends something outside registers here. */
@@ -49,8 +59,8 @@ export function jobHandlers(_ctx: Context): Record<string, JobHandler> {
 }
 
 /** Listeners of the domain events (check-ins, updates…), run inside the transaction of the write. */
-export function eventListeners(_ctx: Context): EventListener[] {
-  return [];
+export function eventListeners(ctx: Context): EventListener[] {
+  return [auditListener(ctx)];
 }
 
 /** The service as an Express app, without listening: tests and the CLI choose where it listens. */

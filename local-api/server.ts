@@ -7,6 +7,7 @@ import { createApp, eventListeners, jobHandlers } from './app.ts';
 import { type Clock, type Context, systemClock, systemRandom } from './context.ts';
 import { createEventBus } from './events.ts';
 import { answerClientError, type ServerTimeouts, serverTimeouts } from './http/limits.ts';
+import { startRetentionSweeper } from './privacy/store.ts';
 import { startWorker } from './queue/queue.ts';
 import type { Random } from './rules/ids.ts';
 import { type KeyWrapper, loadDeviceKey, secretBox } from './secrets/box.ts';
@@ -71,6 +72,7 @@ export async function startService(options: ServiceOptions & { port: number; hos
     });
   });
   const worker = startWorker(ctx, jobHandlers(ctx));
+  const sweeper = startRetentionSweeper(ctx);
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
@@ -83,6 +85,7 @@ export async function startService(options: ServiceOptions & { port: number; hos
         server.close(() => done());
         server.closeIdleConnections();
       });
+      sweeper.stop();
       await worker.stop();
       ctx.db.close();
     },
