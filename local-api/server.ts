@@ -2,11 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import pino from 'pino';
 import { createApp, eventListeners, jobHandlers } from './app.ts';
 import { type Clock, type Context, systemClock, systemRandom } from './context.ts';
 import { createEventBus } from './events.ts';
 import { answerClientError, type ServerTimeouts, serverTimeouts } from './http/limits.ts';
+import { createLogger } from './log.ts';
 import { startRetentionSweeper } from './privacy/store.ts';
 import { startWorker } from './queue/queue.ts';
 import type { Random } from './rules/ids.ts';
@@ -27,7 +27,7 @@ export interface ServiceOptions {
 export function openService(options: ServiceOptions): Context {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
-  const log = pino({ level: options.logLevel ?? process.env.PORTARIA_LOG_LEVEL ?? 'info' }, pino.destination(2));
+  const log = createLogger(options.logLevel ?? process.env.PORTARIA_LOG_LEVEL ?? 'info');
   return {
     db: openDatabase(join(dataDir, 'portaria.db')),
     clock: options.clock ?? systemClock,
