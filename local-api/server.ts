@@ -1,8 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { createApp, eventListeners, jobHandlers } from './app.ts';
+import {
+  type BackupSchedule,
+  databaseFile,
+  defaultBackupSchedule,
+  removeServiceLock,
+  startBackupSchedule,
+  writeServiceLock,
+} from './backup/backup.ts';
 import { type Clock, type Context, systemClock, systemRandom } from './context.ts';
 import { createEventBus } from './events.ts';
 import { answerClientError, type ServerTimeouts, serverTimeouts } from './http/limits.ts';
@@ -21,6 +29,8 @@ export interface ServiceOptions {
   logLevel?: string;
   /** Shorter time-outs for tests of slow clients; the defaults are serverTimeouts. */
   timeouts?: Partial<ServerTimeouts>;
+  /** Scheduled backups into `<data>/backups/`; the default is defaultBackupSchedule. */
+  backups?: BackupSchedule;
 }
 
 /** Opens (and migrates) the data folder and assembles the context every part of the service runs on. */
@@ -29,7 +39,7 @@ export function openService(options: ServiceOptions): Context {
   mkdirSync(dataDir, { recursive: true });
   const log = createLogger(options.logLevel ?? process.env.PORTARIA_LOG_LEVEL ?? 'info');
   return {
-    db: openDatabase(join(dataDir, 'portaria.db')),
+    db: openDatabase(databaseFile(dataDir)),
     clock: options.clock ?? systemClock,
     random: options.random ?? systemRandom,
     secrets: secretBox(loadDeviceKey(dataDir, options.keyWrapper)),
@@ -73,9 +83,11 @@ export async function startService(options: ServiceOptions & { port: number; hos
   });
   const worker = startWorker(ctx, jobHandlers(ctx));
   const sweeper = startRetentionSweeper(ctx);
+  const backups = startBackupSchedule(ctx, options.backups ?? defaultBackupSchedule);
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
+  writeServiceLock(ctx.dataDir, { pid: process.pid, url });
   return {
     ctx,
     server,
@@ -86,8 +98,9 @@ export async function startService(options: ServiceOptions & { port: number; hos
         server.closeIdleConnections();
       });
       sweeper.stop();
-      await worker.stop();
+      await Promise.all([worker.stop(), backups.stop()]);
       ctx.db.close();
+      removeServiceLock(ctx.dataDir);
     },
   };
 }
