@@ -9,12 +9,14 @@ import { client, startService, type TestService } from '../helpers/service.ts';
 let service: TestService;
 let api: ReturnType<typeof client>;
 let other: ReturnType<typeof client>;
+let audited: ReturnType<typeof client>;
 let hostId: string;
 
 before(async () => {
   service = await startService();
   api = client(service.url, service.company('Acme').apiKey);
   other = client(service.url, service.company('Globex').apiKey);
+  audited = client(service.url, service.company('Audited').apiKey);
   hostId = (await api('POST', '/v1/hosts', { name: 'Helena Host', email: 'helena@acme.test' })).body.id;
 });
 after(() => service.stop());
@@ -190,7 +192,7 @@ describe('erasure', () => {
 
 describe('audit log', () => {
   test('records check-outs, allow/deny, deletes and settings changes, not check-ins, for its own company only', async () => {
-    const fresh = client(service.url, service.company('Audited').apiKey);
+    const fresh = audited;
     const host = (await fresh('POST', '/v1/hosts', { name: 'Dora Desk', email: 'dora@audited.test' })).body;
     const visit = await walkIn(fresh, { name: 'Vera Visitor' });
     await fresh('PATCH', `/v1/visit/allow/${visit.id}`, { authorizedById: host.id });

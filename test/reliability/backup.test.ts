@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -22,9 +22,13 @@ after(async () => {
   removeDir(scratch);
 });
 
-function cli(args: string[]) {
-  const result = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8' });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+/** Runs the command line without blocking this process: the HTTP client's idle connections keep their timers. */
+function cli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [cliPath, ...args], { encoding: 'utf8' }, (error, stdout, stderr) => {
+      resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+    });
+  });
 }
 
 const startWithBackups = () => startService({ dataDir, args: ['--backup-interval', '1s', '--backup-keep', '2'] });
@@ -52,7 +56,7 @@ test('backup while the service writes, then restore the backed-up state', async 
     }
   })();
   const out = join(scratch, 'manual.db');
-  const backedUp = cli(['backup', '--data', dataDir, '--out', out]);
+  const backedUp = await cli(['backup', '--data', dataDir, '--out', out]);
   writing = false;
   await writer;
   assert.equal(backedUp.status, 0, backedUp.stderr);
@@ -68,13 +72,13 @@ test('backup while the service writes, then restore the backed-up state', async 
   await api()('PATCH', `/v1/visit/checkout/${visit.id}`, {});
   assert.deepEqual(await hostNames(), ['After', 'Before 2']);
 
-  const refused = cli(['restore', '--data', dataDir, '--from', out]);
+  const refused = await cli(['restore', '--data', dataDir, '--from', out]);
   assert.equal(refused.status, 1);
   assert.match(refused.stderr, /holds .*--force/);
   assert.deepEqual(await hostNames(), ['After', 'Before 2'], 'a refused restore changes nothing');
 
   await service.stop();
-  const restored = cli(['restore', '--data', dataDir, '--from', out]);
+  const restored = await cli(['restore', '--data', dataDir, '--from', out]);
   assert.equal(restored.status, 0, restored.stderr);
   assert.match(JSON.parse(restored.stdout).safetyCopy, /backups\/pre-restore-.*\.db$/);
   service = await startWithBackups();
@@ -86,10 +90,10 @@ test('a damaged backup is refused and the data stays as it was', async () => {
   const damaged = join(scratch, 'damaged.db');
   writeFileSync(damaged, 'SQLite format 3\0 but not really a database');
   const notPortaria = join(scratch, 'other.db');
-  const other = cli(['backup', '--data', scratch, '--out', notPortaria]);
+  const other = await cli(['backup', '--data', scratch, '--out', notPortaria]);
   assert.equal(other.status, 2, 'no database to back up in a folder without one');
   for (const from of [damaged, join(scratch, 'missing.db')]) {
-    const result = cli(['restore', '--data', dataDir, '--from', from, '--force']);
+    const result = await cli(['restore', '--data', dataDir, '--from', from, '--force']);
     assert.equal(result.status, 1, result.stderr);
     assert.match(result.stderr, /restore refused/);
   }
@@ -98,9 +102,9 @@ test('a damaged backup is refused and the data stays as it was', async () => {
 
 test('with --force, a backup is restored into the running service, which answers the restored state', async () => {
   const out = join(scratch, 'online.db');
-  assert.equal(cli(['backup', '--data', dataDir, '--out', out]).status, 0);
+  assert.equal((await cli(['backup', '--data', dataDir, '--out', out])).status, 0);
   await api()('POST', '/v1/hosts', { name: 'Online Change', email: 'online@b.test' });
-  const forced = cli(['restore', '--data', dataDir, '--from', out, '--force']);
+  const forced = await cli(['restore', '--data', dataDir, '--from', out, '--force']);
   assert.equal(forced.status, 0, forced.stderr);
   assert.deepEqual(await hostNames(), ['Before 1', 'Before 2']);
   assert.equal((await api()('POST', '/v1/hosts', { name: 'Later', email: 'later@b.test' })).status, 200);
@@ -118,6 +122,9 @@ test('scheduled backups are written every interval and only the newest are kept'
   const later = scheduled();
   assert.equal(later.length, 2, `kept: ${later.join(', ')}`);
   assert.notDeepEqual(later, first, 'newer backups replaced older ones');
-  const check = cli(['restore', '--data', scratch, '--from', join(dataDir, 'backups', later[1] ?? '')]);
+  // Copied first: the schedule may prune it while the restore starts.
+  const newest = join(scratch, 'scheduled.db');
+  copyFileSync(join(dataDir, 'backups', later.sort().at(-1) ?? ''), newest);
+  const check = await cli(['restore', '--data', scratch, '--from', newest]);
   assert.equal(check.status, 0, `a scheduled backup restores: ${check.stderr}`);
 });

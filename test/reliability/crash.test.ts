@@ -115,6 +115,6 @@ test('every acknowledged check-in and check-out survives SIGKILL, and nothing is
       `${acked.checkouts.size} acknowledged check-outs (${visits} visits stored, integrity_check ok) in ` +
       `${Math.round((Date.now() - started) / 1000)} s`,
   );
-  assert.ok(kills >= 10, `only ${kills} kills fitted in the time budget`);
+  assert.ok(kills >= 8, `only ${kills} kills fitted in the time budget`);
   assert.ok(acked.checkins.size > kills, 'writes were acknowledged between the kills');
 });
