@@ -192,21 +192,20 @@ describe('erasure', () => {
 
 describe('audit log', () => {
   test('records check-outs, allow/deny, deletes and settings changes, not check-ins, for its own company only', async () => {
-    const fresh = audited;
-    const host = (await fresh('POST', '/v1/hosts', { name: 'Dora Desk', email: 'dora@audited.test' })).body;
-    const visit = await walkIn(fresh, { name: 'Vera Visitor' });
-    await fresh('PATCH', `/v1/visit/allow/${visit.id}`, { authorizedById: host.id });
-    await fresh('PATCH', `/v1/visit/deny/${visit.id}`, {});
-    await fresh('PATCH', `/v1/visit/checkout/${visit.id}`, { checkoutByHostId: host.id });
-    await fresh('DELETE', `/v1/visit/${visit.id}`);
-    await fresh('POST', '/v1/integration/access', {
+    const host = (await audited('POST', '/v1/hosts', { name: 'Dora Desk', email: 'dora@audited.test' })).body;
+    const visit = await walkIn(audited, { name: 'Vera Visitor' });
+    await audited('PATCH', `/v1/visit/allow/${visit.id}`, { authorizedById: host.id });
+    await audited('PATCH', `/v1/visit/deny/${visit.id}`, {});
+    await audited('PATCH', `/v1/visit/checkout/${visit.id}`, { checkoutByHostId: host.id });
+    await audited('DELETE', `/v1/visit/${visit.id}`);
+    await audited('POST', '/v1/integration/access', {
       enabled: true,
       aesKey: 'audit-aes-secret',
       password: 'audit-pw-secret',
     });
-    await fresh('DELETE', '/v1/integration/access');
+    await audited('DELETE', '/v1/integration/access');
 
-    const entries = await auditOf(fresh);
+    const entries = await auditOf(audited);
     assert.deepEqual(
       entries.map((e) => [e.action, e.objectId, e.actorHostId]),
       [
@@ -229,15 +228,15 @@ describe('audit log', () => {
     for (const secret of ['audit-aes-secret', 'audit-pw-secret', 'Vera Visitor'])
       assert.equal(text.includes(secret), false);
 
-    const page = await fresh('GET', '/v1/audit?limit=2&offset=1');
+    const page = await audited('GET', '/v1/audit?limit=2&offset=1');
     assert.deepEqual(
       page.body.entries.map((e: { action: string }) => e.action),
       ['visit.allowed', 'visit.denied'],
     );
     assert.equal(page.body.size, 2);
-    assert.equal((await fresh('GET', '/v1/audit?limit=0')).body.type, 'INVALID_LIMIT_VALUE');
+    assert.equal((await audited('GET', '/v1/audit?limit=0')).body.type, 'INVALID_LIMIT_VALUE');
     assert.equal(
-      (await fresh('GET', '/v1/audit?queryKey=details&queryOp===&queryValue=1')).body.type,
+      (await audited('GET', '/v1/audit?queryKey=details&queryOp===&queryValue=1')).body.type,
       'INVALID_QUERY_KEY',
     );
     assert.ok(!JSON.stringify(await auditOf(other)).includes(visit.id), 'another company sees none of it');
