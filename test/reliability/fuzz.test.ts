@@ -387,13 +387,6 @@ test('every route answers generated bad input with JSON, never a 5xx, never a ha
         const contentType = input.contentType ?? encoded.contentType;
         if (encoded.bytes && contentType) headers['content-type'] = contentType;
         Object.assign(headers, encoded.extra);
-        console.error(
-          'REQ',
-          input.method,
-          path.slice(0, 80),
-          JSON.stringify(headers).slice(0, 200),
-          encoded.bytes?.length,
-        );
         const answer = await send(input.method, path, headers, encoded.bytes);
         const what = `${input.method} ${path.slice(0, 150)} ${input.encoding}`;
         checkAnswer(what, answer.status, answer.text, input.method, spec.produces);
