@@ -20,6 +20,8 @@ export interface PersonalTable {
   answers: readonly string[];
   /** Columns naming the person's files (pictures, signed NDAs), deleted from disk. */
   files: readonly string[];
+  /** Rows an erasure takes out with the erased rows of another table (the visits made from an erased invitee). */
+  erasedWith?: { column: string; table: string };
   /** Published for each live row an erasure removes, so webhooks and sync learn of it. */
   deletedEvent: EventName;
   object(ctx: Context, caller: Caller, row: Record<string, unknown>): Record<string, unknown>;
@@ -28,6 +30,7 @@ export interface PersonalTable {
 /** Who the visitor is, as both invitees and visits store it (the columns an erasure matches are among them). */
 const visitorColumns = ['name', 'email', 'phone', 'cpf', 'rg', 'document', 'address', 'company', 'position', 'sector'];
 
+/** In the order an erasure goes through them: a table before those erased with it. */
 export const personalTables: readonly PersonalTable[] = [
   {
     table: 'invitees',
@@ -44,6 +47,7 @@ export const personalTables: readonly PersonalTable[] = [
     personal: [...visitorColumns, 'notes', 'statusNote', 'customHostName', 'pictureFile', 'ndaFile'],
     answers: ['customFields', 'questionnaireFields', 'feedbacks'],
     files: ['pictureFile', 'ndaFile'],
+    erasedWith: { column: 'inviteeId', table: 'invitees' },
     deletedEvent: 'visit.deleted',
     object: (ctx, caller, row) => visitObject(ctx, caller, row as VisitRow),
   },

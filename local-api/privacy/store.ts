@@ -35,16 +35,14 @@ function anonymise(ctx: Context, caller: Caller, table: PersonalTable, rows: Row
  * Deletes the files erasures and retention left to delete. A path is taken relative to the data folder, and a
  * path that leads out of it is never deleted: the database does not get to name any file on the machine.
  */
-export function deleteQueuedFiles(ctx: Context): number {
+export function deleteQueuedFiles(ctx: Context): void {
   const queued = prepared(ctx.db, 'SELECT path FROM file_deletions').all() as { path: string }[];
-  let deleted = 0;
   for (const { path } of queued) {
     const file = resolve(ctx.dataDir, path);
     const inside = relative(ctx.dataDir, file);
     if (inside !== '' && !inside.startsWith('..') && !isAbsolute(inside)) {
       try {
         unlinkSync(file);
-        deleted++;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
           ctx.log.warn({ err: error }, 'a file of an erased visitor could not be deleted; trying again later');
@@ -56,7 +54,6 @@ export function deleteQueuedFiles(ctx: Context): number {
     }
     prepared(ctx.db, 'DELETE FROM file_deletions WHERE path = ?').run(path);
   }
-  return deleted;
 }
 
 /**
@@ -102,11 +99,11 @@ export function eraseVisitor(ctx: Context, caller: Caller, who: ErasureInput): E
   const { sql, params } = identifierConditions(who);
   const counts = inTransaction(ctx, () => {
     const now = ctx.clock.now();
-    const erasedIds: string[] = [];
+    const erased = new Map<string, string[]>();
     const found: Record<string, number> = {};
     let files = 0;
     for (const table of personalTables) {
-      const linked = table.table === 'visits' ? 'OR inviteeId IN (SELECT value FROM json_each(:invitees))' : '';
+      const linked = table.erasedWith ? `OR ${table.erasedWith.column} IN (SELECT value FROM json_each(:linked))` : '';
       const rows = prepared(
         ctx.db,
         `SELECT * FROM ${table.table} WHERE companyId = :companyId AND (${holdsPersonalData(table)})
@@ -114,23 +111,24 @@ export function eraseVisitor(ctx: Context, caller: Caller, who: ErasureInput): E
       ).all({
         ...params,
         companyId: caller.companyId,
-        ...(linked ? { invitees: JSON.stringify(erasedIds) } : {}),
+        ...(table.erasedWith ? { linked: JSON.stringify(erased.get(table.erasedWith.table) ?? []) } : {}),
       }) as Row[];
       files += anonymise(ctx, caller, table, rows, now);
-      for (const row of rows) {
-        erasedIds.push(row.id);
-        if (row.deletedAt === null) {
-          const erased = prepared(ctx.db, `SELECT * FROM ${table.table} WHERE id = ?`).get(row.id) as Row;
-          ctx.events.publish(table.deletedEvent, caller, () => table.object(ctx, caller, erased));
-        }
+      for (const row of rows.filter((r) => r.deletedAt === null)) {
+        const tombstone = prepared(ctx.db, `SELECT * FROM ${table.table} WHERE id = ?`).get(row.id) as Row;
+        ctx.events.publish(table.deletedEvent, caller, () => table.object(ctx, caller, tombstone));
       }
+      erased.set(
+        table.table,
+        rows.map((row) => row.id),
+      );
       found[table.table] = rows.length;
     }
     const dropJob = prepared(
       ctx.db,
       "DELETE FROM jobs WHERE companyId = ? AND status <> 'pending' AND instr(payload, ?) > 0",
     );
-    for (const id of erasedIds) dropJob.run(caller.companyId, id);
+    for (const id of [...erased.values()].flat()) dropJob.run(caller.companyId, id);
     const result = { visits: found.visits ?? 0, invitees: found.invitees ?? 0, files };
     ctx.events.publish('privacy.erased', caller, () => ({ type: 'erasure', ...result }));
     return result;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { v1Routes } from '../../local-api/app.ts';
 import type { RouteSpec } from '../../local-api/http/routes.ts';
 import { testContext } from './context.ts';
+import { removeDir } from './service.ts';
 
 /**
  * The /v1 routes exactly as app.ts lists them. Reliability tests walk these instead of listing paths, so every
@@ -13,6 +14,7 @@ export function specRoutes(): RouteSpec[] {
     return v1Routes(ctx);
   } finally {
     ctx.db.close();
+    removeDir(ctx.dataDir);
   }
 }
 
