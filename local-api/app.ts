@@ -1,4 +1,11 @@
 import express, { type RequestHandler, Router } from 'express';
+import {
+  gateCallbackHandler,
+  gateCallbackKind,
+  gateCallbackListener,
+  gateCallbackRoutes,
+} from './access/gate-callback.ts';
+import { qrRoutes } from './access/qr-routes.ts';
 import { accessConfigRoutes } from './access/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { auditListener } from './audit/store.ts';
@@ -16,6 +23,8 @@ import { inviteeRoutes } from './invitees/routes.ts';
 import { privacyRoutes } from './privacy/routes.ts';
 import type { JobHandler } from './queue/queue.ts';
 import { visitRoutes } from './visits/routes.ts';
+import { webhookDeliveryHandler, webhookJobKind, webhookListener } from './webhooks/events.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
 
 const base64Length = (bytes: number) => 4 * Math.ceil(bytes / 3);
 
@@ -48,19 +57,22 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...inviteeRoutes(ctx),
     ...visitRoutes(ctx),
     ...accessConfigRoutes(ctx),
+    ...qrRoutes(ctx),
+    ...gateCallbackRoutes(ctx),
+    ...webhookRoutes(ctx),
     ...privacyRoutes(ctx),
     ...auditRoutes(ctx),
   ];
 }
 
 /** Handlers of the durable job queue, by job kind; each feature that sends something outside registers here. */
-export function jobHandlers(_ctx: Context): Record<string, JobHandler> {
-  return {};
+export function jobHandlers(ctx: Context): Record<string, JobHandler> {
+  return { [gateCallbackKind]: gateCallbackHandler(ctx), [webhookJobKind]: webhookDeliveryHandler(ctx) };
 }
 
 /** Listeners of the domain events (check-ins, updates…), run inside the transaction of the write. */
 export function eventListeners(ctx: Context): EventListener[] {
-  return [auditListener(ctx)];
+  return [gateCallbackListener(ctx), webhookListener(ctx), auditListener(ctx)];
 }
 
 /** The service as an Express app, without listening: tests and the CLI choose where it listens. */
