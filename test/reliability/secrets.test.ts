@@ -17,6 +17,7 @@ const unique = () => randomBytes(9).toString('base64url');
 const secrets = {
   aesKey: `aes-${unique()}`,
   password: `pw-${unique()}`,
+  webhookSecret: `hook-${unique()}`,
   refusedAesKey: `aes-refused-${unique()}`,
   malformedPassword: `pw-malformed-${unique()}`,
   chosenApiKey: `chosen-key-${unique()}`,
@@ -53,6 +54,13 @@ function assertNowhere(when: string): void {
 
 test('secrets and API keys are in no file of the data folder and not in the log, even at debug level', async () => {
   const api = client(service.url, apiKey);
+  // Subscribed to every event first: the configuration's events are queued for it, and must carry no secret.
+  const hook = await api('POST', '/v1/webhooks', {
+    url: 'http://127.0.0.1:9/hook',
+    events: ['*'],
+    secret: secrets.webhookSecret,
+  });
+  assert.equal(hook.status, 200, JSON.stringify(hook.body));
   const saved = await api('POST', '/v1/integration/access', {
     enabled: true,
     aesKey: secrets.aesKey,
