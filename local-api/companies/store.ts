@@ -99,3 +99,11 @@ export function updateCompany(ctx: Context, caller: Caller, input: CompanyUpdate
   const timeZone = changes.timezone === undefined ? caller.timeZone : (changes.timezone ?? defaultTimeZone());
   return companyObject(ctx, { ...caller, timeZone, lang: changes.lang ?? caller.lang });
 }
+
+/** The caller a company's own background work (the retention sweep) acts as. */
+export function companyCaller(ctx: Context, companyId: string): Caller | undefined {
+  const row = ctx.db
+    .prepare('SELECT id, timezone, lang FROM companies WHERE id = ? AND deletedAt IS NULL')
+    .get(companyId) as { id: string; timezone: string | null; lang: string } | undefined;
+  return row && { companyId: row.id, timeZone: row.timezone ?? defaultTimeZone(), lang: row.lang };
+}
