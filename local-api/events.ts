@@ -11,6 +11,7 @@ export const eventNames = [
   'invitee.updated',
   'invitee.arrived',
   'invitee.deleted',
+  'visitor.deleted',
   'host.created',
   'host.updated',
   'host.deleted',

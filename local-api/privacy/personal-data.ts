@@ -2,6 +2,8 @@ import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
 import type { EventName } from '../events.ts';
 import { type InviteeRow, inviteeObject } from '../invitees/store.ts';
+import { visitorDataFields } from '../visitors/schema.ts';
+import { type VisitorRow, visitorObject } from '../visitors/store.ts';
 import { type VisitRow, visitObject } from '../visits/store.ts';
 
 /**
@@ -27,17 +29,17 @@ export interface PersonalTable {
   object(ctx: Context, caller: Caller, row: Record<string, unknown>): Record<string, unknown>;
 }
 
-/** Who the visitor is, as both invitees and visits store it (the columns an erasure matches are among them). */
-const visitorColumns = ['name', 'email', 'phone', 'cpf', 'rg', 'document', 'address', 'company', 'position', 'sector'];
+/** Who the visitor is, as invitees, visits and visitors store it (the columns an erasure matches are among them). */
+const visitorColumns = visitorDataFields;
 
 /** In the order an erasure goes through them: a table before those erased with it. */
 export const personalTables: readonly PersonalTable[] = [
   {
     table: 'invitees',
     retainedFrom: 'expectedAt',
-    personal: [...visitorColumns, 'pictureUrl', 'notes'],
+    personal: [...visitorColumns, 'pictureUrl', 'pictureFile', 'notes'],
     answers: ['customFields'],
-    files: [],
+    files: ['pictureFile'],
     deletedEvent: 'invitee.deleted',
     object: (ctx, caller, row) => inviteeObject(ctx, caller, row as InviteeRow),
   },
@@ -50,6 +52,16 @@ export const personalTables: readonly PersonalTable[] = [
     erasedWith: { column: 'inviteeId', table: 'invitees' },
     deletedEvent: 'visit.deleted',
     object: (ctx, caller, row) => visitObject(ctx, caller, row as VisitRow),
+  },
+  {
+    // The record that recognizes a returning visitor, with the keys it is recognized by.
+    table: 'visitors',
+    retainedFrom: 'lastVisitAt',
+    personal: [...visitorColumns, 'emailKey', 'cpfKey', 'documentKey'],
+    answers: [],
+    files: [],
+    deletedEvent: 'visitor.deleted',
+    object: (_ctx, caller, row) => visitorObject(row as VisitorRow, caller),
   },
 ];
 

@@ -105,9 +105,12 @@ export function recognizeVisitor(
 /** Forgets a visitor record; their visits keep the data they were made with. */
 export function deleteVisitor(ctx: Context, caller: Caller, id: string): void {
   inTransaction(ctx, () => {
-    getVisitor(ctx, caller, id);
+    const row = getVisitor(ctx, caller, id);
     const now = ctx.clock.now();
     updateRow(ctx.db, 'visitors', caller.companyId, id, { deletedAt: now, updatedAt: now });
+    ctx.events.publish('visitor.deleted', caller, () =>
+      visitorObject({ ...row, deletedAt: now, updatedAt: now }, caller),
+    );
   });
 }
 

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
 import type { RouteSpec } from '../../local-api/http/routes.ts';
+import { pngBytes } from '../helpers/files.ts';
 import { bodyFields, fillPath, pathParams, percentEncode, setPath, specRoutes } from '../helpers/routes.ts';
 import { client, type Reply, startService, type TestService } from '../helpers/service.ts';
 
@@ -38,11 +39,14 @@ let service: TestService;
 let a: Company;
 let b: Company;
 
+/** Ids have 9 characters at least (custom fields'); shorter values of `…Id` fields are names (`default`). */
+const isIdLike = (value: unknown): value is string => typeof value === 'string' && value.length >= 9;
+
 function collectIds(value: unknown, into: Set<string>): void {
   if (Array.isArray(value)) for (const item of value) collectIds(item, into);
   else if (value !== null && typeof value === 'object') {
     for (const [key, child] of Object.entries(value)) {
-      if ((key === 'id' || key.endsWith('Id')) && typeof child === 'string') into.add(child);
+      if ((key === 'id' || key.endsWith('Id')) && isIdLike(child)) into.add(child);
       else collectIds(child, into);
     }
   }
@@ -98,6 +102,25 @@ async function populate(company: Company, letter: string): Promise<void> {
   await ok('PATCH', `/v1/visit/${visit.id}`, { visit: { notes: t('updatednotes') } });
   const leaving = await ok('POST', '/v1/visits', { ...walkIn, visit: { ...walkIn.visit, id: randomUUID() } });
   await ok('PATCH', `/v1/visit/checkout/${leaving.id}`, { checkoutByHostId: host.id });
+  const field = await ok('POST', '/v1/customfields', { name: t('fieldname'), type: 'Text' });
+  const pictured = await ok('POST', '/v1/visits', {
+    visit: { id: randomUUID(), hostId: host.id, customFields: [{ customFieldId: field.id, value: t('answer') }] },
+    visitor: { name: t('picturedname'), email: `${t('walkmail')}@iso.test` },
+    visitPicture: pngBytes().toString('base64'),
+  });
+  // A's file, by the name its URL gives: B must not open it either.
+  company.ids.add(basename(pictured.pictureUrl));
+  await ok('POST', '/v1/meetings', {
+    title: t('meetingtitle'),
+    guests: [`${t('guestmail')}@iso.test`],
+    start: '2030-01-02T10:00',
+    end: '2030-01-02T11:00',
+    location: t('meetinglocation'),
+    type: 'MEETING',
+    hostId: host.id,
+  });
+  await ok('POST', '/v1/blockedlist', { name: t('blockedname'), email: `${t('blockedmail')}@iso.test` });
+  await ok('POST', '/v1/notifications', { type: 'visit', message: t('message'), hosts: [host.id] });
   // Inactive: its deliveries would be retried (and their rows changed by the worker) while B walks.
   await ok('POST', '/v1/webhooks', {
     url: `http://127.0.0.1:9/${t('hookurl')}`,
@@ -172,9 +195,12 @@ function ownerOf(table: string, json: string): string | undefined {
 
 const counts = { requests: 0, refused: 0, statuses: new Map<number, number>() };
 
+/** The bodies of B's writes that were accepted: what B stored may come back later (its own company object). */
+const storedByB: string[] = [];
+
 /**
  * What B may see: no object of A (by id or company), and no token of A's data or id of A's that B's own request
- * did not carry (a write may echo what it was sent).
+ * did not carry (a write may echo what it was sent), or that an accepted write of B's stored before.
  */
 function checkAnswer(sent: Sent, reply: Reply, strictTokens: boolean): void {
   counts.requests++;
@@ -192,7 +218,8 @@ function checkAnswer(sent: Sent, reply: Reply, strictTokens: boolean): void {
     assert.notEqual(object.company, a.id, `${what} answered an object of company A`);
   }
   if (!strictTokens) return;
-  const request = `${sent.path} ${JSON.stringify(sent.body ?? null)}`;
+  const request = `${sent.path} ${JSON.stringify(sent.body ?? null)}\n${storedByB.join('\n')}`;
+  if (sent.method !== 'GET' && reply.status === 200) storedByB.push(JSON.stringify(sent.body ?? null));
   const answer = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
   for (const found of answer.match(tokensOf('a')) ?? []) {
     assert.ok(request.includes(found), `${what} answered A's value ${found}`);
