@@ -9,6 +9,8 @@ import { ApiError, errorHandler, notFound } from './http/errors.ts';
 import { type RouteSpec, routerOf } from './http/routes.ts';
 import { inviteeRoutes } from './invitees/routes.ts';
 import type { JobHandler } from './queue/queue.ts';
+import { syncListener } from './sync/listener.ts';
+import { syncRoutes } from './sync/routes.ts';
 import { visitRoutes } from './visits/routes.ts';
 
 /** Pictures and signed PDFs travel as Base64 inside JSON; the limit leaves room for both at their maximum sizes. */
@@ -31,7 +33,13 @@ const requireObjectBody: RequestHandler = (req, _res, next) => {
 
 /** Every /v1 endpoint, by resource: mounted behind authentication and described in the OpenAPI document. */
 export function v1Routes(ctx: Context): RouteSpec[] {
-  return [...hostRoutes(ctx), ...inviteeRoutes(ctx), ...visitRoutes(ctx), ...accessConfigRoutes(ctx)];
+  return [
+    ...hostRoutes(ctx),
+    ...inviteeRoutes(ctx),
+    ...visitRoutes(ctx),
+    ...accessConfigRoutes(ctx),
+    ...syncRoutes(ctx),
+  ];
 }
 
 /** Handlers of the durable job queue, by job kind; each feature that sends something outside registers here. */
@@ -40,8 +48,8 @@ export function jobHandlers(_ctx: Context): Record<string, JobHandler> {
 }
 
 /** Listeners of the domain events (check-ins, updates…), run inside the transaction of the write. */
-export function eventListeners(_ctx: Context): EventListener[] {
-  return [];
+export function eventListeners(ctx: Context): EventListener[] {
+  return [syncListener(ctx)];
 }
 
 /** The service as an Express app, without listening: tests and the CLI choose where it listens. */

@@ -4,10 +4,12 @@ import { createCompany } from './companies/store.ts';
 import { deviceCredential } from './device.ts';
 import { isTimeZone } from './rules/time.ts';
 import { openService, startService } from './server.ts';
+import { upstreamInput } from './sync/schema.ts';
 
 const usage = `Usage:
   portaria start [--port <n>] [--data <dir>]          the kiosk (browser mode where Electron cannot run)
   portaria serve --port <n> --data <dir> [--host <ip>] the service: kiosk page at /, API at /v1
+        [--upstream <hub URL> --upstream-key <key>]   as a kiosk of that hub, for the key's company
   portaria company create --data <dir> --name <name> [--api-key <key>] [--timezone <IANA zone>]`;
 
 function fail(message: string): never {
@@ -18,12 +20,23 @@ function fail(message: string): never {
 async function serve(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: { port: { type: 'string' }, data: { type: 'string' }, host: { type: 'string' } },
+    options: {
+      port: { type: 'string' },
+      data: { type: 'string' },
+      host: { type: 'string' },
+      upstream: { type: 'string' },
+      'upstream-key': { type: 'string' },
+    },
   });
   if (!values.port || !values.data) fail('serve needs --port and --data');
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port ${values.port} is not a port number`);
-  const service = await startService({ port, dataDir: values.data, host: values.host });
+  const url = values.upstream;
+  const apiKey = values['upstream-key'];
+  if ((url === undefined) !== (apiKey === undefined)) fail('--upstream and --upstream-key go together');
+  const upstream = url !== undefined && apiKey !== undefined ? upstreamInput.safeParse({ url, apiKey }) : undefined;
+  if (upstream && !upstream.success) fail('--upstream must be an http(s) URL and --upstream-key 16 characters or more');
+  const service = await startService({ port, dataDir: values.data, host: values.host, upstream: upstream?.data });
   process.stdout.write(`Portaria listening on ${service.url}\n`);
   closeOnSignal(service.close);
 }

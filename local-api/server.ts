@@ -10,6 +10,8 @@ import { startWorker } from './queue/queue.ts';
 import type { Random } from './rules/ids.ts';
 import { type KeyWrapper, loadDeviceKey, secretBox } from './secrets/box.ts';
 import { openDatabase } from './store/db.ts';
+import { prepareSync, type SyncOptions, startSyncAgent } from './sync/agent.ts';
+import { configureUpstream } from './sync/state.ts';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -19,12 +21,20 @@ export interface ServiceOptions {
   logLevel?: string;
 }
 
+export interface StartOptions extends ServiceOptions {
+  port: number;
+  host?: string;
+  /** Makes the service a kiosk of this hub (the same as PUT /v1/sync/upstream; stored). */
+  upstream?: { url: string; apiKey: string };
+  sync?: SyncOptions;
+}
+
 /** Opens (and migrates) the data folder and assembles the context every part of the service runs on. */
 export function openService(options: ServiceOptions): Context {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const log = pino({ level: options.logLevel ?? process.env.PORTARIA_LOG_LEVEL ?? 'info' }, pino.destination(2));
-  return {
+  const ctx: Context = {
     db: openDatabase(join(dataDir, 'portaria.db')),
     clock: options.clock ?? systemClock,
     random: options.random ?? systemRandom,
@@ -33,6 +43,8 @@ export function openService(options: ServiceOptions): Context {
     dataDir,
     events: createEventBus(),
   };
+  prepareSync(ctx);
+  return ctx;
 }
 
 export interface RunningService {
@@ -43,8 +55,9 @@ export interface RunningService {
 }
 
 /** Starts the HTTP service. It binds 127.0.0.1 unless told otherwise: the kiosk's port is not for the network. */
-export async function startService(options: ServiceOptions & { port: number; host?: string }): Promise<RunningService> {
+export async function startService(options: StartOptions): Promise<RunningService> {
   const ctx = openService(options);
+  if (options.upstream) configureUpstream(ctx, options.upstream);
   for (const listener of eventListeners(ctx)) ctx.events.subscribe(listener);
   const app = createApp(ctx);
   const host = options.host ?? '127.0.0.1';
@@ -56,6 +69,7 @@ export async function startService(options: ServiceOptions & { port: number; hos
   server.requestTimeout = 60_000;
   server.keepAliveTimeout = 5_000;
   const worker = startWorker(ctx, jobHandlers(ctx));
+  const sync = startSyncAgent(ctx, options.sync);
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
@@ -64,6 +78,8 @@ export async function startService(options: ServiceOptions & { port: number; hos
     server,
     url,
     async close() {
+      // The agent first: a POST /v1/sync/run waiting on the hub is answered before the server waits for it.
+      await sync.stop();
       await new Promise<void>((done) => {
         server.close(() => done());
         server.closeIdleConnections();

@@ -222,12 +222,27 @@ function requireInvitee(ctx: Context, caller: Caller, inviteeId: string): Invite
   return invitee;
 }
 
+export interface InviteeCheckinOptions {
+  /**
+   * The check-in already happened, at a kiosk that was offline (a sync replay, docs/sync.md): it is recorded even
+   * when the invitee was canceled or is inside already, since the kiosk could not know, and flagged for review
+   * (`statusNote` says why, the authorization waits) instead of refused.
+   */
+  replayed?: boolean;
+}
+
 /**
  * Checks an invitee in: the visit copies the invitee's data and card number, the invitee becomes `arrived`, and
  * the visit waits for the host when the invitee requires authorization. Checking in an invitee who is inside
  * already answers that visit (a retried scan is not a second entry).
  */
-export function checkinInvitee(ctx: Context, caller: Caller, inviteeId: string, input: InviteeCheckinInput): VisitRow {
+export function checkinInvitee(
+  ctx: Context,
+  caller: Caller,
+  inviteeId: string,
+  input: InviteeCheckinInput,
+  options: InviteeCheckinOptions = {},
+): VisitRow {
   if (input.id !== undefined && !isUuidV4(input.id)) throw new ApiError('INVALID_ID');
   return inTransaction(ctx, () => {
     const invitee = requireInvitee(ctx, caller, inviteeId);
@@ -241,8 +256,10 @@ export function checkinInvitee(ctx: Context, caller: Caller, inviteeId: string, 
       }
     }
     const open = openVisitOfInvitee(ctx, caller, inviteeId);
-    if (open && open.checkoutAt === null) return open;
-    if (invitee.status === 'canceled') throw new ApiError('INVITEE_CANCELED');
+    const canceled = invitee.status === 'canceled';
+    if (open && open.checkoutAt === null && !options.replayed) return open;
+    if (canceled && !options.replayed) throw new ApiError('INVITEE_CANCELED');
+    const flag = canceled ? 'INVITEE_CANCELED' : open && open.checkoutAt === null ? 'ALREADY_INSIDE' : null;
     const now = ctx.clock.now();
     const checkinAt = (resolveDate(input.checkinAt, caller, 'WRONG_CHECKIN_AT_FORMAT') as number | undefined) ?? now;
     const id = input.id ?? newUuid(ctx.random);
@@ -278,10 +295,11 @@ export function checkinInvitee(ctx: Context, caller: Caller, inviteeId: string, 
       checkinType: input.checkinType ?? 'INVITES',
       checkinByIpadId: input.checkinByIpadId ?? null,
       checkinByHostId: input.checkinByHostId ?? null,
-      authorizationStatus: invitee.requiresAuthorization === 1 ? 'AWAITING' : null,
+      authorizationStatus: flag !== null || invitee.requiresAuthorization === 1 ? 'AWAITING' : null,
+      statusNote: flag,
       isInsideCompany: 1,
     });
-    markInviteeArrived(ctx, caller, inviteeId);
+    if (!canceled) markInviteeArrived(ctx, caller, inviteeId);
     const row = getVisit(ctx, caller, id);
     publishVisit(ctx, caller, 'visit.checkin', row);
     return row;
@@ -289,7 +307,7 @@ export function checkinInvitee(ctx: Context, caller: Caller, inviteeId: string, 
 }
 
 /** The invitee's Custom Field Objects as the visit's answers. */
-function inviteeAnswers(invitee: InviteeRow): AnswerItem[] {
+export function inviteeAnswers(invitee: InviteeRow): AnswerItem[] {
   const fields = JSON.parse(String(invitee.customFields)) as {
     id: string;
     name: string;

@@ -1,0 +1,126 @@
+import { hashKey } from '../companies/keys.ts';
+import { type Context, inTransaction } from '../context.ts';
+import type { Db } from '../store/db.ts';
+import { prepared } from '../store/rows.ts';
+import type { Change, ChangesPage, FeedRow } from './feed.ts';
+import { hasPendingMutation } from './outbox.ts';
+import { receiveRemoteHlc, syncState, updateSyncState } from './state.ts';
+import { type FeedTable, feedTableNamed, feedTables } from './tables.ts';
+
+/** A page of the hub's feed as the kiosk receives it, with the hub's clock. */
+export interface PulledPage extends ChangesPage {
+  hlc: string;
+}
+
+const columnCache = new WeakMap<Db, Map<string, Set<string>>>();
+
+/** The table's columns here: a hub newer than its kiosk may send columns the kiosk does not have yet. */
+function localColumns(db: Db, table: string): Set<string> {
+  let tables = columnCache.get(db);
+  if (!tables) {
+    tables = new Map();
+    columnCache.set(db, tables);
+  }
+  let columns = tables.get(table);
+  if (!columns) {
+    columns = new Set((db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name));
+    tables.set(table, columns);
+  }
+  return columns;
+}
+
+/**
+ * The kiosk's company is the hub company its key belongs to: it is created here with the hub's id (its details
+ * follow in the feed) and the key opens it for the kiosk's local clients.
+ */
+function adoptCompany(ctx: Context, companyId: string, apiKey: string): void {
+  const now = ctx.clock.now();
+  prepared(
+    ctx.db,
+    `INSERT INTO companies (id, createdAt, updatedAt, name, trialUntil) VALUES (?, ?, ?, '', ?)
+     ON CONFLICT (id) DO NOTHING`,
+  ).run(companyId, now, now, now);
+  prepared(
+    ctx.db,
+    `INSERT INTO api_keys (keyHash, companyId, createdAt) VALUES (?, ?, ?)
+     ON CONFLICT (keyHash) DO UPDATE SET companyId = excluded.companyId, revokedAt = NULL`,
+  ).run(hashKey(apiKey), companyId, now);
+}
+
+/** Writes the hub's row as it is (columns this kiosk lacks left out, secrets sealed with this device's key). */
+function writeRow(ctx: Context, spec: FeedTable, row: FeedRow): void {
+  const known = localColumns(ctx.db, spec.table);
+  const values: FeedRow = {};
+  for (const [column, value] of Object.entries(row)) {
+    if (!known.has(column)) continue;
+    values[column] = spec.sealed.includes(column) && typeof value === 'string' ? ctx.secrets.seal(value) : value;
+  }
+  const columns = Object.keys(values);
+  // REPLACE also clears a row that holds a unique value (an e-mail, a card number) the hub has since given to
+  // this one: the feed sends each row once, at its latest change, so such swaps can arrive in either order.
+  prepared(
+    ctx.db,
+    `INSERT OR REPLACE INTO ${spec.table} (${columns.join(', ')}) VALUES (${columns.map((c) => `:${c}`).join(', ')})`,
+  ).run(values);
+}
+
+function applyChange(ctx: Context, companyId: string, change: Change, resyncing: boolean): void {
+  const spec = feedTableNamed(change.table);
+  if (!spec) return;
+  if (change.row && change.row[spec.company] !== companyId) return;
+  if (resyncing) {
+    prepared(ctx.db, 'INSERT OR IGNORE INTO sync_resync_seen (tableName, rowKey) VALUES (?, ?)').run(
+      spec.table,
+      change.key,
+    );
+  }
+  // The kiosk's own change is newer than the hub's copy until the hub has it; the hub re-sends the row after.
+  if (hasPendingMutation(ctx, spec.table, change.key)) return;
+  if (change.row) writeRow(ctx, spec, change.row);
+  else prepared(ctx.db, `DELETE FROM ${spec.table} WHERE ${spec.key} = ?`).run(change.key);
+}
+
+/** The end of a full resync: rows of the company the hub did not send are gone there (unless pending here). */
+function sweep(ctx: Context, companyId: string): void {
+  for (const spec of feedTables) {
+    prepared(
+      ctx.db,
+      `DELETE FROM ${spec.table} WHERE ${spec.company} = :companyId
+       AND CAST(${spec.key} AS TEXT) NOT IN (SELECT rowKey FROM sync_resync_seen WHERE tableName = :table)
+       AND CAST(${spec.key} AS TEXT) NOT IN (SELECT rowKey FROM sync_outbox_rows WHERE tableName = :table)`,
+    ).run({ companyId, table: spec.table });
+  }
+  prepared(ctx.db, 'DELETE FROM sync_resync_seen').run();
+}
+
+/**
+ * Applies one page of the hub's feed in one transaction, cursor included, without publishing domain events: what
+ * comes from the hub is not the kiosk's to push back. Foreign keys are not checked while it runs: the feed sends
+ * each row at its latest change, so an invitee may come a page before the host it refers to; the hub holds them
+ * consistent, and the kiosk mirrors it.
+ */
+export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage, clockSkewMs: number | null): void {
+  ctx.db.pragma('foreign_keys = OFF');
+  try {
+    inTransaction(ctx, () => {
+      const state = syncState(ctx);
+      let resyncing = page.reset || state.resyncing === 1;
+      if (page.reset) prepared(ctx.db, 'DELETE FROM sync_resync_seen').run();
+      if (page.reset || state.companyId !== page.companyId) adoptCompany(ctx, page.companyId, apiKey);
+      for (const change of page.changes) applyChange(ctx, page.companyId, change, resyncing);
+      if (resyncing && !page.hasMore) {
+        sweep(ctx, page.companyId);
+        resyncing = false;
+      }
+      receiveRemoteHlc(ctx, page.hlc);
+      updateSyncState(ctx, {
+        cursor: page.cursor,
+        companyId: page.companyId,
+        resyncing: resyncing ? 1 : 0,
+        clockSkewMs,
+      });
+    });
+  } finally {
+    ctx.db.pragma('foreign_keys = ON');
+  }
+}

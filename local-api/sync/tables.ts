@@ -1,0 +1,44 @@
+import { accessConfigSecrets } from '../access/schema.ts';
+
+/** A table whose rows flow from the hub to its kiosks through the change feed. */
+export interface FeedTable {
+  table: string;
+  /** Primary-key column. */
+  key: string;
+  /** Column holding the row's company id (the company's own id for `companies`). */
+  company: string;
+  /** Columns that never leave the hub (integration secrets a kiosk has no use for). */
+  omit: readonly string[];
+  /** Columns sealed at rest: opened to travel, sealed again by the kiosk with its own device key. */
+  sealed: readonly string[];
+  /** SQL condition on the row's columns: rows failing it are not sent (`:recentSince` is bound). */
+  keep?: string;
+}
+
+const feedTable = (table: string, options: Partial<Omit<FeedTable, 'table'>> = {}): FeedTable => ({
+  table,
+  key: 'id',
+  company: 'companyId',
+  omit: [],
+  sealed: [],
+  ...options,
+});
+
+/** A kiosk keeps the visits of the last week and every visit still open: who is inside, and the day's log. */
+export const recentVisitsMs = 7 * 86_400_000;
+
+/**
+ * The tables of the change feed. Adding a table is one line here: its triggers are created, and its existing rows
+ * entered into the feed, at the next start (see `installChangeFeed`).
+ */
+export const feedTables: readonly FeedTable[] = [
+  feedTable('companies', { company: 'id', omit: ['serproClientSecret', 'serproAuthToken', 'liberadoAuthToken'] }),
+  feedTable('hosts'),
+  feedTable('invitees'),
+  feedTable('visits', { keep: 'checkoutAt IS NULL OR checkinAt >= :recentSince' }),
+  feedTable('access_configs', { key: 'companyId', sealed: accessConfigSecrets }),
+];
+
+export function feedTableNamed(name: string, tables: readonly FeedTable[] = feedTables): FeedTable | undefined {
+  return tables.find((t) => t.table === name);
+}
