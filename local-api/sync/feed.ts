@@ -165,13 +165,15 @@ export function readChanges(
         | undefined;
       changes.push({ table: spec.table, key: entry.rowKey, row: stored ? travellingRow(ctx, spec, stored) : null });
     }
-    const reached = entries.at(-1)?.seq ?? after ?? 0;
+    const hasMore = entries.length === limit;
+    // A reader that got the end has seen the whole feed as it is now, other companies' entries included.
+    const reached = hasMore ? (entries.at(-1)?.seq ?? 0) : last;
     return {
       companyId,
       reset: after === undefined,
       changes,
       cursor: `${state.nodeId}.${reached}`,
-      hasMore: entries.length === limit,
+      hasMore,
     };
   })();
 }
