@@ -63,7 +63,11 @@ test('a check-in and its mutation commit together; a refused check-in leaves no 
     batch.map((m) => [m.id, m.name]),
     [[1, 'visit.checkin']],
   );
-  assert.equal((batch[0]?.args as { visit: { id: string } }).visit.id, visitId(1));
+  const args = batch[0]?.args as { visit: Record<string, unknown>; visitor: Record<string, unknown> } | undefined;
+  assert.equal(args?.visit.id, visitId(1));
+  assert.equal(typeof args?.visit.checkinAt, 'string', 'times travel as ISO 8601');
+  assert.deepEqual(args?.visitor, { name: 'Walk In' });
+});
 });
 
 test("a kiosk refuses changes to the hub's data for the hub company, not for a company of its own", () => {
