@@ -68,7 +68,6 @@ test('a check-in and its mutation commit together; a refused check-in leaves no 
   assert.equal(typeof args?.visit.checkinAt, 'string', 'times travel as ISO 8601');
   assert.deepEqual(args?.visitor, { name: 'Walk In' });
 });
-});
 
 test("a kiosk refuses changes to the hub's data for the hub company, not for a company of its own", () => {
   const { kiosks, kioskCaller } = withKiosk();
