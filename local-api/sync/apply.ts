@@ -12,21 +12,18 @@ export interface PulledPage extends ChangesPage {
   hlc: string;
 }
 
-const columnCache = new WeakMap<Db, Map<string, Set<string>>>();
-
-/** The table's columns here: a hub newer than its kiosk may send columns the kiosk does not have yet. */
-function localColumns(db: Db, table: string): Set<string> {
-  let tables = columnCache.get(db);
-  if (!tables) {
-    tables = new Map();
-    columnCache.set(db, tables);
-  }
-  let columns = tables.get(table);
-  if (!columns) {
-    columns = new Set((db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name));
-    tables.set(table, columns);
-  }
-  return columns;
+/** The columns of the tables here, read once a page: a hub newer than its kiosk may send columns it lacks. */
+function columnsReader(db: Db): (table: string) => Set<string> {
+  const known = new Map<string, Set<string>>();
+  const read = db.prepare('SELECT name FROM pragma_table_info(?)').pluck();
+  return (table) => {
+    let columns = known.get(table);
+    if (!columns) {
+      columns = new Set(read.all(table) as string[]);
+      known.set(table, columns);
+    }
+    return columns;
+  };
 }
 
 /**
@@ -48,8 +45,7 @@ function adoptCompany(ctx: Context, companyId: string, apiKey: string): void {
 }
 
 /** Writes the hub's row as it is (columns this kiosk lacks left out, secrets sealed with this device's key). */
-function writeRow(ctx: Context, spec: FeedTable, row: FeedRow): void {
-  const known = localColumns(ctx.db, spec.table);
+function writeRow(ctx: Context, spec: FeedTable, row: FeedRow, known: Set<string>): void {
   const values: FeedRow = {};
   for (const [column, value] of Object.entries(row)) {
     if (!known.has(column)) continue;
@@ -64,11 +60,15 @@ function writeRow(ctx: Context, spec: FeedTable, row: FeedRow): void {
   ).run(values);
 }
 
-function applyChange(ctx: Context, companyId: string, change: Change, resyncing: boolean): void {
+function applyChange(
+  ctx: Context,
+  page: { companyId: string; resyncing: boolean; columns: (table: string) => Set<string> },
+  change: Change,
+): void {
   const spec = feedTableNamed(change.table);
   if (!spec) return;
-  if (change.row && change.row[spec.company] !== companyId) return;
-  if (resyncing) {
+  if (change.row && change.row[spec.company] !== page.companyId) return;
+  if (page.resyncing) {
     prepared(ctx.db, 'INSERT OR IGNORE INTO sync_resync_seen (tableName, rowKey) VALUES (?, ?)').run(
       spec.table,
       change.key,
@@ -76,7 +76,7 @@ function applyChange(ctx: Context, companyId: string, change: Change, resyncing:
   }
   // The kiosk's own change is newer than the hub's copy until the hub has it; the hub re-sends the row after.
   if (hasPendingMutation(ctx, spec.table, change.key)) return;
-  if (change.row) writeRow(ctx, spec, change.row);
+  if (change.row) writeRow(ctx, spec, change.row, page.columns(spec.table));
   else prepared(ctx.db, `DELETE FROM ${spec.table} WHERE ${spec.key} = ?`).run(change.key);
 }
 
@@ -107,7 +107,8 @@ export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage, 
       let resyncing = page.reset || state.resyncing === 1;
       if (page.reset) prepared(ctx.db, 'DELETE FROM sync_resync_seen').run();
       if (page.reset || state.companyId !== page.companyId) adoptCompany(ctx, page.companyId, apiKey);
-      for (const change of page.changes) applyChange(ctx, page.companyId, change, resyncing);
+      const columns = columnsReader(ctx.db);
+      for (const change of page.changes) applyChange(ctx, { companyId: page.companyId, resyncing, columns }, change);
       if (resyncing && !page.hasMore) {
         sweep(ctx, page.companyId);
         resyncing = false;

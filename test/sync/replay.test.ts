@@ -198,14 +198,19 @@ test('allow and deny: last writer by hybrid clock, with a kiosk clock five minut
   assert.deepEqual(visitRows(kiosk), visitRows(hub));
 });
 
-test('two kiosks deciding one visit: the later decision wins in whichever order they arrive', () => {
-  const { hub, hubClock, hubCaller, kiosks, kioskCaller, pull, push } = withKiosk(2);
-  const [one, two] = kiosks as { ctx: Context; clock: { set(ms: number): void } }[];
+/** Two kiosks that both know visit 1 of the hub. */
+function twoKiosksAndAVisit() {
+  const fixture = withKiosk(2);
+  const [one, two] = fixture.kiosks as { ctx: Context; clock: { set(ms: number): void } }[];
   assert.ok(one && two);
-  checkinWalkIn(hub, hubCaller, walkIn(visitId(1)));
-  pull(one.ctx);
-  pull(two.ctx);
-  const t0 = hubClock.now();
+  checkinWalkIn(fixture.hub, fixture.hubCaller, walkIn(visitId(1)));
+  fixture.pull(one.ctx);
+  fixture.pull(two.ctx);
+  return { ...fixture, one, two, t0: fixture.hubClock.now() };
+}
+
+test('two kiosks deciding one visit: the later decision wins in whichever order they arrive', () => {
+  const { hub, hubCaller, kioskCaller, pull, push, one, two, t0 } = twoKiosksAndAVisit();
   one.clock.set(t0 + 1_000);
   authorizeVisit(one.ctx, kioskCaller(one.ctx), visitId(1), 'ALLOWED', {});
   two.clock.set(t0 + 2_000);
@@ -220,13 +225,7 @@ test('two kiosks deciding one visit: the later decision wins in whichever order 
 });
 
 test('a check-out is never undone: the first to reach the hub holds', () => {
-  const { hub, hubClock, hubCaller, kiosks, kioskCaller, pull, push } = withKiosk(2);
-  const [one, two] = kiosks as { ctx: Context; clock: { set(ms: number): void } }[];
-  assert.ok(one && two);
-  checkinWalkIn(hub, hubCaller, walkIn(visitId(1)));
-  pull(one.ctx);
-  pull(two.ctx);
-  const t0 = hubClock.now();
+  const { hub, hubCaller, kioskCaller, pull, push, one, two, t0 } = twoKiosksAndAVisit();
   one.clock.set(t0 + 60_000);
   checkoutVisit(one.ctx, kioskCaller(one.ctx), visitId(1), {});
   two.clock.set(t0 + 120_000);
