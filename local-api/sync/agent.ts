@@ -9,6 +9,9 @@ import { acknowledge, batchLimits, onMutationRecorded, pendingBatch, pendingSumm
 import { changesPage, changesPaging, pushAnswer } from './schema.ts';
 import { ensureSyncState, receiveRemoteHlc, syncState, type Upstream, updateSyncState, upstreamOf } from './state.ts';
 
+/** A clock further than this from the hub's is logged (once, when it becomes so): its visits carry its times. */
+export const clockSkewWarningMs = 60_000;
+
 /** Tombstones the hub keeps; a kiosk whose cursor is older than the ones forgotten resyncs in full. */
 export const keptTombstones = 10_000;
 
@@ -120,6 +123,7 @@ export function startSyncAgent(ctx: Context, options: SyncOptions = {}): SyncAge
   let running: Promise<void> | undefined;
   let followUp: Promise<void> | undefined;
   let stopped = false;
+  let clockOff = false;
 
   const current = (upstream: Upstream) => {
     const now = upstreamOf(ctx);
@@ -175,6 +179,13 @@ export function startSyncAgent(ctx: Context, options: SyncOptions = {}): SyncAge
       if (stopped || !current(upstream)) return;
       const clockSkewMs = page.now - Math.round((sentAt + ctx.clock.now()) / 2);
       applyPulledPage(ctx, upstream.apiKey, page, clockSkewMs);
+      if (clockOff !== Math.abs(clockSkewMs) > clockSkewWarningMs) {
+        clockOff = !clockOff;
+        ctx.log.warn(
+          { clockSkewMs },
+          clockOff ? "sync: this clock is off from the hub's" : 'sync: clock agrees with the hub',
+        );
+      }
       if (!page.hasMore) return;
     }
   }

@@ -104,5 +104,6 @@ export function configureUpstream(ctx: Context, input: { url: string; apiKey: st
       });
     })
     .immediate();
+  ctx.log.info({ upstream: url }, 'sync upstream set');
   return true;
 }
