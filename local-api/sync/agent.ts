@@ -181,10 +181,8 @@ export function startSyncAgent(ctx: Context, options: SyncOptions = {}): SyncAge
       applyPulledPage(ctx, upstream.apiKey, page, clockSkewMs);
       if (clockOff !== Math.abs(clockSkewMs) > clockSkewWarningMs) {
         clockOff = !clockOff;
-        ctx.log.warn(
-          { clockSkewMs },
-          clockOff ? "sync: this clock is off from the hub's" : 'sync: clock agrees with the hub',
-        );
+        if (clockOff) ctx.log.warn({ clockSkewMs }, "sync: this clock is off from the hub's");
+        else ctx.log.info({ clockSkewMs }, "sync: this clock agrees with the hub's again");
       }
       if (!page.hasMore) return;
     }

@@ -80,9 +80,13 @@ function applyChange(
   else prepared(ctx.db, `DELETE FROM ${spec.table} WHERE ${spec.key} = ?`).run(change.key);
 }
 
-/** The end of a full resync: rows of the company the hub did not send are gone there (unless pending here). */
+/**
+ * The end of a full resync: rows of the company the hub did not send are gone there (unless pending here). Tables
+ * the hub sends only in part (visits: the recent and open ones) are left alone: a row missing from them may be
+ * one the hub keeps but does not send, or one it lost (restored from a backup) that only this kiosk still has.
+ */
 function sweep(ctx: Context, companyId: string): void {
-  for (const spec of feedTables) {
+  for (const spec of feedTables.filter((t) => t.keep === undefined)) {
     prepared(
       ctx.db,
       `DELETE FROM ${spec.table} WHERE ${spec.company} = :companyId
