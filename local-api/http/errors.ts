@@ -45,6 +45,13 @@ export const errorStatus = {
   INVALID_ID: 400,
   MANAGED_BY_HUB: 409,
   SYNC_GAP: 409,
+  ACCESS_INTEGRATION_DISABLED: 409,
+  ACCESS_KEY_NOT_CONFIGURED: 409,
+  MISSING_ACCESS_CARD_NUMBER: 409,
+  MISSING_URL: 400,
+  INVALID_URL: 400,
+  INVALID_EVENT: 400,
+  TOO_MANY_WEBHOOKS: 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
