@@ -7,6 +7,11 @@ export interface Caller {
   companyId: string;
   timeZone: string;
   lang: string;
+  /**
+   * Set when a hub replays a write a kiosk already made offline (sync push): the kiosk has done that write's
+   * local duties (the gate callback), so listeners that act for the device skip it.
+   */
+  replayedFor?: string;
 }
 
 const trialDays = 30;

@@ -30,11 +30,12 @@ function rowsOf(kind: MutationKind<unknown> | undefined, args: unknown): RowRef[
 }
 
 /** Applies one mutation in a savepoint: a refused mutation leaves nothing behind, and the batch goes on. */
-function applyOne(ctx: Context, caller: Caller, mutation: PendingMutation): string | undefined {
+function applyOne(ctx: Context, caller: Caller, clientId: string, mutation: PendingMutation): string | undefined {
   const kind = mutationKinds[mutation.name];
   try {
     if (!kind) throw new ApiError('INVALID_PARAMETER', { field: 'name' });
-    ctx.db.transaction(() => kind.apply(ctx, caller, validate(kind.args, mutation.args), mutation.hlc))();
+    const replaying: Caller = { ...caller, replayedFor: clientId };
+    ctx.db.transaction(() => kind.apply(ctx, replaying, validate(kind.args, mutation.args), mutation.hlc))();
     return undefined;
   } catch (error) {
     if (error instanceof ApiError) return error.type;
@@ -79,7 +80,7 @@ export function applyPush(
         results.push({ id: mutation.id, result: 'duplicate' });
         counts.duplicates++;
       } else {
-        const refusal = applyOne(ctx, caller, mutation);
+        const refusal = applyOne(ctx, caller, clientId, mutation);
         if (refusal === undefined) {
           results.push({ id: mutation.id, result: 'applied' });
           counts.applied++;

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { gateCallbackKind, gateCallbackListener } from '../../local-api/access/gate-callback.ts';
+import { saveAccessConfig } from '../../local-api/access/store.ts';
 import { createCompany } from '../../local-api/companies/store.ts';
 import type { Context } from '../../local-api/context.ts';
 import { hostCreateInput } from '../../local-api/hosts/schema.ts';
@@ -8,6 +10,7 @@ import { ApiError } from '../../local-api/http/errors.ts';
 import { validate } from '../../local-api/http/fields.ts';
 import { inviteeCreateInput } from '../../local-api/invitees/schema.ts';
 import { createInvitee, getInvitee, updateInvitee } from '../../local-api/invitees/store.ts';
+import { queueStatus } from '../../local-api/queue/queue.ts';
 import { pendingBatch, pendingSummary } from '../../local-api/sync/outbox.ts';
 import { applyPush } from '../../local-api/sync/push.ts';
 import { syncState } from '../../local-api/sync/state.ts';
@@ -282,4 +285,18 @@ test('one invitation used at two offline kiosks: both entries are recorded, the 
   }
   assert.deepEqual(visitRows(one), visitRows(hub));
   assert.deepEqual(visitRows(two), visitRows(hub));
+});
+
+test('the gate is called by the kiosk that checked the visitor in, not again by the hub replaying it', () => {
+  const { hub, hubCaller, kiosks, kioskCaller, pull, push } = withKiosk();
+  const kiosk = kiosks[0]?.ctx as Context;
+  for (const ctx of [hub, kiosk]) ctx.events.subscribe(gateCallbackListener(ctx));
+  saveAccessConfig(hub, hubCaller, { enabled: true, url: 'http://gate.test/' });
+  pull(kiosk);
+  checkinWalkIn(kiosk, kioskCaller(kiosk), walkIn(visitId(1)));
+  push(kiosk);
+  const callbacks = (ctx: Context) => queueStatus(ctx, hubCaller.companyId, gateCallbackKind).pending;
+  assert.deepEqual([callbacks(kiosk), callbacks(hub)], [1, 0]);
+  checkinWalkIn(hub, hubCaller, walkIn(visitId(2)));
+  assert.equal(callbacks(hub), 1, "the hub's own check-ins still call it");
 });
