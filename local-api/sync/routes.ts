@@ -107,10 +107,10 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       summary: 'Sync now (push, then pull) and answer the status once done',
       response: statusObject,
       errors: [],
-      handle: ({ res, caller }) => {
-        // runNow never rejects: a failed sync is part of the status.
-        void (syncAgentOf(ctx.db)?.runNow() ?? Promise.resolve()).then(() => res.json(statusOf(ctx, caller)));
-        return undefined;
+      handle: async ({ caller }) => {
+        // A failed sync is part of the status, not an error of this request.
+        await syncAgentOf(ctx.db)?.runNow();
+        return statusOf(ctx, caller);
       },
     }),
     route({
