@@ -10,7 +10,7 @@ import { startWorker } from './queue/queue.ts';
 import type { Random } from './rules/ids.ts';
 import { type KeyWrapper, loadDeviceKey, secretBox } from './secrets/box.ts';
 import { openDatabase } from './store/db.ts';
-import { prepareSync, type SyncOptions, startSyncAgent } from './sync/agent.ts';
+import { prepareSync, startSyncAgent } from './sync/agent.ts';
 import { configureUpstream } from './sync/state.ts';
 
 export interface ServiceOptions {
@@ -26,7 +26,6 @@ export interface StartOptions extends ServiceOptions {
   host?: string;
   /** Makes the service a kiosk of this hub (the same as PUT /v1/sync/upstream; stored). */
   upstream?: { url: string; apiKey: string };
-  sync?: SyncOptions;
 }
 
 /** Opens (and migrates) the data folder and assembles the context every part of the service runs on. */
@@ -69,7 +68,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   server.requestTimeout = 60_000;
   server.keepAliveTimeout = 5_000;
   const worker = startWorker(ctx, jobHandlers(ctx));
-  const sync = startSyncAgent(ctx, options.sync);
+  const sync = startSyncAgent(ctx);
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;

@@ -9,6 +9,11 @@ import { acknowledge, batchLimits, onMutationRecorded, pendingBatch, pendingSumm
 import { changesPage, changesPaging, pushAnswer } from './schema.ts';
 import { ensureSyncState, receiveRemoteHlc, syncState, type Upstream, updateSyncState, upstreamOf } from './state.ts';
 
+/** Pause between syncs while the hub answers: how soon a kiosk sees the hub's changes. */
+export const pollMs = 5_000;
+/** Longest wait for one answer of the hub; a push that timed out is sent again and recognised. */
+export const requestTimeoutMs = 30_000;
+
 /** A clock further than this from the hub's is logged (once, when it becomes so): its visits carry its times. */
 export const clockSkewWarningMs = 60_000;
 
@@ -20,15 +25,6 @@ export function prepareSync(ctx: Pick<Context, 'db' | 'random'>): void {
   installChangeFeed(ctx.db);
   ensureSyncState(ctx);
   pruneTombstones(ctx, keptTombstones);
-}
-
-export interface SyncOptions {
-  /** Pause between syncs while the hub answers. */
-  pollMs?: number;
-  /** Longest wait for one answer of the hub. */
-  requestTimeoutMs?: number;
-  batch?: typeof batchLimits;
-  pageLimit?: number;
 }
 
 export type AgentState = 'hub' | 'connecting' | 'online' | 'offline';
@@ -56,9 +52,9 @@ export class UpstreamError extends Error {
   }
 }
 
-function networkFailure(error: unknown, timeoutMs: number): UpstreamError {
+function networkFailure(error: unknown): UpstreamError {
   const err = error as { name?: string; cause?: { code?: string; message?: string }; message?: string };
-  if (err.name === 'TimeoutError') return new UpstreamError(`hub did not answer within ${timeoutMs / 1000} s`);
+  if (err.name === 'TimeoutError') return new UpstreamError(`hub did not answer within ${requestTimeoutMs / 1000} s`);
   if (err.name === 'AbortError') return new UpstreamError('sync stopped');
   const reason = err.cause?.code ?? err.cause?.message ?? err.message ?? String(error);
   return new UpstreamError(`hub unreachable (${reason})`);
@@ -68,7 +64,7 @@ async function hubRequest<T>(
   upstream: Upstream,
   path: string,
   schema: z.ZodType<T>,
-  options: { body?: unknown; signal: AbortSignal; timeoutMs: number },
+  options: { body?: unknown; signal: AbortSignal },
 ): Promise<T> {
   let status: number;
   let text: string;
@@ -80,12 +76,12 @@ async function hubRequest<T>(
         ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]),
+      signal: AbortSignal.any([options.signal, AbortSignal.timeout(requestTimeoutMs)]),
     });
     status = response.status;
     text = await response.text();
   } catch (error) {
-    throw networkFailure(error, options.timeoutMs);
+    throw networkFailure(error);
   }
   let parsed: unknown;
   try {
@@ -109,11 +105,7 @@ async function hubRequest<T>(
  * matters in memory: the outbox, the cursor and the outcome live in SQLite, so a kill loses no work. One log
  * line per change between online and offline, none per retry.
  */
-export function startSyncAgent(ctx: Context, options: SyncOptions = {}): SyncAgent {
-  const pollMs = options.pollMs ?? 5_000;
-  const timeoutMs = options.requestTimeoutMs ?? 30_000;
-  const limits = options.batch ?? batchLimits;
-  const pageLimit = options.pageLimit ?? changesPaging.defaultLimit;
+export function startSyncAgent(ctx: Context): SyncAgent {
   const controller = new AbortController();
   let state: AgentState = upstreamOf(ctx) ? 'connecting' : 'hub';
   let attempt = 0;
@@ -135,7 +127,7 @@ export function startSyncAgent(ctx: Context, options: SyncOptions = {}): SyncAge
     for (;;) {
       const { companyId, clientId } = syncState(ctx);
       if (!companyId || stopped) return;
-      const batch = pendingBatch(ctx, companyId, limits);
+      const batch = pendingBatch(ctx, companyId, batchLimits);
       const first = batch[0];
       if (!first) return;
       let answer: z.output<typeof pushAnswer>;
@@ -143,7 +135,6 @@ export function startSyncAgent(ctx: Context, options: SyncOptions = {}): SyncAge
         answer = await hubRequest(upstream, '/sync/push', pushAnswer, {
           body: { clientId, mutations: batch },
           signal: controller.signal,
-          timeoutMs,
         });
       } catch (error) {
         if (error instanceof UpstreamError && error.type === 'SYNC_GAP' && !rotated) {
@@ -169,11 +160,13 @@ export function startSyncAgent(ctx: Context, options: SyncOptions = {}): SyncAge
   async function pull(upstream: Upstream): Promise<void> {
     for (;;) {
       const { cursor } = syncState(ctx);
-      const query = new URLSearchParams({ limit: String(pageLimit), ...(cursor ? { since: cursor } : {}) });
+      const query = new URLSearchParams({
+        limit: String(changesPaging.defaultLimit),
+        ...(cursor ? { since: cursor } : {}),
+      });
       const sentAt = ctx.clock.now();
       const page = await hubRequest(upstream, `/sync/changes?${query}`, changesPage, {
         signal: controller.signal,
-        timeoutMs,
       });
       // Settings changed while the page travelled: it belongs to the old upstream.
       if (stopped || !current(upstream)) return;
@@ -240,9 +233,11 @@ export function startSyncAgent(ctx: Context, options: SyncOptions = {}): SyncAge
     if (stopped) return Promise.resolve();
     if (!running) {
       clearTimeout(timer);
-      running = attemptSync().finally(() => {
-        running = undefined;
-      });
+      running = attemptSync()
+        .catch((error: unknown) => ctx.log.error({ err: error }, 'sync run failed'))
+        .finally(() => {
+          running = undefined;
+        });
       return running;
     }
     followUp ??= running.then(() => {
