@@ -134,3 +134,23 @@ export function syncClients(ctx: Pick<Context, 'db'>, companyId: string): SyncCl
      WHERE companyId = ? ORDER BY lastPushAt DESC LIMIT 100`,
   ).all(companyId) as SyncClient[];
 }
+
+export interface Rejection {
+  clientId: string;
+  mutationId: number;
+  name: string;
+  args: unknown;
+  hlc: string;
+  type: string;
+  createdAt: number;
+}
+
+/** The company's mutations the hub could not apply, newest first: what a kiosk recorded that needs a person. */
+export function syncRejections(ctx: Pick<Context, 'db'>, companyId: string, limit: number): Rejection[] {
+  const rows = prepared(
+    ctx.db,
+    `SELECT clientId, mutationId, name, args, hlc, type, createdAt FROM sync_rejections
+     WHERE companyId = ? ORDER BY createdAt DESC, id DESC LIMIT ?`,
+  ).all(companyId, limit) as (Omit<Rejection, 'args'> & { args: string })[];
+  return rows.map((row) => ({ ...row, args: JSON.parse(row.args) as unknown }));
+}

@@ -7,13 +7,15 @@ import { formatInZone } from '../rules/time.ts';
 import { syncAgentOf } from './agent.ts';
 import { readChanges } from './feed.ts';
 import { pendingSummary } from './outbox.ts';
-import { applyPush, syncClients } from './push.ts';
+import { applyPush, syncClients, syncRejections } from './push.ts';
 import {
   changesPage,
   changesPaging,
   changesQuery,
   pushAnswer,
   pushInput,
+  rejectionsAnswer,
+  rejectionsPaging,
   statusObject,
   upstreamInput,
   upstreamObject,
@@ -90,6 +92,22 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
         ...applyPush(ctx, caller, body.clientId, body.mutations),
         now: ctx.clock.now(),
       }),
+    }),
+    route({
+      method: 'get',
+      path: '/sync/rejections',
+      tag,
+      summary: "Kiosks' mutations this hub could not apply, kept whole, newest first",
+      query: changesQuery.pick({ limit: true }),
+      response: rejectionsAnswer,
+      errors: ['INVALID_LIMIT_VALUE'],
+      handle: ({ req, caller }) => {
+        const rejections = syncRejections(ctx, caller.companyId, parseLimit(req.query, rejectionsPaging)).map((r) => ({
+          ...r,
+          createdAt: formatInZone(r.createdAt, caller.timeZone),
+        }));
+        return { rejections, size: rejections.length };
+      },
     }),
     route({
       method: 'get',

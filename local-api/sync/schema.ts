@@ -101,3 +101,21 @@ export const statusObject = z.object({
     }),
   ),
 });
+
+/** GET /v1/sync/rejections pages: the newest 100 by default, 1000 at most. */
+export const rejectionsPaging = { defaultLimit: 100, maxLimit: 1000 };
+
+export const rejectionsAnswer = z.object({
+  rejections: z.array(
+    z.object({
+      clientId: z.string(),
+      mutationId: z.number().int(),
+      name: z.string(),
+      args: z.unknown(),
+      hlc: z.string(),
+      type: z.string().describe('The error code the mutation met'),
+      createdAt: z.string(),
+    }),
+  ),
+  size: z.number().int(),
+});

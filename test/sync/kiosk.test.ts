@@ -78,6 +78,26 @@ test('an invitee canceled at the hub while the kiosk was offline cannot be check
   assert.deepEqual((await atKiosk('GET', `/v1/visit/${offline.body.id}`)).body, recorded.body);
 });
 
+test('a check-out the hub cannot apply is kept at the hub, counted, and the kiosk takes the hub version', async () => {
+  const visitId = '00000000-0000-4000-8000-00000000beef';
+  const made = await atHub('POST', '/v1/visits', { visit: { id: visitId }, visitor: { name: 'Deleted Later' } });
+  assert.equal(made.status, 200);
+  await syncNow(kiosk, company.apiKey);
+  proxy.set('reset');
+  assert.equal((await atHub('DELETE', `/v1/visit/${visitId}`)).status, 200);
+  assert.equal((await atKiosk('PATCH', `/v1/visit/checkout/${visitId}`, {})).status, 200);
+  proxy.set('pass');
+  const status = await syncNow(kiosk, company.apiKey);
+  assert.deepEqual([status.state, status.pending, status.rejected], ['online', 0, 1]);
+  const { body } = await atHub('GET', '/v1/sync/rejections');
+  assert.equal(body.size, 1);
+  assert.equal(body.rejections[0].clientId, status.clientId);
+  assert.deepEqual([body.rejections[0].name, body.rejections[0].type], ['visit.checkout', 'NOT_FOUND']);
+  assert.equal(body.rejections[0].args.id, visitId);
+  assert.equal((await atKiosk('GET', `/v1/visit/${visitId}`)).status, 404, 'deleted at the hub, so here too');
+  assert.equal(logLines(kiosk, 'sync: the hub rejected a mutation').length, 1);
+});
+
 test('a service becomes a kiosk through PUT /v1/sync/upstream and stays one after a restart', async () => {
   const device = await startService();
   try {
