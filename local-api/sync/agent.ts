@@ -34,7 +34,12 @@ export interface SyncAgent {
   runNow(): Promise<void>;
   /** Something to send (a local write) or new settings (`force`): sync soon, unless the hub is known down. */
   wake(force?: boolean): void;
-  memory(): { state: AgentState; lastAttemptAt: number | null; nextAttemptAt: number | null };
+  memory(): {
+    state: AgentState;
+    lastSuccessAt: number | null;
+    lastAttemptAt: number | null;
+    nextAttemptAt: number | null;
+  };
   stop(): Promise<void>;
 }
 
@@ -116,6 +121,8 @@ export function startSyncAgent(ctx: Context): SyncAgent {
   let followUp: Promise<void> | undefined;
   let stopped = false;
   let clockOff = false;
+  let lastSuccessAt = syncState(ctx).lastSuccessAt;
+  let savedSuccessAt = lastSuccessAt;
 
   const current = (upstream: Upstream) => {
     const now = upstreamOf(ctx);
@@ -193,7 +200,13 @@ export function startSyncAgent(ctx: Context): SyncAgent {
     const now = ctx.clock.now();
     if (error === undefined) {
       attempt = 0;
-      updateSyncState(ctx, { lastSuccessAt: now });
+      lastSuccessAt = now;
+      // An idle kiosk succeeds every few seconds: the time is saved once a minute and on each return online,
+      // sparing kiosks that run on flash storage a write per poll.
+      if (state !== 'online' || savedSuccessAt === null || now - savedSuccessAt >= 60_000) {
+        updateSyncState(ctx, { lastSuccessAt: now });
+        savedSuccessAt = now;
+      }
       if (state !== 'online') ctx.log.info({ upstream: upstream.url, ...pendingSummary(ctx) }, 'sync online');
       state = 'online';
       schedule(pollMs);
@@ -252,7 +265,7 @@ export function startSyncAgent(ctx: Context): SyncAgent {
     wake(force = false) {
       if (force || state === 'online') void run();
     },
-    memory: () => ({ state, lastAttemptAt, nextAttemptAt }),
+    memory: () => ({ state, lastSuccessAt, lastAttemptAt, nextAttemptAt }),
     async stop() {
       stopped = true;
       clearTimeout(timer);

@@ -104,6 +104,15 @@ function sweep(ctx: Context, companyId: string): void {
  * consistent, and the kiosk mirrors it.
  */
 export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage, clockSkewMs: number | null): void {
+  const before = syncState(ctx);
+  const idle =
+    page.changes.length === 0 &&
+    !page.reset &&
+    before.resyncing === 0 &&
+    page.cursor === before.cursor &&
+    page.companyId === before.companyId;
+  // Nothing new (the usual answer to a poll): no write, sparing kiosks that run on flash storage.
+  if (idle) return;
   ctx.db.pragma('foreign_keys = OFF');
   try {
     inTransaction(ctx, () => {

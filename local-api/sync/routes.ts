@@ -29,7 +29,12 @@ const shown = (ms: number | null, caller: Caller) => (ms === null ? null : forma
 /** Where this service stands: a hub (and the kiosks that push to it), or a kiosk and its way to its hub. */
 function statusOf(ctx: Context, caller: Caller) {
   const state = syncState(ctx);
-  const memory = syncAgentOf(ctx.db)?.memory() ?? { state: 'hub', lastAttemptAt: null, nextAttemptAt: null };
+  const memory = syncAgentOf(ctx.db)?.memory() ?? {
+    state: 'hub',
+    lastSuccessAt: state.lastSuccessAt,
+    lastAttemptAt: null,
+    nextAttemptAt: null,
+  };
   const { pending, oldestPendingAt } = pendingSummary(ctx);
   return {
     role: state.upstreamUrl ? ('kiosk' as const) : ('hub' as const),
@@ -39,7 +44,7 @@ function statusOf(ctx: Context, caller: Caller) {
     clientId: state.clientId,
     pending,
     oldestPendingAt: shown(oldestPendingAt, caller),
-    lastSuccessAt: shown(state.lastSuccessAt, caller),
+    lastSuccessAt: shown(memory.lastSuccessAt, caller),
     lastAttemptAt: shown(memory.lastAttemptAt, caller),
     nextAttemptAt: shown(memory.nextAttemptAt, caller),
     lastError: state.lastError,

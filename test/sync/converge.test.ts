@@ -106,7 +106,10 @@ test('two kiosks of one company, writing at once and offline, converge with thei
   assert.equal(atTheHub.visits.length, 14);
   assert.equal(visit(visitId(101)).authorizationStatus, 'denied', 'the later decision holds');
   assert.notEqual(visit(visitId(102)).checkoutAt, null);
-  assert.equal(visit(entryOne.id).statusNote, null);
-  assert.equal(visit(entryTwo.id).statusNote, 'ALREADY_INSIDE', 'the second entry on one invitation is flagged');
+  // Whichever kiosk's entry reached the hub second is flagged (their retries race once the network is back).
+  assert.deepEqual(
+    new Set([visit(entryOne.id).statusNote, visit(entryTwo.id).statusNote]),
+    new Set([null, 'ALREADY_INSIDE']),
+  );
   assert.notEqual(visit(entryTwo.id).checkoutAt, null);
 });
