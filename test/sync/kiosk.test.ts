@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
-import { client, startService, type TestService } from '../helpers/service.ts';
+import { client, runCli, startService, type TestService, tempDir } from '../helpers/service.ts';
 import { logLines, online, startKiosk, syncNow } from '../helpers/sync-service.ts';
 
 let hub: TestService;
@@ -126,4 +126,15 @@ test('a service becomes a kiosk through PUT /v1/sync/upstream and stays one afte
   } finally {
     await device.stop();
   }
+});
+
+test('serve refuses --upstream without --upstream-key, and an upstream that is not an http(s) URL', () => {
+  const serve =
+    (...args: string[]) =>
+    () =>
+      runCli(['serve', '--port', '0', '--data', tempDir(), ...args]);
+  const usageError = (error: unknown) => (error as { status?: number }).status === 2;
+  assert.throws(serve('--upstream', 'http://127.0.0.1:9'), usageError);
+  assert.throws(serve('--upstream-key', company.apiKey), usageError);
+  assert.throws(serve('--upstream', 'ftp://hub', '--upstream-key', company.apiKey), usageError);
 });
