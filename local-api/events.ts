@@ -14,6 +14,11 @@ export const eventNames = [
   'host.created',
   'host.updated',
   'host.deleted',
+  'access.updated',
+  'access.deleted',
+  'privacy.retention.updated',
+  'privacy.retention.swept',
+  'privacy.erased',
 ] as const;
 export type EventName = (typeof eventNames)[number];
 

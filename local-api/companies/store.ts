@@ -60,3 +60,11 @@ export function companyForKey(ctx: Context, key: string): Caller | undefined {
   if (!row || !keyMatches(key, row.keyHash)) return undefined;
   return { companyId: row.companyId, timeZone: row.timezone ?? defaultTimeZone(), lang: row.lang };
 }
+
+/** The caller a company's own background work (the retention sweep) acts as. */
+export function companyCaller(ctx: Context, companyId: string): Caller | undefined {
+  const row = ctx.db
+    .prepare('SELECT id, timezone, lang FROM companies WHERE id = ? AND deletedAt IS NULL')
+    .get(companyId) as { id: string; timezone: string | null; lang: string } | undefined;
+  return row && { companyId: row.id, timeZone: row.timezone ?? defaultTimeZone(), lang: row.lang };
+}

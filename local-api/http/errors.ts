@@ -52,6 +52,10 @@ export const errorStatus = {
   INVALID_URL: 400,
   INVALID_EVENT: 400,
   TOO_MANY_WEBHOOKS: 409,
+  MISSING_IDENTIFIER: 400,
+  BAD_REQUEST: 400,
+  REQUEST_TIMEOUT: 408,
+  HEADERS_TOO_LARGE: 431,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
@@ -76,13 +80,17 @@ export const missingId: RequestHandler = () => {
   throw new ApiError('MISSING_ID');
 };
 
-interface BodyParserError {
+interface HttpError {
   type?: string;
   status?: number;
+  expose?: boolean;
 }
 
-/** Translates body-parser failures into our codes: they carry a `type` string of their own. */
-function fromBodyParser(error: BodyParserError): ApiError | undefined {
+/**
+ * Translates the errors Express's own parts raise into our codes: body-parser's carry a `type` string; the others
+ * (a body that does not inflate, a path parameter that is not valid percent-encoding) only a 4xx status.
+ */
+function fromHttpError(error: HttpError): ApiError | undefined {
   switch (error.type) {
     case 'entity.too.large':
       return new ApiError('PAYLOAD_TOO_LARGE');
@@ -94,14 +102,18 @@ function fromBodyParser(error: BodyParserError): ApiError | undefined {
     case 'charset.unsupported':
     case 'parameters.too.many':
       return new ApiError('INVALID_BODY');
-    default:
-      return undefined;
   }
+  if (error instanceof URIError) return new ApiError('INVALID_ID');
+  if (error.expose === true && error.status === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE');
+  if (error.expose === true && error.status !== undefined && error.status >= 400 && error.status < 500) {
+    return new ApiError('INVALID_BODY');
+  }
+  return undefined;
 }
 
 export function errorHandler(log: (message: string, error: unknown) => void): ErrorRequestHandler {
   return (error, _req, res, _next) => {
-    const known = error instanceof ApiError ? error : fromBodyParser(error as BodyParserError);
+    const known = error instanceof ApiError ? error : fromHttpError(error as HttpError);
     if (known) {
       res.status(known.status).json({ type: known.type, ...known.extra });
       return;

@@ -126,3 +126,12 @@ export const listQueryInput = (paging: ListPaging) =>
     queryOp: z.enum(['<', '<=', '==', '>', '>=']).optional(),
     queryValue: z.string().optional().describe('compared with the field, typed by the field'),
   });
+
+/** The errors every list answers for bad list parameters. */
+export const listQueryErrors = [
+  'INVALID_LIMIT_VALUE',
+  'INVALID_OFFSET_VALUE',
+  'INVALID_QUERY_KEY',
+  'INVALID_QUERY_OPERATOR',
+  'INVALID_QUERY_VALUE',
+] as const;
