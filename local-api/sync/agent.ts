@@ -145,10 +145,13 @@ export function startSyncAgent(ctx: Context): SyncAgent {
         });
       } catch (error) {
         if (error instanceof UpstreamError && error.type === 'SYNC_GAP' && !rotated) {
-          // The hub lost what it had confirmed to this client (restored from a backup): start as a new client.
+          // The hub or this kiosk was restored from a backup: go on as a new client (see applyPush).
           rotated = true;
           updateSyncState(ctx, { clientId: hexId(ctx.random, 16) });
-          ctx.log.warn({ upstream: upstream.url }, 'sync: the hub lost mutations it had confirmed; new client id');
+          ctx.log.warn(
+            { upstream: upstream.url },
+            'sync: mutation ids out of step with the hub (a database restored from a backup); new client id',
+          );
           continue;
         }
         throw error;

@@ -21,6 +21,7 @@ export interface PushResult {
 
 interface ClientRow {
   lastMutationId: number;
+  lastMutationHlc: string;
 }
 
 function rowsOf(kind: MutationKind<unknown> | undefined, args: unknown): RowRef[] {
@@ -47,8 +48,11 @@ function applyOne(ctx: Context, caller: Caller, clientId: string, mutation: Pend
 
 /**
  * Applies a kiosk's batch in one transaction. The hub keeps, per kiosk, the id of the last mutation it applied:
- * ids up to it are skipped (a batch sent again after a lost answer applies nothing twice); a batch that starts
- * past the next id means the hub lost mutations it had confirmed (restored from a backup), answered SYNC_GAP.
+ * ids up to it are skipped (a batch sent again after a lost answer applies nothing twice). Ids out of step answer
+ * SYNC_GAP, and the kiosk goes on as a new client: a batch starting past the next id (the hub lost mutations it
+ * had confirmed: restored from a backup), or an id already seen with a later timestamp than the last applied (the
+ * kiosk's numbering went back: its database restored). Sent again as a new client's, mutations the hub already
+ * has change nothing: visit ids, check-outs that are never undone and clocked decisions make each idempotent.
  * Mutations it cannot apply are kept in `sync_rejections` and count as done. Every row a mutation concerns is
  * moved to the end of the feed, so the kiosk pulls the hub's version of it.
  */
@@ -61,11 +65,12 @@ export function applyPush(
   return inTransaction(ctx, () => {
     const now = ctx.clock.now();
     const first = mutations[0];
-    const client = prepared(ctx.db, 'SELECT lastMutationId FROM sync_clients WHERE companyId = ? AND clientId = ?').get(
-      caller.companyId,
-      clientId,
-    ) as ClientRow | undefined;
+    const client = prepared(
+      ctx.db,
+      'SELECT lastMutationId, lastMutationHlc FROM sync_clients WHERE companyId = ? AND clientId = ?',
+    ).get(caller.companyId, clientId) as ClientRow | undefined;
     let last = client?.lastMutationId ?? (first ? first.id - 1 : 0);
+    let lastHlc = client?.lastMutationHlc ?? '';
     if (mutations.some((m, i) => m.id !== (first?.id ?? 0) + i)) {
       throw new ApiError('INVALID_PARAMETER', { field: 'mutations' });
     }
@@ -77,6 +82,8 @@ export function applyPush(
     for (const mutation of mutations) {
       const kind = mutationKinds[mutation.name];
       if (mutation.id <= last) {
+        // A retry carries the timestamp it was made with, never one later than the last applied mutation's.
+        if (compareHlc(mutation.hlc, lastHlc) > 0) throw new ApiError('SYNC_GAP', { lastMutationId: last });
         results.push({ id: mutation.id, result: 'duplicate' });
         counts.duplicates++;
       } else {
@@ -103,16 +110,19 @@ export function applyPush(
           counts.rejected++;
         }
         last = mutation.id;
+        lastHlc = mutation.hlc;
       }
       for (const row of rowsOf(kind, mutation.args)) touchRow(ctx, row.table, row.key, caller.companyId);
     }
     prepared(
       ctx.db,
-      `INSERT INTO sync_clients (companyId, clientId, lastMutationId, applied, duplicates, rejected, createdAt, lastPushAt)
-       VALUES (:companyId, :clientId, :last, :applied, :duplicates, :rejected, :now, :now)
-       ON CONFLICT (companyId, clientId) DO UPDATE SET lastMutationId = :last, applied = applied + :applied,
+      `INSERT INTO sync_clients (companyId, clientId, lastMutationId, lastMutationHlc, applied, duplicates, rejected,
+         createdAt, lastPushAt)
+       VALUES (:companyId, :clientId, :last, :lastHlc, :applied, :duplicates, :rejected, :now, :now)
+       ON CONFLICT (companyId, clientId) DO UPDATE SET lastMutationId = :last, lastMutationHlc = :lastHlc,
+         applied = applied + :applied,
          duplicates = duplicates + :duplicates, rejected = rejected + :rejected, lastPushAt = :now`,
-    ).run({ companyId: caller.companyId, clientId, last, now, ...counts });
+    ).run({ companyId: caller.companyId, clientId, last, lastHlc, now, ...counts });
     return { lastMutationId: last, results, hlc: syncState(ctx).hlc };
   });
 }

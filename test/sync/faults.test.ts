@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type Fault, type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
-import { client, startService, type TestService } from '../helpers/service.ts';
+import { client, runCli, startService, type TestService, tempDir } from '../helpers/service.ts';
 import { logLines, startKiosk, syncNow, upstreamArgs, waitFor } from '../helpers/sync-service.ts';
 
 let hub: TestService;
@@ -116,4 +117,40 @@ test('check-ins and check-outs through a flapping network arrive once each, in o
   const hubVisits = (await atHub()('GET', '/v1/visits?limit=1000')).body.visits;
   const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
   assert.deepEqual(kioskVisits.sort(byId), hubVisits.sort(byId));
+});
+
+test('a kiosk restored from a backup goes on as a new client: its new check-ins are not taken for retries', async () => {
+  const backupFile = join(tempDir(), 'kiosk-backup.db');
+  runCli(['backup', '--data', kiosk.dataDir, '--out', backupFile]);
+  const api = atKiosk();
+  for (const [n, name] of [
+    [201, 'After Backup A'],
+    [202, 'After Backup B'],
+  ] as const) {
+    assert.equal((await api('POST', '/v1/visits', { visit: { id: visitId(n) }, visitor: { name } })).status, 200);
+  }
+  assert.equal((await syncNow(kiosk, company.apiKey)).pending, 0);
+  await kiosk.stop();
+  runCli(['restore', '--data', kiosk.dataDir, '--from', backupFile]);
+  kiosk = await startService({ dataDir: kiosk.dataDir, args: upstreamArgs(proxy.url, company.apiKey) });
+  // The restored outbox numbers this check-in as the hub has already seen; it must still arrive.
+  const restored = atKiosk();
+  const made = await restored('POST', '/v1/visits', {
+    visit: { id: visitId(203) },
+    visitor: { name: 'After Restore' },
+  });
+  assert.equal(made.status, 200);
+  const status = await waitFor('the restored kiosk to push', async () => {
+    const s = await syncNow(kiosk, company.apiKey);
+    return s.state === 'online' && s.pending === 0 && s;
+  });
+  for (const name of ['After Backup A', 'After Backup B', 'After Restore']) {
+    assert.equal((await hubVisitsNamed(name)).length, 1, name);
+  }
+  assert.equal(
+    logLines(kiosk, 'sync: mutation ids out of step with the hub (a database restored from a backup); new client id')
+      .length,
+    1,
+  );
+  assert.equal(status.rejected, 0);
 });

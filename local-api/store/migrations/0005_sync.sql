@@ -70,6 +70,9 @@ CREATE TABLE sync_clients (
   companyId TEXT NOT NULL,
   clientId TEXT NOT NULL,
   lastMutationId INTEGER NOT NULL,
+  -- The timestamp of that mutation: an id already seen arriving with a later one is not a retry but a kiosk whose
+  -- numbering went back (its database restored from a backup).
+  lastMutationHlc TEXT NOT NULL DEFAULT '',
   applied INTEGER NOT NULL DEFAULT 0,
   duplicates INTEGER NOT NULL DEFAULT 0,
   rejected INTEGER NOT NULL DEFAULT 0,
