@@ -76,8 +76,14 @@ function applyChange(
   }
   // The kiosk's own change is newer than the hub's copy until the hub has it; the hub re-sends the row after.
   if (hasPendingMutation(ctx, spec.table, change.key)) return;
-  if (change.row) writeRow(ctx, spec, change.row, page.columns(spec.table));
-  else prepared(ctx.db, `DELETE FROM ${spec.table} WHERE ${spec.key} = ?`).run(change.key);
+  if (!change.row) {
+    prepared(ctx.db, `DELETE FROM ${spec.table} WHERE ${spec.key} = ?`).run(change.key);
+    return;
+  }
+  // A row that arrives deleted and was never here (an old visit anonymised at the hub) need not be kept.
+  const known = prepared(ctx.db, `SELECT 1 FROM ${spec.table} WHERE ${spec.key} = ?`).get(change.key) !== undefined;
+  if (typeof change.row.deletedAt === 'number' && !known) return;
+  writeRow(ctx, spec, change.row, page.columns(spec.table));
 }
 
 /**

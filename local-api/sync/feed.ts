@@ -102,19 +102,33 @@ export interface ChangesPage {
   hasMore: boolean;
 }
 
-/** A cursor is `<feed id>.<sequence number>`: a cursor from another feed (another hub, a new database) is unknown. */
-function positionOf(cursor: string | undefined, nodeId: string, horizon: number, last: number): number | undefined {
-  if (!cursor) return undefined;
-  const dot = cursor.lastIndexOf('.');
-  const seq = Number(cursor.slice(dot + 1));
-  if (dot < 0 || cursor.slice(0, dot) !== nodeId || !Number.isSafeInteger(seq)) return undefined;
-  if (seq < horizon || seq > last) return undefined;
-  return seq;
+/** Marks the cursors of a full pass that has more pages: its tables' `keep` conditions hold until its end. */
+const fullPass = 'full';
+
+/**
+ * A cursor is `<feed id>.<sequence number>`, with `.full` inside a full pass. A cursor from another feed (another
+ * hub, a new database), beyond the feed's end or older than its horizon is unknown: undefined.
+ */
+function positionOf(
+  cursor: string | undefined,
+  feed: { nodeId: string; horizon: number; last: number },
+): { seq: number; full: boolean } | undefined {
+  const [nodeId, position, mark, ...rest] = (cursor ?? '').split('.');
+  const seq = Number(position);
+  if (nodeId !== feed.nodeId || !/^\d+$/.test(position ?? '') || rest.length > 0) return undefined;
+  if (mark !== undefined && mark !== fullPass) return undefined;
+  if (seq < feed.horizon || seq > feed.last) return undefined;
+  return { seq, full: mark === fullPass };
 }
 
-function feedQuery(tables: readonly FeedTable[]): string {
+/**
+ * The feed's entries after a position. A full pass (a kiosk starting over) leaves out rows failing their table's
+ * `keep` condition, so a new kiosk does not download the company's history; a pass that follows the feed sends
+ * every change, so what happens to an old row (an erasure, the retention's anonymisation) reaches the kiosks.
+ */
+function feedQuery(tables: readonly FeedTable[], full: boolean): string {
   const filters = tables
-    .filter((t) => t.keep)
+    .filter((t) => full && t.keep)
     .map(
       (t) => `AND NOT (c.tableName = '${t.table}' AND EXISTS (
         SELECT 1 FROM ${t.table} r WHERE r.${t.key} = c.rowKey AND NOT (${t.keep})))`,
@@ -149,10 +163,11 @@ export function readChanges(
       | { seq: number }
       | undefined;
     const last = sequence?.seq ?? 0;
-    const after = positionOf(since, state.nodeId, state.horizon, last);
-    const entries = prepared(ctx.db, feedQuery(tables)).all({
+    const position = positionOf(since, { nodeId: state.nodeId, horizon: state.horizon, last });
+    const full = position === undefined || position.full;
+    const entries = prepared(ctx.db, feedQuery(tables, full)).all({
       companyId,
-      after: after ?? 0,
+      after: position?.seq ?? 0,
       limit,
       recentSince: ctx.clock.now() - recentVisitsMs,
     }) as { seq: number; tableName: string; rowKey: string }[];
@@ -170,9 +185,9 @@ export function readChanges(
     const reached = hasMore ? (entries.at(-1)?.seq ?? 0) : last;
     return {
       companyId,
-      reset: after === undefined,
+      reset: position === undefined,
       changes,
-      cursor: `${state.nodeId}.${reached}`,
+      cursor: `${state.nodeId}.${reached}${full && hasMore ? `.${fullPass}` : ''}`,
       hasMore,
     };
   })();

@@ -217,8 +217,10 @@ export interface Mutation {
 }
 
 /**
- * How each domain event reaches the hub from a kiosk: as a mutation, or as part of another (`null`: an invitee
- * arrives by its check-in). Events not listed change data the hub owns and are refused on a kiosk.
+ * How each domain event reaches the hub from a kiosk: as a mutation, or not at all (`null`: an invitee arrives by
+ * its check-in's mutation; a retention sweep is done at each service). Events not listed change data the hub owns
+ * (hosts, invitees, a visit's details, the access-control and privacy settings, erasures) and are refused on a
+ * kiosk.
  */
 const recorders: Partial<Record<EventName, (ctx: Context, event: DomainEvent) => Mutation | null>> = {
   'visit.checkin': checkinOf,
@@ -230,6 +232,8 @@ const recorders: Partial<Record<EventName, (ctx: Context, event: DomainEvent) =>
   'visit.allowed': (ctx, event) => authorizationOf(visitRowOf(ctx, event), 'ALLOWED'),
   'visit.denied': (ctx, event) => authorizationOf(visitRowOf(ctx, event), 'DENIED'),
   'invitee.arrived': () => null,
+  // Every service applies the company's retention (synced from the hub) to the rows it holds.
+  'privacy.retention.swept': () => null,
 };
 
 /** The mutation an event makes on a kiosk; `undefined` when the event is not a kiosk's to make. */

@@ -11,7 +11,7 @@ export interface FeedTable {
   omit: readonly string[];
   /** Columns sealed at rest: opened to travel, sealed again by the kiosk with its own device key. */
   sealed: readonly string[];
-  /** SQL condition on the row's columns: rows failing it are not sent (`:recentSince` is bound). */
+  /** SQL condition on the row's columns: rows failing it are left out of a full pass (`:recentSince` is bound). */
   keep?: string;
 }
 
@@ -24,7 +24,10 @@ const feedTable = (table: string, options: Partial<Omit<FeedTable, 'table'>> = {
   ...options,
 });
 
-/** A kiosk keeps the visits of the last week and every visit still open: who is inside, and the day's log. */
+/**
+ * A new kiosk receives the visits of the last week and every visit still open: who is inside, and the week's log,
+ * not the company's history. Afterwards it receives every change, old visits' included.
+ */
 export const recentVisitsMs = 7 * 86_400_000;
 
 /**
@@ -37,6 +40,7 @@ export const feedTables: readonly FeedTable[] = [
   feedTable('invitees'),
   feedTable('visits', { keep: 'checkoutAt IS NULL OR checkinAt >= :recentSince' }),
   feedTable('access_configs', { key: 'companyId', sealed: accessConfigSecrets }),
+  feedTable('privacy_settings', { key: 'companyId' }),
 ];
 
 export function feedTableNamed(name: string, tables: readonly FeedTable[] = feedTables): FeedTable | undefined {

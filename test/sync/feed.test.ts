@@ -11,7 +11,7 @@ import { installChangeFeed, pruneTombstones, readChanges } from '../../local-api
 import { pendingSummary } from '../../local-api/sync/outbox.ts';
 import { syncState } from '../../local-api/sync/state.ts';
 import { visitCreateInput } from '../../local-api/visits/schema.ts';
-import { checkinWalkIn, checkoutVisit } from '../../local-api/visits/store.ts';
+import { checkinWalkIn, checkoutVisit, deleteVisit } from '../../local-api/visits/store.ts';
 import { syncFixture } from '../helpers/sync.ts';
 
 const host = (email: string) => validate(hostCreateInput, { name: email.split('@')[0], email });
@@ -96,16 +96,40 @@ test('an unknown cursor, one from another feed, one from the future or one older
   assert.equal(readChanges(hub, hubCaller.companyId, fresh.cursor, 100).reset, false);
 });
 
-test('a kiosk keeps open visits and those of the last week; older closed ones are not sent', () => {
+test('a full pass leaves out old closed visits, on every page; following the feed, their changes arrive', () => {
   const { hub, hubClock, hubCaller } = syncFixture();
   checkinWalkIn(hub, hubCaller, walkIn('00000000-0000-4000-8000-000000000001', 'Old Closed'));
   checkoutVisit(hub, hubCaller, '00000000-0000-4000-8000-000000000001', {});
   checkinWalkIn(hub, hubCaller, walkIn('00000000-0000-4000-8000-000000000002', 'Old Open'));
   hubClock.advance(8 * 86_400_000);
-  checkinWalkIn(hub, hubCaller, walkIn('00000000-0000-4000-8000-000000000003', 'Recent'));
+  for (let i = 3; i <= 5; i++) {
+    checkinWalkIn(hub, hubCaller, walkIn(`00000000-0000-4000-8000-00000000000${i}`, `Recent ${i}`));
+  }
   checkoutVisit(hub, hubCaller, '00000000-0000-4000-8000-000000000003', {});
-  const visits = readChanges(hub, hubCaller.companyId, undefined, 100).changes.filter((c) => c.table === 'visits');
-  assert.deepEqual(visits.map((c) => c.row?.name).sort(), ['Old Open', 'Recent']);
+  const names: unknown[] = [];
+  const cursors: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = readChanges(hub, hubCaller.companyId, cursor, 2);
+    names.push(...page.changes.filter((c) => c.table === 'visits').map((c) => c.row?.name));
+    cursor = page.cursor;
+    cursors.push(cursor);
+    if (!page.hasMore) break;
+  } while (cursor);
+  assert.deepEqual(names.sort(), ['Old Open', 'Recent 3', 'Recent 4', 'Recent 5']);
+  assert.ok(
+    cursors.slice(0, -1).every((c) => c.endsWith('.full')),
+    'the pass is marked until its end',
+  );
+  assert.ok(!cursors.at(-1)?.endsWith('.full'));
+  // The old visit is deleted at the hub (an erasure does the same): a kiosk following the feed receives it.
+  deleteVisit(hub, hubCaller, '00000000-0000-4000-8000-000000000001');
+  const next = readChanges(hub, hubCaller.companyId, cursor, 100);
+  assert.deepEqual(
+    next.changes.map((c) => [c.row?.name, typeof c.row?.deletedAt]),
+    [['Old Closed', 'number']],
+  );
+  assert.equal(readChanges(hub, hubCaller.companyId, `${cursor}.other`, 100).reset, true);
 });
 
 test('a table joining the feed brings its existing rows', () => {

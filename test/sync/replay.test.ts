@@ -10,6 +10,7 @@ import { ApiError } from '../../local-api/http/errors.ts';
 import { validate } from '../../local-api/http/fields.ts';
 import { inviteeCreateInput } from '../../local-api/invitees/schema.ts';
 import { createInvitee, getInvitee, updateInvitee } from '../../local-api/invitees/store.ts';
+import { eraseVisitor, findRetention, saveRetention, sweepCompany } from '../../local-api/privacy/store.ts';
 import { queueStatus } from '../../local-api/queue/queue.ts';
 import { pendingBatch, pendingSummary } from '../../local-api/sync/outbox.ts';
 import { applyPush } from '../../local-api/sync/push.ts';
@@ -299,4 +300,49 @@ test('the gate is called by the kiosk that checked the visitor in, not again by 
   assert.deepEqual([callbacks(kiosk), callbacks(hub)], [1, 0]);
   checkinWalkIn(hub, hubCaller, walkIn(visitId(2)));
   assert.equal(callbacks(hub), 1, "the hub's own check-ins still call it");
+});
+
+test("a kiosk applies the hub's retention to what it holds; erasures are the hub's, and reach the kiosk", () => {
+  const { hub, hubClock, hubCaller, kiosks, kioskCaller, pull, push } = withKiosk();
+  const { ctx: kiosk, clock } = kiosks[0] as { ctx: Context; clock: { set(ms: number): void } };
+  const person = validate(visitCreateInput, {
+    visit: { id: visitId(1) },
+    visitor: { name: 'Erin', email: 'erin@x.test' },
+  });
+  checkinWalkIn(kiosk, kioskCaller(kiosk), person);
+  checkoutVisit(kiosk, kioskCaller(kiosk), visitId(1), {});
+  checkinWalkIn(kiosk, kioskCaller(kiosk), walkIn(visitId(2), 'Kept'));
+  push(kiosk);
+  pull(kiosk);
+  assert.throws(() => eraseVisitor(kiosk, kioskCaller(kiosk), { email: 'erin@x.test' }), rejectsWith('MANAGED_BY_HUB'));
+  // Ten days on, the hub erases Erin: her visit is older than what a new kiosk receives, and reaches this one.
+  hubClock.advance(10 * 86_400_000);
+  clock.set(hubClock.now());
+  eraseVisitor(hub, hubCaller, { email: 'erin@x.test' });
+  pull(kiosk);
+  const erased = kiosk.db.prepare('SELECT name, email, deletedAt FROM visits WHERE id = ?').get(visitId(1));
+  assert.deepEqual(erased, { name: null, email: null, deletedAt: hubClock.now() });
+  // The retention set at the hub reaches the kiosk with what the hub's sweep anonymised; the kiosk's own sweep
+  // applies it to what only the kiosk holds (here a check-in made offline eight days ago, not pushed yet).
+  const eightDaysAgo = new Date(hubClock.now() - 8 * 86_400_000).toISOString();
+  const offline = validate(visitCreateInput, {
+    visit: { id: visitId(3), checkinAt: eightDaysAgo },
+    visitor: { name: 'Offline Old' },
+  });
+  checkinWalkIn(kiosk, kioskCaller(kiosk), offline);
+  saveRetention(hub, hubCaller, 5);
+  pull(kiosk);
+  assert.equal(findRetention(kiosk, hubCaller.companyId).retentionDays, 5);
+  assert.deepEqual(kiosk.db.prepare('SELECT name FROM visits WHERE id = ?').get(visitId(2)), { name: null });
+  assert.equal(sweepCompany(kiosk, kioskCaller(kiosk))?.visits, 1, 'not refused as a change to the hub data');
+  assert.deepEqual(kiosk.db.prepare('SELECT name FROM visits WHERE id = ?').get(visitId(3)), { name: null });
+});
+
+test('a row that arrives deleted and was never at the kiosk is not stored', () => {
+  const { hub, hubCaller, kiosks, pull } = withKiosk();
+  const kiosk = kiosks[0]?.ctx as Context;
+  checkinWalkIn(hub, hubCaller, walkIn(visitId(1), 'Short Visit'));
+  deleteVisit(hub, hubCaller, visitId(1));
+  pull(kiosk);
+  assert.equal(kiosk.db.prepare('SELECT 1 FROM visits WHERE id = ?').get(visitId(1)), undefined);
 });
