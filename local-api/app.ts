@@ -31,6 +31,8 @@ import { notificationJobKind } from './notifications/settings.ts';
 import { openApiRoutes } from './openapi/routes.ts';
 import { privacyRoutes } from './privacy/routes.ts';
 import type { JobHandler } from './queue/queue.ts';
+import { syncListener } from './sync/listener.ts';
+import { syncRoutes } from './sync/routes.ts';
 import { visitorRoutes } from './visitors/routes.ts';
 import { visitRoutes } from './visits/routes.ts';
 import { webhookDeliveryHandler, webhookJobKind, webhookListener } from './webhooks/events.ts';
@@ -74,6 +76,7 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...notificationRoutes(ctx),
     ...fileRoutes(ctx),
     ...accessConfigRoutes(ctx),
+    ...syncRoutes(ctx),
     ...qrRoutes(ctx),
     ...gateCallbackRoutes(ctx),
     ...webhookRoutes(ctx),
@@ -94,7 +97,7 @@ export function jobHandlers(ctx: Context): Record<string, JobHandler> {
 
 /** Listeners of the domain events (check-ins, updates…), run inside the transaction of the write. */
 export function eventListeners(ctx: Context): EventListener[] {
-  return [gateCallbackListener(ctx), webhookListener(ctx), auditListener(ctx), notifyOnCheckin(ctx)];
+  return [syncListener(ctx), gateCallbackListener(ctx), webhookListener(ctx), auditListener(ctx), notifyOnCheckin(ctx)];
 }
 
 /** The service as an Express app, without listening: tests and the CLI choose where it listens. */

@@ -18,10 +18,12 @@ import { deviceCredential } from './device.ts';
 import { startGate } from './gate/gate.ts';
 import { isTimeZone } from './rules/time.ts';
 import { openService, startService } from './server.ts';
+import { upstreamInput } from './sync/schema.ts';
 
 const usage = `Usage:
   portaria start [--port <n>] [--data <dir>] [--browser]  the kiosk (browser mode where Electron cannot run)
   portaria serve --port <n> --data <dir> [--host <ip>] the service: kiosk page at /, API at /v1
+        [--upstream <hub URL> --upstream-key <key>]   as a kiosk of that hub, for the key's company
                  [--backup-interval <24h|30m|0>] [--backup-keep <n>]   scheduled backups (default 24h, 7 kept)
   portaria company create --data <dir> --name <name> [--api-key <key>] [--timezone <IANA zone>]
   portaria backup --data <dir> [--out <file>]          an online backup, also while the service runs
@@ -58,16 +60,24 @@ async function serve(args: string[]): Promise<void> {
       port: { type: 'string' },
       data: { type: 'string' },
       host: { type: 'string' },
+      upstream: { type: 'string' },
+      'upstream-key': { type: 'string' },
       'backup-interval': { type: 'string' },
       'backup-keep': { type: 'string' },
     },
   });
   if (!values.port || !values.data) fail('serve needs --port and --data');
+  const url = values.upstream;
+  const apiKey = values['upstream-key'];
+  if ((url === undefined) !== (apiKey === undefined)) fail('--upstream and --upstream-key go together');
+  const upstream = url !== undefined && apiKey !== undefined ? upstreamInput.safeParse({ url, apiKey }) : undefined;
+  if (upstream && !upstream.success) fail('--upstream must be an http(s) URL and --upstream-key 16 characters or more');
   const backups = backupSchedule(values['backup-interval'], values['backup-keep']);
   const service = await startService({
     port: portNumber(values.port),
     dataDir: values.data,
     host: values.host,
+    upstream: upstream?.data,
     backups,
   });
   process.stdout.write(`Portaria listening on ${service.url}\n`);

@@ -20,6 +20,8 @@ import { startWorker } from './queue/queue.ts';
 import type { Random } from './rules/ids.ts';
 import { loadDeviceKey, secretBox } from './secrets/box.ts';
 import { openDatabase } from './store/db.ts';
+import { prepareSync, startSyncAgent } from './sync/agent.ts';
+import { configureUpstream } from './sync/state.ts';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -37,6 +39,13 @@ export interface ServiceOptions {
   backups?: BackupSchedule;
 }
 
+export interface StartOptions extends ServiceOptions {
+  port: number;
+  host?: string;
+  /** Makes the service a kiosk of this hub (the same as PUT /v1/sync/upstream; stored). */
+  upstream?: { url: string; apiKey: string };
+}
+
 /** Opens (and migrates) the data folder and assembles the context every part of the service runs on. */
 export function openService(options: ServiceOptions): Context {
   const dataDir = resolve(options.dataDir);
@@ -44,7 +53,7 @@ export function openService(options: ServiceOptions): Context {
   // The key first: a wrong one fails the start before the database is open.
   const secrets = secretBox(options.deviceKey ?? loadDeviceKey(dataDir));
   const log = createLogger(options.logLevel ?? process.env.PORTARIA_LOG_LEVEL ?? 'info');
-  return {
+  const ctx: Context = {
     db: openDatabase(databaseFile(dataDir)),
     clock: options.clock ?? systemClock,
     random: options.random ?? systemRandom,
@@ -53,6 +62,8 @@ export function openService(options: ServiceOptions): Context {
     dataDir,
     events: createEventBus(),
   };
+  prepareSync(ctx);
+  return ctx;
 }
 
 export interface RunningService {
@@ -63,8 +74,9 @@ export interface RunningService {
 }
 
 /** Starts the HTTP service. It binds 127.0.0.1 unless told otherwise: the kiosk's port is not for the network. */
-export async function startService(options: ServiceOptions & { port: number; host?: string }): Promise<RunningService> {
+export async function startService(options: StartOptions): Promise<RunningService> {
   const ctx = openService(options);
+  if (options.upstream) configureUpstream(ctx, options.upstream);
   for (const listener of eventListeners(ctx)) ctx.events.subscribe(listener);
   const app = createApp(ctx);
   const host = options.host ?? '127.0.0.1';
@@ -90,6 +102,7 @@ export async function startService(options: ServiceOptions & { port: number; hos
   const worker = startWorker(ctx, jobHandlers(ctx));
   const sweeper = startRetentionSweeper(ctx);
   const backups = startBackupSchedule(ctx, options.backups ?? defaultBackupSchedule);
+  const sync = startSyncAgent(ctx);
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
@@ -99,6 +112,8 @@ export async function startService(options: ServiceOptions & { port: number; hos
     server,
     url,
     async close() {
+      // The agent first: a POST /v1/sync/run waiting on the hub is answered before the server waits for it.
+      await sync.stop();
       await new Promise<void>((done) => {
         server.close(() => done());
         server.closeIdleConnections();

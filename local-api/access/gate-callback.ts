@@ -31,7 +31,8 @@ interface CallbackPayload {
 
 export function gateCallbackListener(ctx: Context): EventListener {
   return ({ name, caller, object }) => {
-    if (name !== 'visit.checkin') return;
+    // A check-in replayed at the hub was called in by the kiosk that made it.
+    if (name !== 'visit.checkin' || caller.replayedFor !== undefined) return;
     const config = findAccessConfig(ctx, caller.companyId);
     if (!config?.enabled || config.url === '') return;
     const visit = object();

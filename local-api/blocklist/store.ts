@@ -58,7 +58,9 @@ export function createBlocklistEntry(ctx: Context, caller: Caller, input: Blockl
     const id = newRecordId(ctx.random);
     const now = ctx.clock.now();
     insertRow(ctx.db, 'blocklist', { ...fields, id, companyId: caller.companyId, createdAt: now, updatedAt: now });
-    return getBlocklistEntry(ctx, caller, id);
+    const row = getBlocklistEntry(ctx, caller, id);
+    ctx.events.publish('blocklist.created', caller, () => blocklistObject(row, caller));
+    return row;
   });
 }
 
@@ -73,15 +75,19 @@ export function updateBlocklistEntry(ctx: Context, caller: Caller, id: string, i
       ...{ cpfKey, rgKey, documentKey, emailKey, phoneKey, phoneTail },
       updatedAt: ctx.clock.now(),
     });
-    return getBlocklistEntry(ctx, caller, id);
+    const row = getBlocklistEntry(ctx, caller, id);
+    ctx.events.publish('blocklist.updated', caller, () => blocklistObject(row, caller));
+    return row;
   });
 }
 
 export function deleteBlocklistEntry(ctx: Context, caller: Caller, id: string, deletedById: string | null): void {
   inTransaction(ctx, () => {
-    getBlocklistEntry(ctx, caller, id);
+    const row = getBlocklistEntry(ctx, caller, id);
     const now = ctx.clock.now();
     updateRow(ctx.db, 'blocklist', caller.companyId, id, { deletedAt: now, updatedAt: now, deletedById });
+    const deleted = { ...row, deletedAt: now, updatedAt: now, deletedById };
+    ctx.events.publish('blocklist.deleted', caller, () => blocklistObject(deleted, caller));
   });
 }
 

@@ -7,6 +7,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
  */
 export const errorStatus = {
   UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
   TOO_MANY_REQUESTS: 429,
   NOT_FOUND: 404,
   MISSING_ID: 400,
@@ -42,6 +43,8 @@ export const errorStatus = {
   WRONG_CHECKOUT_AT_FORMAT: 400,
   WRONG_CHECKIN_AT_FORMAT: 400,
   INVALID_ID: 400,
+  MANAGED_BY_HUB: 409,
+  SYNC_GAP: 409,
   ACCESS_INTEGRATION_DISABLED: 409,
   ACCESS_KEY_NOT_CONFIGURED: 409,
   MISSING_ACCESS_CARD_NUMBER: 409,

@@ -80,12 +80,19 @@ export function saveNotificationSettings(
         updatedAt: now,
       });
     }
-    return getNotificationSettings(ctx, caller);
+    const settings = getNotificationSettings(ctx, caller);
+    ctx.events.publish('notifications.settings.updated', caller, () =>
+      notificationSettingsObject(ctx, caller, settings),
+    );
+    return settings;
   });
 }
 
 export function deleteNotificationSettings(ctx: Context, caller: Caller): void {
   inTransaction(ctx, () => {
-    prepared(ctx.db, 'DELETE FROM notification_settings WHERE companyId = ?').run(caller.companyId);
+    const deleted = prepared(ctx.db, 'DELETE FROM notification_settings WHERE companyId = ?').run(caller.companyId);
+    if (deleted.changes > 0) {
+      ctx.events.publish('notifications.settings.deleted', caller, () => ({ type: 'notificationSettings' }));
+    }
   });
 }
