@@ -12,6 +12,9 @@ import { client, removeDir, runCli, startService, tempDir } from '../helpers/ser
  * acknowledged with a 200, and nothing half-written.
  */
 
+// At least `minKills` kills always; more, up to `targetKills`, while the time budget lasts (a loaded machine
+// starts the service more slowly, and the count must not depend on it).
+const minKills = 12;
 const targetKills = 25;
 const timeBudgetMs = 45_000;
 const writers = 6;
@@ -87,7 +90,7 @@ test('every acknowledged check-in and check-out survives SIGKILL, and nothing is
   const acked: Acknowledged = { checkins: new Set(), checkouts: new Set() };
   const started = Date.now();
   let kills = 0;
-  while (kills < targetKills && Date.now() - started < timeBudgetMs) {
+  while (kills < minKills || (kills < targetKills && Date.now() - started < timeBudgetMs)) {
     const service = await startService({ dataDir });
     checkDatabase(acked);
     const api = client(service.url, apiKey);
@@ -115,6 +118,5 @@ test('every acknowledged check-in and check-out survives SIGKILL, and nothing is
       `${acked.checkouts.size} acknowledged check-outs (${visits} visits stored, integrity_check ok) in ` +
       `${Math.round((Date.now() - started) / 1000)} s`,
   );
-  assert.ok(kills >= 8, `only ${kills} kills fitted in the time budget`);
   assert.ok(acked.checkins.size > kills, 'writes were acknowledged between the kills');
 });
