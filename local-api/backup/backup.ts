@@ -75,12 +75,22 @@ export async function backupDatabase(db: Db, outFile: string): Promise<{ file: s
   return { file: outFile, bytes: statSync(outFile).size };
 }
 
-/** Keeps the newest `keep` scheduled backups (and no half-written ones); other files are never touched. */
+/** A `.partial` this old was left by a copy that died; a younger one may be another copy being written now. */
+const abandonedPartialMs = 3_600_000;
+
+/** Keeps the newest `keep` scheduled backups (and no abandoned half-written ones); other files are never touched. */
 export function pruneBackups(dir: string, keep: number): string[] {
   if (!existsSync(dir)) return [];
   const names = readdirSync(dir);
+  const abandoned = (name: string) => {
+    try {
+      return Date.now() - statSync(join(dir, name)).mtimeMs > abandonedPartialMs;
+    } catch {
+      return false; // renamed or removed meanwhile by the copy that owned it
+    }
+  };
   const stale = [
-    ...names.filter((name) => name.endsWith('.db.partial')),
+    ...names.filter((name) => name.endsWith('.db.partial') && abandoned(name)),
     ...names
       .filter((name) => backupName.test(name))
       .sort()
