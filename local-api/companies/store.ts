@@ -1,6 +1,7 @@
 import { type Context, inTransaction } from '../context.ts';
 import { hexId } from '../rules/ids.ts';
 import { defaultTimeZone } from '../rules/time.ts';
+import { prepared } from '../store/rows.ts';
 import { hashKey, keyMatches, newApiKey } from './keys.ts';
 
 export interface Caller {
@@ -45,13 +46,12 @@ interface KeyRow {
  * so the answer's timing says nothing about how close a wrong key came.
  */
 export function companyForKey(ctx: Context, key: string): Caller | undefined {
-  const row = ctx.db
-    .prepare(
-      `SELECT k.keyHash, c.id AS companyId, c.timezone, c.lang
-       FROM api_keys k JOIN companies c ON c.id = k.companyId
-       WHERE k.keyHash = ? AND k.revokedAt IS NULL AND c.deletedAt IS NULL`,
-    )
-    .get(hashKey(key)) as KeyRow | undefined;
+  const row = prepared(
+    ctx.db,
+    `SELECT k.keyHash, c.id AS companyId, c.timezone, c.lang
+     FROM api_keys k JOIN companies c ON c.id = k.companyId
+     WHERE k.keyHash = ? AND k.revokedAt IS NULL AND c.deletedAt IS NULL`,
+  ).get(hashKey(key)) as KeyRow | undefined;
   if (!row || !keyMatches(key, row.keyHash)) return undefined;
   return { companyId: row.companyId, timeZone: row.timezone ?? defaultTimeZone(), lang: row.lang };
 }

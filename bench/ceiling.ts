@@ -1,0 +1,86 @@
+/**
+ * The stack's own ceiling: Express 5 and better-sqlite3 with Portaria's settings (WAL, synchronous=FULL, the same
+ * JSON body parser) doing only the storage work each hot endpoint needs, without authentication, validation or
+ * the visit object. Portaria ÷ this server says how much of what the stack can do Portaria keeps.
+ *
+ *   node --import tsx bench/ceiling.ts --db <portaria.db> [--port 0]
+ */
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import express from 'express';
+
+const { values } = parseArgs({ options: { db: { type: 'string' }, port: { type: 'string', default: '0' } } });
+if (!values.db) throw new Error('ceiling needs --db');
+
+const db = new Database(values.db);
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = FULL');
+const { id: companyId } = db.prepare('SELECT id FROM companies LIMIT 1').get() as { id: string };
+
+const visitById = db.prepare('SELECT * FROM visits WHERE id = ?');
+const inviteeById = db.prepare('SELECT * FROM invitees WHERE id = ?');
+const insertVisit = db.prepare(
+  `INSERT INTO visits (id, companyId, createdAt, updatedAt, inviteeId, hostId, name, checkinAt)
+   VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+);
+const markArrived = db.prepare("UPDATE invitees SET status = 'arrived', updatedAt = ? WHERE id = ?");
+const checkOut = db.prepare('UPDATE visits SET checkoutAt = ?, isInsideCompany = 0, updatedAt = ? WHERE id = ?');
+
+const app = express();
+app.disable('x-powered-by');
+app.set('etag', false);
+app.use(express.json());
+
+// One row read by primary key.
+app.get('/v1/visit/:id', (req, res) => {
+  const row = visitById.get(req.params.id);
+  if (row) res.json(row);
+  else res.status(404).json({ type: 'NOT_FOUND' });
+});
+
+// One row inserted in one transaction.
+app.post('/v1/visits', (req, res) => {
+  const { visit, visitor } = req.body as { visit: { id: string }; visitor: { name: string } };
+  const now = Date.now();
+  db.transaction(() => insertVisit.run(visit.id, companyId, now, now, null, null, visitor.name, now)).immediate();
+  res.json({ id: visit.id, name: visitor.name, checkinAt: now });
+});
+
+// The invitee read by primary key, its visit inserted and the invitee marked arrived, in one transaction.
+app.post('/v1/visit/inviteeCheckin/:id', (req, res) => {
+  const now = Date.now();
+  const id = randomUUID();
+  const invitee = db
+    .transaction(() => {
+      const row = inviteeById.get(req.params.id) as { hostId: string; name: string } | undefined;
+      if (!row) return undefined;
+      insertVisit.run(id, companyId, now, now, req.params.id, row.hostId, row.name, now);
+      markArrived.run(now, req.params.id);
+      return row;
+    })
+    .immediate();
+  if (invitee) res.json({ id, inviteeId: req.params.id, name: invitee.name, checkinAt: now });
+  else res.status(404).json({ type: 'INVITEE_NOT_FOUND' });
+});
+
+// One row updated by primary key in one transaction.
+app.patch('/v1/visit/checkout/:id', (req, res) => {
+  const now = Date.now();
+  const changed = db.transaction(() => checkOut.run(now, now, req.params.id).changes).immediate();
+  if (changed === 1) res.json({ id: req.params.id, checkoutAt: now });
+  else res.status(404).json({ type: 'NOT_FOUND' });
+});
+
+const server = app.listen(Number(values.port), '127.0.0.1', () => {
+  const { port } = server.address() as AddressInfo;
+  process.stdout.write(`Ceiling listening on http://127.0.0.1:${port}\n`);
+});
+process.on('SIGTERM', () => {
+  server.close(() => {
+    db.close();
+    process.exit(0);
+  });
+  server.closeAllConnections();
+});
