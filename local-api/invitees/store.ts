@@ -62,8 +62,11 @@ export function inviteeObjects(ctx: Context, caller: Caller, rows: InviteeRow[])
     rows.map((r) => r.hostId),
   );
   return rows.map((row) => {
-    const { companyId: _company, deletedAt: _deleted, ...object } = rowToObject(row, inviteeColumns, caller.timeZone);
-    return { ...object, type: 'invitee', host: hosts.get(row.hostId) ?? null, meeting: null };
+    const object = rowToObject(row, inviteeColumns, caller.timeZone, ['companyId', 'deletedAt']);
+    object.type = 'invitee';
+    object.host = hosts.get(row.hostId) ?? null;
+    object.meeting = null;
+    return object;
   });
 }
 
@@ -175,8 +178,8 @@ export function updateInvitee(ctx: Context, caller: Caller, id: string, input: I
 /** Marks an invitee arrived as part of its check-in; the check-in holds the transaction. */
 export function markInviteeArrived(ctx: Context, caller: Caller, id: string): void {
   updateRow(ctx.db, 'invitees', caller.companyId, id, { status: 'arrived', updatedAt: ctx.clock.now() });
-  const row = getInvitee(ctx, caller, id);
-  ctx.events.publish('invitee.arrived', caller, () => inviteeObject(ctx, caller, row));
+  // Read back only if a listener wants the object (it runs inside this transaction, so it sees the update).
+  ctx.events.publish('invitee.arrived', caller, () => inviteeObject(ctx, caller, getInvitee(ctx, caller, id)));
 }
 
 export function deleteInvitee(ctx: Context, caller: Caller, id: string): void {

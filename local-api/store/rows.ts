@@ -12,14 +12,38 @@ export interface ColumnKinds {
 
 type Row = Record<string, unknown>;
 
-/** Stored row → interface object: 0/1 → booleans, JSON text → values, milliseconds → ISO in the caller's zone. */
-export function rowToObject(row: Row, kinds: ColumnKinds, timeZone: string): Row {
-  const object: Row = { ...row };
-  for (const key of kinds.booleans) if (key in object && object[key] !== null) object[key] = object[key] === 1;
-  for (const key of kinds.json)
-    if (typeof object[key] === 'string') object[key] = JSON.parse(object[key] as string) as unknown;
-  for (const key of kinds.times)
-    if (typeof object[key] === 'number') object[key] = formatInZone(object[key] as number, timeZone);
+type Conversion = 'boolean' | 'json' | 'time';
+const conversionCache = new WeakMap<ColumnKinds, ReadonlyMap<string, Conversion>>();
+
+function conversionsOf(kinds: ColumnKinds): ReadonlyMap<string, Conversion> {
+  let conversions = conversionCache.get(kinds);
+  if (!conversions) {
+    conversions = new Map<string, Conversion>([
+      ...kinds.booleans.map((key) => [key, 'boolean'] as const),
+      ...kinds.json.map((key) => [key, 'json'] as const),
+      ...kinds.times.map((key) => [key, 'time'] as const),
+    ]);
+    conversionCache.set(kinds, conversions);
+  }
+  return conversions;
+}
+
+/**
+ * Stored row → interface object: 0/1 → booleans, JSON text → values, milliseconds → ISO in the caller's zone;
+ * the `hidden` columns (companyId, deletedAt…) left out. One pass and one new object: a list builds a thousand.
+ */
+export function rowToObject(row: Row, kinds: ColumnKinds, timeZone: string, hidden: readonly string[] = []): Row {
+  const conversions = conversionsOf(kinds);
+  const object: Row = {};
+  for (const key in row) {
+    if (hidden.includes(key)) continue;
+    const value = row[key];
+    const conversion = value === null ? undefined : conversions.get(key);
+    if (conversion === 'boolean') object[key] = value === 1;
+    else if (conversion === 'json' && typeof value === 'string') object[key] = JSON.parse(value) as unknown;
+    else if (conversion === 'time' && typeof value === 'number') object[key] = formatInZone(value, timeZone);
+    else object[key] = value;
+  }
   return object;
 }
 
