@@ -87,8 +87,8 @@ export interface ComparisonRun {
   /** Peak resident memory of the Portaria process while it was driven. */
   portariaPeakRssMb: number;
   ceilingPeakRssMb: number;
-  /** The largest relative difference between two rounds of the ceiling on one endpoint (0 with one round). */
-  ceilingSpread: number;
+  /** How much the ceiling's requests/s varied between rounds (standard deviation ÷ mean, averaged over endpoints). */
+  ceilingVariation: number;
 }
 
 export interface CompareOptions {
@@ -97,7 +97,10 @@ export interface CompareOptions {
   workDir: string;
   settings: LoadSettings;
   warmupSeconds: number;
-  /** Rounds per endpoint, alternating which server goes first; figures are their mean. */
+  /**
+   * Rounds per endpoint, the servers taking turns (A B B A…) so that both meet the same moments of a shared
+   * machine's load; figures combine the rounds.
+   */
   rounds: number;
   endpoints?: readonly Endpoint[];
   /** Extra node arguments for the Portaria process (`--cpu-prof`). */
@@ -105,16 +108,25 @@ export interface CompareOptions {
   log?: (line: string) => void;
 }
 
-function mean(figures: LoadFigures[]): LoadFigures {
-  const avg = (f: (x: LoadFigures) => number) => figures.reduce((sum, x) => sum + f(x), 0) / figures.length;
+/** Rounds of equal length combined: mean requests/s and latencies, CPU weighted by the requests answered. */
+function combine(rounds: LoadFigures[]): LoadFigures {
+  const sum = (f: (x: LoadFigures) => number) => rounds.reduce((total, x) => total + f(x), 0);
+  const requests = sum((x) => x.requests);
   return {
-    rps: avg((x) => x.rps),
-    p50: avg((x) => x.p50),
-    p99: avg((x) => x.p99),
-    requests: figures.reduce((sum, x) => sum + x.requests, 0),
-    failures: figures.reduce((sum, x) => sum + x.failures, 0),
-    cpuUsPerRequest: avg((x) => x.cpuUsPerRequest),
+    rps: sum((x) => x.rps) / rounds.length,
+    p50: sum((x) => x.p50) / rounds.length,
+    p99: sum((x) => x.p99) / rounds.length,
+    requests,
+    failures: sum((x) => x.failures),
+    cpuUsPerRequest: requests > 0 ? sum((x) => x.cpuUsPerRequest * x.requests) / requests : 0,
   };
+}
+
+/** Standard deviation ÷ mean: how much the same server's requests/s moved from one round to the next. */
+function variation(values: number[]): number {
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const variance = values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / values.length;
+  return mean > 0 ? Math.sqrt(variance) / mean : 0;
 }
 
 /** Copies the seeded database for each server, starts both, drives every endpoint on each, stops them. */
@@ -137,7 +149,7 @@ export async function compareWithCeiling(options: CompareOptions): Promise<Compa
   const portariaPeak = peakRss(portaria);
   const ceilingPeak = peakRss(ceiling);
   const comparisons: Comparison[] = [];
-  let ceilingSpread = 0;
+  const variations: number[] = [];
   let portariaPeakRssMb = 0;
   let ceilingPeakRssMb = 0;
   try {
@@ -159,15 +171,10 @@ export async function compareWithCeiling(options: CompareOptions): Promise<Compa
         }
       }
       const [ceilingRuns, portariaRuns] = runs as [LoadFigures[], LoadFigures[]];
-      const ceilingRps = ceilingRuns.map((r) => r.rps);
-      const spread = (Math.max(...ceilingRps) - Math.min(...ceilingRps)) / (Math.max(...ceilingRps) || 1);
-      ceilingSpread = Math.max(ceilingSpread, spread);
-      const comparison = {
-        endpoint,
-        portaria: mean(portariaRuns),
-        ceiling: mean(ceilingRuns),
-        ratio: mean(portariaRuns).rps / mean(ceilingRuns).rps,
-      };
+      variations.push(variation(ceilingRuns.map((r) => r.rps)));
+      const portaria = combine(portariaRuns);
+      const ceiling = combine(ceilingRuns);
+      const comparison = { endpoint, portaria, ceiling, ratio: portaria.rps / ceiling.rps };
       comparisons.push(comparison);
       log(
         `${endpoint.label}: Portaria ${comparison.portaria.rps.toFixed(0)} req/s, ceiling ` +
@@ -179,5 +186,6 @@ export async function compareWithCeiling(options: CompareOptions): Promise<Compa
     ceilingPeakRssMb = ceilingPeak.stop();
     await Promise.all([portaria.stop(), ceiling.stop()]);
   }
-  return { comparisons, portariaPeakRssMb, ceilingPeakRssMb, ceilingSpread };
+  const ceilingVariation = variations.reduce((a, b) => a + b, 0) / Math.max(1, variations.length);
+  return { comparisons, portariaPeakRssMb, ceilingPeakRssMb, ceilingVariation };
 }

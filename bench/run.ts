@@ -30,9 +30,9 @@ const plan = quick
   ? {
       hot: { hosts: 50, invitees: 30_000, visits: 30_000 },
       large: { hosts: 10_000, invitees: 50_000, visits: 200_000 },
-      load: { connections: 10, seconds: 2 },
+      load: { connections: 10, seconds: 1 },
       warmupSeconds: 0.5,
-      rounds: 1,
+      rounds: 2,
       scaleSeconds: 1,
       startupRuns: 1,
       ttiRuns: 1,
@@ -40,9 +40,9 @@ const plan = quick
   : {
       hot: { hosts: 100, invitees: 80_000, visits: 80_000 },
       large: { hosts: 100_000, invitees: 500_000, visits: 2_000_000 },
-      load: { connections: 10, seconds: 5 },
+      load: { connections: 10, seconds: 1.5 },
       warmupSeconds: 1,
-      rounds: 2,
+      rounds: 6,
       scaleSeconds: 3,
       startupRuns: 3,
       ttiRuns: 3,
@@ -142,8 +142,8 @@ const markdown = [
   settings,
   '',
   `Noise: load average ${loadAtStart.toFixed(2)} at the start and ${loadAtEnd.toFixed(2)} at the end (other work ` +
-    `shares the machine); the ceiling's own requests/s differed by up to ` +
-    `${(comparison.ceilingSpread * 100).toFixed(0)} % between its rounds on one endpoint.`,
+    `shares the machine); the ceiling's own requests/s varied by ${(comparison.ceilingVariation * 100).toFixed(0)} % ` +
+    '(standard deviation ÷ mean) from one round to the next.',
   '',
   markdownTable(sections),
   '',

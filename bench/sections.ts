@@ -17,7 +17,7 @@ const latencies = (f: LoadFigures) => `${shown(f.p50)} / ${shown(f.p99)}`;
 
 export function ceilingPart(run: ComparisonRun): Part {
   const rows: Row[] = [];
-  const figures: Record<string, number> = { noise_ceiling_spread_ratio: run.ceilingSpread };
+  const figures: Record<string, number> = { noise_ceiling_variation_ratio: run.ceilingVariation };
   for (const { endpoint, portaria, ceiling, ratio } of run.comparisons) {
     const k = endpoint.key;
     Object.assign(figures, {
