@@ -89,8 +89,8 @@ export function startPortaria(dataDir: string, nodeArgs: string[] = []): Promise
 }
 
 /** The minimal Express + better-sqlite3 server of bench/ceiling.ts on a copy of the same database. */
-export function startCeiling(dbFile: string): Promise<ServerProcess> {
-  return startProcess(['--import', 'tsx', ceilingPath, '--db', dbFile]);
+export function startCeiling(dbFile: string, nodeArgs: string[] = []): Promise<ServerProcess> {
+  return startProcess([...nodeArgs, '--import', 'tsx', ceilingPath, '--db', dbFile]);
 }
 
 /** Samples a server's resident memory every 100 ms until stopped; returns the highest value seen. */
