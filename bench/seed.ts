@@ -6,6 +6,7 @@
  *
  *   node --import tsx bench/seed.ts --dir bench/.work/large --hosts 100000 --invitees 500000 --visits 2000000
  */
+import { hash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -47,7 +48,9 @@ interface Manifest extends SeededData {
 export const databaseFile = (dir: string) => join(dir, 'portaria.db');
 const manifestFile = (dir: string) => join(dir, 'seed.json');
 
-const schemaVersion = () => loadMigrations().map((m) => `${m.version}_${m.name}`);
+/** The migrations by name and content: an index added to a migration that has not shipped also means reseeding. */
+const schemaVersion = () =>
+  loadMigrations().map((m) => `${m.version}_${m.name}:${hash('sha256', m.sql, 'hex').slice(0, 16)}`);
 
 const dayMs = 86_400_000;
 /** Seeded times are relative to a fixed instant, so two seedings of the same counts are the same data. */

@@ -38,7 +38,8 @@ function cpuTimeMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
 }
 
-async function startProcess(args: string[]): Promise<ServerProcess> {
+/** Spawns `node <args>` and waits for the "listening on <url>" line every server here prints. */
+export async function startProcess(args: string[]): Promise<ServerProcess> {
   const spawnedAt = performance.now();
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: repoRoot,

@@ -46,6 +46,10 @@ export function route<BodySchema extends z.ZodType | undefined = undefined>(
   return spec as unknown as RouteSpec<z.ZodType | undefined>;
 }
 
+function send(res: Response, answer: unknown): void {
+  if (answer !== undefined) res.json(answer);
+}
+
 /**
  * Mounts routes on a router (authentication is done upstream, so every route has a caller). A path whose last
  * segment is a parameter, called without it (`/host/`), answers MISSING_ID: registered first, so that
@@ -58,12 +62,14 @@ export function routerOf(routes: readonly RouteSpec[]): Router {
   );
   if (withoutId.length > 0) router.all(withoutId, missingId);
   for (const spec of routes) {
-    // Async so a handler may await (a QR picture is rendered asynchronously); Express 5 passes rejections on.
-    router[spec.method](spec.path, async (req, res) => {
+    router[spec.method](spec.path, (req, res) => {
       const caller = callerOf(req);
       const body = spec.body ? validate(spec.body, req.body, spec.fieldCodes) : undefined;
-      const answer = await spec.handle({ req, res, caller, body, params: req.params as Record<string, string> });
-      if (answer !== undefined) res.json(answer);
+      const answer = spec.handle({ req, res, caller, body, params: req.params as Record<string, string> });
+      // A handler may await (a QR picture is rendered asynchronously): Express 5 passes its rejection on. The others
+      // answer in the same turn, without a promise and a microtask per request.
+      if (answer instanceof Promise) return answer.then((value) => send(res, value));
+      send(res, answer);
     });
   }
   return router;
