@@ -103,17 +103,24 @@ export function getOnce(
   });
 }
 
+/** p50 and p99 of measured durations (ms). */
+export function latencyOf(durations: readonly number[]): LatencyFigures {
+  const sorted = [...durations].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), samples: sorted.length };
+}
+
 /**
- * The latency of one request at a time over one kept-alive connection, measured exactly (autocannon's histogram
- * counts whole milliseconds, too coarse for sub-millisecond queries): p50 and p99 in ms.
+ * The durations (ms) of one request at a time over one kept-alive connection, for `seconds` and at least
+ * `minSamples` requests, timed here (autocannon's histogram counts whole milliseconds, too coarse for
+ * sub-millisecond queries).
  */
-export async function sequentialLatency(
+export async function sequentialDurations(
   url: string,
   path: string,
   apiKey: string,
   seconds: number,
   minSamples = 30,
-): Promise<LatencyFigures> {
+): Promise<number[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const durations: number[] = [];
   const until = performance.now() + seconds * 1000;
@@ -127,6 +134,5 @@ export async function sequentialLatency(
   } finally {
     agent.destroy();
   }
-  durations.sort((a, b) => a - b);
-  return { p50: percentile(durations, 50), p99: percentile(durations, 99), samples: durations.length };
+  return durations;
 }

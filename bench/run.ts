@@ -11,7 +11,7 @@ import { type ComparisonRun, compareWithCeiling, hotIds } from './compare.ts';
 import { runIntegrationScripts, type ScriptResult } from './integration.ts';
 import { measureRenderer, type RendererResult } from './renderer.ts';
 import { markdownTable, terminalTable, writeGeneratedSection } from './report.ts';
-import { measureScale, type ScaleRun } from './scale.ts';
+import { measureScale } from './scale.ts';
 import { ceilingPart, integrationPart, rendererPart, scalePart, startupPart } from './sections.ts';
 import { databaseFile, reusableSeed, type SeedCounts, type SeededData, type SeedProfile, seed } from './seed.ts';
 import { repoRoot } from './servers.ts';
@@ -86,10 +86,7 @@ const startup: Record<'small' | 'large' | 'ceiling', StartupFigures> = {
 };
 
 log('list requests at scale…');
-const scale: Record<'small' | 'large', ScaleRun> = {
-  small: await measureScale(smallDb, plan.scaleSeconds, (line) => log(`  small: ${line}`)),
-  large: await measureScale(largeDb, plan.scaleSeconds, (line) => log(`  large: ${line}`)),
-};
+const scale = await measureScale(largeDb, smallDb, plan.scaleSeconds, (line) => log(`  ${line}`));
 
 log('renderer…');
 const renderer: RendererResult = await measureRenderer(repoRoot, plan.ttiRuns).catch((error: Error) => ({

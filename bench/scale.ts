@@ -2,9 +2,9 @@
  * List requests on a large and a 100 times smaller database: their latency should follow the work asked (one
  * page), not the size of the company's history.
  */
-import { getOnce, type LatencyFigures, sequentialLatency } from './load.ts';
+import { getOnce, type LatencyFigures, latencyOf, sequentialDurations } from './load.ts';
 import type { SeededData } from './seed.ts';
-import { peakRss, startPortaria } from './servers.ts';
+import { peakRss, type ServerProcess, startPortaria } from './servers.ts';
 
 export interface ScaleQuery {
   key: string;
@@ -57,30 +57,57 @@ export interface ScaleRun {
   peakRssMb: number;
 }
 
-/** Starts Portaria on a seeded folder and measures each list request one at a time. */
+interface Target {
+  seeded: SeededData;
+  server: ServerProcess;
+}
+
+/** Checks what the request answers, warms it up, and returns the page's size. */
+async function pageSize({ seeded, server }: Target, path: string): Promise<number> {
+  const { status, body } = await getOnce(server.url, path, seeded.apiKey);
+  if (status !== 200) throw new Error(`GET ${path} answered ${status}: ${body.slice(0, 200)}`);
+  await sequentialDurations(server.url, path, seeded.apiKey, 0, 5);
+  return (JSON.parse(body) as { size: number }).size;
+}
+
+/**
+ * Starts Portaria on both seeded folders and measures each list request one at a time, the two databases taking
+ * turns in rounds (A B B A) so that both meet the same moments of a shared machine's load.
+ */
 export async function measureScale(
-  seeded: SeededData,
+  large: SeededData,
+  small: SeededData,
   seconds: number,
   log: (line: string) => void = () => {},
-): Promise<ScaleRun> {
-  const server = await startPortaria(seeded.dir);
-  const peak = peakRss(server);
-  const figures = new Map<string, ScaleFigures>();
-  let peakRssMb = 0;
+): Promise<{ large: ScaleRun; small: ScaleRun }> {
+  const targets: Target[] = [];
   try {
+    for (const seeded of [large, small]) targets.push({ seeded, server: await startPortaria(seeded.dir) });
+    const peaks = targets.map((t) => peakRss(t.server));
+    const figures = targets.map(() => new Map<string, ScaleFigures>());
+    const rounds = 4;
     for (const q of scaleQueries) {
-      const path = q.path(seeded);
-      const { status, body } = await getOnce(server.url, path, seeded.apiKey);
-      if (status !== 200) throw new Error(`GET ${path} answered ${status}: ${body.slice(0, 200)}`);
-      const size = (JSON.parse(body) as { size: number }).size;
-      await sequentialLatency(server.url, path, seeded.apiKey, 0, 5);
-      const latency = await sequentialLatency(server.url, path, seeded.apiKey, seconds);
-      figures.set(q.key, { ...latency, size });
-      log(`${q.label} (${size} objects): p50 ${latency.p50.toFixed(2)} ms, p99 ${latency.p99.toFixed(2)} ms`);
+      const sizes: number[] = [];
+      const durations: number[][] = targets.map(() => []);
+      for (const target of targets) sizes.push(await pageSize(target, q.path(target.seeded)));
+      for (let round = 0; round < rounds; round++) {
+        for (const i of round % 2 === 0 ? [0, 1] : [1, 0]) {
+          const { seeded, server } = targets[i] as Target;
+          const measured = await sequentialDurations(server.url, q.path(seeded), seeded.apiKey, seconds / rounds, 10);
+          durations[i]?.push(...measured);
+        }
+      }
+      for (const [i, map] of figures.entries())
+        map.set(q.key, { ...latencyOf(durations[i] ?? []), size: sizes[i] ?? 0 });
+      const shown = (i: number) => {
+        const f = figures[i]?.get(q.key) as ScaleFigures;
+        return `p50 ${f.p50.toFixed(2)} / p99 ${f.p99.toFixed(2)} ms (${f.size} objects)`;
+      };
+      log(`${q.label}: large ${shown(0)}, small ${shown(1)}`);
     }
+    const [largeRun, smallRun] = figures.map((map, i) => ({ figures: map, peakRssMb: peaks[i]?.stop() ?? 0 }));
+    return { large: largeRun as ScaleRun, small: smallRun as ScaleRun };
   } finally {
-    peakRssMb = peak.stop();
-    await server.stop();
+    await Promise.all(targets.map((t) => t.server.stop()));
   }
-  return { figures, peakRssMb };
 }

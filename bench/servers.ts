@@ -97,13 +97,20 @@ export function startCeiling(dbFile: string, nodeArgs: string[] = []): Promise<S
 /** Samples a server's resident memory every 100 ms until stopped; returns the highest value seen. */
 export function peakRss(server: ServerProcess): { stop(): number } {
   let peak = server.rssMb();
-  const timer = setInterval(() => {
-    peak = Math.max(peak, server.rssMb());
-  }, 100);
+  const sample = () => {
+    try {
+      peak = Math.max(peak, server.rssMb());
+    } catch {
+      // The process has ended: its peak is the one seen.
+    }
+  };
+  const timer = setInterval(sample, 100);
+  timer.unref();
   return {
     stop() {
       clearInterval(timer);
-      return Math.max(peak, server.rssMb());
+      sample();
+      return peak;
     },
   };
 }
