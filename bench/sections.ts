@@ -2,6 +2,7 @@
 import type { ComparisonRun } from './compare.ts';
 import type { ScriptResult } from './integration.ts';
 import type { LoadFigures } from './load.ts';
+import type { UnindexedField } from './plans.ts';
 import type { RendererResult } from './renderer.ts';
 import { type Row, type Section, shown, targets } from './report.ts';
 import { type ScaleRun, scaleQueries, visitsOffset } from './scale.ts';
@@ -11,6 +12,8 @@ import type { StartupFigures } from './startup.ts';
 export interface Part {
   section: Section;
   figures: Record<string, number>;
+  /** Lines printed under the table (details too long for a cell). */
+  notes?: string[];
 }
 
 const latencies = (f: LoadFigures) => `${shown(f.p50)} / ${shown(f.p99)}`;
@@ -55,9 +58,15 @@ export function ceilingPart(run: ComparisonRun): Part {
   return { section: { title: 'Hot endpoints: Portaria vs the ceiling (bench/ceiling.ts)', rows }, figures };
 }
 
-export function scalePart(large: ScaleRun, small: ScaleRun, largeDb: SeededData, smallDb: SeededData): Part {
+export function scalePart(
+  large: ScaleRun,
+  small: ScaleRun,
+  largeDb: SeededData,
+  smallDb: SeededData,
+  unindexed: UnindexedField[],
+): Part {
   const rows: Row[] = [];
-  const figures: Record<string, number> = {};
+  const figures: Record<string, number> = { unindexed_query_fields: unindexed.length };
   for (const q of scaleQueries) {
     const big = large.figures.get(q.key);
     const little = small.figures.get(q.key);
@@ -80,6 +89,17 @@ export function scalePart(large: ScaleRun, small: ScaleRun, largeDb: SeededData,
       });
     }
   }
+  rows.push({
+    measure: 'List query fields with no index (they read every row of the company)',
+    portaria: `${unindexed.length}`,
+    reference: 'listed below',
+  });
+  const lists = [...new Set(unindexed.map((u) => u.list))];
+  const notes = lists.map(
+    (list) =>
+      `Query fields of GET /v1/${list} with no index (EXPLAIN QUERY PLAN): ` +
+      unindexed.flatMap((u) => (u.list === list ? [`\`${u.field}\``] : [])).join(', '),
+  );
   const count = (n: number) => n.toLocaleString('en-US');
   const factor = Math.round(largeDb.counts.visits / smallDb.counts.visits);
   const { hosts, invitees, visits } = largeDb.counts;
@@ -89,6 +109,7 @@ export function scalePart(large: ScaleRun, small: ScaleRun, largeDb: SeededData,
       rows,
     },
     figures,
+    notes,
   };
 }
 

@@ -101,10 +101,21 @@ export function updateRow(db: Db, table: string, companyId: string, id: string, 
   return prepared(db, sql).run({ ...row, __id: id, __companyId: companyId }).changes === 1;
 }
 
+/** The SQL of one page of a company's live rows (its parameters: `listParameters`). */
+export function listSql(table: string, query: ListQuery): string {
+  const where = query.where ? `AND ${query.where}` : '';
+  return `SELECT * FROM ${table} WHERE companyId = :companyId AND deletedAt IS NULL ${where}
+    ORDER BY ${query.orderBy} LIMIT :limit OFFSET :offset`;
+}
+
+export const listParameters = (companyId: string, query: ListQuery) => ({
+  ...query.params,
+  companyId,
+  limit: query.limit,
+  offset: query.offset,
+});
+
 /** One page of a company's live rows, filtered and ordered as the list query says. */
 export function listRows<T>(db: Db, table: string, companyId: string, query: ListQuery): T[] {
-  const where = query.where ? `AND ${query.where}` : '';
-  const sql = `SELECT * FROM ${table} WHERE companyId = :companyId AND deletedAt IS NULL ${where}
-    ORDER BY ${query.orderBy} LIMIT :limit OFFSET :offset`;
-  return prepared(db, sql).all({ ...query.params, companyId, limit: query.limit, offset: query.offset }) as T[];
+  return prepared(db, listSql(table, query)).all(listParameters(companyId, query)) as T[];
 }
