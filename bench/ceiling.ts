@@ -5,7 +5,7 @@
  *
  *   node --import tsx bench/ceiling.ts --db <portaria.db> [--port 0]
  */
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
@@ -20,13 +20,25 @@ db.pragma('synchronous = FULL');
 const { id: companyId } = db.prepare('SELECT id FROM companies LIMIT 1').get() as { id: string };
 
 const visitById = db.prepare('SELECT * FROM visits WHERE id = ?');
-const inviteeById = db.prepare('SELECT * FROM invitees WHERE id = ?');
-const insertVisit = db.prepare(
-  `INSERT INTO visits (id, companyId, createdAt, updatedAt, inviteeId, hostId, name, checkinAt)
-   VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+// The rows are the ones Portaria stores (same columns, so the same index entries): the storage work is equal.
+const insertWalkIn = db.prepare(
+  `INSERT INTO visits (id, companyId, createdAt, updatedAt, name, checkinAt, checkinType, cardNumber, isInsideCompany)
+   VALUES (?, ?, ?, ?, ?, ?, 'API', ?, 1)`,
+);
+const insertInviteeVisit = db.prepare(
+  `INSERT INTO visits (id, companyId, createdAt, updatedAt, inviteeId, hostId, meetingId, name, email, phone, cpf, rg,
+     document, address, company, position, sector, notes, cardNumber, expectedAt, checkinAt, checkinType,
+     authorizationStatus, isInsideCompany, customFields)
+   SELECT ?, companyId, ?, ?, id, hostId, meetingId, name, email, phone, cpf, rg, document, address, company,
+     position, sector, notes, CAST(cardNumber AS TEXT), expectedAt, ?, 'INVITES',
+     CASE requiresAuthorization WHEN 1 THEN 'AWAITING' END, 1, customFields
+   FROM invitees WHERE id = ?`,
 );
 const markArrived = db.prepare("UPDATE invitees SET status = 'arrived', updatedAt = ? WHERE id = ?");
-const checkOut = db.prepare('UPDATE visits SET checkoutAt = ?, isInsideCompany = 0, updatedAt = ? WHERE id = ?');
+const checkOut = db.prepare(
+  `UPDATE visits SET checkoutAt = ?, isInsideCompany = 0, checkoutType = 'API', checkoutByHostId = NULL,
+     checkoutByIpadId = NULL, updatedAt = ? WHERE id = ?`,
+);
 
 const app = express();
 app.disable('x-powered-by');
@@ -44,24 +56,23 @@ app.get('/v1/visit/:id', (req, res) => {
 app.post('/v1/visits', (req, res) => {
   const { visit, visitor } = req.body as { visit: { id: string }; visitor: { name: string } };
   const now = Date.now();
-  db.transaction(() => insertVisit.run(visit.id, companyId, now, now, null, null, visitor.name, now)).immediate();
-  res.json({ id: visit.id, name: visitor.name, checkinAt: now });
+  const cardNumber = String(randomInt(1, 2 ** 31));
+  db.transaction(() => insertWalkIn.run(visit.id, companyId, now, now, visitor.name, now, cardNumber)).immediate();
+  res.json({ id: visit.id, name: visitor.name, checkinAt: now, cardNumber });
 });
 
-// The invitee read by primary key, its visit inserted and the invitee marked arrived, in one transaction.
+// The invitee read by primary key into its visit, and marked arrived, in one transaction.
 app.post('/v1/visit/inviteeCheckin/:id', (req, res) => {
   const now = Date.now();
   const id = randomUUID();
-  const invitee = db
+  const inserted = db
     .transaction(() => {
-      const row = inviteeById.get(req.params.id) as { hostId: string; name: string } | undefined;
-      if (!row) return undefined;
-      insertVisit.run(id, companyId, now, now, req.params.id, row.hostId, row.name, now);
-      markArrived.run(now, req.params.id);
-      return row;
+      const changes = insertInviteeVisit.run(id, now, now, now, req.params.id).changes;
+      if (changes === 1) markArrived.run(now, req.params.id);
+      return changes === 1;
     })
     .immediate();
-  if (invitee) res.json({ id, inviteeId: req.params.id, name: invitee.name, checkinAt: now });
+  if (inserted) res.json({ id, inviteeId: req.params.id, checkinAt: now });
   else res.status(404).json({ type: 'INVITEE_NOT_FOUND' });
 });
 
