@@ -40,6 +40,17 @@ const checkOut = db.prepare(
      checkoutByIpadId = NULL, updatedAt = ? WHERE id = ?`,
 );
 
+// Transaction functions made once, as the stack is best used (each db.transaction() call builds its wrappers).
+const walkIn = db.transaction((id: string, name: string, now: number, cardNumber: string) =>
+  insertWalkIn.run(id, companyId, now, now, name, now, cardNumber),
+);
+const inviteeCheckin = db.transaction((id: string, inviteeId: string, now: number) => {
+  const inserted = insertInviteeVisit.run(id, now, now, now, inviteeId).changes === 1;
+  if (inserted) markArrived.run(now, inviteeId);
+  return inserted;
+});
+const checkout = db.transaction((id: string, now: number) => checkOut.run(now, now, id).changes === 1);
+
 const app = express();
 app.disable('x-powered-by');
 app.set('etag', false);
@@ -57,7 +68,7 @@ app.post('/v1/visits', (req, res) => {
   const { visit, visitor } = req.body as { visit: { id: string }; visitor: { name: string } };
   const now = Date.now();
   const cardNumber = String(randomInt(1, 2 ** 31));
-  db.transaction(() => insertWalkIn.run(visit.id, companyId, now, now, visitor.name, now, cardNumber)).immediate();
+  walkIn.immediate(visit.id, visitor.name, now, cardNumber);
   res.json({ id: visit.id, name: visitor.name, checkinAt: now, cardNumber });
 });
 
@@ -65,22 +76,14 @@ app.post('/v1/visits', (req, res) => {
 app.post('/v1/visit/inviteeCheckin/:id', (req, res) => {
   const now = Date.now();
   const id = randomUUID();
-  const inserted = db
-    .transaction(() => {
-      const changes = insertInviteeVisit.run(id, now, now, now, req.params.id).changes;
-      if (changes === 1) markArrived.run(now, req.params.id);
-      return changes === 1;
-    })
-    .immediate();
-  if (inserted) res.json({ id, inviteeId: req.params.id, checkinAt: now });
+  if (inviteeCheckin.immediate(id, req.params.id, now)) res.json({ id, inviteeId: req.params.id, checkinAt: now });
   else res.status(404).json({ type: 'INVITEE_NOT_FOUND' });
 });
 
 // One row updated by primary key in one transaction.
 app.patch('/v1/visit/checkout/:id', (req, res) => {
   const now = Date.now();
-  const changed = db.transaction(() => checkOut.run(now, now, req.params.id).changes).immediate();
-  if (changed === 1) res.json({ id: req.params.id, checkoutAt: now });
+  if (checkout.immediate(req.params.id, now)) res.json({ id: req.params.id, checkoutAt: now });
   else res.status(404).json({ type: 'NOT_FOUND' });
 });
 
