@@ -8,6 +8,8 @@ import { authenticate } from './http/auth.ts';
 import { ApiError, errorHandler, notFound } from './http/errors.ts';
 import { type RouteSpec, routerOf } from './http/routes.ts';
 import { inviteeRoutes } from './invitees/routes.ts';
+import { kioskPages } from './kiosk/pages.ts';
+import { kioskRoutes } from './kiosk/routes.ts';
 import type { JobHandler } from './queue/queue.ts';
 import { visitRoutes } from './visits/routes.ts';
 
@@ -31,7 +33,13 @@ const requireObjectBody: RequestHandler = (req, _res, next) => {
 
 /** Every /v1 endpoint, by resource: mounted behind authentication and described in the OpenAPI document. */
 export function v1Routes(ctx: Context): RouteSpec[] {
-  return [...hostRoutes(ctx), ...inviteeRoutes(ctx), ...visitRoutes(ctx), ...accessConfigRoutes(ctx)];
+  return [
+    ...hostRoutes(ctx),
+    ...inviteeRoutes(ctx),
+    ...visitRoutes(ctx),
+    ...accessConfigRoutes(ctx),
+    ...kioskRoutes(ctx),
+  ];
 }
 
 /** Handlers of the durable job queue, by job kind; each feature that sends something outside registers here. */
@@ -51,6 +59,7 @@ export function createApp(ctx: Context, extra: { before?: Router[] } = {}): expr
   app.set('etag', false);
   app.set('trust proxy', false);
   for (const router of extra.before ?? []) app.use(router);
+  app.use(kioskPages(ctx));
   const v1 = Router();
   v1.use(express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] }));
   v1.use(express.urlencoded({ extended: true, limit: bodyLimit, parameterLimit: 2000 }));

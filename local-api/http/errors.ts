@@ -42,6 +42,10 @@ export const errorStatus = {
   WRONG_CHECKOUT_AT_FORMAT: 400,
   WRONG_CHECKIN_AT_FORMAT: 400,
   INVALID_ID: 400,
+  INVALID_PIN: 400,
+  WRONG_PIN: 403,
+  PIN_NOT_SET: 409,
+  FORBIDDEN: 403,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isValidCpf } from '../rules/cpf.ts';
+import { emailMaxLength, emailPattern } from '../rules/email.ts';
 import { isInt32 } from '../rules/ids.ts';
 import { ApiError, type ErrorCode } from './errors.ts';
 
@@ -28,7 +29,12 @@ export const positiveInt = () =>
 
 export const text = (max = 1000) => z.string().max(max);
 export const nullableText = (max = 1000) => z.string().max(max).nullable();
-export const email = () => z.string().trim().max(254).pipe(z.email());
+export const email = () =>
+  z
+    .string()
+    .trim()
+    .max(emailMaxLength)
+    .pipe(z.email({ pattern: emailPattern }));
 export const cpf = () => z.string().refine(isValidCpf, 'must be a valid CPF');
 export const countryCode = () => z.string().regex(/^\+\d{1,4}$/, 'must look like +55');
 

@@ -35,7 +35,7 @@ export interface RouteSpec<BodySchema extends z.ZodType | undefined = z.ZodType 
   /** Other media types the endpoint may answer with (an image), for the document. */
   produces?: readonly string[];
   errors: readonly ErrorCode[];
-  /** Answers the JSON to send; or sends the response itself and returns undefined. */
+  /** Answers the JSON to send (or a promise of it); or sends the response itself and answers undefined. */
   handle(input: RouteInput<BodySchema extends z.ZodType ? z.output<BodySchema> : undefined>): unknown;
 }
 
@@ -58,10 +58,11 @@ export function routerOf(routes: readonly RouteSpec[]): Router {
   );
   if (withoutId.length > 0) router.all(withoutId, missingId);
   for (const spec of routes) {
-    router[spec.method](spec.path, (req, res) => {
+    // Async so a handler may await (a PIN's scrypt, a picture's encoding): Express 5 routes its rejections.
+    router[spec.method](spec.path, async (req, res) => {
       const caller = callerOf(req);
       const body = spec.body ? validate(spec.body, req.body, spec.fieldCodes) : undefined;
-      const answer = spec.handle({ req, res, caller, body, params: req.params as Record<string, string> });
+      const answer = await spec.handle({ req, res, caller, body, params: req.params as Record<string, string> });
       if (answer !== undefined) res.json(answer);
     });
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bool, cpf, email, type FieldCodes, nullableText } from '../http/fields.ts';
 import { dateInput } from '../invitees/schema.ts';
+import { phonePattern, visitorTextLimits } from '../rules/visitor.ts';
 import type { ColumnKinds } from '../store/rows.ts';
 
 export const checkinTypes = ['IPAD', 'DASHBOARD', 'API', 'MOBILE', 'INVITES', 'AUTOMATIC'] as const;
@@ -54,21 +55,16 @@ const answers = () => z.array(answerItem()).max(200);
 /** The visitor of a check-in: its fields are the visit object's visitor data (section 2.7). */
 export const visitorInput = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: z.string().trim().min(1).max(visitorTextLimits.name),
     email: email().nullable(),
-    phone: z
-      .string()
-      .trim()
-      .max(40)
-      .regex(/^[\d\s()+.-]*$/, 'digits or a formatted phone')
-      .nullable(),
+    phone: z.string().trim().max(visitorTextLimits.phone).regex(phonePattern, 'digits or a formatted phone').nullable(),
     cpf: cpf().nullable(),
-    rg: nullableText(30),
-    document: nullableText(60),
-    company: nullableText(200),
-    position: nullableText(200),
-    sector: nullableText(200),
-    address: nullableText(500),
+    rg: nullableText(visitorTextLimits.rg),
+    document: nullableText(visitorTextLimits.document),
+    company: nullableText(visitorTextLimits.company),
+    position: nullableText(visitorTextLimits.position),
+    sector: nullableText(visitorTextLimits.sector),
+    address: nullableText(visitorTextLimits.address),
   })
   .partial();
 export type VisitorInput = z.output<typeof visitorInput>;

@@ -1,0 +1,4 @@
+import type { Messages } from './en.ts';
+import { en } from './en.ts';
+
+export const zhHans: Messages = en;
