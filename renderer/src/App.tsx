@@ -2,19 +2,22 @@ import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Api } from './api.ts';
 import { Spinner } from './components/ui.tsx';
+import { Checkout } from './flows/Checkout.tsx';
+import { Invited } from './flows/Invited.tsx';
+import { WalkIn } from './flows/WalkIn.tsx';
 import { useIdle } from './hooks.ts';
 import { hubOffline, useSyncStatus } from './hub.ts';
 import { kioskLanguage, type Lang } from './i18n/index.ts';
 import { type KioskData, loadKioskData } from './kiosk-data.ts';
 import { useReached } from './reach.ts';
+import { Outcome } from './screens/Outcome.tsx';
+import { ScreenFailure } from './screens/ScreenFailure.tsx';
 import { Welcome } from './screens/Welcome.tsx';
 import type { Visit } from './types.ts';
 
-// Each flow is its own chunk: the welcome screen's JavaScript is all a kiosk loads at start.
-const WalkIn = lazy(() => import('./flows/WalkIn.tsx').then((m) => ({ default: m.WalkIn })));
-const Invited = lazy(() => import('./flows/Invited.tsx').then((m) => ({ default: m.Invited })));
-const Checkout = lazy(() => import('./flows/Checkout.tsx').then((m) => ({ default: m.Checkout })));
-const Outcome = lazy(() => import('./screens/Outcome.tsx').then((m) => ({ default: m.Outcome })));
+// The visitors' flows are in the first chunk: a tap must never wait for (or fail on) a download. What they load
+// later (camera decoding, signature pad, PDF maker, QR drawing) is fetched in the background once the kiosk is up;
+// the front desk, for staff only, comes in its own chunk.
 const FrontDesk = lazy(() => import('./frontdesk/FrontDesk.tsx').then((m) => ({ default: m.FrontDesk })));
 
 type Screen =
@@ -62,13 +65,13 @@ export function App({ api, initial }: { api: Api; initial: KioskData }) {
   const watched = screen.name !== 'welcome' && screen.name !== 'outcome';
   const { remaining, stay } = useIdle(watched, idleSeconds * 1000, warnSeconds * 1000, home);
 
-  // Prefetch the flows once the welcome screen is up, so the first tap does not wait for the network.
   useEffect(() => {
     const timer = setTimeout(() => {
-      void import('./flows/WalkIn.tsx');
-      void import('./flows/Invited.tsx');
-      void import('./flows/Checkout.tsx');
-      void import('./screens/Outcome.tsx');
+      void import('jsqr');
+      void import('qrcode');
+      void import('signature_pad');
+      void import('./nda-pdf.ts');
+      void import('./frontdesk/FrontDesk.tsx');
     }, 1500);
     return () => clearTimeout(timer);
   }, []);
@@ -87,36 +90,46 @@ export function App({ api, initial }: { api: Api; initial: KioskData }) {
           {t('status.hubOffline')} {sync && sync.pending > 0 && t('status.hubPending', { count: sync.pending })}
         </div>
       )}
-      <Suspense fallback={<Spinner label={t('common.loading')} />}>
-        {screen.name === 'welcome' && (
-          <Welcome
-            company={data.company}
-            lang={lang}
-            onLang={setLang}
-            onWalkIn={() => setScreen({ name: 'walkIn' })}
-            onInvited={() => setScreen({ name: 'invited' })}
-            onCheckout={() => setScreen({ name: 'checkout' })}
-            onFrontDesk={() => setScreen({ name: 'frontDesk' })}
-          />
-        )}
-        {screen.name === 'walkIn' && <WalkIn key={session} {...flowProps} onDone={done} />}
-        {screen.name === 'invited' && <Invited key={session} {...flowProps} onDone={(visit) => done(visit)} />}
-        {screen.name === 'checkout' && <Checkout key={session} {...flowProps} />}
-        {screen.name === 'outcome' && (
-          <Outcome
-            key={session}
-            api={api}
-            data={data}
-            lang={lang}
-            visit={screen.visit}
-            picture={screen.picture}
-            onHome={home}
-          />
-        )}
-        {screen.name === 'frontDesk' && (
-          <FrontDesk key={session} api={api} data={data} lang={lang} sync={sync} onSettings={refresh} onClose={home} />
-        )}
-      </Suspense>
+      <ScreenFailure key={session} onHome={home}>
+        <Suspense fallback={<Spinner label={t('common.loading')} />}>
+          {screen.name === 'welcome' && (
+            <Welcome
+              company={data.company}
+              lang={lang}
+              onLang={setLang}
+              onWalkIn={() => setScreen({ name: 'walkIn' })}
+              onInvited={() => setScreen({ name: 'invited' })}
+              onCheckout={() => setScreen({ name: 'checkout' })}
+              onFrontDesk={() => setScreen({ name: 'frontDesk' })}
+            />
+          )}
+          {screen.name === 'walkIn' && <WalkIn key={session} {...flowProps} onDone={done} />}
+          {screen.name === 'invited' && <Invited key={session} {...flowProps} onDone={(visit) => done(visit)} />}
+          {screen.name === 'checkout' && <Checkout key={session} {...flowProps} />}
+          {screen.name === 'outcome' && (
+            <Outcome
+              key={session}
+              api={api}
+              data={data}
+              lang={lang}
+              visit={screen.visit}
+              picture={screen.picture}
+              onHome={home}
+            />
+          )}
+          {screen.name === 'frontDesk' && (
+            <FrontDesk
+              key={session}
+              api={api}
+              data={data}
+              lang={lang}
+              sync={sync}
+              onSettings={refresh}
+              onClose={home}
+            />
+          )}
+        </Suspense>
+      </ScreenFailure>
       {remaining !== null && (
         <div className="overlay">
           <div

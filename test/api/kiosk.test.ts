@@ -79,7 +79,11 @@ describe('GET/PATCH /v1/kiosk/settings', () => {
   });
 
   test('refuses values out of range', async () => {
-    for (const body of [{ idleSeconds: 5 }, { pictureMode: 'sometimes' }, { visitorFields: { shoeSize: 'required' } }]) {
+    for (const body of [
+      { idleSeconds: 5 },
+      { pictureMode: 'sometimes' },
+      { visitorFields: { shoeSize: 'required' } },
+    ]) {
       const { status, body: answer } = await api('PATCH', '/v1/kiosk/settings', body);
       assert.equal(status, 400, JSON.stringify(body));
       assert.equal(answer.type, 'INVALID_PARAMETER');
