@@ -153,6 +153,22 @@ test('a walk-in with picture and signature: validated, stored, and well under 20
   assert.equal(visit.host.id, kiosk.hosts.beatriz.id);
   assert.equal(visit.checkinType, 'IPAD');
   assert.equal(visit.isInsideCompany, true);
+
+  // Printed, the badge is one 62 × 100 mm label with nothing of the screen around it.
+  const printed = await PDFDocument.load(await page.pdf({ preferCSSPageSize: true, printBackground: true }));
+  assert.equal(printed.getPageCount(), 1);
+  const { width, height } = printed.getPage(0).getSize();
+  assert.deepEqual([Math.round((width / 72) * 25.4), Math.round((height / 72) * 25.4)], [62, 100]);
+  await page.emulateMedia({ media: 'print' });
+  assert.equal(await page.getByRole('button', { name: 'Done' }).isVisible(), false);
+  assert.ok(await page.getByRole('article', { name: 'Visitor badge' }).isVisible());
+  await page.emulateMedia({ media: 'screen' });
+
+  // The badge page the Electron shell prints: the badge alone, and a mark once it is complete.
+  await page.goto(`${kiosk.service.url}/badge/${visit.id}`);
+  await page.waitForFunction(() => document.body.dataset.badgeReady === 'true');
+  assert.equal(await page.locator('.badge-name').textContent(), 'Ana Souza');
+  assert.equal(await page.getByRole('button').count(), 0);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -4,7 +4,7 @@ import type { Api } from '../api.ts';
 import { Notice } from '../components/ui.tsx';
 import { itemsOf } from '../kiosk-data.ts';
 import { problemText, Refusal } from '../problems.ts';
-import { Section, TextInput, useAction } from './kit.tsx';
+import { RowAction, Section, TextInput, useAction } from './kit.tsx';
 
 interface Entry {
   id: string;
@@ -66,10 +66,13 @@ export function BlocklistPanel({ api }: { api: Api }) {
             <p>{[entry.cpf, entry.document, entry.email, entry.phone].filter(Boolean).join(' · ')}</p>
             {entry.reason && <p className="hint">{entry.reason}</p>}
             <div className="card-actions">
-              <button type="button" className="btn btn-secondary" disabled={busy} onClick={() => remove(entry)}>
-                {t('common.remove')}
-                <span className="visually-hidden">: {entry.name}</span>
-              </button>
+              <RowAction
+                className="btn-secondary"
+                label={t('common.remove')}
+                name={entry.name}
+                disabled={busy}
+                onClick={() => remove(entry)}
+              />
             </div>
           </li>
         ))}

@@ -13,7 +13,7 @@ import type {
   VisitorFieldName,
 } from '../types.ts';
 import type { FrontDeskProps } from './FrontDesk.tsx';
-import { Check, Section, Select, TextInput, useAction } from './kit.tsx';
+import { Check, RowAction, Section, Select, TextInput, useAction } from './kit.tsx';
 
 /** The device's settings, one section per concern; a section whose endpoint the service lacks says so. */
 export function SettingsPanel(props: FrontDeskProps) {
@@ -215,10 +215,13 @@ function CustomFieldsSection({ api, lang, onSettings }: FrontDeskProps) {
                 .join(' · ')}
             </p>
             <div className="card-actions">
-              <button type="button" className="btn btn-secondary" disabled={busy} onClick={() => remove(field)}>
-                {t('common.remove')}
-                <span className="visually-hidden">: {field.name}</span>
-              </button>
+              <RowAction
+                className="btn-secondary"
+                label={t('common.remove')}
+                name={field.name}
+                disabled={busy}
+                onClick={() => remove(field)}
+              />
             </div>
           </li>
         ))}

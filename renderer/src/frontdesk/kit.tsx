@@ -25,6 +25,27 @@ export function useAction() {
   return { busy, notice, run };
 }
 
+/** A button acting on one row of a list: it shows its action, and says whom it acts on to a screen reader. */
+export function RowAction(props: {
+  label: string;
+  name: string | null | undefined;
+  onClick: () => void;
+  disabled: boolean;
+  className?: string;
+}) {
+  return (
+    <button
+      type="button"
+      className={`btn ${props.className ?? 'btn-small'}`}
+      disabled={props.disabled}
+      aria-label={`${props.label}: ${props.name ?? ''}`}
+      onClick={props.onClick}
+    >
+      {props.label}
+    </button>
+  );
+}
+
 export function TextInput(props: {
   label: string;
   value: string;
@@ -94,6 +115,9 @@ export function Section(props: {
       <h2>{props.title}</h2>
       <form
         className="form"
+        // The service checks what is typed and says what is wrong in the kiosk's language; the browser's own
+        // bubbles would speak the system's language instead.
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           props.onSave?.();

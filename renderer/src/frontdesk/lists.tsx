@@ -7,7 +7,7 @@ import { problemText } from '../problems.ts';
 import { dateAndTime, timeOfDay } from '../time.ts';
 import type { Invitee, Visit } from '../types.ts';
 import type { FrontDeskProps } from './FrontDesk.tsx';
-import { useAction } from './kit.tsx';
+import { RowAction, useAction } from './kit.tsx';
 
 /** Lists refresh themselves this often while shown: visitors come and go while staff look. */
 const refreshMs = 10_000;
@@ -59,16 +59,16 @@ export function RosterPanel({ api, data, lang }: FrontDeskProps) {
     });
   return (
     <div className="roster">
-      <div className="panel-bar">
-        <p role="status">{items && t('roster.count', { count: items.length })}</p>
-        <button type="button" className="btn btn-secondary" onClick={print}>
-          {t('roster.print')}
-        </button>
-      </div>
       <div className="print-only roster-heading">
         <h2>{t('roster.title')}</h2>
         <p>{data.company?.name}</p>
         <p>{t('roster.printedAt', { time: dateAndTime(lang, data.timeZone, printedAt) })}</p>
+      </div>
+      <div className="panel-bar">
+        <p role="status">{items && t('roster.count', { count: items.length })}</p>
+        <button type="button" className="btn btn-secondary no-print" onClick={print}>
+          {t('roster.print')}
+        </button>
       </div>
       {problem && <Notice kind="error">{problem}</Notice>}
       {notice}
@@ -94,10 +94,13 @@ export function RosterPanel({ api, data, lang }: FrontDeskProps) {
                 <td>{visit.host?.name}</td>
                 <td>{timeOfDay(lang, data.timeZone, visit.checkinAt)}</td>
                 <td className="no-print">
-                  <button type="button" className="btn btn-small" disabled={busy} onClick={() => checkOut(visit)}>
-                    {t('roster.checkOut')}
-                    <span className="visually-hidden">: {visit.name}</span>
-                  </button>
+                  <RowAction
+                    className="btn-small"
+                    label={t('roster.checkOut')}
+                    name={visit.name}
+                    disabled={busy}
+                    onClick={() => checkOut(visit)}
+                  />
                 </td>
               </tr>
             ))}
@@ -141,14 +144,20 @@ export function PendingPanel({ api, data, lang }: FrontDeskProps) {
                 .join(' · ')}
             </p>
             <div className="card-actions">
-              <button type="button" className="btn btn-secondary" disabled={busy} onClick={() => decide(visit, 'deny')}>
-                {t('pending.deny')}
-                <span className="visually-hidden">: {visit.name}</span>
-              </button>
-              <button type="button" className="btn btn-primary" disabled={busy} onClick={() => decide(visit, 'allow')}>
-                {t('pending.allow')}
-                <span className="visually-hidden">: {visit.name}</span>
-              </button>
+              <RowAction
+                className="btn-secondary"
+                label={t('pending.deny')}
+                name={visit.name}
+                disabled={busy}
+                onClick={() => decide(visit, 'deny')}
+              />
+              <RowAction
+                className="btn-primary"
+                label={t('pending.allow')}
+                name={visit.name}
+                disabled={busy}
+                onClick={() => decide(visit, 'allow')}
+              />
             </div>
           </li>
         ))}
@@ -198,10 +207,13 @@ export function ExpectedPanel({ api, data, lang }: FrontDeskProps) {
                 <td>{t(`expected.${invitee.status}`)}</td>
                 <td>
                   {invitee.status === 'confirmed' && (
-                    <button type="button" className="btn btn-small" disabled={busy} onClick={() => checkIn(invitee)}>
-                      {t('expected.checkIn')}
-                      <span className="visually-hidden">: {invitee.name}</span>
-                    </button>
+                    <RowAction
+                      className="btn-small"
+                      label={t('expected.checkIn')}
+                      name={invitee.name}
+                      disabled={busy}
+                      onClick={() => checkIn(invitee)}
+                    />
                   )}
                 </td>
               </tr>
