@@ -1,4 +1,11 @@
 import express, { type RequestHandler, Router } from 'express';
+import {
+  gateCallbackHandler,
+  gateCallbackKind,
+  gateCallbackListener,
+  gateCallbackRoutes,
+} from './access/gate-callback.ts';
+import { qrRoutes } from './access/qr-routes.ts';
 import { accessConfigRoutes } from './access/routes.ts';
 import { companyForKey } from './companies/store.ts';
 import type { Context } from './context.ts';
@@ -12,6 +19,8 @@ import { kioskPages } from './kiosk/pages.ts';
 import { kioskRoutes } from './kiosk/routes.ts';
 import type { JobHandler } from './queue/queue.ts';
 import { visitRoutes } from './visits/routes.ts';
+import { webhookDeliveryHandler, webhookJobKind, webhookListener } from './webhooks/events.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
 
 /** Pictures and signed PDFs travel as Base64 inside JSON; the limit leaves room for both at their maximum sizes. */
 export const bodyLimit = '20mb';
@@ -38,18 +47,21 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...inviteeRoutes(ctx),
     ...visitRoutes(ctx),
     ...accessConfigRoutes(ctx),
+    ...qrRoutes(ctx),
+    ...gateCallbackRoutes(ctx),
+    ...webhookRoutes(ctx),
     ...kioskRoutes(ctx),
   ];
 }
 
 /** Handlers of the durable job queue, by job kind; each feature that sends something outside registers here. */
-export function jobHandlers(_ctx: Context): Record<string, JobHandler> {
-  return {};
+export function jobHandlers(ctx: Context): Record<string, JobHandler> {
+  return { [gateCallbackKind]: gateCallbackHandler(ctx), [webhookJobKind]: webhookDeliveryHandler(ctx) };
 }
 
 /** Listeners of the domain events (check-ins, updates…), run inside the transaction of the write. */
-export function eventListeners(_ctx: Context): EventListener[] {
-  return [];
+export function eventListeners(ctx: Context): EventListener[] {
+  return [gateCallbackListener(ctx), webhookListener(ctx)];
 }
 
 /** The service as an Express app, without listening: tests and the CLI choose where it listens. */

@@ -2,13 +2,16 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCompany } from './companies/store.ts';
 import { deviceCredential } from './device.ts';
+import { startGate } from './gate/gate.ts';
 import { isTimeZone } from './rules/time.ts';
 import { openService, startService } from './server.ts';
 
 const usage = `Usage:
-  portaria start [--port <n>] [--data <dir>]          the kiosk (browser mode where Electron cannot run)
+  portaria start [--port <n>] [--data <dir>] [--browser]  the kiosk (browser mode where Electron cannot run)
   portaria serve --port <n> --data <dir> [--host <ip>] the service: kiosk page at /, API at /v1
-  portaria company create --data <dir> --name <name> [--api-key <key>] [--timezone <IANA zone>]`;
+  portaria company create --data <dir> --name <name> [--api-key <key>] [--timezone <IANA zone>]
+  portaria gate --port <n> --aes-key <key> --username <u> --password <p> [--totp] [--host <ip>]
+                [--webhook-secret <s>] [--leeway-ms <n>]   the reference gate (docs/access-control.md)`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${usage}\n`);
@@ -21,11 +24,49 @@ async function serve(args: string[]): Promise<void> {
     options: { port: { type: 'string' }, data: { type: 'string' }, host: { type: 'string' } },
   });
   if (!values.port || !values.data) fail('serve needs --port and --data');
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port ${values.port} is not a port number`);
-  const service = await startService({ port, dataDir: values.data, host: values.host });
+  const service = await startService({ port: portNumber(values.port), dataDir: values.data, host: values.host });
   process.stdout.write(`Portaria listening on ${service.url}\n`);
   closeOnSignal(service.close);
+}
+
+function portNumber(text: string | undefined): number {
+  const port = Number(text);
+  if (!text || !Number.isInteger(port) || port < 0 || port > 65535) fail(`--port ${text} is not a port number`);
+  return port;
+}
+
+async function gate(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'aes-key': { type: 'string' },
+      username: { type: 'string' },
+      password: { type: 'string' },
+      totp: { type: 'boolean', default: false },
+      'webhook-secret': { type: 'string' },
+      'leeway-ms': { type: 'string', default: '0' },
+    },
+  });
+  const aesKey = values['aes-key'];
+  if (!values.port || !aesKey || values.username === undefined || values.password === undefined) {
+    fail('gate needs --port, --aes-key, --username and --password');
+  }
+  const leewayMs = Number(values['leeway-ms']);
+  if (!Number.isInteger(leewayMs) || leewayMs < 0) fail(`--leeway-ms ${values['leeway-ms']} is not a whole number`);
+  const running = await startGate({
+    port: portNumber(values.port),
+    host: values.host,
+    aesKey,
+    username: values.username,
+    password: values.password,
+    totp: values.totp,
+    webhookSecret: values['webhook-secret'],
+    leewayMs,
+  });
+  process.stdout.write(`Gate listening on ${running.url} (${values.totp ? 'TOTP' : 'AES'} codes)\n`);
+  closeOnSignal(running.close);
 }
 
 function closeOnSignal(close: () => Promise<void>): void {
@@ -63,18 +104,44 @@ function companyCreate(args: string[]): void {
   process.stdout.write(`${JSON.stringify(company)}\n`);
 }
 
-/** `npm start`: a newcomer's first run gets a data folder, a company and its key, and the kiosk's address. */
+/**
+ * `npm start`: the Electron kiosk where it can run (Electron's binary is installed and there is a display);
+ * elsewhere, or if Electron fails, the same service in browser mode, so a newcomer's first run always gets a data
+ * folder, a company and its key, and the kiosk's address. `--browser` asks for browser mode outright.
+ */
 async function start(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { port: { type: 'string' }, data: { type: 'string' } } });
-  const dataDir = resolve(values.data ?? process.env.PORTARIA_DATA ?? join(process.cwd(), '.data'));
-  const port = Number(values.port ?? process.env.PORT ?? 4780);
-  process.stdout.write('Electron is not started by this command yet: starting the kiosk in browser mode.\n');
+  const { values } = parseArgs({
+    args,
+    options: { port: { type: 'string' }, data: { type: 'string' }, browser: { type: 'boolean' } },
+  });
+  const data = values.data ?? process.env.PORTARIA_DATA;
+  const portText = values.port ?? process.env.PORT;
+  // Loaded here only: the shell's launcher pulls in build tools that `serve` and `company` never need.
+  const { prepareElectron, runElectron } = await import('../main/start.ts');
+  const electron = values.browser ? { reason: '--browser was given' } : await prepareElectron();
+  if ('binary' in electron) {
+    process.stdout.write(`Starting the Electron kiosk (data folder: ${data ?? "the app's user-data folder"}).\n`);
+    const env = {
+      ...process.env,
+      ...(data ? { PORTARIA_DATA: resolve(data) } : {}),
+      ...(portText ? { PORTARIA_PORT: portText } : {}),
+    };
+    const code = await runElectron(electron.binary, env);
+    if (code === 0 || code === null) return;
+    process.stdout.write(`Electron exited with code ${code}: starting the kiosk in browser mode instead.\n`);
+  } else {
+    process.stdout.write(`Not starting the Electron kiosk: ${electron.reason}. Starting it in browser mode.\n`);
+  }
+  const dataDir = resolve(data ?? join(process.cwd(), '.data'));
+  const port = Number(portText ?? 4780);
   const service = await startService({ port, dataDir });
   const { credential, created } = deviceCredential(service.ctx, 'My Company');
-  if (created) process.stdout.write(`Created company ${credential.companyId}; API key: ${credential.apiKey}\n`);
-  process.stdout.write(
-    `Data folder: ${dataDir}\nKiosk: ${service.url}/\nAPI: ${service.url}/v1 (key in ${join(dataDir, 'device.json')})\n`,
-  );
+  if (created) {
+    process.stdout.write(
+      `Created company ${credential.companyId}. Its API key (shown once; the kiosk keeps its own copy sealed):\n  ${credential.apiKey}\n`,
+    );
+  }
+  process.stdout.write(`Data folder: ${dataDir}\nKiosk: ${service.url}/\nAPI: ${service.url}/v1\n`);
   closeOnSignal(service.close);
 }
 
@@ -82,6 +149,7 @@ export async function main(argv: string[]): Promise<void> {
   const [command, sub, ...rest] = argv;
   if (command === 'serve') return serve(argv.slice(1));
   if (command === 'start') return start(argv.slice(1));
+  if (command === 'gate') return gate(argv.slice(1));
   if (command === 'company' && sub === 'create') return companyCreate(rest);
   fail(command ? `unknown command: ${argv.join(' ')}` : 'no command given');
 }

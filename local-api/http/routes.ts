@@ -35,7 +35,7 @@ export interface RouteSpec<BodySchema extends z.ZodType | undefined = z.ZodType 
   /** Other media types the endpoint may answer with (an image), for the document. */
   produces?: readonly string[];
   errors: readonly ErrorCode[];
-  /** Answers the JSON to send (or a promise of it); or sends the response itself and answers undefined. */
+  /** Answers the JSON to send (or a promise of it); or sends the response itself and returns undefined. */
   handle(input: RouteInput<BodySchema extends z.ZodType ? z.output<BodySchema> : undefined>): unknown;
 }
 
@@ -58,7 +58,7 @@ export function routerOf(routes: readonly RouteSpec[]): Router {
   );
   if (withoutId.length > 0) router.all(withoutId, missingId);
   for (const spec of routes) {
-    // Async so a handler may await (a PIN's scrypt, a picture's encoding): Express 5 routes its rejections.
+    // Async so a handler may await (a QR picture is rendered asynchronously); Express 5 passes rejections on.
     router[spec.method](spec.path, async (req, res) => {
       const caller = callerOf(req);
       const body = spec.body ? validate(spec.body, req.body, spec.fieldCodes) : undefined;

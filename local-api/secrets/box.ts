@@ -44,7 +44,18 @@ export interface KeyWrapper {
   unwrap(stored: Buffer): Buffer;
 }
 
-const plainFile: KeyWrapper = { wrap: (key) => key, unwrap: (stored) => stored };
+/** Key files wrapped by the Electron shell (main/key-wrapper.ts) start with this line. */
+export const wrappedKeyMarker = Buffer.from('portaria-safe-storage:v1\n');
+
+const plainFile: KeyWrapper = {
+  wrap: (key) => key,
+  unwrap(stored) {
+    if (stored.subarray(0, wrappedKeyMarker.length).equals(wrappedKeyMarker)) {
+      throw new Error('device.key is wrapped with the OS keychain by the Portaria app: open this data folder with it');
+    }
+    return stored;
+  },
+};
 
 export function loadDeviceKey(dataDir: string, wrapper: KeyWrapper = plainFile): Buffer {
   const file = join(dataDir, 'device.key');

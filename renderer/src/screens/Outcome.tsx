@@ -4,7 +4,6 @@ import { type Api, ApiProblem } from '../api.ts';
 import { Badge } from '../components/Badge.tsx';
 import { QrImage } from '../components/QrImage.tsx';
 import { Notice, Screen, Spinner } from '../components/ui.tsx';
-import { kioskBridge } from '../connection.ts';
 import { useCountdown } from '../hooks.ts';
 import type { KioskData } from '../kiosk-data.ts';
 import type { Visit } from '../types.ts';
@@ -93,9 +92,9 @@ function Confirmed({ api, data, lang, visit, picture, onHome }: Props) {
   const [print, setPrint] = useState<PrintState>('idle');
   const printBadge = async () => {
     setPrint('printing');
-    const bridge = kioskBridge();
-    if (bridge?.printBadge) {
-      const result = await bridge.printBadge({ path: `/badge/${visit.id}` }).catch(() => ({ printed: false }));
+    // In the Electron shell the badge page is printed silently on the label printer; in a browser, the dialog.
+    if (window.portaria) {
+      const result = await window.portaria.printBadge({ path: `/badge/${visit.id}` }).catch(() => ({ printed: false }));
       setPrint(result.printed ? 'printed' : 'failed');
     } else {
       window.print();

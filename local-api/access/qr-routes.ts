@@ -1,0 +1,139 @@
+import type { Response } from 'express';
+import QRCode from 'qrcode';
+import { z } from 'zod';
+import type { Caller } from '../companies/store.ts';
+import type { Context } from '../context.ts';
+import { getHost } from '../hosts/store.ts';
+import { ApiError } from '../http/errors.ts';
+import { validate } from '../http/fields.ts';
+import { type RouteSpec, route } from '../http/routes.ts';
+import { getInvitee } from '../invitees/store.ts';
+import { formatInZone } from '../rules/time.ts';
+import { getVisit } from '../visits/store.ts';
+import { cardNumberOf, issueCode, type QrCode, type QrSettings, type QrSubject } from './qr.ts';
+import { findAccessConfig } from './store.ts';
+
+/** The company's QR settings, or the reason no code can be made: the integration is off or has no key. */
+function qrSettingsOf(ctx: Context, companyId: string): QrSettings {
+  const config = findAccessConfig(ctx, companyId);
+  if (!config?.enabled) throw new ApiError('ACCESS_INTEGRATION_DISABLED');
+  if (config.aesKey === '') throw new ApiError('ACCESS_KEY_NOT_CONFIGURED');
+  return config;
+}
+
+function hostCardNumber(metadata: unknown): number | undefined {
+  if (typeof metadata !== 'string') return undefined;
+  const parsed = JSON.parse(metadata) as { accessCardNumber?: unknown } | null;
+  return cardNumberOf(parsed?.accessCardNumber);
+}
+
+const qrQuery = z.object({
+  format: z.enum(['json', 'svg', 'png']).default('json').describe('json (default), or the picture: svg or png'),
+});
+
+const qrAnswer = z.object({
+  payload: z.string().describe('the exact text the QR code encodes (docs/access-control.md)'),
+  mode: z.enum(['aes', 'totp', 'static']),
+  subject: z.enum(['host', 'visitor']),
+  cardNumber: z.number().int(),
+  issuedAt: z.string().nullable().describe('start of validity; null for a static code'),
+  expiresAt: z.string().nullable().describe('first instant the code is refused; null for a static code'),
+});
+
+/** PNG modules of 8 pixels: large enough for a phone camera at arm's length, small enough to send quickly. */
+const pngScale = 8;
+
+/** Answers the JSON (returned) or sends the picture itself (returns undefined). */
+async function answerCode(res: Response, query: unknown, code: QrCode, caller: Caller) {
+  const { format } = validate(qrQuery, query);
+  // Dynamic codes expire within seconds: no cache may keep one, and a static one is a credential.
+  res.set('Cache-Control', 'no-store');
+  if (format === 'json') {
+    return {
+      payload: code.payload,
+      mode: code.mode,
+      subject: code.subject,
+      cardNumber: code.cardNumber,
+      issuedAt: code.issuedAt === null ? null : formatInZone(code.issuedAt, caller.timeZone),
+      expiresAt: code.expiresAt === null ? null : formatInZone(code.expiresAt, caller.timeZone),
+    };
+  }
+  if (code.expiresAt !== null) res.set('Expires', new Date(code.expiresAt).toUTCString());
+  if (format === 'svg') {
+    res.type('image/svg+xml').send(await QRCode.toString(code.payload, { type: 'svg', errorCorrectionLevel: 'M' }));
+  } else {
+    res.type('image/png').send(await QRCode.toBuffer(code.payload, { errorCorrectionLevel: 'M', scale: pngScale }));
+  }
+  return undefined;
+}
+
+function issueFor(ctx: Context, caller: Caller, subject: QrSubject, cardNumber: number | undefined): QrCode {
+  const settings = qrSettingsOf(ctx, caller.companyId);
+  if (cardNumber === undefined) throw new ApiError('MISSING_ACCESS_CARD_NUMBER');
+  return issueCode(settings, subject, cardNumber, ctx.clock.now(), ctx.random);
+}
+
+const tag = 'Access control';
+const codeErrors = [
+  'NOT_FOUND',
+  'ACCESS_INTEGRATION_DISABLED',
+  'ACCESS_KEY_NOT_CONFIGURED',
+  'MISSING_ACCESS_CARD_NUMBER',
+  'INVALID_PARAMETER',
+] as const;
+const produces = ['image/svg+xml', 'image/png'] as const;
+
+/**
+ * GET /v1/host/:id/qrcode, /v1/invitee/:id/qrcode, /v1/visit/:id/qrcode: the code a person shows at the gate,
+ * as JSON (`payload`, `expiresAt`) or as an SVG or PNG picture (`?format=`).
+ */
+export function qrRoutes(ctx: Context): RouteSpec[] {
+  return [
+    route({
+      method: 'get',
+      path: '/host/:id/qrcode',
+      tag,
+      summary: "A host's QR code, from metadata.accessCardNumber (dynamic: AES or TOTP)",
+      query: qrQuery,
+      response: qrAnswer,
+      produces,
+      errors: codeErrors,
+      handle: ({ req, res, caller, params }) => {
+        const host = getHost(ctx, caller, String(params.id));
+        return answerCode(res, req.query, issueFor(ctx, caller, 'host', hostCardNumber(host.metadata)), caller);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/invitee/:id/qrcode',
+      tag,
+      summary: "An invitee's QR code, from its cardNumber (static when staticVisitorQRCode is on)",
+      query: qrQuery,
+      response: qrAnswer,
+      produces,
+      errors: [...codeErrors, 'INVITEE_CANCELED'],
+      handle: ({ req, res, caller, params }) => {
+        const invitee = getInvitee(ctx, caller, String(params.id));
+        if (invitee.status === 'canceled') throw new ApiError('INVITEE_CANCELED');
+        const code = issueFor(ctx, caller, 'visitor', cardNumberOf(invitee.cardNumber));
+        return answerCode(res, req.query, code, caller);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/visit/:id/qrcode',
+      tag,
+      summary: "A visit's QR code, from its cardNumber (static when staticVisitorQRCode is on)",
+      query: qrQuery,
+      response: qrAnswer,
+      produces,
+      errors: [...codeErrors, 'ALREADY_CHECKOUT'],
+      handle: ({ req, res, caller, params }) => {
+        const visit = getVisit(ctx, caller, String(params.id));
+        if (visit.checkoutAt !== null) throw new ApiError('ALREADY_CHECKOUT');
+        const code = issueFor(ctx, caller, 'visitor', cardNumberOf(visit.cardNumber));
+        return answerCode(res, req.query, code, caller);
+      },
+    }),
+  ];
+}

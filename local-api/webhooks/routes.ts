@@ -1,0 +1,75 @@
+import type { Context } from '../context.ts';
+import { type RouteSpec, route } from '../http/routes.ts';
+import { deliveryStatus } from './delivery.ts';
+import { webhookJobKind } from './events.ts';
+import { webhookCreateInput, webhookInputCodes, webhookUpdateInput } from './schema.ts';
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook, webhookObject } from './store.ts';
+
+const tag = 'Webhooks';
+const inputErrors = ['MISSING_URL', 'INVALID_URL', 'INVALID_EVENT', 'INVALID_PARAMETER'] as const;
+
+export function webhookRoutes(ctx: Context): RouteSpec[] {
+  return [
+    route({
+      method: 'get',
+      path: '/webhooks',
+      tag,
+      summary: 'List the webhooks (their secrets are not shown)',
+      errors: [],
+      handle: ({ caller }) => {
+        const webhooks = listWebhooks(ctx, caller).map((row) => webhookObject(row, caller));
+        return { webhooks, size: webhooks.length };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/webhooks',
+      tag,
+      summary: 'Register a webhook; the answer shows its signing secret, once',
+      body: webhookCreateInput,
+      fieldCodes: webhookInputCodes,
+      errors: [...inputErrors, 'TOO_MANY_WEBHOOKS'],
+      handle: ({ caller, body }) => {
+        const { row, secret } = createWebhook(ctx, caller, body);
+        return webhookObject(row, caller, secret);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/webhooks/status',
+      tag,
+      summary: 'Deliveries pending, failed (given up) and done, with the last error',
+      errors: [],
+      handle: ({ caller }) => deliveryStatus(ctx, caller, webhookJobKind),
+    }),
+    route({
+      method: 'get',
+      path: '/webhook/:id',
+      tag,
+      summary: 'Retrieve a webhook',
+      errors: ['NOT_FOUND', 'MISSING_ID'],
+      handle: ({ caller, params }) => webhookObject(getWebhook(ctx, caller, String(params.id)), caller),
+    }),
+    route({
+      method: 'patch',
+      path: '/webhook/:id',
+      tag,
+      summary: 'Update a webhook (url, events, secret, isActive)',
+      body: webhookUpdateInput,
+      fieldCodes: webhookInputCodes,
+      errors: ['NOT_FOUND', 'MISSING_ID', ...inputErrors],
+      handle: ({ caller, params, body }) => webhookObject(updateWebhook(ctx, caller, String(params.id), body), caller),
+    }),
+    route({
+      method: 'delete',
+      path: '/webhook/:id',
+      tag,
+      summary: 'Delete a webhook; its pending deliveries are dropped',
+      errors: ['NOT_FOUND', 'MISSING_ID'],
+      handle: ({ caller, params }) => {
+        deleteWebhook(ctx, caller, String(params.id));
+        return { success: true };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,89 @@
+import type { Caller } from '../companies/store.ts';
+import { type Context, inTransaction } from '../context.ts';
+import { ApiError } from '../http/errors.ts';
+import { newUuid } from '../rules/ids.ts';
+import { insertRow, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
+import { maxWebhooksPerCompany, type WebhookCreateInput, type WebhookUpdateInput, webhookColumns } from './schema.ts';
+
+export type WebhookRow = Record<string, unknown> & {
+  id: string;
+  companyId: string;
+  url: string;
+  events: string;
+  secret: string;
+  isActive: number;
+  deletedAt: number | null;
+};
+
+/** The webhook object. The secret is shown once, in the answer to the POST that made it; never read back after. */
+export function webhookObject(row: WebhookRow, caller: Caller, shownSecret?: string): Record<string, unknown> {
+  const {
+    companyId: _company,
+    secret: _sealed,
+    deletedAt: _deleted,
+    ...object
+  } = rowToObject(row, webhookColumns, caller.timeZone);
+  return { ...object, type: 'webhook', ...(shownSecret !== undefined ? { secret: shownSecret } : {}) };
+}
+
+export function getWebhook(ctx: Context, caller: Caller, id: string): WebhookRow {
+  const row = prepared(ctx.db, 'SELECT * FROM webhooks WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
+    id,
+    caller.companyId,
+  ) as WebhookRow | undefined;
+  if (!row) throw new ApiError('NOT_FOUND');
+  return row;
+}
+
+export function listWebhooks(ctx: Context, caller: Caller): WebhookRow[] {
+  return prepared(ctx.db, 'SELECT * FROM webhooks WHERE companyId = ? AND deletedAt IS NULL ORDER BY rowid').all(
+    caller.companyId,
+  ) as WebhookRow[];
+}
+
+/** Sealed before storage, like every secret; the field is dropped when the input has none. */
+function sealedSecret(ctx: Context, secret: string | undefined): { secret?: string } {
+  return secret === undefined ? {} : { secret: ctx.secrets.seal(secret) };
+}
+
+export function createWebhook(
+  ctx: Context,
+  caller: Caller,
+  input: WebhookCreateInput,
+): { row: WebhookRow; secret: string } {
+  const secret = input.secret ?? `whsec_${ctx.random.bytes(24).toString('base64url')}`;
+  return inTransaction(ctx, () => {
+    if (listWebhooks(ctx, caller).length >= maxWebhooksPerCompany) throw new ApiError('TOO_MANY_WEBHOOKS');
+    const id = newUuid(ctx.random);
+    const now = ctx.clock.now();
+    insertRow(ctx.db, 'webhooks', {
+      ...objectToRow({ ...input, events: input.events ?? ['*'] }, webhookColumns),
+      ...sealedSecret(ctx, secret),
+      id,
+      companyId: caller.companyId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return { row: getWebhook(ctx, caller, id), secret };
+  });
+}
+
+export function updateWebhook(ctx: Context, caller: Caller, id: string, input: WebhookUpdateInput): WebhookRow {
+  return inTransaction(ctx, () => {
+    getWebhook(ctx, caller, id);
+    updateRow(ctx.db, 'webhooks', caller.companyId, id, {
+      ...objectToRow({ ...input, secret: undefined }, webhookColumns),
+      ...sealedSecret(ctx, input.secret),
+      updatedAt: ctx.clock.now(),
+    });
+    return getWebhook(ctx, caller, id);
+  });
+}
+
+export function deleteWebhook(ctx: Context, caller: Caller, id: string): void {
+  inTransaction(ctx, () => {
+    getWebhook(ctx, caller, id);
+    const now = ctx.clock.now();
+    updateRow(ctx.db, 'webhooks', caller.companyId, id, { deletedAt: now, updatedAt: now });
+  });
+}
