@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import QRCode from 'qrcode';
 import { axeProblems, launchChromium, openKiosk, screenshot } from '../helpers/browser.ts';
 import { type KioskFixture, kioskFixture } from '../helpers/kiosk.ts';
 
@@ -146,6 +147,27 @@ test('a blocked visitor gets a discreet screen that names no reason', async () =
   assert.doesNotMatch(text, /block|denied|refused/i);
   await screenshot(page, 'blocked');
   await kiosk.api('PATCH', '/v1/kiosk/settings', { visitorFields: { cpf: 'off' } });
+  await page.close();
+});
+
+test("with the access integration on, the confirmation shows the visitor's gate code", async () => {
+  await kiosk.api('POST', '/v1/integration/access', {
+    enabled: true,
+    aesKey: 'a passphrase for the gate',
+    staticVisitorQRCode: true,
+  });
+  const { page } = await openKiosk(browser, kiosk.service.url);
+  await walkIn(page, 'Lara Gomes');
+  const gate = page.getByRole('region', { name: 'Your entry code' });
+  await gate.getByRole('img', { name: 'Your entry code' }).waitFor();
+  await screenshot(page, 'confirmed-with-gate-code');
+  const { body } = await kiosk.api('GET', '/v1/visits?queryKey=name&queryOp===&queryValue=Lara%20Gomes');
+  const code = await kiosk.api('GET', `/v1/visit/${body.visits[0].id}/qrcode`);
+  // The picture shown is the QR code of the service's payload (a static code: the same every time).
+  const svg = await QRCode.toString(code.body.payload, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+  const src = await gate.getByRole('img').getAttribute('src');
+  assert.equal(decodeURIComponent(src?.replace(/^data:image\/svg\+xml;charset=utf-8,/, '') ?? ''), svg);
+  await kiosk.api('DELETE', '/v1/integration/access');
   await page.close();
 });
 

@@ -168,7 +168,9 @@ function GateCode({ api, visitId }: { api: Api; visitId: string }) {
     <section className="gate-code" aria-label={t('outcome.gateCode')}>
       <h2>{t('outcome.gateCode')}</h2>
       <QrImage className="gate-qr" text={code.payload} label={t('outcome.gateCode')} />
-      <p className="hint">{t('outcome.gateHint')}</p>
+      <p className="hint">
+        {t('outcome.gateHint')} {code.expiresAt && t('outcome.gateRenews')}
+      </p>
     </section>
   );
 }
