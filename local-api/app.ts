@@ -7,17 +7,27 @@ import {
 } from './access/gate-callback.ts';
 import { qrRoutes } from './access/qr-routes.ts';
 import { accessConfigRoutes } from './access/routes.ts';
+import { blocklistRoutes } from './blocklist/routes.ts';
+import { companyRoutes } from './companies/routes.ts';
 import { companyForKey } from './companies/store.ts';
 import type { Context } from './context.ts';
+import { customFieldRoutes } from './custom-fields/routes.ts';
 import type { EventListener } from './events.ts';
+import { fileRoutes } from './files/routes.ts';
 import { hostRoutes } from './hosts/routes.ts';
 import { authenticate } from './http/auth.ts';
 import { ApiError, errorHandler, notFound } from './http/errors.ts';
-import { type RouteSpec, routerOf } from './http/routes.ts';
+import { isPublic, type RouteSpec, routerOf } from './http/routes.ts';
 import { inviteeRoutes } from './invitees/routes.ts';
 import { kioskPages } from './kiosk/pages.ts';
 import { kioskRoutes } from './kiosk/routes.ts';
+import { meetingRoutes } from './meetings/routes.ts';
+import { deliverNotification, notifyOnCheckin } from './notifications/delivery.ts';
+import { notificationRoutes } from './notifications/routes.ts';
+import { notificationJobKind } from './notifications/settings.ts';
+import { openApiRoutes } from './openapi/routes.ts';
 import type { JobHandler } from './queue/queue.ts';
+import { visitorRoutes } from './visitors/routes.ts';
 import { visitRoutes } from './visits/routes.ts';
 import { webhookDeliveryHandler, webhookJobKind, webhookListener } from './webhooks/events.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
@@ -43,25 +53,37 @@ const requireObjectBody: RequestHandler = (req, _res, next) => {
 /** Every /v1 endpoint, by resource: mounted behind authentication and described in the OpenAPI document. */
 export function v1Routes(ctx: Context): RouteSpec[] {
   return [
+    ...companyRoutes(ctx),
     ...hostRoutes(ctx),
+    ...meetingRoutes(ctx),
     ...inviteeRoutes(ctx),
     ...visitRoutes(ctx),
+    ...visitorRoutes(ctx),
+    ...customFieldRoutes(ctx),
+    ...blocklistRoutes(ctx),
+    ...notificationRoutes(ctx),
+    ...fileRoutes(ctx),
     ...accessConfigRoutes(ctx),
     ...qrRoutes(ctx),
     ...gateCallbackRoutes(ctx),
     ...webhookRoutes(ctx),
     ...kioskRoutes(ctx),
+    ...openApiRoutes(() => v1Routes(ctx)),
   ];
 }
 
 /** Handlers of the durable job queue, by job kind; each feature that sends something outside registers here. */
 export function jobHandlers(ctx: Context): Record<string, JobHandler> {
-  return { [gateCallbackKind]: gateCallbackHandler(ctx), [webhookJobKind]: webhookDeliveryHandler(ctx) };
+  return {
+    [gateCallbackKind]: gateCallbackHandler(ctx),
+    [webhookJobKind]: webhookDeliveryHandler(ctx),
+    [notificationJobKind]: deliverNotification(ctx),
+  };
 }
 
 /** Listeners of the domain events (check-ins, updates…), run inside the transaction of the write. */
 export function eventListeners(ctx: Context): EventListener[] {
-  return [gateCallbackListener(ctx), webhookListener(ctx)];
+  return [gateCallbackListener(ctx), webhookListener(ctx), notifyOnCheckin(ctx)];
 }
 
 /** The service as an Express app, without listening: tests and the CLI choose where it listens. */
@@ -76,8 +98,10 @@ export function createApp(ctx: Context, extra: { before?: Router[] } = {}): expr
   v1.use(express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] }));
   v1.use(express.urlencoded({ extended: true, limit: bodyLimit, parameterLimit: 2000 }));
   v1.use(requireObjectBody);
+  const routes = v1Routes(ctx);
+  v1.use(routerOf(routes.filter(isPublic)));
   v1.use(authenticate((key) => companyForKey(ctx, key)));
-  v1.use(routerOf(v1Routes(ctx)));
+  v1.use(routerOf(routes.filter((spec) => !isPublic(spec))));
   app.use('/v1', v1);
   app.use(notFound);
   app.use(errorHandler((message, error) => ctx.log.error({ err: error }, message)));

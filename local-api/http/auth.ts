@@ -37,6 +37,14 @@ export function presentedKeys(headers: Request['headers']): string[] {
   return keys;
 }
 
+/** A request that presents a signed link (`?expires=…&signature=…`) instead of a key. */
+export const carriesSignedLink = (req: Request): boolean =>
+  typeof req.query.signature === 'string' && typeof req.query.expires === 'string';
+
+/**
+ * Sets the request's caller from its key. Without a valid key, only a request carrying a signed link goes on,
+ * without a caller: routes of `signedLink` access check the signature, every other route refuses it.
+ */
 export function authenticate(findCaller: (key: string) => Caller | undefined): RequestHandler {
   return (req, _res, next) => {
     for (const key of presentedKeys(req.headers)) {
@@ -46,6 +54,10 @@ export function authenticate(findCaller: (key: string) => Caller | undefined): R
         next();
         return;
       }
+    }
+    if (carriesSignedLink(req)) {
+      next();
+      return;
     }
     throw new ApiError('UNAUTHORIZED');
   };

@@ -53,6 +53,13 @@ export const errorStatus = {
   WRONG_PIN: 403,
   PIN_NOT_SET: 409,
   FORBIDDEN: 403,
+  READ_ONLY_FIELD: 400,
+  VISITOR_NOT_FOUND: 400,
+  INVALID_PICTURE: 400,
+  INVALID_NDA: 400,
+  INVALID_CUSTOM_FIELD: 400,
+  LINK_EXPIRED: 403,
+  MISSING_IDENTIFIER: 400,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

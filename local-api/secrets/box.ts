@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -10,6 +10,8 @@ import { join } from 'node:path';
 export interface SecretBox {
   seal(plain: string): string;
   open(sealed: string): string;
+  /** A 32-byte key for one purpose (signing file links…), derived from the device key with HKDF-SHA256. */
+  deriveKey(purpose: string): Buffer;
 }
 
 const prefix = 'sealed:v1:';
@@ -31,6 +33,9 @@ export function secretBox(key: Buffer): SecretBox {
       const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
       decipher.setAuthTag(raw.subarray(12, 28));
       return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+    },
+    deriveKey(purpose) {
+      return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `portaria:${purpose}`, 32));
     },
   };
 }

@@ -1,14 +1,28 @@
+import { screenVisitor } from '../blocklist/store.ts';
 import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
+import { checkinAnswers, liveAnswers } from '../custom-fields/store.ts';
 import type { EventName } from '../events.ts';
+import {
+  decodeNda,
+  decodePicture,
+  type FileBatch,
+  fileUrls,
+  inTransactionWithFiles,
+  type Upload,
+} from '../files/store.ts';
 import { findHost } from '../hosts/store.ts';
 import { hostSummaries } from '../hosts/summaries.ts';
 import { ApiError, type ErrorCode } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { findInvitee, freeCardNumber, type InviteeRow, markInviteeArrived } from '../invitees/store.ts';
+import { blockedNote } from '../notifications/messages.ts';
+import type { PersonIds } from '../rules/identity.ts';
 import { isUuidV4, newUuid } from '../rules/ids.ts';
 import { parseTimestampInput } from '../rules/time.ts';
-import { insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
+import { findLiveRow, insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
+import { visitorDataFields } from '../visitors/schema.ts';
+import { recognizeVisitor, requireVisitor } from '../visitors/store.ts';
 import {
   type AnswerItem,
   type AuthorizationInput,
@@ -31,19 +45,12 @@ export type VisitRow = Record<string, unknown> & {
   checkoutAt: number | null;
   authorizationStatus: AuthorizationStatus | null;
   customFields: string;
+  pictureFile: string | null;
+  ndaFile: string | null;
 };
 
 const textFields = [
-  'name',
-  'email',
-  'phone',
-  'cpf',
-  'rg',
-  'document',
-  'address',
-  'company',
-  'position',
-  'sector',
+  ...visitorDataFields,
   'hostId',
   'inviteeId',
   'meetingId',
@@ -95,14 +102,18 @@ export function visitObjects(ctx: Context, caller: Caller, rows: VisitRow[]): Re
       ndaFile: _nda,
       ...object
     } = rowToObject(row, visitColumns, caller.timeZone);
+    const picture = fileUrls(ctx, row.pictureFile);
+    const nda = fileUrls(ctx, row.ndaFile);
     return {
       ...object,
       type: 'visit',
       host: row.hostId ? (hosts.get(row.hostId) ?? null) : null,
       authorizationStatus: row.authorizationStatus ? authorizationStatusOut[row.authorizationStatus] : null,
       customFields: (object.customFields as AnswerItem[]).map(customFieldObject),
-      pictureUrl: null,
-      ndaUrl: null,
+      pictureUrl: picture.url,
+      pictureSignedUrl: picture.signedUrl,
+      ndaUrl: nda.url,
+      ndaSignedUrl: nda.signedUrl,
     };
   });
 }
@@ -115,10 +126,7 @@ function findVisitAnyState(ctx: Context, id: string): VisitRow | undefined {
 }
 
 export function findVisit(ctx: Context, caller: Caller, id: string): VisitRow | undefined {
-  return prepared(ctx.db, 'SELECT * FROM visits WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
-    id,
-    caller.companyId,
-  ) as VisitRow | undefined;
+  return findLiveRow<VisitRow>(ctx.db, 'visits', caller.companyId, id);
 }
 
 export function getVisit(ctx: Context, caller: Caller, id: string): VisitRow {
@@ -158,6 +166,54 @@ function publishVisit(ctx: Context, caller: Caller, name: EventName, row: VisitR
   ctx.events.publish(name, caller, () => visitObject(ctx, caller, row));
 }
 
+/** A check-in's files, decoded and checked before the write begins: undefined not sent, null removed. */
+interface VisitUploads {
+  picture: Upload | null | undefined;
+  nda: Upload | null | undefined;
+}
+
+function decodeUploads(input: { visitPicture?: string | null; visitNda?: string | null }): VisitUploads {
+  const decode = (text: string | null | undefined, read: (text: string) => Upload) =>
+    text === undefined ? undefined : text ? read(text) : null;
+  return {
+    picture: decode(input.visitPicture, (text) => decodePicture(text, 'visitPicture', 'visit-picture')),
+    nda: decode(input.visitNda, (text) => decodeNda(text, 'visitNda')),
+  };
+}
+
+/** The visit's file columns after the uploads: new files saved, the ones they replace retired. */
+function fileColumns(uploads: VisitUploads, files: FileBatch, current?: VisitRow) {
+  const columns: { pictureFile?: string | null; ndaFile?: string | null } = {};
+  if (uploads.picture !== undefined) {
+    files.retire(current?.pictureFile);
+    columns.pictureFile = uploads.picture && files.save(uploads.picture);
+  }
+  if (uploads.nda !== undefined) {
+    files.retire(current?.ndaFile);
+    columns.ndaFile = uploads.nda && files.save(uploads.nda);
+  }
+  return columns;
+}
+
+/**
+ * The door's part of a check-in: the visitor record (a returning visitor is recognized) and the blocklist. A
+ * visitor who matches an entry is recorded as BLOCKED with a note in the company's language, and is not let in.
+ */
+function atTheDoor(
+  ctx: Context,
+  caller: Caller,
+  person: PersonIds & Record<string, string | null | undefined>,
+  at: number,
+  requested: { visitorId?: string | null; visitorStatus?: string | null; statusNote?: string | null } = {},
+) {
+  const match = screenVisitor(ctx, caller, person);
+  return {
+    visitorId: recognizeVisitor(ctx, caller, person, at, requested.visitorId),
+    visitorStatus: match ? 'BLOCKED' : (requested.visitorStatus ?? null),
+    statusNote: match ? blockedNote(caller.lang, match.on, match.entry.reason) : (requested.statusNote ?? null),
+  };
+}
+
 /**
  * Walk-in check-in. The visit's id is made by the client, so a retried POST (the kiosk lost the answer) finds
  * the visit it already made and answers it unchanged instead of creating a second one.
@@ -165,7 +221,8 @@ function publishVisit(ctx: Context, caller: Caller, name: EventName, row: VisitR
 export function checkinWalkIn(ctx: Context, caller: Caller, input: VisitCreateInput): VisitRow {
   const { visit, visitor } = input;
   if (!isUuidV4(visit.id)) throw new ApiError('INVALID_ID');
-  return inTransaction(ctx, () => {
+  const uploads = decodeUploads(input);
+  return inTransactionWithFiles(ctx, caller, (files) => {
     const existing = findVisitAnyState(ctx, visit.id);
     if (existing) {
       if (existing.companyId !== caller.companyId || existing.deletedAt !== null) throw new ApiError('ALREADY_EXISTS');
@@ -182,22 +239,16 @@ export function checkinWalkIn(ctx: Context, caller: Caller, input: VisitCreateIn
     if (checkoutAt !== null && Math.floor(checkoutAt / 1000) < Math.floor(checkinAt / 1000)) {
       throw new ApiError('CHECKOUT_AT_BEFORE_CHECKIN');
     }
+    const answers = checkinAnswers(ctx, caller, { customFields, questionnaireFields, feedbacks }, 'checkin');
+    const door = atTheDoor(ctx, caller, visitor, checkinAt, visit);
     insertRow(ctx.db, 'visits', {
-      ...objectToRow(
-        {
-          ...dates,
-          ...visitor,
-          customFields,
-          questionnaireFields,
-          feedbacks,
-        },
-        visitColumns,
-      ),
+      ...objectToRow({ ...dates, ...visitor, ...answers, ...door }, visitColumns),
+      ...fileColumns(uploads, files),
       checkinType: visit.checkinType ?? 'API',
       cardNumber: visit.cardNumber ?? String(freeCardNumber(ctx, caller)),
       checkinAt,
       checkoutAt,
-      isInsideCompany: checkoutAt === null && visit.visitorStatus !== 'BLOCKED' ? 1 : 0,
+      isInsideCompany: checkoutAt === null && door.visitorStatus !== 'BLOCKED' ? 1 : 0,
       companyId: caller.companyId,
       createdAt: now,
       updatedAt: now,
@@ -229,7 +280,8 @@ function requireInvitee(ctx: Context, caller: Caller, inviteeId: string): Invite
  */
 export function checkinInvitee(ctx: Context, caller: Caller, inviteeId: string, input: InviteeCheckinInput): VisitRow {
   if (input.id !== undefined && !isUuidV4(input.id)) throw new ApiError('INVALID_ID');
-  return inTransaction(ctx, () => {
+  const uploads = decodeUploads(input);
+  return inTransactionWithFiles(ctx, caller, (files) => {
     const invitee = requireInvitee(ctx, caller, inviteeId);
     if (input.id) {
       const existing = findVisitAnyState(ctx, input.id);
@@ -246,14 +298,20 @@ export function checkinInvitee(ctx: Context, caller: Caller, inviteeId: string, 
     const now = ctx.clock.now();
     const checkinAt = (resolveDate(input.checkinAt, caller, 'WRONG_CHECKIN_AT_FORMAT') as number | undefined) ?? now;
     const id = input.id ?? newUuid(ctx.random);
+    const answers = checkinAnswers(
+      ctx,
+      caller,
+      {
+        customFields: input.customFields ?? liveAnswers(ctx, caller, inviteeAnswers(invitee)),
+        questionnaireFields: input.questionnaireFields,
+      },
+      'checkin',
+    );
+    const person = invitee as InviteeRow & PersonIds & Record<string, string | null>;
+    const door = atTheDoor(ctx, caller, person, checkinAt);
     insertRow(ctx.db, 'visits', {
-      ...objectToRow(
-        {
-          customFields: input.customFields ?? inviteeAnswers(invitee),
-          questionnaireFields: input.questionnaireFields,
-        },
-        visitColumns,
-      ),
+      ...objectToRow({ ...answers, ...door }, visitColumns),
+      ...fileColumns(uploads, files),
       id,
       companyId: caller.companyId,
       createdAt: now,
@@ -279,7 +337,7 @@ export function checkinInvitee(ctx: Context, caller: Caller, inviteeId: string, 
       checkinByIpadId: input.checkinByIpadId ?? null,
       checkinByHostId: input.checkinByHostId ?? null,
       authorizationStatus: invitee.requiresAuthorization === 1 ? 'AWAITING' : null,
-      isInsideCompany: 1,
+      isInsideCompany: door.visitorStatus === 'BLOCKED' ? 0 : 1,
     });
     markInviteeArrived(ctx, caller, inviteeId);
     const row = getVisit(ctx, caller, id);
@@ -358,22 +416,17 @@ export function authorizeVisit(
 }
 
 export function updateVisit(ctx: Context, caller: Caller, id: string, input: VisitUpdateInput): VisitRow {
-  return inTransaction(ctx, () => {
-    getVisit(ctx, caller, id);
+  const uploads = decodeUploads(input);
+  return inTransactionWithFiles(ctx, caller, (files) => {
+    const current = getVisit(ctx, caller, id);
     const { customFields, questionnaireFields, feedbacks, ...fields } = input.visit ?? {};
     requireHost(ctx, caller, fields.hostId);
     requireHost(ctx, caller, fields.authorizedById);
+    requireVisitor(ctx, caller, fields.visitorId);
+    const answers = checkinAnswers(ctx, caller, { customFields, questionnaireFields, feedbacks }, 'update');
     updateRow(ctx.db, 'visits', caller.companyId, id, {
-      ...objectToRow(
-        {
-          ...resolveDates(fields, caller),
-          ...input.visitor,
-          customFields,
-          questionnaireFields,
-          feedbacks,
-        },
-        visitColumns,
-      ),
+      ...objectToRow({ ...resolveDates(fields, caller), ...input.visitor, ...answers }, visitColumns),
+      ...fileColumns(uploads, files, current),
       updatedAt: ctx.clock.now(),
     });
     const row = getVisit(ctx, caller, id);

@@ -1,49 +1,45 @@
-import { isValidEmail } from '../../local-api/rules/email.ts';
-import { phonePattern } from '../../local-api/rules/visitor.ts';
+import { isAnswered, type ValueProblem, valueProblem } from '../../local-api/custom-fields/values.ts';
 import type { AnswerItem, CustomFieldDefinition } from './types.ts';
 
-/** Why a custom field's answer is refused (`validation.<problem>`). */
-export type AnswerProblem = 'required' | 'number' | 'date' | 'email' | 'phone';
+/** Why an answer is refused, as the page says it (`validation.<problem>`): the service's reasons, in words. */
+export type AnswerProblem = 'required' | 'date' | 'number' | 'email' | 'phone';
 
-export interface Choice {
-  value: string;
-  label: string;
-  isCorrect?: boolean | undefined;
-}
-
-/** A definition's choices, whether the service lists them as text or as objects. */
-export function choicesOf(def: CustomFieldDefinition): Choice[] {
-  return (def.options ?? []).flatMap((option) => {
-    if (typeof option === 'string') return [{ value: option, label: option }];
-    const value = option.value ?? option.label;
-    return value === undefined ? [] : [{ value, label: option.label ?? value, isCorrect: option.isCorrect }];
-  });
-}
+const shownAs: Record<ValueProblem, AnswerProblem> = {
+  required: 'required',
+  // A choice not offered, or a box neither ticked nor not: the screen cannot produce either; ask again.
+  option: 'required',
+  checkbox: 'required',
+  date: 'date',
+  number: 'number',
+  email: 'email',
+  phone: 'phone',
+};
 
 /** The field's name in the visitor's language, else its own name. */
 export const fieldLabel = (def: CustomFieldDefinition, lang: string) => def.localizedName?.[lang] || def.name;
 
-/** Several ticked choices of one Checkbox field are kept in one answer, one per line. */
-export const choiceSeparator = '\n';
+const rule = (def: CustomFieldDefinition) => ({
+  type: def.type,
+  options: def.options ?? [],
+  required: Boolean(def.required),
+});
 
-const isoDate = /^\d{4}-\d{2}-\d{2}$/;
+/** A number as typed with a decimal comma ("1,5", as pt-BR and de write it) in the form the service takes. */
+function sendable(def: CustomFieldDefinition, value: string): string {
+  const text = value.trim();
+  return def.type === 'Number' ? text.replace(',', '.') : text;
+}
 
+/** The answers' problems by field id, with the service's own rules (custom-fields/values.ts). */
 export function answerProblems(
   defs: readonly CustomFieldDefinition[],
   answers: Readonly<Record<string, string>>,
 ): Record<string, AnswerProblem> {
   const problems: Record<string, AnswerProblem> = {};
   for (const def of defs) {
-    const value = (answers[def.id] ?? '').trim();
-    const empty = value === '' || (def.type === 'Checkbox' && choicesOf(def).length === 0 && value !== 'true');
-    if (empty) {
-      if (def.required) problems[def.id] = 'required';
-      continue;
-    }
-    if (def.type === 'Number' && !Number.isFinite(Number(value.replace(',', '.')))) problems[def.id] = 'number';
-    if (def.type === 'Date' && !isoDate.test(value)) problems[def.id] = 'date';
-    if (def.type === 'Email' && !isValidEmail(value)) problems[def.id] = 'email';
-    if (def.type === 'Phone' && !phonePattern.test(value)) problems[def.id] = 'phone';
+    const value = sendable(def, answers[def.id] ?? '');
+    const problem = def.required && !isAnswered(rule(def), value) ? 'required' : valueProblem(rule(def), value);
+    if (problem) problems[def.id] = shownAs[problem];
   }
   return problems;
 }
@@ -55,12 +51,8 @@ export function answerItems(
   location: string,
 ): AnswerItem[] {
   return defs.flatMap((def, sort) => {
-    const value = (answers[def.id] ?? '').trim();
+    const value = sendable(def, answers[def.id] ?? '');
     if (value === '') return [];
-    const choices = choicesOf(def);
-    const judged = choices.some((c) => c.isCorrect !== undefined);
-    const chosen = value.split(choiceSeparator);
-    const isCorrect = judged ? choices.every((c) => (c.isCorrect === true) === chosen.includes(c.value)) : undefined;
     return [
       {
         customFieldId: def.id,
@@ -69,7 +61,6 @@ export function answerItems(
         ...(def.localizedName ? { localizedName: def.localizedName } : {}),
         sort,
         location,
-        ...(location === 'QUESTIONNAIRE' && isCorrect !== undefined ? { isCorrect } : {}),
       },
     ];
   });

@@ -58,7 +58,7 @@ export interface CustomFieldDefinition {
   id: string;
   name: string;
   type: CustomFieldType | string;
-  options?: (string | { value?: string; label?: string; isCorrect?: boolean })[];
+  options?: string[];
   required?: boolean;
   localizedName?: Partial<Record<string, string>>;
   sort?: number;
@@ -84,5 +84,4 @@ export interface AnswerItem {
   localizedName?: Partial<Record<string, string>>;
   sort: number;
   location: string;
-  isCorrect?: boolean;
 }

@@ -50,13 +50,13 @@ function jpegSize(bytes: Buffer): { width: number; height: number } {
 
 test('the welcome screen speaks four languages, switched by a tap, and passes axe', async () => {
   const { page, problems } = await openKiosk(browser, kiosk.service.url);
-  await page.getByRole('heading', { name: 'Welcome' }).waitFor();
+  await page.getByRole('heading', { name: 'Welcome to Acme' }).waitFor();
   assert.deepEqual(await axeProblems(page), []);
   await screenshot(page, 'welcome-en');
   for (const [language, heading, walkIn] of [
-    ['Português', 'Boas-vindas', 'Vim fazer uma visita'],
-    ['Deutsch', 'Willkommen', 'Ich bin zu Besuch'],
-    ['简体中文', '欢迎', '我来访问'],
+    ['Português', 'Acme dá as boas-vindas', 'Vim fazer uma visita'],
+    ['Deutsch', 'Willkommen bei Acme', 'Ich bin zu Besuch'],
+    ['简体中文', '欢迎来到 Acme', '我来访问'],
   ] as const) {
     await page.getByRole('button', { name: language }).click();
     await page.getByRole('heading', { name: heading, exact: true }).waitFor();
@@ -153,6 +153,16 @@ test('a walk-in with picture and signature: validated, stored, and well under 20
   assert.equal(visit.host.id, kiosk.hosts.beatriz.id);
   assert.equal(visit.checkinType, 'IPAD');
   assert.equal(visit.isInsideCompany, true);
+  // The picture and the signed agreement are kept, byte for byte, behind the key and behind a signed link.
+  assert.ok(visit.pictureUrl && visit.ndaUrl, 'the service keeps visit files (issue 3)');
+  const download = async (path: string, key?: string) => {
+    const response = await fetch(kiosk.service.url + path, key ? { headers: { authorization: `Bearer ${key}` } } : {});
+    assert.equal(response.status, 200, path);
+    return Buffer.from(await response.arrayBuffer());
+  };
+  assert.deepEqual(await download(visit.pictureUrl, kiosk.apiKey), picture);
+  assert.deepEqual(await download(visit.ndaUrl, kiosk.apiKey), pdfBytes);
+  assert.deepEqual(await download(visit.pictureSignedUrl), picture);
 
   // Printed, the badge is one 62 × 100 mm label with nothing of the screen around it.
   const printed = await PDFDocument.load(await page.pdf({ preferCSSPageSize: true, printBackground: true }));

@@ -15,6 +15,7 @@ export async function kioskFixture(): Promise<KioskFixture> {
   const service = await startService();
   const session = (await (await fetch(`${service.url}/kiosk/session`)).json()) as { apiKey: string };
   const api = client(service.url, session.apiKey);
+  await api('PATCH', '/v1/company', { name: 'Acme', timezone: 'America/Sao_Paulo', lang: 'en' });
   const host = async (name: string, email: string, sector: string) => {
     const { status, body } = await api('POST', '/v1/hosts', { name, email, sector, isActive: true });
     if (status !== 200) throw new Error(`host not created: ${JSON.stringify(body)}`);

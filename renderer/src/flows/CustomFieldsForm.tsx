@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field } from '../components/ui.tsx';
-import { type AnswerProblem, choiceSeparator, choicesOf, fieldLabel } from '../custom-fields.ts';
+import { type AnswerProblem, fieldLabel } from '../custom-fields.ts';
 import type { CustomFieldDefinition } from '../types.ts';
 
 const inputTypes: Record<string, string> = { Date: 'date', Email: 'email', Phone: 'tel' };
@@ -14,7 +14,7 @@ interface Props {
   onChange: (id: string, value: string) => void;
 }
 
-/** The company's custom fields or questionnaire: text, number, date, one choice (buttons) or several (ticks). */
+/** The company's custom fields or questionnaire: text, number, date, e-mail, phone, one choice, or a tick. */
 export function CustomFieldsForm(props: Props) {
   return (
     <div className="form">
@@ -32,16 +32,8 @@ function CustomField({ def, answers, problems, lang, onChange }: Props & { def: 
   const value = answers[def.id] ?? '';
   const problem = problems[def.id];
   const error = problem ? t(`validation.${problem}`) : undefined;
-  const choices = choicesOf(def);
 
-  if (def.type === 'Dropdown' || (def.type === 'Checkbox' && choices.length > 0)) {
-    const many = def.type === 'Checkbox';
-    const chosen = value ? value.split(choiceSeparator) : [];
-    const toggle = (choice: string) => {
-      if (!many) return onChange(def.id, choice);
-      const next = chosen.includes(choice) ? chosen.filter((c) => c !== choice) : [...chosen, choice];
-      onChange(def.id, next.join(choiceSeparator));
-    };
+  if (def.type === 'Dropdown') {
     return (
       <fieldset
         className={`field choices${error ? ' field-invalid' : ''}`}
@@ -52,15 +44,10 @@ function CustomField({ def, answers, problems, lang, onChange }: Props & { def: 
           {!def.required && <span className="optional"> ({t('common.optional')})</span>}
         </legend>
         <div className="choice-list">
-          {choices.map((choice) => (
-            <label key={choice.value} className="choice">
-              <input
-                type={many ? 'checkbox' : 'radio'}
-                name={groupId}
-                checked={chosen.includes(choice.value)}
-                onChange={() => toggle(choice.value)}
-              />
-              <span>{choice.label}</span>
+          {(def.options ?? []).map((option) => (
+            <label key={option} className="choice">
+              <input type="radio" name={groupId} checked={value === option} onChange={() => onChange(def.id, option)} />
+              <span>{option}</span>
             </label>
           ))}
         </div>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { choicesOf, fieldLabel } from '../custom-fields.ts';
+import { fieldLabel } from '../custom-fields.ts';
 import { languages } from '../i18n/index.ts';
 import { itemsOf } from '../kiosk-data.ts';
 import { Refusal } from '../problems.ts';
@@ -205,12 +205,7 @@ function CustomFieldsSection({ api, lang, onSettings }: FrontDeskProps) {
           <li key={field.id} className="card">
             <p className="card-title">{fieldLabel(field, lang)}</p>
             <p>
-              {[
-                field.type,
-                field.location,
-                field.required ? t('settings.fieldRequired') : '',
-                ...choicesOf(field).map((c) => c.label),
-              ]
+              {[field.type, field.location, field.required ? t('settings.fieldRequired') : '', ...(field.options ?? [])]
                 .filter(Boolean)
                 .join(' · ')}
             </p>
@@ -242,7 +237,7 @@ function CustomFieldsSection({ api, lang, onSettings }: FrontDeskProps) {
         ]}
         onChange={(location) => setDraft({ ...draft, location })}
       />
-      {(draft.type === 'Dropdown' || draft.type === 'Checkbox') && (
+      {draft.type === 'Dropdown' && (
         <label className="field">
           <span>{t('settings.fieldOptions')}</span>
           <textarea rows={4} value={draft.options} onChange={(e) => setDraft({ ...draft, options: e.target.value })} />
