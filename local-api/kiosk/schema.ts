@@ -1,19 +1,13 @@
 import { z } from 'zod';
 import { bool, positiveInt } from '../http/fields.ts';
+import { visitorDataFields } from '../visitors/schema.ts';
 
 /** The visitor data a walk-in may be asked for, besides the name (always asked, always required). */
-export const visitorFieldNames = [
-  'email',
-  'phone',
-  'cpf',
-  'rg',
-  'document',
-  'company',
-  'position',
-  'sector',
-  'address',
-] as const;
-export type VisitorFieldName = (typeof visitorFieldNames)[number];
+export type VisitorFieldName = Exclude<(typeof visitorDataFields)[number], 'name'>;
+export const visitorFieldNames = visitorDataFields.filter((field): field is VisitorFieldName => field !== 'name') as [
+  VisitorFieldName,
+  ...VisitorFieldName[],
+];
 
 export const fieldModes = ['off', 'optional', 'required'] as const;
 export type FieldMode = (typeof fieldModes)[number];

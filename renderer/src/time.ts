@@ -14,4 +14,7 @@ export const timeOfDay = (lang: string, timeZone: string, at: string | Date) =>
 export const dateAndTime = (lang: string, timeZone: string, at: string | Date) =>
   new Intl.DateTimeFormat(lang, { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
 
+export const longDate = (lang: string, timeZone: string, at: string | Date) =>
+  new Intl.DateTimeFormat(lang, { timeZone, dateStyle: 'long' }).format(new Date(at));
+
 export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';

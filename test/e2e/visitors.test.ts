@@ -212,6 +212,30 @@ test('an idle kiosk warns, then returns to the start and forgets what was typed'
   await context.close();
 });
 
+test('a kiosk cut off from its hub says it works offline, with what waits to be sent', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  // The sync service's answer (issue 5) for a kiosk whose hub cannot be reached.
+  await page.route('**/v1/sync/status', (route) =>
+    route.fulfill({
+      json: {
+        role: 'kiosk',
+        state: 'offline',
+        upstream: 'https://hub.example',
+        pending: 3,
+        lastSuccessAt: null,
+        lastError: 'ECONNREFUSED',
+      },
+    }),
+  );
+  await page.goto(`${kiosk.service.url}/`);
+  await page.getByRole('status').filter({ hasText: 'Working offline' }).waitFor();
+  await page.getByText('3 waiting to be sent.').waitFor();
+  assert.deepEqual(await axeProblems(page), []);
+  await screenshot(page, 'hub-offline');
+  await context.close();
+});
+
 test('when the service stops, the kiosk says so in words', async () => {
   const { page } = await openKiosk(browser, kiosk.service.url);
   await home(page);

@@ -182,3 +182,32 @@ test('a walk-in with picture and signature: validated, stored, and well under 20
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('an agreement in a script the standard PDF fonts lack (Chinese) is signed into a PDF all the same', async () => {
+  await kiosk.api('PATCH', '/v1/kiosk/settings', { ndaText: '访客须对在内部看到的一切保密。\n本协议有效期为五年。' });
+  const { page, problems } = await openKiosk(browser, kiosk.service.url);
+  const sent = captureVisitPost(page);
+  await page.getByRole('button', { name: '简体中文' }).click();
+  await page.getByRole('button', { name: /我来访问/ }).click();
+  await page.getByLabel('姓名').fill('王小明');
+  await page.getByRole('button', { name: '下一步' }).click();
+  await page.getByRole('combobox').fill('carlos');
+  await page.getByRole('option', { name: /Carlos Mendes/ }).click();
+  await page.getByRole('button', { name: '下一步' }).click();
+  await page.getByRole('button', { name: '不拍照继续' }).click();
+  await page.getByText('本协议有效期为五年。').waitFor();
+  await sign(page);
+  await screenshot(page, 'walk-in-nda-zh-Hans');
+  await page.getByRole('button', { name: '我同意并签名' }).click();
+  await page.getByRole('heading', { name: '登记成功，王小明！' }).waitFor();
+  const body = sent.body as Record<string, string>;
+  assert.equal(body.visitPicture, undefined, 'no picture taken, none sent');
+  const pdfBytes = Buffer.from(body.visitNda ?? '', 'base64');
+  const pdf = await PDFDocument.load(pdfBytes);
+  assert.equal(pdf.getTitle(), '保密协议');
+  assert.equal(pdf.getAuthor(), '王小明');
+  // Title, two lines of text, the signer's line and the signature: each drawn as a picture.
+  assert.ok((pdfBytes.toString('latin1').match(/\/Subtype \/Image/g) ?? []).length >= 5);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -8,7 +8,7 @@ import type { KioskData } from '../kiosk-data.ts';
 import { todaysInvitees } from '../lists.ts';
 import { problemText } from '../problems.ts';
 import { matching, minSearchLength } from '../search.ts';
-import { dayIn, isToday, timeOfDay } from '../time.ts';
+import { isToday, longDate, timeOfDay } from '../time.ts';
 import type { Invitee, Visit } from '../types.ts';
 
 /**
@@ -40,7 +40,7 @@ export function Invited(props: {
     if (!invitee) return setMessage(t('invited.noMatch'));
     if (invitee.status === 'canceled') return setMessage(t('invited.canceled'));
     if (!isToday(data.timeZone, invitee.expectedAt)) {
-      return setMessage(t('invited.otherDay', { date: dayIn(data.timeZone, invitee.expectedAt) }));
+      return setMessage(t('invited.otherDay', { date: longDate(props.lang, data.timeZone, invitee.expectedAt) }));
     }
     setMessage(undefined);
     setChosen(invitee);
