@@ -82,6 +82,10 @@ test('an invitation code typed finds the invitation; a canceled one is explained
   await field.fill(String(canceled.cardNumber));
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByText('This invitation was canceled. Please ask at the reception.').waitFor();
+  const tomorrow = await invite('Fausto Lima', { expectedAt: new Date(Date.now() + 36 * 3600_000).toISOString() });
+  await field.fill(String(tomorrow.cardNumber));
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByText('This invitation is for another day', { exact: false }).waitFor();
   await field.fill('999999999');
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByText('We could not find your invitation.', { exact: false }).waitFor();
