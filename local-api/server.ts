@@ -35,6 +35,9 @@ export function openService(options: ServiceOptions): Context {
   };
 }
 
+/** How long answers under way may take to finish when the service stops. */
+const closeGraceMs = 2000;
+
 export interface RunningService {
   ctx: Context;
   server: Server;
@@ -67,6 +70,10 @@ export async function startService(options: ServiceOptions & { port: number; hos
       await new Promise<void>((done) => {
         server.close(() => done());
         server.closeIdleConnections();
+        // A client that keeps its connections alive (the kiosk's page, open while the service stops) goes on
+        // sending requests on them, and `close` would wait for it forever: answers under way get a moment to
+        // finish, then every connection is closed.
+        setTimeout(() => server.closeAllConnections(), closeGraceMs).unref();
       });
       await worker.stop();
       ctx.db.close();

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import express from 'express';
+import { kioskPages } from '../../local-api/kiosk/pages.ts';
 import { pinLimits } from '../../local-api/kiosk/routes.ts';
 import { hostName, isLoopbackAddress } from '../../local-api/kiosk/session.ts';
+import { testContext } from '../helpers/context.ts';
 import { client, startService, type TestService } from '../helpers/service.ts';
 
 let service: TestService;
@@ -215,20 +217,15 @@ describe('the kiosk page at /', () => {
   });
 
   test('says plainly when the page is not built', async () => {
-    const dataDir = join(service.dataDir, 'unbuilt');
-    mkdirSync(dataDir, { recursive: true });
-    const { kioskPages } = await import('../../local-api/kiosk/pages.ts');
-    const express = (await import('express')).default;
+    const ctx = testContext();
     const app = express();
-    const empty = join(dataDir, 'dist');
-    mkdirSync(empty, { recursive: true });
-    writeFileSync(join(empty, 'unrelated.txt'), '');
-    app.use(kioskPages({} as never, empty));
+    app.use(kioskPages(ctx, join(ctx.dataDir, 'no-such-build')));
     const server = app.listen(0, '127.0.0.1');
     await new Promise((done) => server.once('listening', done));
     const { port } = server.address() as { port: number };
     const answer = await fetch(`http://127.0.0.1:${port}/`);
     server.close();
+    ctx.db.close();
     assert.equal(answer.status, 503);
     assert.match(await answer.text(), /npm run build:renderer/);
   });
