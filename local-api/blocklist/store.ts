@@ -58,7 +58,9 @@ export function createBlocklistEntry(ctx: Context, caller: Caller, input: Blockl
     const id = newRecordId(ctx.random);
     const now = ctx.clock.now();
     insertRow(ctx.db, 'blocklist', { ...fields, id, companyId: caller.companyId, createdAt: now, updatedAt: now });
-    return getBlocklistEntry(ctx, caller, id);
+    const row = getBlocklistEntry(ctx, caller, id);
+    ctx.events.publish('blocklist.created', caller, () => blocklistObject(row, caller));
+    return row;
   });
 }
 
@@ -73,15 +75,19 @@ export function updateBlocklistEntry(ctx: Context, caller: Caller, id: string, i
       ...{ cpfKey, rgKey, documentKey, emailKey, phoneKey, phoneTail },
       updatedAt: ctx.clock.now(),
     });
-    return getBlocklistEntry(ctx, caller, id);
+    const row = getBlocklistEntry(ctx, caller, id);
+    ctx.events.publish('blocklist.updated', caller, () => blocklistObject(row, caller));
+    return row;
   });
 }
 
 export function deleteBlocklistEntry(ctx: Context, caller: Caller, id: string, deletedById: string | null): void {
   inTransaction(ctx, () => {
-    getBlocklistEntry(ctx, caller, id);
+    const row = getBlocklistEntry(ctx, caller, id);
     const now = ctx.clock.now();
     updateRow(ctx.db, 'blocklist', caller.companyId, id, { deletedAt: now, updatedAt: now, deletedById });
+    const deleted = { ...row, deletedAt: now, updatedAt: now, deletedById };
+    ctx.events.publish('blocklist.deleted', caller, () => blocklistObject(deleted, caller));
   });
 }
 
@@ -103,12 +109,13 @@ export function screenVisitor(ctx: Context, caller: Caller, person: PersonIds): 
   const keys = identityKeys(person);
   const numbers = [keys.cpfKey, keys.rgKey, keys.documentKey];
   if (![...numbers, keys.emailKey, keys.phoneTail].some((key) => key !== null)) return undefined;
+  // One indexed lookup per key, united: an OR over the keys would read every entry of the company.
+  const live = 'SELECT rowid AS position, * FROM blocklist WHERE companyId = :companyId AND deletedAt IS NULL AND';
   const candidates = prepared(
     ctx.db,
-    `SELECT * FROM blocklist WHERE companyId = :companyId AND deletedAt IS NULL AND (
-       cpfKey IN (:a, :b, :c) OR rgKey IN (:a, :b, :c) OR documentKey IN (:a, :b, :c)
-       OR emailKey = :emailKey OR phoneTail = :phoneTail)
-     ORDER BY createdAt, rowid`,
+    `${live} cpfKey IN (:a, :b, :c) UNION ${live} rgKey IN (:a, :b, :c) UNION ${live} documentKey IN (:a, :b, :c)
+     UNION ${live} emailKey = :emailKey UNION ${live} phoneTail = :phoneTail
+     ORDER BY createdAt, position`,
   ).all({
     companyId: caller.companyId,
     a: numbers[0],

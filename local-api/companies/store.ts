@@ -10,6 +10,11 @@ export interface Caller {
   companyId: string;
   timeZone: string;
   lang: string;
+  /**
+   * Set when a hub replays a write a kiosk already made offline (sync push): the kiosk has done that write's
+   * local duties (the gate callback), so listeners that act for the device skip it.
+   */
+  replayedFor?: string;
 }
 
 const trialDays = 30;
@@ -88,6 +93,8 @@ export function updateCompany(ctx: Context, caller: Caller, input: CompanyUpdate
     else if (typeof value === 'string') values[key] = value === '' ? null : ctx.secrets.seal(value);
   }
   const row: Record<string, unknown> = { ...objectToRow(values, companyColumns), updatedAt: ctx.clock.now() };
+  const timeZone = changes.timezone === undefined ? caller.timeZone : (changes.timezone ?? defaultTimeZone());
+  const updated: Caller = { ...caller, timeZone, lang: changes.lang ?? caller.lang };
   inTransaction(ctx, () => {
     companyRow(ctx, caller);
     const columns = Object.keys(row);
@@ -95,7 +102,15 @@ export function updateCompany(ctx: Context, caller: Caller, input: CompanyUpdate
       ctx.db,
       `UPDATE companies SET ${columns.map((c) => `"${c}" = :${c}`).join(', ')} WHERE id = :__id AND deletedAt IS NULL`,
     ).run({ ...row, __id: caller.companyId });
+    ctx.events.publish('company.updated', caller, () => companyObject(ctx, updated));
   });
-  const timeZone = changes.timezone === undefined ? caller.timeZone : (changes.timezone ?? defaultTimeZone());
-  return companyObject(ctx, { ...caller, timeZone, lang: changes.lang ?? caller.lang });
+  return companyObject(ctx, updated);
+}
+
+/** The caller a company's own background work (the retention sweep) acts as. */
+export function companyCaller(ctx: Context, companyId: string): Caller | undefined {
+  const row = ctx.db
+    .prepare('SELECT id, timezone, lang FROM companies WHERE id = ? AND deletedAt IS NULL')
+    .get(companyId) as { id: string; timezone: string | null; lang: string } | undefined;
+  return row && { companyId: row.id, timeZone: row.timezone ?? defaultTimeZone(), lang: row.lang };
 }

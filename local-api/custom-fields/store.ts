@@ -65,7 +65,9 @@ export function createCustomField(ctx: Context, caller: Caller, input: CustomFie
       createdAt: now,
       updatedAt: now,
     });
-    return getCustomField(ctx, caller, id);
+    const row = getCustomField(ctx, caller, id);
+    ctx.events.publish('customfield.created', caller, () => customFieldObject(row, caller));
+    return row;
   });
 }
 
@@ -82,16 +84,20 @@ export function updateCustomField(
       ...objectToRow(input, customFieldColumns),
       updatedAt: ctx.clock.now(),
     });
-    return getCustomField(ctx, caller, id);
+    const row = getCustomField(ctx, caller, id);
+    ctx.events.publish('customfield.updated', caller, () => customFieldObject(row, caller));
+    return row;
   });
 }
 
 /** Deleting a definition keeps the answers already given (they carry its name and type). */
 export function deleteCustomField(ctx: Context, caller: Caller, id: string): void {
   inTransaction(ctx, () => {
-    getCustomField(ctx, caller, id);
+    const row = getCustomField(ctx, caller, id);
     const now = ctx.clock.now();
     updateRow(ctx.db, 'custom_fields', caller.companyId, id, { deletedAt: now, updatedAt: now });
+    const deleted = { ...row, deletedAt: now, updatedAt: now };
+    ctx.events.publish('customfield.deleted', caller, () => customFieldObject(deleted, caller));
   });
 }
 
@@ -194,14 +200,16 @@ const locations: AnswerSets<CustomFieldLocation> = {
 /**
  * The answers of a check-in, checked and completed. At check-in (`checkin`) the required fields and questionnaire
  * questions must be answered (feedback comes later); on an update, each list that is sent replaces the stored one
- * and must answer its required definitions, and a list not sent stays as it is (undefined).
+ * and must answer its required definitions, and a list not sent stays as it is (undefined). A replayed check-in's
+ * answers (`replay`) were checked and completed by the kiosk that took them: they are kept as they are.
  */
 export function checkinAnswers(
   ctx: Context,
   caller: Caller,
   input: Partial<AnswerSets<readonly AnswerItem[] | undefined>>,
-  mode: 'checkin' | 'update',
-): Partial<AnswerSets<ResolvedAnswer[]>> {
+  mode: 'checkin' | 'update' | 'replay',
+): Partial<AnswerSets<readonly AnswerItem[]>> {
+  if (mode === 'replay') return input;
   const known = definitions(ctx, caller);
   const resolved: Partial<AnswerSets<ResolvedAnswer[]>> = {};
   for (const key of Object.keys(locations) as (keyof AnswerSets<unknown>)[]) {

@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import { ApiError, type ErrorCode } from '../http/errors.ts';
@@ -63,17 +63,21 @@ export function decodeNda(text: string, field: string): Upload {
   return { purpose: 'visit-nda', bytes, mediaType: 'application/pdf', extension: 'pdf' };
 }
 
-/** A stored file's name: its id and extension, as the rows that carry a file hold it (`<32 hex>.jpg`). */
+/** A stored file's name: its id and extension (`<32 hex>.jpg`), the last part of its path and of its URL. */
 const fileName = /^([0-9a-f]{32})\.(jpg|png|pdf)$/;
 
-const filePath = (ctx: Context, companyId: string, name: string) => join(ctx.dataDir, 'files', companyId, name);
+/**
+ * Where a file lies, relative to the data folder: what the rows that carry a file hold (`visits.pictureFile`…),
+ * so that erasure and retention (privacy/) find the bytes to delete.
+ */
+const relativePath = (companyId: string, name: string) => `files/${companyId}/${name}`;
 
 /** What a write may do with files; used inside the write's transaction. */
 export interface FileBatch {
-  /** Writes the upload (fsynced, so the committed row never names missing bytes) and records it; returns its name. */
+  /** Writes the upload (fsynced: a committed row never names missing bytes), records it, answers its path. */
   save(upload: Upload): string;
   /** Marks a file the row no longer carries as deleted; its bytes are removed once the write has committed. */
-  retire(name: string | null | undefined): void;
+  retire(path: string | null | undefined): void;
 }
 
 /**
@@ -87,11 +91,10 @@ export function inTransactionWithFiles<T>(ctx: Context, caller: Caller, work: (f
   const batch: FileBatch = {
     save(upload) {
       const id = newRecordId(ctx.random);
-      const name = `${id}.${upload.extension}`;
-      const path = filePath(ctx, caller.companyId, name);
+      const path = relativePath(caller.companyId, `${id}.${upload.extension}`);
       mkdirSync(join(ctx.dataDir, 'files', caller.companyId), { recursive: true, mode: 0o700 });
       written.push(path);
-      const fd = openSync(path, 'wx', 0o600);
+      const fd = openSync(join(ctx.dataDir, path), 'wx', 0o600);
       try {
         writeSync(fd, upload.bytes);
         fsyncSync(fd);
@@ -112,27 +115,27 @@ export function inTransactionWithFiles<T>(ctx: Context, caller: Caller, work: (f
         upload.bytes.length,
         createHash('sha256').update(upload.bytes).digest('hex'),
       );
-      return name;
+      return path;
     },
-    retire(name) {
-      const id = name ? fileName.exec(name)?.[1] : undefined;
-      if (!name || !id) return;
+    retire(path) {
+      const id = path ? fileName.exec(basename(path))?.[1] : undefined;
+      if (!path || !id) return;
       prepared(ctx.db, 'UPDATE files SET deletedAt = ? WHERE id = ? AND companyId = ? AND deletedAt IS NULL').run(
         ctx.clock.now(),
         id,
         caller.companyId,
       );
-      retired.push(filePath(ctx, caller.companyId, name));
+      retired.push(relativePath(caller.companyId, basename(path)));
     },
   };
   let result: T;
   try {
     result = inTransaction(ctx, () => work(batch));
   } catch (error) {
-    for (const path of written) rmSync(path, { force: true });
+    for (const path of written) rmSync(join(ctx.dataDir, path), { force: true });
     throw error;
   }
-  for (const path of retired) rmSync(path, { force: true });
+  for (const path of retired) rmSync(join(ctx.dataDir, path), { force: true });
   return result;
 }
 
@@ -151,16 +154,18 @@ function linkSignature(ctx: Context, name: string, expires: number): string {
   return createHmac('sha256', key).update(`${name}\n${expires}`).digest('base64url');
 }
 
-export const filePathOf = (name: string): string => `/v1/files/${name}`;
+/** The URL path of a stored file (its path as a row holds it → `/v1/files/<id>.<ext>`). */
+export const fileUrlOf = (path: string): string => `/v1/files/${basename(path)}`;
 
 /** The key-protected path of a stored file and its short-lived signed link; nulls when there is no file. */
 export function fileUrls(
   ctx: Context,
-  name: string | null | undefined,
+  path: string | null | undefined,
 ): { url: string | null; signedUrl: string | null } {
-  if (!name) return { url: null, signedUrl: null };
+  if (!path) return { url: null, signedUrl: null };
+  const name = basename(path);
   const expires = Math.ceil((ctx.clock.now() + linkLifetimeMs) / linkStepMs) * (linkStepMs / 1000);
-  const url = filePathOf(name);
+  const url = fileUrlOf(path);
   return { url, signedUrl: `${url}?expires=${expires}&signature=${linkSignature(ctx, name, expires)}` };
 }
 
@@ -203,5 +208,11 @@ export function openFile(
   if (!row || row.extension !== extension || (caller && row.companyId !== caller.companyId)) {
     throw new ApiError('NOT_FOUND');
   }
-  return { bytes: readFileSync(filePath(ctx, row.companyId, name)), mediaType: row.mediaType };
+  try {
+    return { bytes: readFileSync(join(ctx.dataDir, relativePath(row.companyId, name))), mediaType: row.mediaType };
+  } catch (error) {
+    // Erasure and retention delete the bytes of a visitor's files: a link to one of them finds nothing.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ApiError('NOT_FOUND');
+    throw error;
+  }
 }

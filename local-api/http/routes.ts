@@ -72,10 +72,16 @@ export const listErrors = [
 /** What DELETE endpoints answer. */
 export const successSchema = z.object({ success: z.literal(true) });
 
+async function answer(spec: RouteSpec, req: Request, res: Response, caller: Caller | undefined): Promise<void> {
+  const body = spec.body ? validate(spec.body, req.body, spec.fieldCodes) : undefined;
+  const result = await spec.handle({ req, res, caller, body, params: req.params as Record<string, string> });
+  if (result !== undefined) res.json(result);
+}
+
 /**
- * Mounts routes on a router. Authentication is done upstream: a route of `apiKey` access refuses a request that
- * came through without a caller. A path whose last segment is a parameter, called without it (`/host/`), answers
- * MISSING_ID: registered first, so that `/visit/allow/` is not taken for the visit whose id is "allow".
+ * Mounts the routes of a company's key, behind authentication (every request here has a caller). A path whose
+ * last segment is a parameter, called without it (`/host/`), answers MISSING_ID: registered first, so that
+ * `/visit/allow/` is not taken for the visit whose id is "allow".
  */
 export function routerOf(routes: readonly RouteSpec[]): Router {
   const router = Router();
@@ -88,13 +94,29 @@ export function routerOf(routes: readonly RouteSpec[]): Router {
   if (first.length > 0) router.all(first, missingId);
   for (const spec of routes) {
     // Async so a handler may await (a QR picture is rendered asynchronously); Express 5 passes rejections on.
-    router[spec.method](spec.path, async (req, res) => {
-      const caller = (spec.access ?? 'apiKey') === 'apiKey' ? callerOf(req) : req.caller;
-      const body = spec.body ? validate(spec.body, req.body, spec.fieldCodes) : undefined;
-      const answer = await spec.handle({ req, res, caller, body, params: req.params as Record<string, string> });
-      if (answer !== undefined) res.json(answer);
-    });
+    router[spec.method](spec.path, (req, res) => answer(spec, req, res, callerOf(req)));
   }
   if (last.length > 0) router.all(last, missingId);
+  return router;
+}
+
+/** A request that presents a signed link (`?expires=…&signature=…`) instead of a key. */
+const carriesSignedLink = (req: Request): boolean =>
+  typeof req.query.signature === 'string' && typeof req.query.expires === 'string';
+
+/**
+ * Mounts the routes answered without a key, before authentication (and before any body is read: they take none):
+ * `public` ones, and `signedLink` ones when the request carries a signed link. Without one, a request for a
+ * `signedLink` route goes on to authentication and the router of `routerOf`.
+ */
+export function keylessRouterOf(routes: readonly RouteSpec[]): Router {
+  const router = Router();
+  for (const spec of routes) {
+    if (spec.access !== 'public' && spec.access !== 'signedLink') continue;
+    router[spec.method](spec.path, (req, res, next) => {
+      if (spec.access === 'signedLink' && !carriesSignedLink(req)) return next();
+      return answer(spec, req, res, undefined);
+    });
+  }
   return router;
 }

@@ -4,7 +4,7 @@ import { resolveCustomFieldObjects } from '../custom-fields/store.ts';
 import {
   decodePicture,
   type FileBatch,
-  filePathOf,
+  fileUrlOf,
   fileUrls,
   inTransactionWithFiles,
   type Upload,
@@ -152,7 +152,7 @@ type PicturePlan = { kind: 'keep' } | { kind: 'url'; url: string | null } | { ki
 function picturePlan(value: string | null | undefined, currentFile: string | null): PicturePlan {
   if (value === undefined) return { kind: 'keep' };
   if (value === null || value.trim() === '') return { kind: 'url', url: null };
-  if (currentFile && value.startsWith(filePathOf(currentFile))) return { kind: 'keep' };
+  if (currentFile && value.startsWith(fileUrlOf(currentFile))) return { kind: 'keep' };
   if (/^[a-z][a-z0-9+.-]*:/i.test(value) && !value.startsWith('data:')) {
     if (value.length > 2000) throw new ApiError('INVALID_PARAMETER', { field: 'pictureUrl' });
     return { kind: 'url', url: value };

@@ -2,9 +2,16 @@ import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import { createFailureLimiter } from '../http/rate-limit.ts';
-import { type RouteSpec, route } from '../http/routes.ts';
+import { type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { hashPin, pinMatches } from './pin.ts';
-import { kioskSettingsInput, kioskSettingsObject, pinPattern, pinSetInput, pinVerifyInput } from './schema.ts';
+import {
+  kioskSettingsInput,
+  kioskSettingsObject,
+  pinPattern,
+  pinSetInput,
+  pinVerifiedSchema,
+  pinVerifyInput,
+} from './schema.ts';
 import { kioskSettings, saveKioskSettings, savePinHash, storedPinHash } from './store.ts';
 
 const tag = 'Kiosk';
@@ -60,6 +67,7 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
       summary: 'Set the front-desk PIN (the first time without currentPin; later currentPin is required)',
       body: pinSetInput,
       fieldCodes: { pin: { missing: 'INVALID_PIN', invalid: 'INVALID_PIN' } },
+      response: successSchema,
       errors: ['INVALID_PIN', 'WRONG_PIN', 'TOO_MANY_REQUESTS'],
       handle: async ({ caller, body }) => {
         if (storedPinHash(ctx, caller.companyId)) await checkPin(caller, body.currentPin ?? '');
@@ -74,6 +82,7 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
       summary: 'Check the front-desk PIN (rate-limited)',
       body: pinVerifyInput,
       fieldCodes: { pin: { missing: 'WRONG_PIN', invalid: 'WRONG_PIN' } },
+      response: pinVerifiedSchema,
       errors: ['WRONG_PIN', 'PIN_NOT_SET', 'TOO_MANY_REQUESTS'],
       handle: async ({ caller, body }) => {
         await checkPin(caller, body.pin);

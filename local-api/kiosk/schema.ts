@@ -52,3 +52,4 @@ const pin = () => z.string().regex(pinPattern, 'must be 6 to 12 digits');
 /** POST /v1/kiosk/pin: the first PIN needs no `currentPin`; changing it does. */
 export const pinSetInput = z.object({ pin: pin(), currentPin: z.string().max(64).optional() });
 export const pinVerifyInput = z.object({ pin: z.string().max(64) });
+export const pinVerifiedSchema = z.object({ valid: z.literal(true) });

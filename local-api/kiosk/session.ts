@@ -1,7 +1,8 @@
 import type { Request } from 'express';
 import type { Context } from '../context.ts';
-import { deviceCredential } from '../device.ts';
+import { type DeviceCredential, deviceCredential } from '../device.ts';
 import { ApiError } from '../http/errors.ts';
+import { upstreamOf } from '../sync/state.ts';
 
 const loopbackNames = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -33,9 +34,20 @@ export function mayReceiveCredential(req: Pick<Request, 'headers' | 'socket'>): 
   return site === undefined || site === 'same-origin' || site === 'none';
 }
 
-/** GET /kiosk/session: the device's company and API key, for the kiosk page in browser mode. */
-export function kioskSession(ctx: Context, req: Request): { companyId: string; apiKey: string } {
+/**
+ * The credential the kiosk's screens use. A kiosk that follows a hub serves the hub's company, which the upstream
+ * key opens here once the hub has first answered (docs/sync.md; `companyId` is empty until then); any other
+ * service serves the device's own company (`<data>/device.json`, created with a company on first use, as
+ * `portaria start` does).
+ */
+export function kioskCredential(ctx: Context, companyName = 'My Company'): DeviceCredential {
+  const upstream = upstreamOf(ctx);
+  if (upstream) return { companyId: upstream.companyId ?? '', apiKey: upstream.apiKey };
+  return deviceCredential(ctx, companyName).credential;
+}
+
+/** GET /kiosk/session: the kiosk's credential, for its page in browser mode. */
+export function kioskSession(ctx: Context, req: Request): DeviceCredential {
   if (!mayReceiveCredential(req)) throw new ApiError('FORBIDDEN');
-  const { credential } = deviceCredential(ctx, 'My Company');
-  return { companyId: credential.companyId, apiKey: credential.apiKey };
+  return kioskCredential(ctx);
 }

@@ -163,6 +163,7 @@ export function createMeeting(ctx: Context, caller: Caller, input: MeetingCreate
       updatedAt: now,
     });
     const row = getMeeting(ctx, caller, id);
+    ctx.events.publish('meeting.created', caller, () => meetingObject(ctx, caller, row));
     syncInvitees(ctx, caller, row, []);
     return row;
   });
@@ -176,6 +177,7 @@ export function updateMeeting(ctx: Context, caller: Caller, id: string, input: M
       updatedAt: ctx.clock.now(),
     });
     const row = getMeeting(ctx, caller, id);
+    ctx.events.publish('meeting.updated', caller, () => meetingObject(ctx, caller, row));
     syncInvitees(ctx, caller, row, guestsOf(current));
     return row;
   });
@@ -187,7 +189,9 @@ export function deleteMeeting(ctx: Context, caller: Caller, id: string): void {
     const row = getMeeting(ctx, caller, id);
     const now = ctx.clock.now();
     updateRow(ctx.db, 'meetings', caller.companyId, id, { deletedAt: now, updatedAt: now });
-    syncInvitees(ctx, caller, { ...row, deletedAt: now }, guestsOf(row));
+    const deleted = { ...row, deletedAt: now, updatedAt: now };
+    ctx.events.publish('meeting.deleted', caller, () => meetingObject(ctx, caller, deleted));
+    syncInvitees(ctx, caller, deleted, guestsOf(row));
   });
 }
 

@@ -1,6 +1,8 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import { PermanentJobError } from '../queue/queue.ts';
+import { attemptTimeoutMs, postJson } from '../webhooks/delivery.ts';
+import { deliveryHeader, eventHeader, signatureHeader, signBody } from '../webhooks/signature.ts';
 import type { DeliveryChannel } from './schema.ts';
 import type { NotificationSettings } from './settings.ts';
 
@@ -22,9 +24,6 @@ export interface Channel {
   send(settings: NotificationSettings, delivery: Delivery, signal: AbortSignal): Promise<void>;
 }
 
-/** Longest one attempt waits for the peer (the queue aborts an attempt after 10 s). */
-const peerTimeoutMs = 8_000;
-
 /** SMTP answers that refuse the message itself (unknown mailbox, policy): sending it again cannot help. */
 const refusedSmtpCodes = new Set([550, 551, 552, 553, 554]);
 
@@ -38,9 +37,9 @@ const email: Channel = {
       requireTLS: settings.smtpSecurity === 'starttls',
       ignoreTLS: settings.smtpSecurity === 'none',
       auth: settings.smtpUsername ? { user: settings.smtpUsername, pass: settings.smtpPassword } : undefined,
-      connectionTimeout: peerTimeoutMs,
-      greetingTimeout: peerTimeoutMs,
-      socketTimeout: peerTimeoutMs,
+      connectionTimeout: attemptTimeoutMs,
+      greetingTimeout: attemptTimeoutMs,
+      socketTimeout: attemptTimeoutMs,
     });
     const abort = () => transport.close();
     signal.addEventListener('abort', abort, { once: true });
@@ -65,47 +64,21 @@ const email: Channel = {
   },
 };
 
-/** HTTP answers that refuse this very request: sending the same body again cannot help. */
-const refusedHttpStatuses = new Set([400, 405, 410, 413, 415, 422]);
-
 /**
- * The notification's own webhook: a JSON POST, signed like the service's event webhooks
- * (`X-Portaria-Signature: sha256=<hex HMAC-SHA256 of the body>`) when a secret is set.
+ * The notification's own webhook: a JSON POST signed like the service's event webhooks (`X-Portaria-Signature:
+ * sha256=<hex HMAC-SHA256 of the body>`) when a secret is set, sent and judged as they are.
  */
 const webhook: Channel = {
   isConfigured: (settings) => settings.webhookUrl !== '',
   async send(settings, delivery, signal) {
     const body = JSON.stringify(delivery.body);
     const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'user-agent': 'Portaria',
-      'x-portaria-event': 'notification',
-      'x-portaria-delivery': delivery.key,
+      [eventHeader]: 'notification',
+      [deliveryHeader]: delivery.key,
+      'idempotency-key': delivery.key,
     };
-    if (settings.webhookSecret) {
-      headers['x-portaria-signature'] =
-        `sha256=${createHmac('sha256', settings.webhookSecret).update(body).digest('hex')}`;
-    }
-    // Messages name the origin only: a URL may carry credentials.
-    const origin = new URL(settings.webhookUrl).origin;
-    let response: Response;
-    try {
-      response = await fetch(settings.webhookUrl, {
-        method: 'POST',
-        body,
-        headers,
-        redirect: 'manual',
-        signal: AbortSignal.any([signal, AbortSignal.timeout(peerTimeoutMs)]),
-      });
-    } catch (error) {
-      const cause = (error as Error & { cause?: { code?: string } }).cause;
-      throw new Error(`cannot reach ${origin}: ${cause?.code ?? (error as Error).message}`);
-    }
-    await response.body?.cancel();
-    if (response.ok) return;
-    const message = `${origin} answered HTTP ${response.status}`;
-    if (refusedHttpStatuses.has(response.status)) throw new PermanentJobError(message);
-    throw new Error(message);
+    if (settings.webhookSecret) headers[signatureHeader] = signBody(settings.webhookSecret, body);
+    await postJson(settings.webhookUrl, body, headers, signal);
   },
 };
 

@@ -88,31 +88,39 @@ interface CheckedInVisit {
   checkinAt: string;
   visitorStatus: string | null;
   statusNote: string | null;
+  isInsideCompany: boolean;
   host: { id: string } | null;
 }
 
 /**
  * On every check-in, tells the host that their visitor is here (unless the host turned `preCheckinNotifications`
- * off); when the visitor was blocked at the door, tells the company's SECURITY and FRONTDESK hosts instead.
+ * off); when the visitor was blocked at the door, tells the company's SECURITY and FRONTDESK hosts instead. A
+ * check-in replayed at the hub was notified by the kiosk that took it (from its own queue, once it was online),
+ * unless the hub's blocklist stops the visitor the kiosk let in: then the hub tells the door's hosts.
  */
 export function notifyOnCheckin(ctx: Context): EventListener {
   return (event) => {
     if (event.name !== 'visit.checkin' || openChannels(ctx, event.caller.companyId).length === 0) return;
+    const replayed = event.caller.replayedFor !== undefined;
     const { caller } = event;
     const visit = event.object() as unknown as CheckedInVisit;
     const words = catalogueFor(caller.lang);
     const visitor = visit.company ? `${visit.name ?? ''} (${visit.company})` : (visit.name ?? '');
     const values = { visitor, time: localTime(Date.parse(visit.checkinAt), caller.lang, caller.timeZone) };
     const details = { visitId: visit.id };
-    if (visit.visitorStatus === 'BLOCKED') {
+    if (visit.visitorStatus === 'BLOCKED' && !(replayed && visit.isInsideCompany === false)) {
       notifyHosts(ctx, caller, { key: `blocked:${visit.id}` }, doorHosts(ctx, caller), {
         subject: fill(words.blockedSubject, values),
-        text: fill(words.blockedText, { ...values, note: visit.statusNote ?? '' }).trim(),
+        text: fill(visit.isInsideCompany ? words.blockedInsideText : words.blockedText, {
+          ...values,
+          note: visit.statusNote ?? '',
+        }).trim(),
         kind: 'visit.blocked',
         details,
       });
       return;
     }
+    if (replayed) return;
     const host = visit.host ? findHost(ctx, caller, visit.host.id) : undefined;
     if (host?.preCheckinNotifications !== 1) return;
     notifyHosts(ctx, caller, { key: `checkin:${visit.id}` }, [host], {

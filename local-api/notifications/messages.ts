@@ -11,6 +11,8 @@ interface Catalogue {
   arrivedText: string;
   blockedSubject: string;
   blockedText: string;
+  /** A visitor a kiosk let in while offline, whom the hub's blocklist stops: they may be inside. */
+  blockedInsideText: string;
   blockedNote: string;
   visitSubject: string;
   deliverySubject: string;
@@ -24,6 +26,7 @@ const catalogues: Record<Language, Catalogue> = {
     arrivedText: '{visitor} checked in at {time}.',
     blockedSubject: 'Blocked visitor at the door: {visitor}',
     blockedText: '{visitor} tried to check in at {time} and was not let in. {note}',
+    blockedInsideText: '{visitor} checked in at {time} at a kiosk that was offline, and may be inside. {note}',
     blockedNote: 'Blocklist match ({field}): {reason}',
     visitSubject: 'A message about your visitor',
     deliverySubject: 'A delivery has arrived for you',
@@ -35,6 +38,7 @@ const catalogues: Record<Language, Catalogue> = {
     arrivedText: '{visitor} fez check-in em {time}.',
     blockedSubject: 'Visitante bloqueado na recepção: {visitor}',
     blockedText: '{visitor} tentou fazer check-in em {time} e a entrada não foi liberada. {note}',
+    blockedInsideText: '{visitor} fez check-in em {time} num totem sem conexão e pode estar nas dependências. {note}',
     blockedNote: 'Consta na lista de bloqueio ({field}): {reason}',
     visitSubject: 'Uma mensagem sobre seu visitante',
     deliverySubject: 'Chegou uma entrega para você',
@@ -46,6 +50,8 @@ const catalogues: Record<Language, Catalogue> = {
     arrivedText: '{visitor} hat sich am {time} angemeldet.',
     blockedSubject: 'Gesperrte Person am Empfang: {visitor}',
     blockedText: '{visitor} wollte sich am {time} anmelden; der Zutritt wurde nicht gewährt. {note}',
+    blockedInsideText:
+      '{visitor} hat sich am {time} an einem Kiosk ohne Verbindung angemeldet und ist womöglich im Haus. {note}',
     blockedNote: 'Auf der Sperrliste ({field}): {reason}',
     visitSubject: 'Eine Nachricht zu Ihrem Besuch',
     deliverySubject: 'Eine Lieferung ist für Sie angekommen',
@@ -57,6 +63,7 @@ const catalogues: Record<Language, Catalogue> = {
     arrivedText: '{visitor} 已于 {time} 登记到访。',
     blockedSubject: '前台拦截的访客：{visitor}',
     blockedText: '{visitor} 于 {time} 尝试登记，未允许进入。{note}',
+    blockedInsideText: '{visitor} 于 {time} 在离线的自助终端登记，可能已在场内。{note}',
     blockedNote: '与黑名单记录匹配（{field}）：{reason}',
     visitSubject: '关于您的访客的消息',
     deliverySubject: '您有一件快递已送达',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { hostSummarySchema } from '../hosts/schema.ts';
 import { email, type FieldCodes, httpUrl, positiveInt, text } from '../http/fields.ts';
 import type { ColumnKinds } from '../store/rows.ts';
+import { deliveryStatusSchema } from '../webhooks/schema.ts';
 
 export const notificationTypes = ['delivery', 'visit'] as const;
 export type NotificationType = (typeof notificationTypes)[number];
@@ -54,7 +55,7 @@ export const notificationColumns: ColumnKinds = {
 export const deliveryChannels = ['email', 'webhook'] as const;
 export type DeliveryChannel = (typeof deliveryChannels)[number];
 
-export const deliveryStatusSchema = z.object({
+export const notificationDeliverySchema = z.object({
   hostId: z.string(),
   channel: z.enum(deliveryChannels),
   status: z.enum(['pending', 'done', 'failed']),
@@ -72,7 +73,7 @@ export const notificationObjectSchema = z.object({
   message: z.string().nullable(),
   companyId: z.string().nullable(),
   hosts: z.array(hostSummarySchema),
-  deliveries: z.array(deliveryStatusSchema),
+  deliveries: z.array(notificationDeliverySchema),
 });
 
 export const smtpSecurities = ['tls', 'starttls', 'none'] as const;
@@ -112,13 +113,5 @@ export const notificationSettingsSchema = z.object({
   webhookSecret: z.string().describe('"********" when set, "" when not'),
   createdAt: z.string(),
   updatedAt: z.string(),
-  queue: z
-    .object({
-      pending: z.number().int(),
-      failed: z.number().int(),
-      done: z.number().int(),
-      lastError: z.string().nullable(),
-      oldestPendingAt: z.string().nullable(),
-    })
-    .describe('the deliveries of this company waiting, given up and done'),
+  queue: deliveryStatusSchema.describe('the notification deliveries of the company waiting, given up and done'),
 });

@@ -2,9 +2,9 @@ import { secretMask } from '../companies/schema.ts';
 import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
-import { queueStatus } from '../queue/queue.ts';
 import { formatInZone } from '../rules/time.ts';
 import { insertRow, prepared } from '../store/rows.ts';
+import { deliveryStatus } from '../webhooks/delivery.ts';
 import { type NotificationSettingsInput, notificationSettingsSecrets, type smtpSecurities } from './schema.ts';
 
 export const notificationJobKind = 'host-notification';
@@ -41,17 +41,13 @@ export function getNotificationSettings(ctx: Context, caller: Caller): Notificat
 
 /** The settings as the interface shows them: secrets masked, times in the company's zone, the queue's state. */
 export function notificationSettingsObject(ctx: Context, caller: Caller, settings: NotificationSettings) {
-  const queue = queueStatus(ctx, caller.companyId, notificationJobKind);
   return {
     ...settings,
     smtpPassword: settings.smtpPassword ? secretMask : '',
     webhookSecret: settings.webhookSecret ? secretMask : '',
     createdAt: formatInZone(settings.createdAt, caller.timeZone),
     updatedAt: formatInZone(settings.updatedAt, caller.timeZone),
-    queue: {
-      ...queue,
-      oldestPendingAt: queue.oldestPendingAt === null ? null : formatInZone(queue.oldestPendingAt, caller.timeZone),
-    },
+    queue: deliveryStatus(ctx, caller, notificationJobKind),
   };
 }
 
@@ -84,12 +80,19 @@ export function saveNotificationSettings(
         updatedAt: now,
       });
     }
-    return getNotificationSettings(ctx, caller);
+    const settings = getNotificationSettings(ctx, caller);
+    ctx.events.publish('notifications.settings.updated', caller, () =>
+      notificationSettingsObject(ctx, caller, settings),
+    );
+    return settings;
   });
 }
 
 export function deleteNotificationSettings(ctx: Context, caller: Caller): void {
   inTransaction(ctx, () => {
-    prepared(ctx.db, 'DELETE FROM notification_settings WHERE companyId = ?').run(caller.companyId);
+    const deleted = prepared(ctx.db, 'DELETE FROM notification_settings WHERE companyId = ?').run(caller.companyId);
+    if (deleted.changes > 0) {
+      ctx.events.publish('notifications.settings.deleted', caller, () => ({ type: 'notificationSettings' }));
+    }
   });
 }

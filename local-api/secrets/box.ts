@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createFileDurably } from '../store/durable-file.ts';
 
 /**
  * Encrypts secrets (access-control AES keys and passwords, the company's integration tokens) before they reach
@@ -66,7 +67,6 @@ export function loadDeviceKey(dataDir: string, wrapper: KeyWrapper = plainFile):
   const file = join(dataDir, 'device.key');
   if (existsSync(file)) return wrapper.unwrap(readFileSync(file));
   const key = randomBytes(32);
-  writeFileSync(file, wrapper.wrap(key), { mode: 0o600, flag: 'wx' });
-  chmodSync(file, 0o600);
+  createFileDurably(file, wrapper.wrap(key), 0o600);
   return key;
 }

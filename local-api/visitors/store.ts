@@ -64,12 +64,14 @@ export function recognizeVisitor(
     known = findVisitor(ctx, caller, visitorId);
     if (!known) throw new ApiError('VISITOR_NOT_FOUND');
   } else {
-    known = prepared(
-      ctx.db,
-      `SELECT * FROM visitors WHERE companyId = :companyId AND deletedAt IS NULL
-         AND (cpfKey = :cpfKey OR documentKey = :documentKey OR emailKey = :emailKey)
-       ORDER BY cpfKey = :cpfKey DESC, documentKey = :documentKey DESC, createdAt LIMIT 1`,
-    ).get({ companyId: caller.companyId, ...keys }) as VisitorRow | undefined;
+    for (const key of ['cpfKey', 'documentKey', 'emailKey'] as const) {
+      if (keys[key] === null) continue;
+      known = prepared(
+        ctx.db,
+        `SELECT * FROM visitors WHERE companyId = ? AND ${key} = ? AND deletedAt IS NULL ORDER BY createdAt LIMIT 1`,
+      ).get(caller.companyId, keys[key]) as VisitorRow | undefined;
+      if (known) break;
+    }
   }
   const given = Object.fromEntries(
     visitorDataFields.filter((field) => person[field] != null && person[field] !== '').map((f) => [f, person[f]]),
@@ -103,9 +105,12 @@ export function recognizeVisitor(
 /** Forgets a visitor record; their visits keep the data they were made with. */
 export function deleteVisitor(ctx: Context, caller: Caller, id: string): void {
   inTransaction(ctx, () => {
-    getVisitor(ctx, caller, id);
+    const row = getVisitor(ctx, caller, id);
     const now = ctx.clock.now();
     updateRow(ctx.db, 'visitors', caller.companyId, id, { deletedAt: now, updatedAt: now });
+    ctx.events.publish('visitor.deleted', caller, () =>
+      visitorObject({ ...row, deletedAt: now, updatedAt: now }, caller),
+    );
   });
 }
 

@@ -195,22 +195,41 @@ function fileColumns(uploads: VisitUploads, files: FileBatch, current?: VisitRow
   return columns;
 }
 
+export interface CheckinOptions {
+  /**
+   * The check-in already happened, at a kiosk that was offline (a sync replay, docs/sync.md). An invitee's is
+   * recorded even when the invitee was canceled or is inside already, since the kiosk could not know, and flagged
+   * for review (`statusNote` says why, the authorization waits) instead of refused. Its answers were checked by
+   * the kiosk, against the definitions it had, and are kept as they are.
+   */
+  replayed?: boolean;
+}
+
+/** Answers are checked at the door; a replay's were checked by the kiosk. */
+const answerMode = (options: CheckinOptions) => (options.replayed ? 'replay' : 'checkin');
+
 /**
  * The door's part of a check-in: the visitor record (a returning visitor is recognized) and the blocklist. A
  * visitor who matches an entry is recorded as BLOCKED with a note in the company's language, and is not let in.
+ * A replayed check-in happened already, at a kiosk: who entered is the kiosk's record (it may not have known the
+ * entry), so a match marks the visit, which alerts the door's hosts, without changing its presence; and the
+ * kiosk's own visitor id means nothing here, the person is recognized by their identifiers.
  */
 function atTheDoor(
   ctx: Context,
   caller: Caller,
   person: PersonIds & Record<string, string | null | undefined>,
   at: number,
-  requested: { visitorId?: string | null; visitorStatus?: string | null; statusNote?: string | null } = {},
+  requested: { visitorId?: string | null; visitorStatus?: string | null; statusNote?: string | null },
+  options: CheckinOptions,
 ) {
   const match = screenVisitor(ctx, caller, person);
+  const requestedBlock = requested.visitorStatus === 'BLOCKED';
   return {
-    visitorId: recognizeVisitor(ctx, caller, person, at, requested.visitorId),
+    visitorId: recognizeVisitor(ctx, caller, person, at, options.replayed ? undefined : requested.visitorId),
     visitorStatus: match ? 'BLOCKED' : (requested.visitorStatus ?? null),
     statusNote: match ? blockedNote(caller.lang, match.on, match.entry.reason) : (requested.statusNote ?? null),
+    letIn: !requestedBlock && (options.replayed || !match),
   };
 }
 
@@ -218,7 +237,12 @@ function atTheDoor(
  * Walk-in check-in. The visit's id is made by the client, so a retried POST (the kiosk lost the answer) finds
  * the visit it already made and answers it unchanged instead of creating a second one.
  */
-export function checkinWalkIn(ctx: Context, caller: Caller, input: VisitCreateInput): VisitRow {
+export function checkinWalkIn(
+  ctx: Context,
+  caller: Caller,
+  input: VisitCreateInput,
+  options: CheckinOptions = {},
+): VisitRow {
   const { visit, visitor } = input;
   if (!isUuidV4(visit.id)) throw new ApiError('INVALID_ID');
   const uploads = decodeUploads(input);
@@ -239,8 +263,8 @@ export function checkinWalkIn(ctx: Context, caller: Caller, input: VisitCreateIn
     if (checkoutAt !== null && Math.floor(checkoutAt / 1000) < Math.floor(checkinAt / 1000)) {
       throw new ApiError('CHECKOUT_AT_BEFORE_CHECKIN');
     }
-    const answers = checkinAnswers(ctx, caller, { customFields, questionnaireFields, feedbacks }, 'checkin');
-    const door = atTheDoor(ctx, caller, visitor, checkinAt, visit);
+    const answers = checkinAnswers(ctx, caller, { customFields, questionnaireFields, feedbacks }, answerMode(options));
+    const { letIn, ...door } = atTheDoor(ctx, caller, visitor, checkinAt, visit, options);
     insertRow(ctx.db, 'visits', {
       ...objectToRow({ ...dates, ...visitor, ...answers, ...door }, visitColumns),
       ...fileColumns(uploads, files),
@@ -248,7 +272,7 @@ export function checkinWalkIn(ctx: Context, caller: Caller, input: VisitCreateIn
       cardNumber: visit.cardNumber ?? String(freeCardNumber(ctx, caller)),
       checkinAt,
       checkoutAt,
-      isInsideCompany: checkoutAt === null && door.visitorStatus !== 'BLOCKED' ? 1 : 0,
+      isInsideCompany: checkoutAt === null && letIn ? 1 : 0,
       companyId: caller.companyId,
       createdAt: now,
       updatedAt: now,
@@ -278,7 +302,13 @@ function requireInvitee(ctx: Context, caller: Caller, inviteeId: string): Invite
  * the visit waits for the host when the invitee requires authorization. Checking in an invitee who is inside
  * already answers that visit (a retried scan is not a second entry).
  */
-export function checkinInvitee(ctx: Context, caller: Caller, inviteeId: string, input: InviteeCheckinInput): VisitRow {
+export function checkinInvitee(
+  ctx: Context,
+  caller: Caller,
+  inviteeId: string,
+  input: InviteeCheckinInput,
+  options: CheckinOptions = {},
+): VisitRow {
   if (input.id !== undefined && !isUuidV4(input.id)) throw new ApiError('INVALID_ID');
   const uploads = decodeUploads(input);
   return inTransactionWithFiles(ctx, caller, (files) => {
@@ -293,8 +323,10 @@ export function checkinInvitee(ctx: Context, caller: Caller, inviteeId: string, 
       }
     }
     const open = openVisitOfInvitee(ctx, caller, inviteeId);
-    if (open && open.checkoutAt === null) return open;
-    if (invitee.status === 'canceled') throw new ApiError('INVITEE_CANCELED');
+    const canceled = invitee.status === 'canceled';
+    if (open && open.checkoutAt === null && !options.replayed) return open;
+    if (canceled && !options.replayed) throw new ApiError('INVITEE_CANCELED');
+    const flag = canceled ? 'INVITEE_CANCELED' : open && open.checkoutAt === null ? 'ALREADY_INSIDE' : null;
     const now = ctx.clock.now();
     const checkinAt = (resolveDate(input.checkinAt, caller, 'WRONG_CHECKIN_AT_FORMAT') as number | undefined) ?? now;
     const id = input.id ?? newUuid(ctx.random);
@@ -305,10 +337,10 @@ export function checkinInvitee(ctx: Context, caller: Caller, inviteeId: string, 
         customFields: input.customFields ?? liveAnswers(ctx, caller, inviteeAnswers(invitee)),
         questionnaireFields: input.questionnaireFields,
       },
-      'checkin',
+      answerMode(options),
     );
     const person = invitee as InviteeRow & PersonIds & Record<string, string | null>;
-    const door = atTheDoor(ctx, caller, person, checkinAt);
+    const { letIn, ...door } = atTheDoor(ctx, caller, person, checkinAt, {}, options);
     insertRow(ctx.db, 'visits', {
       ...objectToRow({ ...answers, ...door }, visitColumns),
       ...fileColumns(uploads, files),
@@ -336,10 +368,11 @@ export function checkinInvitee(ctx: Context, caller: Caller, inviteeId: string, 
       checkinType: input.checkinType ?? 'INVITES',
       checkinByIpadId: input.checkinByIpadId ?? null,
       checkinByHostId: input.checkinByHostId ?? null,
-      authorizationStatus: invitee.requiresAuthorization === 1 ? 'AWAITING' : null,
-      isInsideCompany: door.visitorStatus === 'BLOCKED' ? 0 : 1,
+      authorizationStatus: flag !== null || invitee.requiresAuthorization === 1 ? 'AWAITING' : null,
+      statusNote: door.statusNote ?? flag,
+      isInsideCompany: letIn ? 1 : 0,
     });
-    markInviteeArrived(ctx, caller, inviteeId);
+    if (!canceled) markInviteeArrived(ctx, caller, inviteeId);
     const row = getVisit(ctx, caller, id);
     publishVisit(ctx, caller, 'visit.checkin', row);
     return row;
@@ -347,7 +380,7 @@ export function checkinInvitee(ctx: Context, caller: Caller, inviteeId: string, 
 }
 
 /** The invitee's Custom Field Objects as the visit's answers. */
-function inviteeAnswers(invitee: InviteeRow): AnswerItem[] {
+export function inviteeAnswers(invitee: InviteeRow): AnswerItem[] {
   const fields = JSON.parse(String(invitee.customFields)) as {
     id: string;
     name: string;

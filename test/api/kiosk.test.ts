@@ -8,6 +8,7 @@ import { pinLimits } from '../../local-api/kiosk/routes.ts';
 import { hostName, isLoopbackAddress } from '../../local-api/kiosk/session.ts';
 import { testContext } from '../helpers/context.ts';
 import { client, startService, type TestService } from '../helpers/service.ts';
+import { startKiosk } from '../helpers/sync-service.ts';
 
 let service: TestService;
 let api: ReturnType<typeof client>;
@@ -176,6 +177,24 @@ describe('GET /kiosk/session', () => {
       'sec-fetch-site': 'same-origin',
     });
     assert.equal(ownPage.status, 200);
+  });
+
+  test("of a kiosk that follows a hub, answers the hub's key, which opens the hub's company here", async () => {
+    const hub = await startService();
+    try {
+      const company = hub.company('Hub Company');
+      const kiosk = await startKiosk(hub.url, company.apiKey);
+      try {
+        const session = (await (await fetch(`${kiosk.url}/kiosk/session`)).json()) as { apiKey: string };
+        assert.equal(session.apiKey, company.apiKey);
+        const mirrored = await client(kiosk.url, session.apiKey)('GET', '/v1/company');
+        assert.equal(mirrored.body.id, company.id);
+      } finally {
+        await kiosk.stop();
+      }
+    } finally {
+      await hub.stop();
+    }
   });
 
   test('knows loopback addresses and host names', () => {

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { Router } from 'express';
 import { createApp, v1Routes } from '../../local-api/app.ts';
-import { errorStatus } from '../../local-api/http/errors.ts';
+import { errorStatus, missingId, notFound } from '../../local-api/http/errors.ts';
 import { testContext } from '../helpers/context.ts';
 import { client, startService, type TestService } from '../helpers/service.ts';
 
@@ -68,7 +68,7 @@ test('describes every route spec with its body, answer and error codes', () => {
 });
 
 interface Layer {
-  route?: { path: string | string[]; methods: Record<string, boolean> };
+  route?: { path: string | string[]; methods: Record<string, boolean>; stack: { handle: unknown }[] };
   handle: { stack?: Layer[] };
   match(path: string): boolean;
 }
@@ -79,8 +79,11 @@ test('every route the Express app serves is in the document, and nothing else is
   const walk = (stack: Layer[], prefix: string) => {
     for (const layer of stack) {
       if (layer.route) {
-        // `all` routes answer MISSING_ID for a path called without its id: an error, not an endpoint.
-        if (layer.route.methods._all) continue;
+        // Routes that only answer an error (MISSING_ID for a path without its id, NOT_FOUND for OPTIONS) are
+        // not endpoints.
+        if (layer.route.stack.every((handler) => handler.handle === missingId || handler.handle === notFound)) continue;
+        // Outside /v1 are the kiosk's page and its session (docs/kiosk.md): not API endpoints.
+        if (prefix !== '/v1') continue;
         for (const method of Object.keys(layer.route.methods)) {
           served.add(`${method} ${asOpenApi(`${prefix}${layer.route.path}`.replace(/^\/v1/, ''))}`);
         }
@@ -185,6 +188,10 @@ test('what the service answers matches the documented answer schemas', async () 
   await check('POST', '/v1/notifications', '/notifications', { type: 'visit', message: 'm', hosts: [host.id] });
   await check('GET', '/v1/notifications', '/notifications');
   await check('POST', '/v1/integration/access', '/integration/access', { enabled: true });
+  await check('GET', '/v1/integration/access/status', '/integration/access/status');
+  const webhook = await check('POST', '/v1/webhooks', '/webhooks', { url: 'http://127.0.0.1:9/hook' });
+  await check('GET', `/v1/webhook/${webhook.id}`, '/webhook/:id');
+  await check('GET', '/v1/webhooks/status', '/webhooks/status');
   await check('DELETE', `/v1/host/${host.id}`, '/host/:id');
   await check('GET', '/v1/openapi.json', '/openapi.json');
 });

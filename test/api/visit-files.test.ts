@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { jpegBytes, pdfBytes, pngBytes } from '../helpers/files.ts';
 import { client, startService, type TestService } from '../helpers/service.ts';
@@ -157,7 +157,7 @@ describe('visit picture and NDA', () => {
 
   test('PATCH replaces or removes the files; a replaced file is gone', async () => {
     const { body: visit } = await walkIn({ visitPicture: b64(pngBytes(2)) });
-    const oldName = visit.pictureUrl.split('/').pop();
+    const oldName = basename(visit.pictureUrl);
     const replaced = await api('PATCH', `/v1/visit/${visit.id}`, {
       visitPicture: b64(jpegBytes()),
       visitNda: b64(pdf),
@@ -295,5 +295,46 @@ describe('visitors', () => {
     assert.equal((await other('GET', `/v1/visitor/${visit.visitorId}`)).status, 404);
     assert.equal((await api('GET', `/v1/visit/${visit.id}`)).body.name, 'Ines');
     assert.deepEqual((await api('GET', '/v1/visitor/')).body, { type: 'MISSING_ID' });
+  });
+});
+
+describe('erasure (privacy)', () => {
+  test('erasing a visitor deletes their picture and NDA files and forgets their visitor record', async () => {
+    const visit = (
+      await walkIn(
+        { visitPicture: b64(pngBytes(6)), visitNda: b64(pdf) },
+        { name: 'Erin Erased', email: 'erin@visitor.test', cpf: '111.444.777-35' },
+      )
+    ).body;
+    const invitee = (
+      await api('POST', '/v1/invitees', {
+        name: 'Erin',
+        email: 'erin@visitor.test',
+        hostId,
+        expectedAt: 1_800_000_000,
+        pictureUrl: b64(jpegBytes()),
+      })
+    ).body;
+    const names = [visit.pictureUrl, visit.ndaUrl, invitee.pictureUrl].map((url: string) => basename(url));
+    assert.ok(names.every((name) => storedFiles().includes(name)));
+
+    const erased = await api('POST', '/v1/privacy/erasure', { email: 'erin@visitor.test' });
+    assert.equal(erased.status, 200);
+    assert.equal(erased.body.files, 3);
+    assert.deepEqual(
+      names.filter((name) => storedFiles().includes(name)),
+      [],
+      'the bytes are gone',
+    );
+    assert.equal(
+      (await download(visit.pictureSignedUrl, 'none')).status,
+      404,
+      'a link handed out before finds nothing',
+    );
+    assert.equal((await api('GET', `/v1/visitor/${visit.visitorId}`)).status, 404);
+    const listed = await api('GET', '/v1/visitors?queryKey=email&queryOp===&queryValue=erin@visitor.test');
+    assert.equal(listed.body.size, 0);
+    const again = (await walkIn({}, { name: 'Erin', email: 'erin@visitor.test' })).body;
+    assert.notEqual(again.visitorId, visit.visitorId, 'the person is not recognized any more');
   });
 });
