@@ -1,4 +1,5 @@
 import type { Connection } from '../../preload/api.ts';
+import { ApiProblem, unreachable } from './api.ts';
 
 /**
  * Where the kiosk's credential comes from. Inside the Electron shell the preload exposes `window.portaria`
@@ -11,7 +12,12 @@ export async function connect(): Promise<Pick<Connection, 'companyId' | 'apiKey'
     const { companyId, apiKey } = await window.portaria.connection();
     return { companyId, apiKey };
   }
-  const response = await fetch('/kiosk/session', { cache: 'no-store', credentials: 'omit' });
-  if (!response.ok) throw new Error(`kiosk session refused (${response.status})`);
+  const response = await fetch('/kiosk/session', { cache: 'no-store', credentials: 'omit' }).catch(() => {
+    throw new ApiProblem(unreachable, 0);
+  });
+  if (!response.ok) {
+    const { type } = (await response.json().catch(() => ({}))) as { type?: string };
+    throw new ApiProblem(type ?? 'INTERNAL', response.status);
+  }
   return (await response.json()) as Pick<Connection, 'companyId' | 'apiKey'>;
 }

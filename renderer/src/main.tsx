@@ -6,6 +6,7 @@ import { type Api, createApi } from './api.ts';
 import { connect } from './connection.ts';
 import { initI18n, kioskLanguage } from './i18n/index.ts';
 import { type KioskData, loadKioskData } from './kiosk-data.ts';
+import { problemText } from './problems.ts';
 import { setReached } from './reach.ts';
 import { BadgePage } from './screens/BadgePage.tsx';
 
@@ -17,7 +18,7 @@ const retryMs = 3000;
 
 function Boot() {
   const [ready, setReady] = useState<{ api: Api; data: KioskData }>();
-  const [failed, setFailed] = useState(false);
+  const [failed, setFailed] = useState<unknown>();
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const start = async () => {
@@ -27,8 +28,8 @@ function Boot() {
         const data = await loadKioskData(api);
         await i18n.changeLanguage(kioskLanguage(data.company?.lang));
         setReady({ api, data });
-      } catch {
-        setFailed(true);
+      } catch (error) {
+        setFailed(error ?? new Error('start-up failed'));
         timer = setTimeout(start, retryMs);
       }
     };
@@ -38,7 +39,7 @@ function Boot() {
   if (!ready) {
     return (
       <main className="screen boot">
-        <p role={failed ? 'alert' : 'status'}>{i18n.t(failed ? 'status.serviceDown' : 'status.starting')}</p>
+        <p role={failed ? 'alert' : 'status'}>{failed ? problemText(failed) : i18n.t('status.starting')}</p>
       </main>
     );
   }

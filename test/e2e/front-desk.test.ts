@@ -161,6 +161,7 @@ test('the blocklist, status and settings tabs', async () => {
 
   await tab('Status');
   await page.getByText('Answering.').waitFor();
+  await page.getByText('This service is a hub').waitFor();
   assert.deepEqual(await axeProblems(page), []);
   await screenshot(page, 'front-desk-status');
 

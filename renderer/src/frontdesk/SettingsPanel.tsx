@@ -252,6 +252,9 @@ function CustomFieldsSection({ api, lang, onSettings }: FrontDeskProps) {
   );
 }
 
+/** Long enough to read that the hub was saved before the page starts again. */
+const restartDelayMs = 2000;
+
 interface Upstream {
   url: string | null;
   hasKey: boolean;
@@ -282,7 +285,9 @@ function HubSection({ api }: FrontDeskProps) {
     run(async () => {
       await api.send('PUT', '/v1/sync/upstream', draft);
       setDraft({ ...draft, apiKey: '' });
-      return t('common.saved');
+      // The kiosk now serves the hub's company, with the hub's key: the page starts again to take it up.
+      setTimeout(() => window.location.reload(), restartDelayMs);
+      return t('settings.hubSaved');
     });
   return (
     <Section title={t('settings.hub')} onSave={save} saveLabel={t('common.save')} busy={busy} notice={notice}>

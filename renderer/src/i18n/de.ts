@@ -166,7 +166,9 @@ export const de: Messages = {
   },
   errors: {
     SERVICE_UNREACHABLE: 'Das Terminal erreicht seinen Dienst gerade nicht. Bitte versuchen Sie es gleich noch einmal.',
-    UNAUTHORIZED: 'Dieses Terminal ist bei seinem Dienst nicht angemeldet. Bitte fragen Sie am Empfang.',
+    UNAUTHORIZED:
+      'Dieses Terminal hat noch keinen Zugang zu seiner Firma (ein Hub, dem es folgt, hat vielleicht noch nicht geantwortet). Bitte fragen Sie am Empfang.',
+    FORBIDDEN: 'Diese Seite funktioniert nur am Terminal selbst.',
     NOT_FOUND: 'Dieser Eintrag existiert nicht mehr.',
     INVALID_EMAIL: 'Diese E-Mail-Adresse sieht nicht richtig aus.',
     INVALID_CPF: 'Diese CPF ist ungültig.',
@@ -186,6 +188,7 @@ export const de: Messages = {
     ACCESS_KEY_NOT_CONFIGURED: 'Die Zutrittskontrolle hat noch keinen Schlüssel.',
     MISSING_ACCESS_CARD_NUMBER: 'Dieser Besuch hat keine Kartennummer für das Drehkreuz.',
     INVALID_URL: 'Diese Adresse ist keine gültige Webadresse.',
+    MANAGED_BY_HUB: 'Das wird am Hub verwaltet: Bitte dort ändern.',
     INTERNAL: 'Im Terminal ist etwas schiefgegangen. Bitte fragen Sie am Empfang.',
     UNKNOWN: 'Etwas ist schiefgegangen. Bitte versuchen Sie es erneut oder fragen Sie am Empfang.',
   },
@@ -301,6 +304,7 @@ export const de: Messages = {
     hubUnavailable: 'Diese Version des Dienstes gleicht nicht mit einem Hub ab.',
     hubUrl: 'Adresse des Hubs',
     hubKey: 'Schlüssel des Hubs',
+    hubSaved: 'Gespeichert. Das Terminal startet mit der Firma des Hubs neu.',
     access: 'Zutrittskontrolle',
     accessEnabled: 'Anbindung eingeschaltet',
     accessUrl: 'Adresse, die nach der Anmeldung benachrichtigt wird',

@@ -165,7 +165,9 @@ export const en = {
   },
   errors: {
     SERVICE_UNREACHABLE: 'The kiosk cannot reach its service right now. Please try again in a moment.',
-    UNAUTHORIZED: 'This kiosk is not authorised by its service. Please ask at the reception.',
+    UNAUTHORIZED:
+      'This kiosk has no access to its company yet (a hub it follows may not have answered yet). Please ask at the reception.',
+    FORBIDDEN: 'This page works only on the kiosk itself.',
     NOT_FOUND: 'This record no longer exists.',
     INVALID_EMAIL: 'This e-mail address does not look right.',
     INVALID_CPF: 'This CPF is not valid.',
@@ -185,6 +187,7 @@ export const en = {
     ACCESS_KEY_NOT_CONFIGURED: 'The access-control integration has no key yet.',
     MISSING_ACCESS_CARD_NUMBER: 'This visit has no card number for the gate.',
     INVALID_URL: 'This address is not a valid web address.',
+    MANAGED_BY_HUB: 'This is managed at the hub: change it there.',
     INTERNAL: 'Something went wrong on the kiosk. Please ask at the reception.',
     UNKNOWN: 'Something went wrong. Please try again, or ask at the reception.',
   },
@@ -299,6 +302,7 @@ export const en = {
     hubUnavailable: 'This version of the service does not sync with a hub.',
     hubUrl: 'Hub address',
     hubKey: 'Hub key',
+    hubSaved: "Saved. The kiosk starts again with the hub's company.",
     access: 'Access control',
     accessEnabled: 'Integration on',
     accessUrl: 'Callback address after check-in',

@@ -166,7 +166,9 @@ export const ptBR: Messages = {
   },
   errors: {
     SERVICE_UNREACHABLE: 'O totem não consegue falar com o seu serviço agora. Tente de novo em instantes.',
-    UNAUTHORIZED: 'Este totem não está autorizado pelo seu serviço. Pergunte na recepção.',
+    UNAUTHORIZED:
+      'Este totem ainda não tem acesso à sua empresa (o hub que ele segue pode ainda não ter respondido). Pergunte na recepção.',
+    FORBIDDEN: 'Esta página só funciona no próprio totem.',
     NOT_FOUND: 'Este registro não existe mais.',
     INVALID_EMAIL: 'Este e-mail não parece correto.',
     INVALID_CPF: 'Este CPF não é válido.',
@@ -186,6 +188,7 @@ export const ptBR: Messages = {
     ACCESS_KEY_NOT_CONFIGURED: 'A integração de controle de acesso ainda não tem chave.',
     MISSING_ACCESS_CARD_NUMBER: 'Esta visita não tem número de cartão para a catraca.',
     INVALID_URL: 'Este endereço não é um endereço web válido.',
+    MANAGED_BY_HUB: 'Isto é gerenciado no hub: altere lá.',
     INTERNAL: 'Algo deu errado no totem. Pergunte na recepção.',
     UNKNOWN: 'Algo deu errado. Tente de novo ou pergunte na recepção.',
   },
@@ -300,6 +303,7 @@ export const ptBR: Messages = {
     hubUnavailable: 'Esta versão do serviço não sincroniza com um hub.',
     hubUrl: 'Endereço do hub',
     hubKey: 'Chave do hub',
+    hubSaved: 'Salvo. O totem reinicia com a empresa do hub.',
     access: 'Controle de acesso',
     accessEnabled: 'Integração ligada',
     accessUrl: 'Endereço avisado após o check-in',
