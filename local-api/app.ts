@@ -24,6 +24,8 @@ import { createFailureLimiter } from './http/rate-limit.ts';
 import { requestLog } from './http/request-log.ts';
 import { isPublic, keylessRouterOf, type RouteSpec, routerOf } from './http/routes.ts';
 import { inviteeRoutes } from './invitees/routes.ts';
+import { kioskPages } from './kiosk/pages.ts';
+import { kioskRoutes } from './kiosk/routes.ts';
 import { meetingRoutes } from './meetings/routes.ts';
 import { deliverNotification, notifyOnCheckin } from './notifications/delivery.ts';
 import { notificationRoutes } from './notifications/routes.ts';
@@ -82,6 +84,7 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...webhookRoutes(ctx),
     ...privacyRoutes(ctx),
     ...auditRoutes(ctx),
+    ...kioskRoutes(ctx),
     ...openApiRoutes(() => v1Routes(ctx)),
   ];
 }
@@ -107,6 +110,7 @@ export function createApp(ctx: Context, extra: { before?: Router[] } = {}): expr
   app.set('etag', false);
   app.set('trust proxy', false);
   for (const router of extra.before ?? []) app.use(router);
+  app.use(kioskPages(ctx));
   const v1 = Router();
   v1.use(requestLog(ctx.log));
   const routes = v1Routes(ctx);

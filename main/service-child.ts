@@ -9,7 +9,7 @@
  * unwrapped by the main process, which alone can use Electron's safeStorage.
  */
 import pino from 'pino';
-import { deviceCredential } from '../local-api/device.ts';
+import { kioskCredential } from '../local-api/kiosk/session.ts';
 import { type RunningService, startService } from '../local-api/server.ts';
 import { type FromService, type ToService, toService } from './service-protocol.ts';
 
@@ -61,8 +61,7 @@ function start(message: Extract<ToService, { type: 'start' }>): void {
         ...(message.logLevel ? { logLevel: message.logLevel } : {}),
       });
       service.server.on('error', (error) => exitOnFailure(error, 'service failed'));
-      const { credential } = deviceCredential(service.ctx, message.companyName);
-      parent.send({ type: 'started', url: service.url, credential });
+      parent.send({ type: 'started', url: service.url, credential: kioskCredential(service.ctx, message.companyName) });
     } catch (error) {
       const { message: text, code } = error as NodeJS.ErrnoException;
       await service?.close().catch(() => undefined);

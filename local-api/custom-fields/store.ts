@@ -1,10 +1,8 @@
 import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
-import { email } from '../http/fields.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { newCustomFieldId } from '../rules/ids.ts';
-import { parseDateTime } from '../rules/time.ts';
 import { findLiveRow, insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
 import type { AnswerItem } from '../visits/schema.ts';
 import {
@@ -16,6 +14,7 @@ import {
   customFieldLocations,
   customFieldTypes,
 } from './schema.ts';
+import { isAnswered, type ValueProblem, valueProblem } from './values.ts';
 
 export type CustomFieldRow = Record<string, unknown> & {
   id: string;
@@ -139,46 +138,10 @@ function definitions(ctx: Context, caller: Caller): Map<string, Definition> {
   );
 }
 
-type Reason =
-  | 'unknown'
-  | 'location'
-  | 'duplicate'
-  | 'required'
-  | 'option'
-  | 'checkbox'
-  | 'date'
-  | 'number'
-  | 'email'
-  | 'phone';
+type Reason = 'unknown' | 'location' | 'duplicate' | ValueProblem;
 
 const invalid = (customFieldId: string, reason: Reason) =>
   new ApiError('INVALID_CUSTOM_FIELD', { customFieldId, reason });
-
-/** Why a value does not fit its definition's type, or undefined when it fits. An empty value is "no answer". */
-function valueProblem(definition: Definition, value: string): Reason | undefined {
-  const text = value.trim();
-  if (text === '') return undefined;
-  switch (definition.type) {
-    case 'Dropdown':
-      return definition.options.includes(text) ? undefined : 'option';
-    case 'Checkbox':
-      return text === 'true' || text === 'false' ? undefined : 'checkbox';
-    case 'Date':
-      return parseDateTime(text, 'UTC') === undefined ? 'date' : undefined;
-    case 'Number':
-      return /^-?\d+(\.\d+)?$/.test(text) ? undefined : 'number';
-    case 'Email':
-      return email().safeParse(text).success ? undefined : 'email';
-    case 'Phone':
-      return /^[\d\s()+.-]{6,40}$/.test(text) ? undefined : 'phone';
-    case 'Text':
-      return undefined;
-  }
-}
-
-/** A required field is answered when its value is not empty; a required checkbox (a consent) when it is ticked. */
-const isAnswered = (definition: Definition, value: string | undefined) =>
-  value !== undefined && value.trim() !== '' && (definition.type !== 'Checkbox' || value.trim() === 'true');
 
 export type ResolvedAnswer = AnswerItem & { name: string; type: CustomFieldType };
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { isValidCpf } from '../rules/cpf.ts';
+import { emailMaxLength, emailPattern } from '../rules/email.ts';
 import { isInt32 } from '../rules/ids.ts';
+import { phonePattern, visitorTextLimits } from '../rules/visitor.ts';
 import { ApiError, type ErrorCode } from './errors.ts';
 
 /*
@@ -31,17 +33,18 @@ export const text = (max = 1000) => z.string().max(max);
 /** Dates arrive as ISO 8601 text or Unix seconds; stores resolve them in the company's zone. */
 export const dateInput = () => z.union([z.string().max(40), z.number()]);
 export const nullableText = (max = 1000) => z.string().max(max).nullable();
-export const email = () => z.string().trim().max(254).pipe(z.email());
+export const email = () =>
+  z
+    .string()
+    .trim()
+    .max(emailMaxLength)
+    .pipe(z.email({ pattern: emailPattern }));
 export const cpf = () => z.string().refine(isValidCpf, 'must be a valid CPF');
 export const countryCode = () => z.string().regex(/^\+\d{1,4}$/, 'must look like +55');
 
 /** A phone number as people write it: digits, spaces, parentheses, dots, dashes and a plus. */
 export const phone = () =>
-  z
-    .string()
-    .trim()
-    .max(40)
-    .regex(/^[\d\s()+.-]*$/, 'digits or a formatted phone');
+  z.string().trim().max(visitorTextLimits.phone).regex(phonePattern, 'digits or a formatted phone');
 
 /** An http(s) URL, or '' for none (a callback or webhook switched off). */
 export const httpUrl = () =>

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { base64Upload } from '../files/schema.ts';
 import { hostSummarySchema } from '../hosts/schema.ts';
 import { bool, cpf, dateInput, email, type FieldCodes, nullableText, phone } from '../http/fields.ts';
+import { visitorTextLimits } from '../rules/visitor.ts';
 import type { ColumnKinds } from '../store/rows.ts';
 import { visitorDataFields } from '../visitors/schema.ts';
 
@@ -56,16 +57,16 @@ const answers = () => z.array(answerItem()).max(200);
 /** The visitor of a check-in: its fields are the visit object's visitor data (section 2.7). */
 export const visitorInput = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: z.string().trim().min(1).max(visitorTextLimits.name),
     email: email().nullable(),
     phone: phone().nullable(),
     cpf: cpf().nullable(),
-    rg: nullableText(30),
-    document: nullableText(60),
-    company: nullableText(200),
-    position: nullableText(200),
-    sector: nullableText(200),
-    address: nullableText(500),
+    rg: nullableText(visitorTextLimits.rg),
+    document: nullableText(visitorTextLimits.document),
+    company: nullableText(visitorTextLimits.company),
+    position: nullableText(visitorTextLimits.position),
+    sector: nullableText(visitorTextLimits.sector),
+    address: nullableText(visitorTextLimits.address),
   })
   .partial();
 export type VisitorInput = z.output<typeof visitorInput>;

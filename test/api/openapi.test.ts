@@ -82,6 +82,8 @@ test('every route the Express app serves is in the document, and nothing else is
         // Routes that only answer an error (MISSING_ID for a path without its id, NOT_FOUND for OPTIONS) are
         // not endpoints.
         if (layer.route.stack.every((handler) => handler.handle === missingId || handler.handle === notFound)) continue;
+        // Outside /v1 are the kiosk's page and its session (docs/kiosk.md): not API endpoints.
+        if (prefix !== '/v1') continue;
         for (const method of Object.keys(layer.route.methods)) {
           served.add(`${method} ${asOpenApi(`${prefix}${layer.route.path}`.replace(/^\/v1/, ''))}`);
         }

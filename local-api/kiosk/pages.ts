@@ -1,0 +1,49 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import express, { type Response, Router } from 'express';
+import type { Context } from '../context.ts';
+import { pageHeaders } from './csp.ts';
+import { kioskSession } from './session.ts';
+
+/** Where `npm run build:renderer` writes the page (the Electron build mirrors this layout). */
+export const rendererDist = resolve(import.meta.dirname, '../../renderer/dist');
+
+/** Paths the page itself answers (it reads them at start): the kiosk, and a visit's badge for silent printing. */
+const pagePaths = ['/', '/badge/:visitId'];
+
+const setPageHeaders = (res: Response) => {
+  for (const [name, value] of Object.entries(pageHeaders)) res.setHeader(name, value);
+};
+
+/**
+ * The kiosk page at `/` (static files of renderer/dist, with a strict CSP) and its session endpoint. Mounted before
+ * /v1; it answers nothing under /v1.
+ */
+export function kioskPages(ctx: Context, dist = rendererDist): Router {
+  const router = Router();
+  router.get('/kiosk/session', (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(kioskSession(ctx, req));
+  });
+  router.get(pagePaths, (_req, res) => {
+    setPageHeaders(res);
+    res.setHeader('Cache-Control', 'no-cache');
+    const index = join(dist, 'index.html');
+    if (!existsSync(index)) {
+      res.status(503).type('text/plain').send('The kiosk page is not built: run `npm run build:renderer`.\n');
+      return;
+    }
+    res.sendFile(index);
+  });
+  // File names under assets/ carry their content's hash: they never change, so browsers may keep them.
+  router.use(
+    '/assets',
+    express.static(join(dist, 'assets'), {
+      index: false,
+      immutable: true,
+      maxAge: '365d',
+      setHeaders: setPageHeaders,
+    }),
+  );
+  return router;
+}

@@ -1,0 +1,93 @@
+import type { Caller } from '../companies/store.ts';
+import type { Context } from '../context.ts';
+import { ApiError } from '../http/errors.ts';
+import { createFailureLimiter } from '../http/rate-limit.ts';
+import { type RouteSpec, route, successSchema } from '../http/routes.ts';
+import { hashPin, pinMatches } from './pin.ts';
+import {
+  kioskSettingsInput,
+  kioskSettingsObject,
+  pinPattern,
+  pinSetInput,
+  pinVerifiedSchema,
+  pinVerifyInput,
+} from './schema.ts';
+import { kioskSettings, saveKioskSettings, savePinHash, storedPinHash } from './store.ts';
+
+const tag = 'Kiosk';
+
+/**
+ * Wrong PINs: 5 within 15 minutes lock the company's PIN for 5 minutes. The kiosk is the only client of its own
+ * service, so the lock is per company (per device), not per address: every request comes from 127.0.0.1.
+ */
+export const pinLimits = { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 5 * 60_000 } as const;
+
+export function kioskRoutes(ctx: Context): RouteSpec[] {
+  const limiter = createFailureLimiter(pinLimits, ctx.clock);
+
+  /**
+   * Checks a PIN against the stored hash. The failure is counted before scrypt runs and forgiven after a match:
+   * guesses sent all at once cannot slip past the limit while the hashes are being computed.
+   */
+  async function checkPin(caller: Caller, pin: string): Promise<void> {
+    const key = caller.companyId;
+    const wait = limiter.retryAfter(key);
+    if (wait > 0) throw new ApiError('TOO_MANY_REQUESTS', { retryAfter: Math.ceil(wait / 1000) });
+    const stored = storedPinHash(ctx, key);
+    if (!stored) throw new ApiError('PIN_NOT_SET');
+    limiter.recordFailure(key);
+    if (!pinPattern.test(pin) || !(await pinMatches(pin, stored))) throw new ApiError('WRONG_PIN');
+    limiter.recordSuccess(key);
+  }
+
+  return [
+    route({
+      method: 'get',
+      path: '/kiosk/settings',
+      tag,
+      summary: "The kiosk's settings: visitor fields, picture, NDA text, authorization, idle time-out",
+      response: kioskSettingsObject,
+      errors: [],
+      handle: ({ caller }) => kioskSettings(ctx, caller),
+    }),
+    route({
+      method: 'patch',
+      path: '/kiosk/settings',
+      tag,
+      summary: "Change the kiosk's settings (partial; visitor fields merge one by one)",
+      body: kioskSettingsInput,
+      response: kioskSettingsObject,
+      errors: ['INVALID_PARAMETER'],
+      handle: ({ caller, body }) => saveKioskSettings(ctx, caller, body),
+    }),
+    route({
+      method: 'post',
+      path: '/kiosk/pin',
+      tag,
+      summary: 'Set the front-desk PIN (the first time without currentPin; later currentPin is required)',
+      body: pinSetInput,
+      fieldCodes: { pin: { missing: 'INVALID_PIN', invalid: 'INVALID_PIN' } },
+      response: successSchema,
+      errors: ['INVALID_PIN', 'WRONG_PIN', 'TOO_MANY_REQUESTS'],
+      handle: async ({ caller, body }) => {
+        if (storedPinHash(ctx, caller.companyId)) await checkPin(caller, body.currentPin ?? '');
+        savePinHash(ctx, caller.companyId, await hashPin(body.pin, ctx.random.bytes(16)));
+        return { success: true };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/kiosk/pin/verify',
+      tag,
+      summary: 'Check the front-desk PIN (rate-limited)',
+      body: pinVerifyInput,
+      fieldCodes: { pin: { missing: 'WRONG_PIN', invalid: 'WRONG_PIN' } },
+      response: pinVerifiedSchema,
+      errors: ['WRONG_PIN', 'PIN_NOT_SET', 'TOO_MANY_REQUESTS'],
+      handle: async ({ caller, body }) => {
+        await checkPin(caller, body.pin);
+        return { valid: true };
+      },
+    }),
+  ];
+}

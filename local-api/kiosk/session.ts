@@ -1,0 +1,53 @@
+import type { Request } from 'express';
+import type { Context } from '../context.ts';
+import { type DeviceCredential, deviceCredential } from '../device.ts';
+import { ApiError } from '../http/errors.ts';
+import { upstreamOf } from '../sync/state.ts';
+
+const loopbackNames = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  return address === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address);
+}
+
+/** The host name of a Host header (`127.0.0.1:4780` → `127.0.0.1`, `[::1]:4780` → `[::1]`), lower-cased. */
+export function hostName(host: string | undefined): string | undefined {
+  const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::\d{1,5})?$/i.exec(host?.trim() ?? '');
+  return match?.[1]?.toLowerCase();
+}
+
+/**
+ * Whether a request may receive the device credential (docs/kiosk.md explains each rule):
+ * - it comes from this machine (the socket's peer is a loopback address), whatever `--host` the service binds;
+ * - it was addressed to a loopback name, so a web page that re-binds its own DNS name to 127.0.0.1 is refused;
+ * - if the browser says where it comes from (`Origin`, `Sec-Fetch-Site`), that is the kiosk's own page.
+ */
+export function mayReceiveCredential(req: Pick<Request, 'headers' | 'socket'>): boolean {
+  if (!isLoopbackAddress(req.socket.remoteAddress)) return false;
+  const host = req.headers.host;
+  const name = hostName(host);
+  if (!name || !loopbackNames.has(name)) return false;
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== `http://${host}`) return false;
+  const site = req.headers['sec-fetch-site'];
+  return site === undefined || site === 'same-origin' || site === 'none';
+}
+
+/**
+ * The credential the kiosk's screens use. A kiosk that follows a hub serves the hub's company, which the upstream
+ * key opens here once the hub has first answered (docs/sync.md; `companyId` is empty until then); any other
+ * service serves the device's own company (`<data>/device.json`, created with a company on first use, as
+ * `portaria start` does).
+ */
+export function kioskCredential(ctx: Context, companyName = 'My Company'): DeviceCredential {
+  const upstream = upstreamOf(ctx);
+  if (upstream) return { companyId: upstream.companyId ?? '', apiKey: upstream.apiKey };
+  return deviceCredential(ctx, companyName).credential;
+}
+
+/** GET /kiosk/session: the kiosk's credential, for its page in browser mode. */
+export function kioskSession(ctx: Context, req: Request): DeviceCredential {
+  if (!mayReceiveCredential(req)) throw new ApiError('FORBIDDEN');
+  return kioskCredential(ctx);
+}

@@ -1,0 +1,110 @@
+import type { Caller } from '../companies/store.ts';
+import { type Context, inTransaction } from '../context.ts';
+import { formatInZone } from '../rules/time.ts';
+import { insertRow, objectToRow, prepared } from '../store/rows.ts';
+import {
+  type FieldMode,
+  type KioskSettings,
+  type KioskSettingsInput,
+  type VisitorFieldName,
+  visitorFieldNames,
+} from './schema.ts';
+
+/** What a kiosk asks before anyone changed anything: quick to pass, nothing a visitor must type but the name. */
+export const defaultKioskSettings = {
+  visitorFields: { email: 'optional', phone: 'optional', company: 'optional' } as Partial<
+    Record<VisitorFieldName, FieldMode>
+  >,
+  pictureMode: 'optional' as FieldMode,
+  ndaText: '',
+  requireAuthorization: false,
+  idleSeconds: 60,
+  badgePrinting: true,
+};
+
+interface SettingsRow {
+  visitorFields: string;
+  pictureMode: FieldMode;
+  ndaText: string;
+  requireAuthorization: number;
+  idleSeconds: number;
+  badgePrinting: number;
+  pinHash: string | null;
+  updatedAt: number;
+}
+
+const columnKinds = { booleans: ['requireAuthorization', 'badgePrinting'], json: ['visitorFields'], times: [] };
+
+function findRow(ctx: Context, companyId: string): SettingsRow | undefined {
+  return prepared(ctx.db, 'SELECT * FROM kiosk_settings WHERE companyId = ?').get(companyId) as SettingsRow | undefined;
+}
+
+/** Every visitor field with its mode: those never set are `off`. */
+function allFields(given: Partial<Record<VisitorFieldName, FieldMode>>): Record<VisitorFieldName, FieldMode> {
+  return Object.fromEntries(visitorFieldNames.map((name) => [name, given[name] ?? 'off'])) as Record<
+    VisitorFieldName,
+    FieldMode
+  >;
+}
+
+export function kioskSettings(ctx: Context, caller: Caller): KioskSettings {
+  const row = findRow(ctx, caller.companyId);
+  if (!row) {
+    return {
+      ...defaultKioskSettings,
+      visitorFields: allFields(defaultKioskSettings.visitorFields),
+      pinSet: false,
+      updatedAt: null,
+    };
+  }
+  return {
+    visitorFields: allFields(JSON.parse(row.visitorFields) as Record<VisitorFieldName, FieldMode>),
+    pictureMode: row.pictureMode,
+    ndaText: row.ndaText,
+    requireAuthorization: row.requireAuthorization === 1,
+    idleSeconds: row.idleSeconds,
+    badgePrinting: row.badgePrinting === 1,
+    pinSet: row.pinHash !== null,
+    updatedAt: formatInZone(row.updatedAt, caller.timeZone),
+  };
+}
+
+function upsert(ctx: Context, companyId: string, values: Record<string, unknown>): void {
+  const now = ctx.clock.now();
+  if (findRow(ctx, companyId)) {
+    const row = { ...values, updatedAt: now };
+    const columns = Object.keys(row);
+    prepared(
+      ctx.db,
+      `UPDATE kiosk_settings SET ${columns.map((c) => `${c} = :${c}`).join(', ')} WHERE companyId = :companyId`,
+    ).run({ ...row, companyId });
+    return;
+  }
+  insertRow(ctx.db, 'kiosk_settings', {
+    ...objectToRow({ ...defaultKioskSettings }, columnKinds),
+    ...values,
+    companyId,
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
+/** Saves the given settings; visitor fields are merged one by one, so a client may change a single field. */
+export function saveKioskSettings(ctx: Context, caller: Caller, input: KioskSettingsInput): KioskSettings {
+  return inTransaction(ctx, () => {
+    const current = kioskSettings(ctx, caller);
+    const visitorFields = input.visitorFields ? { ...current.visitorFields, ...input.visitorFields } : undefined;
+    upsert(ctx, caller.companyId, objectToRow({ ...input, visitorFields }, columnKinds));
+    return kioskSettings(ctx, caller);
+  });
+}
+
+/** The PIN's hash, opened; undefined when no PIN was set. */
+export function storedPinHash(ctx: Context, companyId: string): string | undefined {
+  const sealed = findRow(ctx, companyId)?.pinHash;
+  return sealed ? ctx.secrets.open(sealed) : undefined;
+}
+
+export function savePinHash(ctx: Context, companyId: string, hash: string): void {
+  inTransaction(ctx, () => upsert(ctx, companyId, { pinHash: ctx.secrets.seal(hash) }));
+}

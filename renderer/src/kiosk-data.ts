@@ -1,0 +1,42 @@
+import { type Api, listQuery } from './api.ts';
+import { browserTimeZone } from './time.ts';
+import type { AccessConfig, Company, CustomFieldDefinition, HostSummary, KioskSettings } from './types.ts';
+
+/** What the kiosk's screens need from the service, loaded at start and again whenever the welcome screen shows. */
+export interface KioskData {
+  /** Undefined where the service has no GET /v1/company. */
+  company: Company | undefined;
+  settings: KioskSettings;
+  /** The hosts shown on this kiosk (`isActive`, section 2.2). */
+  hosts: HostSummary[];
+  customFields: CustomFieldDefinition[];
+  accessEnabled: boolean;
+  timeZone: string;
+}
+
+/** A list endpoint's items whether it answers an array or an object holding one (`{ customFields: [...] }`). */
+export function itemsOf<T>(answer: unknown, key: string): T[] {
+  if (Array.isArray(answer)) return answer as T[];
+  const inner = (answer as Record<string, unknown> | undefined)?.[key];
+  return Array.isArray(inner) ? (inner as T[]) : [];
+}
+
+export async function loadKioskData(api: Api): Promise<KioskData> {
+  const [company, settings, hosts, customFields, access] = await Promise.all([
+    api.optional<Company>('/v1/company'),
+    api.get<KioskSettings>('/v1/kiosk/settings'),
+    api.get<{ hosts: HostSummary[] }>(`/v1/hosts${listQuery('isActive', '==', 'true')}`),
+    api.optional<unknown>('/v1/customfields'),
+    api.optional<AccessConfig>('/v1/integration/access'),
+  ]);
+  return {
+    company,
+    settings,
+    hosts: hosts.hosts,
+    customFields: itemsOf<CustomFieldDefinition>(customFields, 'customFields').sort(
+      (a, b) => (a.sort ?? 0) - (b.sort ?? 0),
+    ),
+    accessEnabled: access?.enabled === true,
+    timeZone: company?.timezone || browserTimeZone(),
+  };
+}

@@ -1,0 +1,66 @@
+import './styles.css';
+import { StrictMode, useEffect, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App.tsx';
+import { type Api, createApi } from './api.ts';
+import { connect } from './connection.ts';
+import { initI18n, kioskLanguage } from './i18n/index.ts';
+import { type KioskData, loadKioskData } from './kiosk-data.ts';
+import { problemText } from './problems.ts';
+import { setReached } from './reach.ts';
+import { BadgePage } from './screens/BadgePage.tsx';
+
+const i18n = initI18n(kioskLanguage(navigator.language));
+const badgePath = /^\/badge\/([0-9a-f-]{36})$/i.exec(location.pathname);
+
+/** Retries start-up every few seconds: a kiosk switched on before its service comes up by itself. */
+const retryMs = 3000;
+
+function Boot() {
+  const [ready, setReady] = useState<{ api: Api; data: KioskData }>();
+  const [failed, setFailed] = useState<unknown>();
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const start = async () => {
+      try {
+        const { apiKey } = await connect();
+        const api = createApi(apiKey, setReached);
+        const data = await loadKioskData(api);
+        await i18n.changeLanguage(kioskLanguage(data.company?.lang));
+        setReady({ api, data });
+      } catch (error) {
+        setFailed(error ?? new Error('start-up failed'));
+        timer = setTimeout(start, retryMs);
+      }
+    };
+    void start();
+    return () => clearTimeout(timer);
+  }, []);
+  if (!ready) {
+    return (
+      <main className="screen boot">
+        <p role={failed ? 'alert' : 'status'}>{failed ? problemText(failed) : i18n.t('status.starting')}</p>
+      </main>
+    );
+  }
+  if (badgePath?.[1]) {
+    return (
+      <BadgePage
+        api={ready.api}
+        data={ready.data}
+        visitId={badgePath[1]}
+        lang={kioskLanguage(ready.data.company?.lang)}
+      />
+    );
+  }
+  return <App api={ready.api} initial={ready.data} />;
+}
+
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <Boot />
+    </StrictMode>,
+  );
+}

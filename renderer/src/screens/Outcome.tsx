@@ -1,0 +1,176 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type Api, ApiProblem } from '../api.ts';
+import { Badge } from '../components/Badge.tsx';
+import { QrImage } from '../components/QrImage.tsx';
+import { Notice, Screen, Spinner } from '../components/ui.tsx';
+import { useCountdown } from '../hooks.ts';
+import type { KioskData } from '../kiosk-data.ts';
+import type { Visit } from '../types.ts';
+
+/** How often and how long the waiting screen asks whether the host allowed the visit: every 2 s, for 5 minutes. */
+export const authorizationPoll = { everyMs: 2000, times: 150 } as const;
+
+interface Props {
+  api: Api;
+  data: KioskData;
+  lang: string;
+  visit: Visit;
+  picture: string | undefined;
+  onHome: () => void;
+}
+
+/**
+ * What a check-in ends with: the welcome and badge; a wait while the host decides, followed live; or, for a
+ * visitor on the blocklist or denied, a calm request to see the reception that names no reason.
+ */
+export function Outcome(props: Props) {
+  const [visit, setVisit] = useState(props.visit);
+  const [waitedTooLong, setWaitedTooLong] = useState(false);
+  const waiting = visit.authorizationStatus === 'waiting' && visit.visitorStatus !== 'BLOCKED';
+
+  useEffect(() => {
+    if (!waiting) return;
+    let polls = 0;
+    const timer = setInterval(async () => {
+      polls += 1;
+      if (polls > authorizationPoll.times) {
+        clearInterval(timer);
+        setWaitedTooLong(true);
+        return;
+      }
+      try {
+        setVisit(await props.api.get<Visit>(`/v1/visit/${visit.id}`));
+      } catch {
+        // A missed poll is retried by the next one; the banner tells if the service is down.
+      }
+    }, authorizationPoll.everyMs);
+    return () => clearInterval(timer);
+  }, [waiting, props.api, visit.id]);
+
+  if (visit.visitorStatus === 'BLOCKED') return <SeeReception {...props} blocked />;
+  if (visit.authorizationStatus === 'denied' || waitedTooLong) return <SeeReception {...props} />;
+  if (waiting) return <Waiting visit={visit} onHome={props.onHome} />;
+  return <Confirmed {...props} visit={visit} />;
+}
+
+function Waiting({ visit, onHome }: { visit: Visit; onHome: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Screen title={t('outcome.waitingTitle')} onCancel={onHome} className="outcome">
+      <Spinner
+        label={visit.host ? t('outcome.waitingHost', { host: visit.host.name }) : t('outcome.waitingReception')}
+      />
+    </Screen>
+  );
+}
+
+function SeeReception({ visit, onHome, blocked }: Props & { blocked?: boolean }) {
+  const { t } = useTranslation();
+  const seconds = useCountdown(20, onHome);
+  return (
+    <Screen
+      title={blocked ? t('outcome.blockedTitle') : t('outcome.seeReception', { name: visit.name ?? '' })}
+      className="outcome outcome-quiet"
+      actions={
+        <button type="button" className="btn btn-primary" onClick={onHome}>
+          {t('common.done')}
+        </button>
+      }
+    >
+      <p className="lead">{blocked ? t('outcome.blockedText') : t('outcome.waitingLong')}</p>
+      <p className="hint">{t('outcome.autoReturn', { seconds })}</p>
+    </Screen>
+  );
+}
+
+type PrintState = 'idle' | 'printing' | 'printed' | 'failed';
+
+function Confirmed({ api, data, lang, visit, picture, onHome }: Props) {
+  const { t } = useTranslation();
+  const seconds = useCountdown(Math.max(30, data.settings.idleSeconds), onHome);
+  const [print, setPrint] = useState<PrintState>('idle');
+  const printBadge = async () => {
+    setPrint('printing');
+    // In the Electron shell the badge page is printed silently on the label printer; in a browser, the dialog.
+    if (window.portaria) {
+      const result = await window.portaria.printBadge({ path: `/badge/${visit.id}` }).catch(() => ({ printed: false }));
+      setPrint(result.printed ? 'printed' : 'failed');
+    } else {
+      window.print();
+      setPrint('printed');
+    }
+  };
+  return (
+    <Screen
+      title={t('outcome.checkedIn', { name: visit.name ?? '' })}
+      className="outcome outcome-confirmed"
+      actions={
+        <>
+          {data.settings.badgePrinting && (
+            <button type="button" className="btn btn-secondary" onClick={printBadge} disabled={print === 'printing'}>
+              {print === 'printing' ? t('outcome.printing') : t('outcome.print')}
+            </button>
+          )}
+          <button type="button" className="btn btn-primary" onClick={onHome}>
+            {t('common.done')}
+          </button>
+        </>
+      }
+    >
+      <p className="lead">{visit.host ? t('outcome.hostTold', { host: visit.host.name }) : t('outcome.noHost')}</p>
+      {print === 'printed' && <Notice kind="success">{t('outcome.printed')}</Notice>}
+      {print === 'failed' && <Notice kind="error">{t('outcome.printFailed')}</Notice>}
+      <div className="outcome-cards">
+        <Badge visit={visit} companyName={data.company?.name} picture={picture} lang={lang} timeZone={data.timeZone} />
+        {data.accessEnabled && <GateCode api={api} visitId={visit.id} />}
+      </div>
+      <p className="hint">{t('outcome.autoReturn', { seconds })}</p>
+    </Screen>
+  );
+}
+
+interface GateAnswer {
+  payload: string;
+  expiresAt: string | null;
+}
+
+/**
+ * The visitor's code for the turnstile (access integration on): fetched from the service and fetched again as
+ * each dynamic code expires. Without the endpoint, or with the integration not ready, nothing is shown.
+ */
+function GateCode({ api, visitId }: { api: Api; visitId: string }) {
+  const { t } = useTranslation();
+  const [code, setCode] = useState<GateAnswer>();
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let current = true;
+    const load = async () => {
+      try {
+        const answer = await api.optional<GateAnswer>(`/v1/visit/${visitId}/qrcode`);
+        if (!current) return;
+        setCode(answer);
+        if (answer?.expiresAt) {
+          timer = setTimeout(load, Math.max(1000, Date.parse(answer.expiresAt) - Date.now()));
+        }
+      } catch (error) {
+        if (current && !(error instanceof ApiProblem && error.status === 409)) timer = setTimeout(load, 5000);
+      }
+    };
+    void load();
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [api, visitId]);
+  if (!code) return null;
+  return (
+    <section className="gate-code" aria-label={t('outcome.gateCode')}>
+      <h2>{t('outcome.gateCode')}</h2>
+      <QrImage className="gate-qr" text={code.payload} label={t('outcome.gateCode')} />
+      <p className="hint">
+        {t('outcome.gateHint')} {code.expiresAt && t('outcome.gateRenews')}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,87 @@
+import type { FieldMode, KioskSettings, VisitorFieldName } from '../../local-api/kiosk/schema.ts';
+
+export type { FieldMode, KioskSettings, VisitorFieldName };
+
+/** The fields of the service's objects the kiosk reads (the API answers more). */
+export interface HostSummary {
+  id: string;
+  name: string;
+  email?: string;
+  sector?: string | null;
+  position?: string | null;
+  pictureUrl?: string | null;
+  isActive?: boolean;
+}
+
+export interface Visit {
+  id: string;
+  name: string | null;
+  company: string | null;
+  email?: string | null;
+  host: HostSummary | null;
+  checkinAt: string;
+  checkoutAt: string | null;
+  isInsideCompany: boolean;
+  authorizationStatus: 'waiting' | 'allowed' | 'denied' | null;
+  visitorStatus: 'BLOCKED' | null;
+  pictureUrl: string | null;
+  /** The picture's short-lived signed link, which an <img> opens without the key (where the service has files). */
+  pictureSignedUrl?: string | null;
+  ndaUrl: string | null;
+  cardNumber: string | null;
+}
+
+export interface Invitee {
+  id: string;
+  name: string | null;
+  company: string | null;
+  expectedAt: string;
+  status: 'confirmed' | 'arrived' | 'canceled';
+  host: HostSummary | null;
+  cardNumber?: number;
+  requiresAuthorization?: boolean;
+}
+
+export interface Company {
+  id: string;
+  name: string;
+  lang?: string;
+  pictureUrl?: string | null;
+  timezone?: string | null;
+}
+
+export type CustomFieldType = 'Text' | 'Dropdown' | 'Checkbox' | 'Date' | 'Number' | 'Email' | 'Phone';
+export type CustomFieldLocation = 'FIELD' | 'QUESTIONNAIRE' | 'FEEDBACK';
+
+/** A custom-field definition (GET /v1/customfields), as far as the kiosk needs it. */
+export interface CustomFieldDefinition {
+  id: string;
+  name: string;
+  type: CustomFieldType | string;
+  options?: string[];
+  required?: boolean;
+  localizedName?: Partial<Record<string, string>>;
+  sort?: number;
+  location?: CustomFieldLocation | string;
+}
+
+export interface AccessConfig {
+  enabled: boolean;
+  url: string;
+  username: string;
+  password: string;
+  aesKey: string;
+  qrcodeDuration: number;
+  totpEnabled: boolean;
+  staticVisitorQRCode: boolean;
+}
+
+/** An answer as POST /v1/visits takes it (section 2.6). */
+export interface AnswerItem {
+  customFieldId: string;
+  value: string;
+  name: string;
+  localizedName?: Partial<Record<string, string>>;
+  sort: number;
+  location: string;
+}

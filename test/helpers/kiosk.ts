@@ -1,0 +1,48 @@
+import type { Page } from 'playwright-core';
+import { client, startService, type TestService } from './service.ts';
+
+export type Api = ReturnType<typeof client>;
+
+/** A running service, its kiosk's own credential (as the page gets it) and a few hosts shown on the kiosk. */
+export interface KioskFixture {
+  service: TestService;
+  apiKey: string;
+  api: Api;
+  hosts: { beatriz: { id: string; name: string }; carlos: { id: string; name: string } };
+}
+
+export async function kioskFixture(): Promise<KioskFixture> {
+  const service = await startService();
+  const session = (await (await fetch(`${service.url}/kiosk/session`)).json()) as { apiKey: string };
+  const api = client(service.url, session.apiKey);
+  await api('PATCH', '/v1/company', { name: 'Acme', timezone: 'America/Sao_Paulo', lang: 'en' });
+  const host = async (name: string, email: string, sector: string) => {
+    const { status, body } = await api('POST', '/v1/hosts', { name, email, sector, isActive: true });
+    if (status !== 200) throw new Error(`host not created: ${JSON.stringify(body)}`);
+    return { id: body.id as string, name };
+  };
+  const beatriz = await host('Beatriz Lima', 'beatriz@acme.test', 'Engineering');
+  const carlos = await host('Carlos Mendes', 'carlos@acme.test', 'Finance');
+  await api('POST', '/v1/hosts', { name: 'Hidden Host', email: 'hidden@acme.test', isActive: false });
+  return { service, apiKey: session.apiKey, api, hosts: { beatriz, carlos } };
+}
+
+/** Draws a signature on the pad with the pointer, as a finger would. */
+export async function sign(page: Page): Promise<void> {
+  const pad = page.locator('canvas.signature-pad');
+  await pad.scrollIntoViewIfNeeded();
+  const box = await pad.boundingBox();
+  if (!box) throw new Error('no signature pad');
+  const at = (x: number, y: number) => [box.x + box.width * x, box.y + box.height * y] as const;
+  await page.mouse.move(...at(0.2, 0.6));
+  await page.mouse.down();
+  for (const [x, y] of [
+    [0.3, 0.3],
+    [0.4, 0.7],
+    [0.5, 0.35],
+    [0.6, 0.65],
+    [0.75, 0.4],
+  ] as const)
+    await page.mouse.move(...at(x, y), { steps: 4 });
+  await page.mouse.up();
+}
