@@ -1,16 +1,21 @@
 /**
- * Event-loop delay of the process that runs the service while a burst of check-ins hits it: in the Electron
- * shell that process is the main process, which also runs the window's events, so its delay is how late the UI's
- * IPC answers and the service's timers can be (browser mode gives the same figure: the same service, one process).
+ * Event-loop delay while a burst of check-ins hits the service, in the two arrangements the product has:
  *
- *   node --import tsx bench/event-loop.ts [--requests 2000] [--concurrency 50]
+ *   in-process  the service in this process: browser mode (`portaria serve`/`start --browser`), and the shell
+ *               before the service moved to its own process. The figure is the service's process's delay.
+ *   child       the shell's arrangement: the service in a child process (main/service-child.ts, forked by the
+ *               same ServiceSupervisor the shell uses, with child_process.fork standing in for Electron's
+ *               utilityProcess). The figures are this process's delay (the shell's main process: window, IPC)
+ *               and the service process's own, measured over the same burst.
  *
- * The service runs in this process, as in the shell; the load comes from a worker thread with its own event
- * loop, so sending requests does not count as the service's delay. Each check-in (POST /v1/visits, walk-in) also
- * queues the domain events' jobs, which the service's worker drains in the same process during the burst.
+ *   node --import tsx bench/event-loop.ts [--mode both|in-process|child] [--requests 2000] [--concurrency 50]
+ *
+ * The load comes from a worker thread with its own event loop, so sending requests does not count as delay.
+ * Each check-in (POST /v1/visits, walk-in) commits its own transaction with an fsync (synchronous=FULL), and
+ * queues the domain events' jobs, which the service's worker drains in the service's process during the burst.
  */
-import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,8 +24,13 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { createCompany } from '../local-api/companies/store.ts';
 import { startService } from '../local-api/server.ts';
+import { ServiceSupervisor } from '../main/service.ts';
+import { nodeServiceProcess, type ServiceProcess, serviceChildEntry } from '../main/service-process.ts';
 
-const { values } = parseArgs({ options: { requests: { type: 'string' }, concurrency: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { mode: { type: 'string' }, requests: { type: 'string' }, concurrency: { type: 'string' } },
+});
+const mode = values.mode ?? 'both';
 const requests = Number(values.requests ?? 2000);
 const concurrency = Number(values.concurrency ?? 50);
 
@@ -52,37 +62,109 @@ Promise.all(Array.from({ length: concurrency }, lane)).then(() =>
 );
 `;
 
-const dataDir = await mkdtemp(join(tmpdir(), 'portaria-bench-'));
-const service = await startService({ port: 0, dataDir, logLevel: 'warn' });
-try {
-  const { apiKey } = createCompany(service.ctx, { name: 'Bench', timezone: 'America/Sao_Paulo' });
-  const host = await fetch(`${service.url}/v1/hosts`, {
+interface Delay {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+interface Burst {
+  statuses: Record<string, number>;
+  ms: number;
+  /** This process's event-loop delay over the burst, in nanoseconds. */
+  delay: Delay;
+}
+
+async function createHost(url: string, apiKey: string): Promise<string> {
+  const host = await fetch(`${url}/v1/hosts`, {
     method: 'POST',
     headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'Helena Host', email: `helena-${randomUUID()}@bench.test` }),
   });
-  const hostId = ((await host.json()) as { id: string }).id;
+  return ((await host.json()) as { id: string }).id;
+}
 
+/** Sends the burst and measures this process's event-loop delay meanwhile. */
+async function burst(url: string, apiKey: string): Promise<Burst> {
+  const hostId = await createHost(url, apiKey);
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
   const result = await new Promise<{ statuses: Record<string, number>; ms: number }>((resolve, reject) => {
-    const worker = new Worker(loadScript, {
-      eval: true,
-      workerData: { url: service.url, apiKey, hostId, requests, concurrency },
-    });
+    const worker = new Worker(loadScript, { eval: true, workerData: { url, apiKey, hostId, requests, concurrency } });
     worker.once('message', resolve);
     worker.once('error', reject);
   });
   delay.disable();
-
-  const ms = (ns: number) => (ns / 1e6).toFixed(1);
-  process.stdout.write(
-    `${requests} check-ins (POST /v1/visits), ${concurrency} at a time: ${(requests / (result.ms / 1000)).toFixed(0)} req/s, ` +
-      `statuses ${JSON.stringify(result.statuses)}\n` +
-      `event-loop delay of the service's process: p50 ${ms(delay.percentile(50))} ms, ` +
-      `p99 ${ms(delay.percentile(99))} ms, max ${ms(delay.max)} ms\n`,
-  );
-} finally {
-  await service.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  return { ...result, delay: { p50: delay.percentile(50), p99: delay.percentile(99), max: delay.max } };
 }
+
+const ms = (ns: number) => (ns / 1e6).toFixed(1);
+const shown = (delay: Delay) => `p50 ${ms(delay.p50)} ms, p99 ${ms(delay.p99)} ms, max ${ms(delay.max)} ms`;
+const summary = (result: Burst) =>
+  `${requests} check-ins (POST /v1/visits), ${concurrency} at a time: ${(requests / (result.ms / 1000)).toFixed(0)} ` +
+  `req/s, statuses ${JSON.stringify(result.statuses)}`;
+
+async function inProcess(): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'portaria-bench-'));
+  const service = await startService({ port: 0, dataDir, logLevel: 'warn' });
+  try {
+    const { apiKey } = createCompany(service.ctx, { name: 'Bench', timezone: 'America/Sao_Paulo' });
+    const result = await burst(service.url, apiKey);
+    process.stdout.write(
+      `in-process: ${summary(result)}\n  event-loop delay of the service's process: ${shown(result.delay)}\n`,
+    );
+  } finally {
+    await service.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The probe answers as soon as the service's process is idle again: within a few milliseconds of the burst. */
+async function probeResult(file: string): Promise<Delay> {
+  for (let waited = 0; waited < 5000; waited += 20) {
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Delay;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('the service process did not report its event-loop delay');
+}
+
+async function inChild(): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'portaria-bench-'));
+  const probeFile = join(dataDir, 'loop-probe.json');
+  process.env.PORTARIA_BENCH_PROBE = probeFile;
+  let child: ServiceProcess | undefined;
+  const fork = nodeServiceProcess(serviceChildEntry('ts'), ['--import', import.meta.resolve('./loop-probe.ts')]);
+  const log = { info() {}, warn() {}, error: (data: object, message: string) => console.error(message, data) };
+  const supervisor = new ServiceSupervisor({
+    dataDir,
+    port: 0,
+    deviceKey: randomBytes(32),
+    companyName: 'Bench',
+    fork: () => {
+      child = fork();
+      return child;
+    },
+    log,
+    logLevel: 'warn',
+  });
+  try {
+    const service = await supervisor.start();
+    const pid = child?.pid;
+    if (pid === undefined) throw new Error('the service process has no pid');
+    process.kill(pid, 'SIGUSR2');
+    const result = await burst(service.url, service.credential.apiKey);
+    process.kill(pid, 'SIGUSR2');
+    const serviceDelay = await probeResult(probeFile);
+    process.stdout.write(
+      `child process: ${summary(result)}\n` +
+        `  event-loop delay of the parent (the shell's main process): ${shown(result.delay)}\n` +
+        `  event-loop delay of the service's process:                 ${shown(serviceDelay)}\n`,
+    );
+  } finally {
+    await supervisor.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (mode === 'both' || mode === 'in-process') await inProcess();
+if (mode === 'both' || mode === 'child') await inChild();

@@ -7,21 +7,44 @@ import {
 } from './access/gate-callback.ts';
 import { qrRoutes } from './access/qr-routes.ts';
 import { accessConfigRoutes } from './access/routes.ts';
+import { auditRoutes } from './audit/routes.ts';
+import { auditListener } from './audit/store.ts';
+import { blocklistRoutes } from './blocklist/routes.ts';
+import { companyRoutes } from './companies/routes.ts';
 import { companyForKey } from './companies/store.ts';
 import type { Context } from './context.ts';
+import { customFieldRoutes } from './custom-fields/routes.ts';
 import type { EventListener } from './events.ts';
+import { fileRoutes } from './files/routes.ts';
 import { hostRoutes } from './hosts/routes.ts';
 import { authenticate } from './http/auth.ts';
 import { ApiError, errorHandler, notFound } from './http/errors.ts';
-import { type RouteSpec, routerOf } from './http/routes.ts';
+import { authFailureLimits, maxBodyDepth, nestsDeeperThan, refuseDeclaredOver } from './http/limits.ts';
+import { createFailureLimiter } from './http/rate-limit.ts';
+import { requestLog } from './http/request-log.ts';
+import { isPublic, keylessRouterOf, type RouteSpec, routerOf } from './http/routes.ts';
 import { inviteeRoutes } from './invitees/routes.ts';
+import { meetingRoutes } from './meetings/routes.ts';
+import { deliverNotification, notifyOnCheckin } from './notifications/delivery.ts';
+import { notificationRoutes } from './notifications/routes.ts';
+import { notificationJobKind } from './notifications/settings.ts';
+import { openApiRoutes } from './openapi/routes.ts';
+import { privacyRoutes } from './privacy/routes.ts';
 import type { JobHandler } from './queue/queue.ts';
+import { syncListener } from './sync/listener.ts';
+import { syncRoutes } from './sync/routes.ts';
+import { visitorRoutes } from './visitors/routes.ts';
 import { visitRoutes } from './visits/routes.ts';
 import { webhookDeliveryHandler, webhookJobKind, webhookListener } from './webhooks/events.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 
-/** Pictures and signed PDFs travel as Base64 inside JSON; the limit leaves room for both at their maximum sizes. */
-export const bodyLimit = '20mb';
+const base64Length = (bytes: number) => 4 * Math.ceil(bytes / 3);
+
+/**
+ * Largest request body, in bytes, answered 413 PAYLOAD_TOO_LARGE beyond. Pictures (at most 5 MiB) and signed PDFs
+ * (at most 10 MiB) travel as Base64 inside JSON: the limit holds one of each plus 1 MiB for the other fields.
+ */
+export const bodyLimit = base64Length(5 * 2 ** 20) + base64Length(10 * 2 ** 20) + 2 ** 20;
 
 const acceptedBody = /^application\/(([a-z.+-]*\+)?json|x-www-form-urlencoded)\b/i;
 
@@ -35,30 +58,46 @@ const requireObjectBody: RequestHandler = (req, _res, next) => {
   if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
     throw new ApiError('INVALID_BODY');
   }
+  if (nestsDeeperThan(req.body, maxBodyDepth)) throw new ApiError('INVALID_BODY');
   next();
 };
 
 /** Every /v1 endpoint, by resource: mounted behind authentication and described in the OpenAPI document. */
 export function v1Routes(ctx: Context): RouteSpec[] {
   return [
+    ...companyRoutes(ctx),
     ...hostRoutes(ctx),
+    ...meetingRoutes(ctx),
     ...inviteeRoutes(ctx),
     ...visitRoutes(ctx),
+    ...visitorRoutes(ctx),
+    ...customFieldRoutes(ctx),
+    ...blocklistRoutes(ctx),
+    ...notificationRoutes(ctx),
+    ...fileRoutes(ctx),
     ...accessConfigRoutes(ctx),
+    ...syncRoutes(ctx),
     ...qrRoutes(ctx),
     ...gateCallbackRoutes(ctx),
     ...webhookRoutes(ctx),
+    ...privacyRoutes(ctx),
+    ...auditRoutes(ctx),
+    ...openApiRoutes(() => v1Routes(ctx)),
   ];
 }
 
 /** Handlers of the durable job queue, by job kind; each feature that sends something outside registers here. */
 export function jobHandlers(ctx: Context): Record<string, JobHandler> {
-  return { [gateCallbackKind]: gateCallbackHandler(ctx), [webhookJobKind]: webhookDeliveryHandler(ctx) };
+  return {
+    [gateCallbackKind]: gateCallbackHandler(ctx),
+    [webhookJobKind]: webhookDeliveryHandler(ctx),
+    [notificationJobKind]: deliverNotification(ctx),
+  };
 }
 
 /** Listeners of the domain events (check-ins, updates…), run inside the transaction of the write. */
 export function eventListeners(ctx: Context): EventListener[] {
-  return [gateCallbackListener(ctx), webhookListener(ctx)];
+  return [syncListener(ctx), gateCallbackListener(ctx), webhookListener(ctx), auditListener(ctx), notifyOnCheckin(ctx)];
 }
 
 /** The service as an Express app, without listening: tests and the CLI choose where it listens. */
@@ -69,11 +108,25 @@ export function createApp(ctx: Context, extra: { before?: Router[] } = {}): expr
   app.set('trust proxy', false);
   for (const router of extra.before ?? []) app.use(router);
   const v1 = Router();
+  v1.use(requestLog(ctx.log));
+  const routes = v1Routes(ctx);
+  // Express would answer OPTIONS itself, in plain text; there is no CORS here, so it is one more unknown route.
+  v1.options('/{*path}', notFound);
+  // The OpenAPI document and signed file links need no key.
+  v1.use(keylessRouterOf(routes));
+  // Credentials first: a client without a key cannot make the service read and parse a 20 MB body.
+  v1.use(
+    authenticate(
+      (key) => companyForKey(ctx, key),
+      createFailureLimiter(authFailureLimits, ctx.clock),
+      (address) => ctx.log.warn({ address }, 'too many wrong API keys: address locked'),
+    ),
+  );
+  v1.use(refuseDeclaredOver(bodyLimit));
   v1.use(express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] }));
   v1.use(express.urlencoded({ extended: true, limit: bodyLimit, parameterLimit: 2000 }));
   v1.use(requireObjectBody);
-  v1.use(authenticate((key) => companyForKey(ctx, key)));
-  v1.use(routerOf(v1Routes(ctx)));
+  v1.use(routerOf(routes.filter((spec) => !isPublic(spec))));
   app.use('/v1', v1);
   app.use(notFound);
   app.use(errorHandler((message, error) => ctx.log.error({ err: error }, message)));

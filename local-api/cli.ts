@@ -1,15 +1,33 @@
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import {
+  BackupError,
+  type BackupSchedule,
+  backupDatabase,
+  backupFileName,
+  backupsDir,
+  databaseFile,
+  defaultBackupSchedule,
+  restoreDatabase,
+  verifyDatabaseFile,
+} from './backup/backup.ts';
 import { createCompany } from './companies/store.ts';
 import { deviceCredential } from './device.ts';
 import { startGate } from './gate/gate.ts';
 import { isTimeZone } from './rules/time.ts';
 import { openService, startService } from './server.ts';
+import { upstreamInput } from './sync/schema.ts';
 
 const usage = `Usage:
   portaria start [--port <n>] [--data <dir>] [--browser]  the kiosk (browser mode where Electron cannot run)
   portaria serve --port <n> --data <dir> [--host <ip>] the service: kiosk page at /, API at /v1
+        [--upstream <hub URL> --upstream-key <key>]   as a kiosk of that hub, for the key's company
+                 [--backup-interval <24h|30m|0>] [--backup-keep <n>]   scheduled backups (default 24h, 7 kept)
   portaria company create --data <dir> --name <name> [--api-key <key>] [--timezone <IANA zone>]
+  portaria backup --data <dir> [--out <file>]          an online backup, also while the service runs
+  portaria restore --data <dir> --from <file> [--force] checks the backup, then restores it
   portaria gate --port <n> --aes-key <key> --username <u> --password <p> [--totp] [--host <ip>]
                 [--webhook-secret <s>] [--leeway-ms <n>]   the reference gate (docs/access-control.md)`;
 
@@ -18,13 +36,50 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+const durationUnits: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `90s`, `30m`, `24h`, `7d`; `0` for never. */
+function parseDuration(text: string): number | undefined {
+  if (text === '0') return 0;
+  const match = /^(\d+)(ms|s|m|h|d)$/.exec(text);
+  return match ? Number(match[1]) * (durationUnits[match[2] ?? ''] ?? 0) : undefined;
+}
+
+function backupSchedule(interval: string | undefined, keep: string | undefined): BackupSchedule {
+  const intervalMs = interval === undefined ? defaultBackupSchedule.intervalMs : parseDuration(interval);
+  if (intervalMs === undefined) fail(`--backup-interval ${interval} is not a duration like 24h, 30m or 0`);
+  const kept = keep === undefined ? defaultBackupSchedule.keep : Number(keep);
+  if (!Number.isInteger(kept) || kept < 1) fail(`--backup-keep ${keep} is not a positive whole number`);
+  return { intervalMs, keep: kept };
+}
+
 async function serve(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: { port: { type: 'string' }, data: { type: 'string' }, host: { type: 'string' } },
+    options: {
+      port: { type: 'string' },
+      data: { type: 'string' },
+      host: { type: 'string' },
+      upstream: { type: 'string' },
+      'upstream-key': { type: 'string' },
+      'backup-interval': { type: 'string' },
+      'backup-keep': { type: 'string' },
+    },
   });
   if (!values.port || !values.data) fail('serve needs --port and --data');
-  const service = await startService({ port: portNumber(values.port), dataDir: values.data, host: values.host });
+  const url = values.upstream;
+  const apiKey = values['upstream-key'];
+  if ((url === undefined) !== (apiKey === undefined)) fail('--upstream and --upstream-key go together');
+  const upstream = url !== undefined && apiKey !== undefined ? upstreamInput.safeParse({ url, apiKey }) : undefined;
+  if (upstream && !upstream.success) fail('--upstream must be an http(s) URL and --upstream-key 16 characters or more');
+  const backups = backupSchedule(values['backup-interval'], values['backup-keep']);
+  const service = await startService({
+    port: portNumber(values.port),
+    dataDir: values.data,
+    host: values.host,
+    upstream: upstream?.data,
+    backups,
+  });
   process.stdout.write(`Portaria listening on ${service.url}\n`);
   closeOnSignal(service.close);
 }
@@ -145,9 +200,45 @@ async function start(args: string[]): Promise<void> {
   closeOnSignal(service.close);
 }
 
+/** `portaria backup`: SQLite's online backup, so the service may keep running (and writing) meanwhile. */
+async function backup(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { data: { type: 'string' }, out: { type: 'string' } } });
+  if (!values.data) fail('backup needs --data');
+  const dataDir = resolve(values.data);
+  if (!existsSync(databaseFile(dataDir))) fail(`${dataDir} holds no Portaria database`);
+  const out = resolve(values.out ?? join(backupsDir(dataDir), backupFileName(Date.now())));
+  const db = new Database(databaseFile(dataDir), { fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  try {
+    const written = await backupDatabase(db, out);
+    const schemaVersion = verifyDatabaseFile(written.file);
+    process.stdout.write(`${JSON.stringify({ ...written, schemaVersion })}\n`);
+  } finally {
+    db.close();
+  }
+}
+
+async function restore(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { data: { type: 'string' }, from: { type: 'string' }, force: { type: 'boolean' } },
+  });
+  if (!values.data || !values.from) fail('restore needs --data and --from');
+  try {
+    const restored = await restoreDatabase(resolve(values.data), resolve(values.from), { force: values.force });
+    process.stdout.write(`${JSON.stringify({ restored: resolve(values.from), ...restored })}\n`);
+  } catch (error) {
+    if (!(error instanceof BackupError)) throw error;
+    process.stderr.write(`restore refused: ${error.message}\n`);
+    process.exit(1);
+  }
+}
+
 export async function main(argv: string[]): Promise<void> {
   const [command, sub, ...rest] = argv;
   if (command === 'serve') return serve(argv.slice(1));
+  if (command === 'backup') return backup(argv.slice(1));
+  if (command === 'restore') return restore(argv.slice(1));
   if (command === 'start') return start(argv.slice(1));
   if (command === 'gate') return gate(argv.slice(1));
   if (command === 'company' && sub === 'create') return companyCreate(rest);

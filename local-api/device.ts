@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCompany } from './companies/store.ts';
 import type { Context } from './context.ts';
+import { createFileDurably } from './store/durable-file.ts';
 
 export interface DeviceCredential {
   companyId: string;
@@ -23,8 +24,6 @@ export function deviceCredential(
   }
   const company = createCompany(ctx, { name: companyName });
   const credential = { companyId: company.id, apiKey: company.apiKey };
-  writeFileSync(file, JSON.stringify({ companyId: company.id, apiKey: ctx.secrets.seal(company.apiKey) }), {
-    mode: 0o600,
-  });
+  createFileDurably(file, JSON.stringify({ companyId: company.id, apiKey: ctx.secrets.seal(company.apiKey) }));
   return { credential, created: true };
 }

@@ -1,38 +1,69 @@
 import { mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
-import pino from 'pino';
+import { resolve } from 'node:path';
 import { createApp, eventListeners, jobHandlers } from './app.ts';
+import {
+  type BackupSchedule,
+  databaseFile,
+  defaultBackupSchedule,
+  removeServiceLock,
+  startBackupSchedule,
+  writeServiceLock,
+} from './backup/backup.ts';
 import { type Clock, type Context, systemClock, systemRandom } from './context.ts';
 import { createEventBus } from './events.ts';
+import { answerClientError, type ServerTimeouts, serverTimeouts } from './http/limits.ts';
+import { createLogger } from './log.ts';
+import { startRetentionSweeper } from './privacy/store.ts';
 import { startWorker } from './queue/queue.ts';
 import type { Random } from './rules/ids.ts';
-import { type KeyWrapper, loadDeviceKey, secretBox } from './secrets/box.ts';
+import { loadDeviceKey, secretBox } from './secrets/box.ts';
 import { openDatabase } from './store/db.ts';
+import { prepareSync, startSyncAgent } from './sync/agent.ts';
+import { configureUpstream } from './sync/state.ts';
 
 export interface ServiceOptions {
   dataDir: string;
   clock?: Clock;
   random?: Random;
-  keyWrapper?: KeyWrapper;
+  /**
+   * The device key, when the caller holds it (the Electron shell unwraps it with the OS keychain and hands it to
+   * the service's process); otherwise it is read from, or created in, `<data>/device.key`.
+   */
+  deviceKey?: Buffer;
   logLevel?: string;
+  /** Shorter time-outs for tests of slow clients; the defaults are serverTimeouts. */
+  timeouts?: Partial<ServerTimeouts>;
+  /** Scheduled backups into `<data>/backups/`; the default is defaultBackupSchedule. */
+  backups?: BackupSchedule;
+}
+
+export interface StartOptions extends ServiceOptions {
+  port: number;
+  host?: string;
+  /** Makes the service a kiosk of this hub (the same as PUT /v1/sync/upstream; stored). */
+  upstream?: { url: string; apiKey: string };
 }
 
 /** Opens (and migrates) the data folder and assembles the context every part of the service runs on. */
 export function openService(options: ServiceOptions): Context {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
-  const log = pino({ level: options.logLevel ?? process.env.PORTARIA_LOG_LEVEL ?? 'info' }, pino.destination(2));
-  return {
-    db: openDatabase(join(dataDir, 'portaria.db')),
+  // The key first: a wrong one fails the start before the database is open.
+  const secrets = secretBox(options.deviceKey ?? loadDeviceKey(dataDir));
+  const log = createLogger(options.logLevel ?? process.env.PORTARIA_LOG_LEVEL ?? 'info');
+  const ctx: Context = {
+    db: openDatabase(databaseFile(dataDir)),
     clock: options.clock ?? systemClock,
     random: options.random ?? systemRandom,
-    secrets: secretBox(loadDeviceKey(dataDir, options.keyWrapper)),
+    secrets,
     log,
     dataDir,
     events: createEventBus(),
   };
+  prepareSync(ctx);
+  return ctx;
 }
 
 export interface RunningService {
@@ -43,33 +74,54 @@ export interface RunningService {
 }
 
 /** Starts the HTTP service. It binds 127.0.0.1 unless told otherwise: the kiosk's port is not for the network. */
-export async function startService(options: ServiceOptions & { port: number; host?: string }): Promise<RunningService> {
+export async function startService(options: StartOptions): Promise<RunningService> {
   const ctx = openService(options);
+  if (options.upstream) configureUpstream(ctx, options.upstream);
   for (const listener of eventListeners(ctx)) ctx.events.subscribe(listener);
   const app = createApp(ctx);
   const host = options.host ?? '127.0.0.1';
-  const server = await new Promise<Server>((resolveServer, reject) => {
-    const s = app.listen(options.port, host, (error?: Error) => (error ? reject(error) : resolveServer(s)));
+  const timeouts = { ...serverTimeouts, ...options.timeouts };
+  // Slow clients cannot hold the service: see serverTimeouts.
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      keepAliveTimeout: timeouts.keepAliveMs,
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
+    },
+    app,
+  );
+  server.on('clientError', answerClientError);
+  await new Promise<void>((listening, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => {
+      server.off('error', reject);
+      listening();
+    });
   });
-  // Slow clients cannot hold the service: headers within 10 s, a whole request within 60 s.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 60_000;
-  server.keepAliveTimeout = 5_000;
   const worker = startWorker(ctx, jobHandlers(ctx));
+  const sweeper = startRetentionSweeper(ctx);
+  const backups = startBackupSchedule(ctx, options.backups ?? defaultBackupSchedule);
+  const sync = startSyncAgent(ctx);
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
+  writeServiceLock(ctx.dataDir, { pid: process.pid, url });
   return {
     ctx,
     server,
     url,
     async close() {
+      // The agent first: a POST /v1/sync/run waiting on the hub is answered before the server waits for it.
+      await sync.stop();
       await new Promise<void>((done) => {
         server.close(() => done());
         server.closeIdleConnections();
       });
-      await worker.stop();
+      sweeper.stop();
+      await Promise.all([worker.stop(), backups.stop()]);
       ctx.db.close();
+      removeServiceLock(ctx.dataDir);
     },
   };
 }

@@ -8,10 +8,20 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu, type Session, safeStorage, session } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  type Session,
+  safeStorage,
+  session,
+  utilityProcess,
+} from 'electron';
 import pino from 'pino';
 import { systemClock } from '../local-api/context.ts';
-import { deviceCredential } from '../local-api/device.ts';
+import { loadDeviceKey } from '../local-api/secrets/box.ts';
 import type { PrintBadgeResult } from '../preload/api.ts';
 import { loginItemPlan } from './autostart.ts';
 import { withContentSecurityPolicy } from './csp.ts';
@@ -28,6 +38,7 @@ import { ensureKioskPin, filePinStore, forgetInitialPin, initialPinFile, pinGate
 import { badgePrintOptions } from './printing.ts';
 import { backoff } from './recovery.ts';
 import { ServiceSupervisor } from './service.ts';
+import { serviceChildEntry, utilityServiceProcess } from './service-process.ts';
 import { loadKioskSettings, type PrinterSettings } from './settings.ts';
 import { badgeWindowOptions, kioskWindowOptions } from './window.ts';
 
@@ -67,17 +78,19 @@ async function main(): Promise<void> {
     log.info({ backend: safeStorage.getSelectedStorageBackend() }, 'device key wrapped with this safeStorage backend');
   }
 
+  // The service runs in its own process (docs/benchmarks.md, "Event-loop delay"); only this process can use
+  // safeStorage, so the key is unwrapped here and handed over the child's message channel.
   const supervisor = new ServiceSupervisor({
     dataDir: userData,
     port: Number(process.env.PORTARIA_PORT ?? settings.port),
-    keyWrapper: safeStorageKeyWrapper(safeStorage),
+    deviceKey: loadDeviceKey(userData, safeStorageKeyWrapper(safeStorage)),
+    companyName: 'My Company',
+    fork: utilityServiceProcess(utilityProcess, serviceChildEntry('js')),
     log,
   });
-  const service = await supervisor.start();
-  process.on('uncaughtException', (error) => supervisor.failed(error));
-  process.on('unhandledRejection', (error) => supervisor.failed(error));
-  const origin = new URL(service.url).origin;
-  const { credential } = deviceCredential(service.ctx, 'My Company');
+  const origin = new URL((await supervisor.start()).url).origin;
+  process.on('uncaughtException', (error) => log.error({ err: error }, 'uncaught exception in the main process'));
+  process.on('unhandledRejection', (error) => log.error({ err: error }, 'unhandled rejection in the main process'));
 
   lockDown(session.defaultSession, origin);
   // Quitting waits for the service to stop (a pending restart included); then the quit goes on.
@@ -102,7 +115,7 @@ async function main(): Promise<void> {
 
   const gate = pinGate(filePinStore(userData), systemClock);
   const dispatch = ipcDispatcher(() => origin, {
-    connection: () => ({ serviceUrl: supervisor.service.url, ...credential }),
+    connection: () => ({ serviceUrl: supervisor.service.url, ...supervisor.service.credential }),
     appVersion: () => app.getVersion(),
     printBadge: ({ url, copies }) => printBadge(url, loadKioskSettings(settingsFile).settings.printer, copies),
     exitKiosk(pin) {

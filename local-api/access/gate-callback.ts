@@ -4,6 +4,7 @@ import { type RouteSpec, route } from '../http/routes.ts';
 import { enqueue, type JobHandler, PermanentJobError } from '../queue/queue.ts';
 import { formatInZone } from '../rules/time.ts';
 import { deliveryStatus, postJson } from '../webhooks/delivery.ts';
+import { deliveryStatusSchema } from '../webhooks/schema.ts';
 import { deliveryHeader, eventHeader } from '../webhooks/signature.ts';
 import { cardNumberOf, issueCode } from './qr.ts';
 import { findAccessConfig } from './store.ts';
@@ -30,7 +31,8 @@ interface CallbackPayload {
 
 export function gateCallbackListener(ctx: Context): EventListener {
   return ({ name, caller, object }) => {
-    if (name !== 'visit.checkin') return;
+    // A check-in replayed at the hub was called in by the kiosk that made it.
+    if (name !== 'visit.checkin' || caller.replayedFor !== undefined) return;
     const config = findAccessConfig(ctx, caller.companyId);
     if (!config?.enabled || config.url === '') return;
     const visit = object();
@@ -98,6 +100,7 @@ export function gateCallbackRoutes(ctx: Context): RouteSpec[] {
       path: '/integration/access/status',
       tag: 'Access control',
       summary: 'Gate callbacks pending, failed (given up) and done, with the last error',
+      response: deliveryStatusSchema,
       errors: [],
       handle: ({ caller }) => deliveryStatus(ctx, caller, gateCallbackKind),
     }),

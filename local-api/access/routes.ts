@@ -1,6 +1,6 @@
 import type { Context } from '../context.ts';
-import { type RouteSpec, route } from '../http/routes.ts';
-import { accessConfigInput } from './schema.ts';
+import { type RouteSpec, route, successSchema } from '../http/routes.ts';
+import { accessConfigInput, accessConfigObjectSchema } from './schema.ts';
 import { accessConfigObject, deleteAccessConfig, getAccessConfig, saveAccessConfig } from './store.ts';
 
 const tag = 'Access control';
@@ -12,6 +12,7 @@ export function accessConfigRoutes(ctx: Context): RouteSpec[] {
       path: '/integration/access',
       tag,
       summary: 'Retrieve the access-control integration configuration',
+      response: accessConfigObjectSchema,
       errors: ['NOT_FOUND'],
       handle: ({ caller }) => accessConfigObject(getAccessConfig(ctx, caller), caller),
     }),
@@ -20,6 +21,7 @@ export function accessConfigRoutes(ctx: Context): RouteSpec[] {
       path: '/integration/access',
       tag,
       summary: 'Create or update the configuration (partial; absent fields keep their value)',
+      response: accessConfigObjectSchema,
       body: accessConfigInput,
       errors: ['INVALID_PARAMETER'],
       handle: ({ caller, body }) => accessConfigObject(saveAccessConfig(ctx, caller, body), caller),
@@ -29,6 +31,7 @@ export function accessConfigRoutes(ctx: Context): RouteSpec[] {
       path: '/integration/access',
       tag,
       summary: 'Delete the configuration',
+      response: successSchema,
       errors: [],
       handle: ({ caller }) => {
         deleteAccessConfig(ctx, caller);

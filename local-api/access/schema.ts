@@ -1,14 +1,8 @@
 import { z } from 'zod';
-import { bool, positiveInt } from '../http/fields.ts';
+import { bool, httpUrl, positiveInt } from '../http/fields.ts';
 
 /** Seconds a QR code stays valid: at least 5 (a person needs time to show it), at most a day. */
 export const qrcodeDurationRange = { min: 5, max: 86_400 } as const;
-
-const gateUrl = () =>
-  z
-    .string()
-    .max(2000)
-    .refine((s) => s === '' || /^https?:\/\/[^\s]+$/i.test(s), 'must be an http(s) URL or empty');
 
 /** POST /v1/integration/access: a partial upsert; absent fields keep their value (or the section 2.9 default). */
 export const accessConfigInput = z
@@ -19,7 +13,7 @@ export const accessConfigInput = z
       (n) => n >= qrcodeDurationRange.min && n <= qrcodeDurationRange.max,
       `must be ${qrcodeDurationRange.min} to ${qrcodeDurationRange.max} seconds`,
     ),
-    url: gateUrl(),
+    url: httpUrl(),
     username: z.string().max(200),
     password: z.string().max(200),
     totpEnabled: bool(),
@@ -29,3 +23,17 @@ export const accessConfigInput = z
 export type AccessConfigInput = z.output<typeof accessConfigInput>;
 
 export const accessConfigSecrets = ['aesKey', 'password'] as const;
+
+/** The access-control integration configuration of section 2.9. */
+export const accessConfigObjectSchema = z.object({
+  enabled: z.boolean(),
+  aesKey: z.string(),
+  qrcodeDuration: z.number().int(),
+  url: z.string(),
+  username: z.string(),
+  password: z.string(),
+  totpEnabled: z.boolean(),
+  staticVisitorQRCode: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});

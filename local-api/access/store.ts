@@ -62,8 +62,17 @@ export function saveAccessConfig(ctx: Context, caller: Caller, input: AccessConf
     } else {
       insertRow(ctx.db, 'access_configs', { ...row, companyId: caller.companyId, createdAt: now, updatedAt: now });
     }
-    return getAccessConfig(ctx, caller);
+    const config = getAccessConfig(ctx, caller);
+    ctx.events.publish('access.updated', caller, () => publicAccessConfig(config, caller));
+    return config;
   });
+}
+
+/** The configuration as events carry it: listeners (webhooks, the audit log) never see its secrets. */
+function publicAccessConfig(config: AccessConfig, caller: Caller): Record<string, unknown> {
+  const shown: Record<string, unknown> = { type: 'accessConfig', ...accessConfigObject(config, caller) };
+  for (const key of accessConfigSecrets) delete shown[key];
+  return shown;
 }
 
 function updateConfigRow(ctx: Context, companyId: string, row: Record<string, unknown>): void {
@@ -76,6 +85,7 @@ function updateConfigRow(ctx: Context, companyId: string, row: Record<string, un
 
 export function deleteAccessConfig(ctx: Context, caller: Caller): void {
   inTransaction(ctx, () => {
-    prepared(ctx.db, 'DELETE FROM access_configs WHERE companyId = ?').run(caller.companyId);
+    const deleted = prepared(ctx.db, 'DELETE FROM access_configs WHERE companyId = ?').run(caller.companyId).changes;
+    if (deleted > 0) ctx.events.publish('access.deleted', caller, () => ({ type: 'accessConfig' }));
   });
 }

@@ -1,14 +1,21 @@
 import { type Context, inTransaction } from '../context.ts';
+import { ApiError } from '../http/errors.ts';
 import { hexId } from '../rules/ids.ts';
 import { defaultTimeZone } from '../rules/time.ts';
 import type { Db } from '../store/db.ts';
-import { prepared } from '../store/rows.ts';
+import { objectToRow, prepared, rowToObject } from '../store/rows.ts';
 import { hashKey, keyMatches, newApiKey } from './keys.ts';
+import { type CompanyUpdateInput, companyColumns, companySecrets, secretMask } from './schema.ts';
 
 export interface Caller {
   companyId: string;
   timeZone: string;
   lang: string;
+  /**
+   * Set when a hub replays a write a kiosk already made offline (sync push): the kiosk has done that write's
+   * local duties (the gate callback), so listeners that act for the device skip it.
+   */
+  replayedFor?: string;
 }
 
 const trialDays = 30;
@@ -107,4 +114,55 @@ export function companyForKey(ctx: Context, key: string): Caller | undefined {
   });
   cache.callers.set(cacheKey, caller);
   return caller;
+}
+
+function companyRow(ctx: Context, caller: Caller): Record<string, unknown> {
+  const row = prepared(ctx.db, 'SELECT * FROM companies WHERE id = ? AND deletedAt IS NULL').get(caller.companyId) as
+    | Record<string, unknown>
+    | undefined;
+  if (!row) throw new ApiError('NOT_FOUND');
+  return row;
+}
+
+/** The caller's company as section 2.1 shows it, secrets masked. */
+export function companyObject(ctx: Context, caller: Caller): Record<string, unknown> {
+  const row = companyRow(ctx, caller);
+  const object = rowToObject(row, companyColumns, caller.timeZone);
+  for (const key of companySecrets) object[key] = row[key] ? secretMask : null;
+  return object;
+}
+
+/**
+ * Updates the caller's company. Secrets are sealed before they reach SQLite; the mask leaves one unchanged. The
+ * next request reads the new zone and language (`companyForKey` reads them per request).
+ */
+export function updateCompany(ctx: Context, caller: Caller, input: CompanyUpdateInput): Record<string, unknown> {
+  const { plan: _plan, planIsActive: _active, trialUntil: _trial, ...changes } = input;
+  const values: Record<string, unknown> = { ...changes };
+  for (const key of companySecrets) {
+    const value = changes[key];
+    if (value === secretMask) delete values[key];
+    else if (typeof value === 'string') values[key] = value === '' ? null : ctx.secrets.seal(value);
+  }
+  const row: Record<string, unknown> = { ...objectToRow(values, companyColumns), updatedAt: ctx.clock.now() };
+  const timeZone = changes.timezone === undefined ? caller.timeZone : (changes.timezone ?? defaultTimeZone());
+  const updated: Caller = { ...caller, timeZone, lang: changes.lang ?? caller.lang };
+  inTransaction(ctx, () => {
+    companyRow(ctx, caller);
+    const columns = Object.keys(row);
+    prepared(
+      ctx.db,
+      `UPDATE companies SET ${columns.map((c) => `"${c}" = :${c}`).join(', ')} WHERE id = :__id AND deletedAt IS NULL`,
+    ).run({ ...row, __id: caller.companyId });
+    ctx.events.publish('company.updated', caller, () => companyObject(ctx, updated));
+  });
+  return companyObject(ctx, updated);
+}
+
+/** The caller a company's own background work (the retention sweep) acts as. */
+export function companyCaller(ctx: Context, companyId: string): Caller | undefined {
+  const row = ctx.db
+    .prepare('SELECT id, timezone, lang FROM companies WHERE id = ? AND deletedAt IS NULL')
+    .get(companyId) as { id: string; timezone: string | null; lang: string } | undefined;
+  return row && { companyId: row.id, timeZone: row.timezone ?? defaultTimeZone(), lang: row.lang };
 }

@@ -1,7 +1,8 @@
+import { z } from 'zod';
 import type { Context } from '../context.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
-import { type RouteSpec, route } from '../http/routes.ts';
-import { hostCreateInput, hostInputCodes, hostUpdateInput } from './schema.ts';
+import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
+import { hostCreateInput, hostInputCodes, hostObjectSchema, hostUpdateInput } from './schema.ts';
 import { createHost, deleteHost, getHost, hostObject, hostQueryFields, listHosts, updateHost } from './store.ts';
 
 export const hostPaging = { defaultLimit: 500, maxLimit: 1000 };
@@ -15,14 +16,9 @@ export function hostRoutes(ctx: Context): RouteSpec[] {
       path: '/hosts',
       tag,
       summary: 'List hosts',
+      response: z.object({ hosts: z.array(hostObjectSchema), size: z.number().int() }),
       query: listQueryInput(hostPaging),
-      errors: [
-        'INVALID_LIMIT_VALUE',
-        'INVALID_OFFSET_VALUE',
-        'INVALID_QUERY_KEY',
-        'INVALID_QUERY_OPERATOR',
-        'INVALID_QUERY_VALUE',
-      ],
+      errors: listErrors,
       handle: ({ req, caller }) => {
         const hosts = listHosts(ctx, caller, parseListQuery(req.query, hostPaging, hostQueryFields)).map((row) =>
           hostObject(row, caller),
@@ -35,6 +31,7 @@ export function hostRoutes(ctx: Context): RouteSpec[] {
       path: '/hosts',
       tag,
       summary: 'Create a host',
+      response: hostObjectSchema,
       body: hostCreateInput,
       fieldCodes: hostInputCodes,
       errors: [
@@ -54,6 +51,7 @@ export function hostRoutes(ctx: Context): RouteSpec[] {
       path: '/host/:id',
       tag,
       summary: 'Retrieve a host',
+      response: hostObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
       handle: ({ caller, params }) => hostObject(getHost(ctx, caller, String(params.id)), caller),
     }),
@@ -62,6 +60,7 @@ export function hostRoutes(ctx: Context): RouteSpec[] {
       path: '/host/:id',
       tag,
       summary: 'Update a host',
+      response: hostObjectSchema,
       body: hostUpdateInput,
       fieldCodes: hostInputCodes,
       errors: [
@@ -81,6 +80,7 @@ export function hostRoutes(ctx: Context): RouteSpec[] {
       path: '/host/:id',
       tag,
       summary: 'Delete a host',
+      response: successSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
       handle: ({ caller, params }) => {
         deleteHost(ctx, caller, String(params.id));

@@ -7,6 +7,7 @@ import {
   type FieldCodes,
   int32,
   nullableText,
+  phone,
   stringList,
   text,
 } from '../http/fields.ts';
@@ -51,12 +52,7 @@ const hostFields = {
   position: nullableText(200),
   sector: nullableText(200),
   cpf: nullableText(20),
-  phone: z
-    .string()
-    .trim()
-    .max(40)
-    .regex(/^[\d\s()+.-]*$/, 'digits or a formatted phone')
-    .nullable(),
+  phone: phone().nullable(),
   countryCode: countryCode().nullable(),
   message: nullableText(2000),
   allowCredentialing: bool(),
@@ -126,3 +122,54 @@ export const hostTextColumns = [
   'zoneId',
   'invenziId',
 ] as const;
+
+const nullableString = () => z.string().nullable();
+
+/** The short host object that visits, invitees and meetings embed. */
+export const hostSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  type: z.literal('host'),
+});
+
+/** The host object of section 2.2. */
+export const hostObjectSchema = z.object({
+  id: z.string().describe('32 characters'),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  deletedAt: nullableString(),
+  name: z.string(),
+  email: z.string(),
+  role: z.enum(hostRoles),
+  isActive: z.boolean(),
+  preCheckinNotifications: z.boolean(),
+  isPhoneValid: z.boolean(),
+  sendInvitationEmail: z.boolean(),
+  additionalEmails: z.array(z.string()),
+  additionalPhones: z.array(z.string()),
+  pictureUrl: nullableString(),
+  pictureThumbUrl: nullableString(),
+  position: nullableString(),
+  sector: nullableString(),
+  cpf: nullableString(),
+  phone: nullableString(),
+  countryCode: nullableString(),
+  message: nullableString(),
+  deliveryNotification: z.boolean(),
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+  defaultMeetingLocationId: nullableString(),
+  defaultMeetingTypeId: nullableString(),
+  userId: nullableString(),
+  createdById: nullableString(),
+  zoneId: nullableString(),
+  invenziId: nullableString(),
+  companyId: z.string(),
+  company: z.string(),
+  mifareCardNumber: z.array(z.string()).nullable(),
+  allowCredentialing: z.boolean(),
+  canAuthorizeAllCredentialing: z.boolean(),
+  disableMeetingCreation: z.boolean(),
+  spaceManagementEnabled: z.boolean(),
+  type: z.literal('host'),
+});

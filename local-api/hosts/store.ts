@@ -1,12 +1,31 @@
 import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
-import type { ListQuery, QueryFields } from '../http/list-query.ts';
+import type { ListQuery, QueryField, QueryFields } from '../http/list-query.ts';
 import { newHostId } from '../rules/ids.ts';
-import { insertRow, listRows, objectToRow, prepared, queryFieldsOf, rowToObject, updateRow } from '../store/rows.ts';
+import {
+  findLiveRow,
+  insertRow,
+  listRows,
+  objectToRow,
+  prepared,
+  queryFieldsOf,
+  rowToObject,
+  updateRow,
+} from '../store/rows.ts';
 import { type HostCreateInput, type HostUpdateInput, hostColumns, hostTextColumns } from './schema.ts';
 
 export type HostRow = Record<string, unknown> & { id: string; companyId: string; email: string; name: string };
+
+/** The list-query field `hostName` of what belongs to a live host (invitees, meetings): compares the host's name. */
+export const hostNameQueryField: QueryField = {
+  kind: 'text',
+  related: {
+    foreignKey: 'hostId',
+    select: (comparison) =>
+      `SELECT id FROM hosts WHERE companyId = :companyId AND deletedAt IS NULL AND name ${comparison}`,
+  },
+};
 
 export const hostQueryFields: QueryFields = {
   ...queryFieldsOf(hostTextColumns, hostColumns),
@@ -31,10 +50,7 @@ export function hostObject(row: HostRow, caller: Caller): Record<string, unknown
 }
 
 export function findHost(ctx: Context, caller: Caller, id: string): HostRow | undefined {
-  return prepared(ctx.db, 'SELECT * FROM hosts WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
-    id,
-    caller.companyId,
-  ) as HostRow | undefined;
+  return findLiveRow<HostRow>(ctx.db, 'hosts', caller.companyId, id);
 }
 
 export function getHost(ctx: Context, caller: Caller, id: string): HostRow {

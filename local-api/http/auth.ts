@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Caller } from '../companies/store.ts';
 import { ApiError } from './errors.ts';
+import type { FailureLimiter } from './rate-limit.ts';
 
 declare global {
   namespace Express {
@@ -37,15 +38,37 @@ export function presentedKeys(headers: Request['headers']): string[] {
   return keys;
 }
 
-export function authenticate(findCaller: (key: string) => Caller | undefined): RequestHandler {
-  return (req, _res, next) => {
-    for (const key of presentedKeys(req.headers)) {
+/**
+ * Finds the caller of a request by its credentials. Wrong keys are counted per client address by `limiter`; an
+ * address that reached the limit is answered 429 TOO_MANY_REQUESTS with `Retry-After`, whatever it presents, so
+ * a guess made while locked says nothing. A right key does not clear the count: a client holding one company's
+ * key could otherwise interleave it to keep guessing another's. A request without credentials guesses nothing
+ * and is not counted.
+ */
+export function authenticate(
+  findCaller: (key: string) => Caller | undefined,
+  limiter: FailureLimiter,
+  onLocked: (address: string) => void = () => {},
+): RequestHandler {
+  return (req, res, next) => {
+    const address = req.socket.remoteAddress ?? 'unknown';
+    const retryAfterMs = limiter.retryAfter(address);
+    if (retryAfterMs > 0) {
+      res.setHeader('Retry-After', String(Math.ceil(retryAfterMs / 1000)));
+      throw new ApiError('TOO_MANY_REQUESTS');
+    }
+    const keys = presentedKeys(req.headers);
+    for (const key of keys) {
       const caller = findCaller(key);
       if (caller) {
         req.caller = caller;
         next();
         return;
       }
+    }
+    if (keys.length > 0) {
+      limiter.recordFailure(address);
+      if (limiter.retryAfter(address) > 0) onLocked(address);
     }
     throw new ApiError('UNAUTHORIZED');
   };

@@ -7,6 +7,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
  */
 export const errorStatus = {
   UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
   TOO_MANY_REQUESTS: 429,
   NOT_FOUND: 404,
   MISSING_ID: 400,
@@ -42,6 +43,8 @@ export const errorStatus = {
   WRONG_CHECKOUT_AT_FORMAT: 400,
   WRONG_CHECKIN_AT_FORMAT: 400,
   INVALID_ID: 400,
+  MANAGED_BY_HUB: 409,
+  SYNC_GAP: 409,
   ACCESS_INTEGRATION_DISABLED: 409,
   ACCESS_KEY_NOT_CONFIGURED: 409,
   MISSING_ACCESS_CARD_NUMBER: 409,
@@ -49,6 +52,16 @@ export const errorStatus = {
   INVALID_URL: 400,
   INVALID_EVENT: 400,
   TOO_MANY_WEBHOOKS: 409,
+  MISSING_IDENTIFIER: 400,
+  BAD_REQUEST: 400,
+  REQUEST_TIMEOUT: 408,
+  HEADERS_TOO_LARGE: 431,
+  READ_ONLY_FIELD: 400,
+  VISITOR_NOT_FOUND: 400,
+  INVALID_PICTURE: 400,
+  INVALID_NDA: 400,
+  INVALID_CUSTOM_FIELD: 400,
+  LINK_EXPIRED: 403,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
@@ -73,13 +86,17 @@ export const missingId: RequestHandler = () => {
   throw new ApiError('MISSING_ID');
 };
 
-interface BodyParserError {
+interface HttpError {
   type?: string;
   status?: number;
+  expose?: boolean;
 }
 
-/** Translates body-parser failures into our codes: they carry a `type` string of their own. */
-function fromBodyParser(error: BodyParserError): ApiError | undefined {
+/**
+ * Translates the errors Express's own parts raise into our codes: body-parser's carry a `type` string; the others
+ * (a body that does not inflate, a path parameter that is not valid percent-encoding) only a 4xx status.
+ */
+function fromHttpError(error: HttpError): ApiError | undefined {
   switch (error.type) {
     case 'entity.too.large':
       return new ApiError('PAYLOAD_TOO_LARGE');
@@ -91,14 +108,18 @@ function fromBodyParser(error: BodyParserError): ApiError | undefined {
     case 'charset.unsupported':
     case 'parameters.too.many':
       return new ApiError('INVALID_BODY');
-    default:
-      return undefined;
   }
+  if (error instanceof URIError) return new ApiError('INVALID_ID');
+  if (error.expose === true && error.status === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE');
+  if (error.expose === true && error.status !== undefined && error.status >= 400 && error.status < 500) {
+    return new ApiError('INVALID_BODY');
+  }
+  return undefined;
 }
 
 export function errorHandler(log: (message: string, error: unknown) => void): ErrorRequestHandler {
   return (error, _req, res, _next) => {
-    const known = error instanceof ApiError ? error : fromBodyParser(error as BodyParserError);
+    const known = error instanceof ApiError ? error : fromHttpError(error as HttpError);
     if (known) {
       res.status(known.status).json({ type: known.type, ...known.extra });
       return;

@@ -27,16 +27,34 @@ export const positiveInt = () =>
     .refine((n) => n > 0 && n <= 2_147_483_647, 'must be a positive integer');
 
 export const text = (max = 1000) => z.string().max(max);
+
+/** Dates arrive as ISO 8601 text or Unix seconds; stores resolve them in the company's zone. */
+export const dateInput = () => z.union([z.string().max(40), z.number()]);
 export const nullableText = (max = 1000) => z.string().max(max).nullable();
 export const email = () => z.string().trim().max(254).pipe(z.email());
 export const cpf = () => z.string().refine(isValidCpf, 'must be a valid CPF');
 export const countryCode = () => z.string().regex(/^\+\d{1,4}$/, 'must look like +55');
 
+/** A phone number as people write it: digits, spaces, parentheses, dots, dashes and a plus. */
+export const phone = () =>
+  z
+    .string()
+    .trim()
+    .max(40)
+    .regex(/^[\d\s()+.-]*$/, 'digits or a formatted phone');
+
+/** An http(s) URL, or '' for none (a callback or webhook switched off). */
+export const httpUrl = () =>
+  z
+    .string()
+    .max(2000)
+    .refine((s) => s === '' || /^https?:\/\/[^\s]+$/i.test(s), 'must be an http(s) URL or empty');
+
 /** Space-separated e-mails (as the interface's host input takes them) or a JSON array of them. */
-export const emailList = () =>
+export const emailList = (max = 50) =>
   z
     .union([z.array(z.string()), z.string().transform((s) => s.split(/[\s,]+/).filter(Boolean))])
-    .pipe(z.array(email()).max(50));
+    .pipe(z.array(email()).max(max));
 
 export const stringList = (max = 50) =>
   z
@@ -48,6 +66,9 @@ export interface FieldCodes {
   missing?: ErrorCode;
   invalid?: ErrorCode;
 }
+
+/** Codes that, being shared by many fields, say which one they are about. */
+const namesTheField = new Set<ErrorCode>(['INVALID_PARAMETER', 'READ_ONLY_FIELD']);
 
 function isPresent(input: unknown, path: readonly PropertyKey[]): boolean {
   let value = input;
@@ -74,8 +95,8 @@ export function validate<S extends z.ZodType>(
   const own = codes[field] ?? codes[String(issue?.path[0] ?? '')];
   // Absent, or text that is empty once trimmed: both are "missing" to a person filling in a form.
   const isMissing =
-    (issue?.code === 'invalid_type' && !isPresent(input, issue.path)) ||
+    (issue !== undefined && !isPresent(input, issue.path)) ||
     (issue?.code === 'too_small' && issue.origin === 'string' && Number(issue.minimum) === 1);
   const code = (isMissing ? own?.missing : undefined) ?? own?.invalid ?? 'INVALID_PARAMETER';
-  throw new ApiError(code, code === 'INVALID_PARAMETER' && field ? { field } : {});
+  throw new ApiError(code, namesTheField.has(code) && field ? { field } : {});
 }

@@ -62,13 +62,19 @@ function storedValue(field: QueryField, text: string): string | number | undefin
   }
 }
 
+/** Reads `limit` alone, for endpoints that page by cursor rather than by offset. */
+export function parseLimit(query: Record<string, unknown>, paging: ListPaging): number {
+  const limit = wholeNumber(single(query.limit), paging.defaultLimit, 1, paging.maxLimit);
+  if (limit === undefined) throw new ApiError('INVALID_LIMIT_VALUE');
+  return limit;
+}
+
 /**
  * Reads `limit`, `offset`, `queryKey`, `queryOp`, `queryValue` of a list request. Pure: it returns the SQL pieces
  * (a comparison on one field, its ordering) and throws the interface's error codes.
  */
 export function parseListQuery(query: Record<string, unknown>, paging: ListPaging, fields: QueryFields): ListQuery {
-  const limit = wholeNumber(single(query.limit), paging.defaultLimit, 1, paging.maxLimit);
-  if (limit === undefined) throw new ApiError('INVALID_LIMIT_VALUE');
+  const limit = parseLimit(query, paging);
   const offset = wholeNumber(single(query.offset), 0, 0, Number.MAX_SAFE_INTEGER);
   if (offset === undefined) throw new ApiError('INVALID_OFFSET_VALUE');
 
@@ -123,3 +129,12 @@ export const listQueryInput = (paging: ListPaging) =>
     queryOp: z.enum(['<', '<=', '==', '>', '>=']).optional(),
     queryValue: z.string().optional().describe('compared with the field, typed by the field'),
   });
+
+/** The errors every list answers for bad list parameters. */
+export const listQueryErrors = [
+  'INVALID_LIMIT_VALUE',
+  'INVALID_OFFSET_VALUE',
+  'INVALID_QUERY_KEY',
+  'INVALID_QUERY_OPERATOR',
+  'INVALID_QUERY_VALUE',
+] as const;

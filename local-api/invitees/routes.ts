@@ -1,7 +1,8 @@
+import { z } from 'zod';
 import type { Context } from '../context.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
-import { type RouteSpec, route } from '../http/routes.ts';
-import { inviteeCreateInput, inviteeInputCodes, inviteeUpdateInput } from './schema.ts';
+import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
+import { inviteeCreateInput, inviteeInputCodes, inviteeObjectSchema, inviteeUpdateInput } from './schema.ts';
 import {
   createInvitee,
   deleteInvitee,
@@ -34,14 +35,9 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
       path: '/invitees',
       tag,
       summary: 'List invitees',
+      response: z.object({ invitees: z.array(inviteeObjectSchema), size: z.number().int() }),
       query: listQueryInput(inviteePaging),
-      errors: [
-        'INVALID_LIMIT_VALUE',
-        'INVALID_OFFSET_VALUE',
-        'INVALID_QUERY_KEY',
-        'INVALID_QUERY_OPERATOR',
-        'INVALID_QUERY_VALUE',
-      ],
+      errors: listErrors,
       handle: ({ req, caller }) => {
         const invitees = inviteeObjects(
           ctx,
@@ -56,6 +52,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
       path: '/invitees',
       tag,
       summary: 'Pre-register an invitee',
+      response: inviteeObjectSchema,
       body: inviteeCreateInput,
       fieldCodes: inviteeInputCodes,
       errors: ['MISSING_NAME', 'MISSING_EMAIL', 'MISSING_EXPECTED_AT', 'MISSING_HOST_ID', ...inputErrors],
@@ -66,6 +63,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
       path: '/invitee/:id',
       tag,
       summary: 'Retrieve an invitee',
+      response: inviteeObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
       handle: ({ caller, params }) => inviteeObject(ctx, caller, getInvitee(ctx, caller, String(params.id))),
     }),
@@ -74,6 +72,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
       path: '/invitee/:id',
       tag,
       summary: 'Update an invitee',
+      response: inviteeObjectSchema,
       body: inviteeUpdateInput,
       fieldCodes: inviteeInputCodes,
       errors: ['NOT_FOUND', 'MISSING_ID', ...inputErrors],
@@ -85,6 +84,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
       path: '/invitee/:id',
       tag,
       summary: 'Delete an invitee',
+      response: successSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
       handle: ({ caller, params }) => {
         deleteInvitee(ctx, caller, String(params.id));

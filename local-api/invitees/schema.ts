@@ -1,21 +1,23 @@
 import { z } from 'zod';
-import { bool, cpf, email, type FieldCodes, int32, nullableText, text } from '../http/fields.ts';
+import { hostSummarySchema } from '../hosts/schema.ts';
+import { bool, cpf, dateInput, email, type FieldCodes, int32, nullableText, phone, text } from '../http/fields.ts';
+import { meetingWithoutHostSchema } from '../meetings/schema.ts';
 import type { ColumnKinds } from '../store/rows.ts';
 
 export const inviteeStatuses = ['confirmed', 'arrived', 'canceled'] as const;
 export type InviteeStatus = (typeof inviteeStatuses)[number];
 
-/** A custom-field answer as the invitee object carries it (Custom Field Object, section 2.7). */
+/**
+ * A custom-field answer as the invitee object carries it (Custom Field Object, section 2.7). `id` names a
+ * definition of GET /v1/customfields; its name and type come from there.
+ */
 export const customFieldAnswer = () =>
   z.object({
     id: z.string().max(64),
-    name: z.string().max(500),
-    type: z.string().max(50),
+    name: z.string().max(500).optional(),
+    type: z.string().max(50).optional(),
     value: z.string().max(5000).nullable().optional(),
   });
-
-/** Dates arrive as ISO 8601 text or Unix seconds; the store resolves them in the company's zone. */
-export const dateInput = () => z.union([z.string().max(40), z.number()]);
 
 const inviteeFields = {
   name: text(200).trim().min(1),
@@ -24,12 +26,7 @@ const inviteeFields = {
   hostId: z.string().max(64),
   status: z.enum(inviteeStatuses),
   lang: z.enum(['en', 'pt-BR', 'de', 'zh-Hans']).nullable(),
-  phone: z
-    .string()
-    .trim()
-    .max(40)
-    .regex(/^[\d\s()+.-]*$/, 'digits or a formatted phone')
-    .nullable(),
+  phone: phone().nullable(),
   cpf: cpf().nullable(),
   rg: nullableText(30),
   document: nullableText(60),
@@ -37,7 +34,10 @@ const inviteeFields = {
   company: nullableText(200),
   position: nullableText(200),
   sector: nullableText(200),
-  pictureUrl: nullableText(2000),
+  pictureUrl: z
+    .string()
+    .nullable()
+    .describe('a URL, or the picture itself in Base64 (JPEG or PNG, up to 5 MB), stored by the service'),
   customFields: z.array(customFieldAnswer()).max(100),
   cardNumber: int32(),
   notes: nullableText(5000),
@@ -63,6 +63,7 @@ export const inviteeInputCodes: Readonly<Record<string, FieldCodes>> = {
   status: { invalid: 'INVALID_STATUS' },
   cpf: { invalid: 'INVALID_CPF' },
   cardNumber: { invalid: 'INVALID_CARD_NUMBER' },
+  pictureUrl: { invalid: 'INVALID_PICTURE' },
 };
 
 export const inviteeColumns: ColumnKinds = {
@@ -70,3 +71,36 @@ export const inviteeColumns: ColumnKinds = {
   json: ['customFields'],
   times: ['createdAt', 'updatedAt', 'deletedAt', 'expectedAt'],
 };
+
+const nullableString = () => z.string().nullable();
+
+/** The invitee object of section 2.8. */
+export const inviteeObjectSchema = z.object({
+  id: z.string().describe('UUID v4'),
+  type: z.literal('invitee'),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  hostId: z.string(),
+  meetingId: nullableString(),
+  expectedAt: z.string(),
+  status: z.enum(inviteeStatuses),
+  lang: nullableString(),
+  name: nullableString(),
+  phone: nullableString(),
+  cpf: nullableString(),
+  rg: nullableString(),
+  document: nullableString(),
+  email: nullableString(),
+  address: nullableString(),
+  company: nullableString(),
+  position: nullableString(),
+  sector: nullableString(),
+  pictureUrl: nullableString().describe('a URL given as such, or the path of the stored picture'),
+  pictureSignedUrl: nullableString().describe('for a stored picture: a link that opens it without the key'),
+  customFields: z.array(z.object({ id: z.string(), name: z.string(), type: z.string(), value: nullableString() })),
+  cardNumber: z.number().int(),
+  notes: nullableString(),
+  requiresAuthorization: z.boolean(),
+  host: hostSummarySchema.nullable(),
+  meeting: meetingWithoutHostSchema.nullable(),
+});

@@ -1,12 +1,23 @@
 import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
-import { findHost } from '../hosts/store.ts';
+import { resolveCustomFieldObjects } from '../custom-fields/store.ts';
+import {
+  decodePicture,
+  type FileBatch,
+  fileUrlOf,
+  fileUrls,
+  inTransactionWithFiles,
+  type Upload,
+} from '../files/store.ts';
+import { findHost, hostNameQueryField } from '../hosts/store.ts';
 import { hostSummaries } from '../hosts/summaries.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
+import { meetingsById } from '../meetings/objects.ts';
 import { newCardNumber, newUuid } from '../rules/ids.ts';
 import { parseTimestampInput } from '../rules/time.ts';
-import { insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
+import { findLiveRow, insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
+import { visitorDataFields } from '../visitors/schema.ts';
 import {
   type InviteeCreateInput,
   type InviteeStatus,
@@ -23,35 +34,17 @@ export type InviteeRow = Record<string, unknown> & {
   cardNumber: number;
   requiresAuthorization: number;
   meetingId: string | null;
+  pictureFile: string | null;
 };
 
-const textFields = [
-  'name',
-  'hostId',
-  'phone',
-  'cpf',
-  'rg',
-  'document',
-  'email',
-  'address',
-  'company',
-  'position',
-  'sector',
-];
+const textFields = [...visitorDataFields, 'hostId'];
 
 export const inviteeQueryFields: QueryFields = {
   ...Object.fromEntries(textFields.map((key) => [key, { kind: 'text' as const }])),
   expectedAt: { kind: 'timestamp' },
   cardNumber: { kind: 'number' },
   status: { kind: 'text', values: Object.fromEntries(inviteeStatuses.map((s) => [s, s])) },
-  hostName: {
-    kind: 'text',
-    related: {
-      foreignKey: 'hostId',
-      select: (comparison) =>
-        `SELECT id FROM hosts WHERE companyId = :companyId AND deletedAt IS NULL AND name ${comparison}`,
-    },
-  },
+  hostName: hostNameQueryField,
 };
 
 /** The invitee objects of section 2.8 for a page of rows: hosts fetched once for the page. */
@@ -61,11 +54,19 @@ export function inviteeObjects(ctx: Context, caller: Caller, rows: InviteeRow[])
     caller,
     rows.map((r) => r.hostId),
   );
+  const meetings = meetingsById(
+    ctx,
+    caller,
+    rows.map((r) => r.meetingId),
+  );
   return rows.map((row) => {
-    const object = rowToObject(row, inviteeColumns, caller.timeZone, ['companyId', 'deletedAt']);
+    const object = rowToObject(row, inviteeColumns, caller.timeZone, ['companyId', 'deletedAt', 'pictureFile']);
+    const picture = fileUrls(ctx, row.pictureFile);
     object.type = 'invitee';
     object.host = hosts.get(row.hostId) ?? null;
-    object.meeting = null;
+    object.meeting = row.meetingId ? (meetings.get(row.meetingId) ?? null) : null;
+    object.pictureUrl = picture.url ?? object.pictureUrl;
+    object.pictureSignedUrl = picture.signedUrl;
     return object;
   });
 }
@@ -74,10 +75,7 @@ export const inviteeObject = (ctx: Context, caller: Caller, row: InviteeRow) =>
   inviteeObjects(ctx, caller, [row])[0] as Record<string, unknown>;
 
 export function findInvitee(ctx: Context, caller: Caller, id: string): InviteeRow | undefined {
-  return prepared(ctx.db, 'SELECT * FROM invitees WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
-    id,
-    caller.companyId,
-  ) as InviteeRow | undefined;
+  return findLiveRow<InviteeRow>(ctx.db, 'invitees', caller.companyId, id);
 }
 
 export function getInvitee(ctx: Context, caller: Caller, id: string): InviteeRow {
@@ -121,14 +119,46 @@ function requireHost(ctx: Context, caller: Caller, hostId: string): void {
   if (!findHost(ctx, caller, hostId)) throw new ApiError('HOST_NOT_FOUND');
 }
 
-/** Fields resolved before storage: the expected time into milliseconds, the host checked to be the company's. */
+/**
+ * Fields resolved before storage: the expected time into milliseconds, the host checked to be the company's, the
+ * custom fields checked against their definitions. The picture is `picturePlan`'s.
+ */
 function resolvedFields(ctx: Context, caller: Caller, input: InviteeUpdateInput) {
-  const { expectedAt, ...rest } = input;
+  const { expectedAt, pictureUrl: _picture, customFields, ...rest } = input;
   if (rest.hostId !== undefined) requireHost(ctx, caller, rest.hostId);
   return {
     ...objectToRow(rest, inviteeColumns),
+    ...(customFields !== undefined
+      ? { customFields: JSON.stringify(resolveCustomFieldObjects(ctx, caller, customFields)) }
+      : {}),
     ...(expectedAt !== undefined ? { expectedAt: resolveExpectedAt(expectedAt, caller) } : {}),
   };
+}
+
+/** What an input `pictureUrl` does: nothing, set a URL (or none), or store an uploaded picture. */
+type PicturePlan = { kind: 'keep' } | { kind: 'url'; url: string | null } | { kind: 'upload'; upload: Upload };
+
+/**
+ * Reads `pictureUrl` as section 2.8 allows it: a URL is kept as text, anything else is a Base64 picture to store.
+ * The object's own file path (a client sending back what it read) changes nothing.
+ */
+function picturePlan(value: string | null | undefined, currentFile: string | null): PicturePlan {
+  if (value === undefined) return { kind: 'keep' };
+  if (value === null || value.trim() === '') return { kind: 'url', url: null };
+  if (currentFile && value.startsWith(fileUrlOf(currentFile))) return { kind: 'keep' };
+  if (/^[a-z][a-z0-9+.-]*:/i.test(value) && !value.startsWith('data:')) {
+    if (value.length > 2000) throw new ApiError('INVALID_PARAMETER', { field: 'pictureUrl' });
+    return { kind: 'url', url: value };
+  }
+  return { kind: 'upload', upload: decodePicture(value, 'pictureUrl', 'invitee-picture') };
+}
+
+/** The row's picture columns after the plan; a replaced stored picture is retired. */
+function pictureColumns(plan: PicturePlan, files: FileBatch, currentFile: string | null) {
+  if (plan.kind === 'keep') return {};
+  files.retire(currentFile);
+  if (plan.kind === 'url') return { pictureUrl: plan.url, pictureFile: null };
+  return { pictureUrl: null, pictureFile: files.save(plan.upload) };
 }
 
 export function createInvitee(
@@ -138,7 +168,8 @@ export function createInvitee(
   extra: { meetingId?: string } = {},
 ): InviteeRow {
   if (!input.email && !input.phone && !input.document) throw new ApiError('MISSING_EMAIL');
-  return inTransaction(ctx, () => {
+  const picture = picturePlan(input.pictureUrl, null);
+  return inTransactionWithFiles(ctx, caller, (files) => {
     const fields = resolvedFields(ctx, caller, input);
     if (input.cardNumber !== undefined && cardNumberTaken(ctx, caller, input.cardNumber)) {
       throw new ApiError('ALREADY_EXISTS');
@@ -149,6 +180,7 @@ export function createInvitee(
       status: 'confirmed',
       cardNumber: freeCardNumber(ctx, caller),
       ...fields,
+      ...pictureColumns(picture, files, null),
       ...extra,
       id,
       companyId: caller.companyId,
@@ -162,13 +194,18 @@ export function createInvitee(
 }
 
 export function updateInvitee(ctx: Context, caller: Caller, id: string, input: InviteeUpdateInput): InviteeRow {
-  return inTransaction(ctx, () => {
-    getInvitee(ctx, caller, id);
+  return inTransactionWithFiles(ctx, caller, (files) => {
+    const current = getInvitee(ctx, caller, id);
+    const picture = picturePlan(input.pictureUrl, current.pictureFile);
     const fields = resolvedFields(ctx, caller, input);
     if (input.cardNumber !== undefined && cardNumberTaken(ctx, caller, input.cardNumber, id)) {
       throw new ApiError('ALREADY_EXISTS');
     }
-    updateRow(ctx.db, 'invitees', caller.companyId, id, { ...fields, updatedAt: ctx.clock.now() });
+    updateRow(ctx.db, 'invitees', caller.companyId, id, {
+      ...fields,
+      ...pictureColumns(picture, files, current.pictureFile),
+      updatedAt: ctx.clock.now(),
+    });
     const row = getInvitee(ctx, caller, id);
     ctx.events.publish('invitee.updated', caller, () => inviteeObject(ctx, caller, row));
     return row;

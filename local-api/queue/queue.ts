@@ -233,3 +233,19 @@ export function startWorker(
     },
   };
 }
+
+export interface JobState {
+  idempotencyKey: string;
+  status: 'pending' | 'done' | 'failed';
+  attempts: number;
+  lastError: string | null;
+}
+
+/** The jobs of one kind whose idempotency key starts with `keyPrefix` (the deliveries of one notification). */
+export function jobsWithKeyPrefix(ctx: Pick<Context, 'db'>, companyId: string, kind: string, keyPrefix: string) {
+  return prepared(
+    ctx.db,
+    `SELECT idempotencyKey, status, attempts, lastError FROM jobs
+     WHERE kind = ? AND idempotencyKey >= ? AND idempotencyKey < ? AND companyId = ? ORDER BY id`,
+  ).all(kind, keyPrefix, `${keyPrefix}\uffff`, companyId) as JobState[];
+}

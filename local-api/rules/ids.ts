@@ -8,6 +8,9 @@ export const hexId = (random: Random, bytes: number): string => random.bytes(byt
 /** Host ids: 32 characters, as the interface fixes them. */
 export const newHostId = (random: Random): string => hexId(random, 16);
 
+/** Ids of the records the interface gives no format for (meetings, blocklist entries…): like host ids. */
+export const newRecordId = newHostId;
+
 /** RFC 4122 version 4 UUID from 16 random bytes. */
 export function newUuid(random: Random): string {
   const b = random.bytes(16);
@@ -27,3 +30,10 @@ export function newCardNumber(random: Random): number {
 }
 
 export const isInt32 = (n: number): boolean => Number.isInteger(n) && n >= -2147483648 && n <= 2147483647;
+
+const idAlphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Custom-field ids: 9 characters of [a-z0-9], as section 2.7's default length. */
+export function newCustomFieldId(random: Random): string {
+  return [...random.bytes(9)].map((b) => idAlphabet[b % idAlphabet.length]).join('');
+}

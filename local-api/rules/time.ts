@@ -72,11 +72,20 @@ export function parseDateTime(text: string, timeZone: string): number | undefine
   return guess;
 }
 
+/** The instants a JavaScript Date can show (±100,000,000 days around 1970): beyond them a time cannot be formatted. */
+const maxInstantMs = 8.64e15;
+
+/** Milliseconds of a count of Unix seconds, when it is an instant a Date can hold. */
+function fromUnixSeconds(seconds: number): number | undefined {
+  const ms = Math.round(seconds * 1000);
+  return Number.isFinite(ms) && Math.abs(ms) <= maxInstantMs ? ms : undefined;
+}
+
 /** Unix seconds (as the list queries take them) or ISO text: both are accepted where a date is input. */
 export function parseTimestampInput(value: unknown, timeZone: string): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? Math.round(value * 1000) : undefined;
+  if (typeof value === 'number') return fromUnixSeconds(value);
   if (typeof value !== 'string' || value.trim() === '') return undefined;
-  if (/^-?\d+(\.\d+)?$/.test(value.trim())) return Math.round(Number(value) * 1000);
+  if (/^-?\d+(\.\d+)?$/.test(value.trim())) return fromUnixSeconds(Number(value));
   return parseDateTime(value, timeZone);
 }
 

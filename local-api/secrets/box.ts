@@ -1,6 +1,7 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createFileDurably } from '../store/durable-file.ts';
 
 /**
  * Encrypts secrets (access-control AES keys and passwords, the company's integration tokens) before they reach
@@ -10,6 +11,8 @@ import { join } from 'node:path';
 export interface SecretBox {
   seal(plain: string): string;
   open(sealed: string): string;
+  /** A 32-byte key for one purpose (signing file links…), derived from the device key with HKDF-SHA256. */
+  deriveKey(purpose: string): Buffer;
 }
 
 const prefix = 'sealed:v1:';
@@ -31,6 +34,9 @@ export function secretBox(key: Buffer): SecretBox {
       const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
       decipher.setAuthTag(raw.subarray(12, 28));
       return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+    },
+    deriveKey(purpose) {
+      return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `portaria:${purpose}`, 32));
     },
   };
 }
@@ -61,7 +67,6 @@ export function loadDeviceKey(dataDir: string, wrapper: KeyWrapper = plainFile):
   const file = join(dataDir, 'device.key');
   if (existsSync(file)) return wrapper.unwrap(readFileSync(file));
   const key = randomBytes(32);
-  writeFileSync(file, wrapper.wrap(key), { mode: 0o600, flag: 'wx' });
-  chmodSync(file, 0o600);
+  createFileDurably(file, wrapper.wrap(key), 0o600);
   return key;
 }

@@ -31,11 +31,14 @@ export function loadMigrations(dir = migrationsDir): Migration[] {
  * WAL lets readers (the HTTP handlers, `portaria company create`, backups) work while a writer commits.
  * `synchronous=FULL` fsyncs the WAL on every commit: a kiosk gets unplugged, and NORMAL may lose the last
  * acknowledged check-ins on power loss (never on a process crash). See docs/reliability.md.
+ * `secure_delete` zeroes what a delete or an update frees, so an erased visitor's data does not linger in free
+ * space of the file.
  */
 export function openDatabase(file: string, migrations = loadMigrations()): Db {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
+  db.pragma('secure_delete = ON');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db, migrations);

@@ -85,18 +85,30 @@ export function prepared(db: Db, sql: string): Statement {
   return statement;
 }
 
+/** A column name as SQL: quoted, since API field names include keywords (a meeting's `end`). */
+const column = (name: string): string => `"${name}"`;
+
 export function insertRow(db: Db, table: string, row: Row): void {
   const columns = Object.keys(row);
-  prepared(db, `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `:${c}`).join(', ')})`).run(
-    row,
-  );
+  prepared(
+    db,
+    `INSERT INTO ${table} (${columns.map(column).join(', ')}) VALUES (${columns.map((c) => `:${c}`).join(', ')})`,
+  ).run(row);
+}
+
+/** One live row of a company's table by id; another company's row is as absent as a deleted one. */
+export function findLiveRow<T>(db: Db, table: string, companyId: string, id: string): T | undefined {
+  return prepared(db, `SELECT * FROM ${table} WHERE id = ? AND companyId = ? AND deletedAt IS NULL`).get(
+    id,
+    companyId,
+  ) as T | undefined;
 }
 
 /** Updates the given columns of one live row of the caller's company; returns whether a row changed. */
 export function updateRow(db: Db, table: string, companyId: string, id: string, row: Row): boolean {
   const columns = Object.keys(row);
   if (columns.length === 0) return true;
-  const sql = `UPDATE ${table} SET ${columns.map((c) => `${c} = :${c}`).join(', ')}
+  const sql = `UPDATE ${table} SET ${columns.map((c) => `${column(c)} = :${c}`).join(', ')}
     WHERE id = :__id AND companyId = :__companyId AND deletedAt IS NULL`;
   return prepared(db, sql).run({ ...row, __id: id, __companyId: companyId }).changes === 1;
 }
@@ -118,4 +130,21 @@ export const listParameters = (companyId: string, query: ListQuery) => ({
 /** One page of a company's live rows, filtered and ordered as the list query says. */
 export function listRows<T>(db: Db, table: string, companyId: string, query: ListQuery): T[] {
   return prepared(db, listSql(table, query)).all(listParameters(companyId, query)) as T[];
+}
+
+/**
+ * A company's rows of one table by id, deleted ones included (an object still names what it referred to), for a
+ * whole page of objects at once; in chunks, since SQLite limits the parameters of one statement.
+ */
+export function rowsByIds<T>(db: Db, table: string, columns: string, companyId: string, ids: Iterable<unknown>): T[] {
+  const unique = [...new Set([...ids].filter((id): id is string => typeof id === 'string'))];
+  const rows: T[] = [];
+  for (let start = 0; start < unique.length; start += 500) {
+    const chunk = unique.slice(start, start + 500);
+    // Found by primary key; `+companyId` only checks the company: the unary + keeps SQLite from walking an index
+    // on companyId instead (every row of the company), which it otherwise prefers for more than one id.
+    const sql = `SELECT ${columns} FROM ${table} WHERE +companyId = ? AND id IN (${chunk.map(() => '?').join(', ')})`;
+    rows.push(...(prepared(db, sql).all(companyId, ...chunk) as T[]));
+  }
+  return rows;
 }

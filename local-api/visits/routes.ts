@@ -1,12 +1,14 @@
+import { z } from 'zod';
 import type { Context } from '../context.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
-import { type RouteSpec, route } from '../http/routes.ts';
+import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import {
   authorizationInput,
   checkoutInput,
   inviteeCheckinInput,
   visitCreateInput,
   visitInputCodes,
+  visitObjectSchema,
   visitUpdateInput,
 } from './schema.ts';
 import {
@@ -40,14 +42,9 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       path: '/visits',
       tag,
       summary: 'List visits',
+      response: z.object({ visits: z.array(visitObjectSchema), size: z.number().int() }),
       query: listQueryInput(visitPaging),
-      errors: [
-        'INVALID_LIMIT_VALUE',
-        'INVALID_OFFSET_VALUE',
-        'INVALID_QUERY_KEY',
-        'INVALID_QUERY_OPERATOR',
-        'INVALID_QUERY_VALUE',
-      ],
+      errors: listErrors,
       handle: ({ req, caller }) => {
         const visits = visitObjects(
           ctx,
@@ -62,6 +59,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       path: '/visits',
       tag,
       summary: 'Check a walk-in visitor in (idempotent by the client-made visit.id)',
+      response: visitObjectSchema,
       body: visitCreateInput,
       fieldCodes: visitInputCodes,
       errors: [
@@ -80,6 +78,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       path: '/visit/allow/:id',
       tag,
       summary: 'Allow a visit',
+      response: visitObjectSchema,
       body: authorizationInput,
       fieldCodes: visitInputCodes,
       errors: ['NOT_FOUND', 'MISSING_ID', 'HOST_NOT_FOUND', 'INVALID_PARAMETER'],
@@ -91,6 +90,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       path: '/visit/deny/:id',
       tag,
       summary: 'Deny a visit',
+      response: visitObjectSchema,
       body: authorizationInput,
       fieldCodes: visitInputCodes,
       errors: ['NOT_FOUND', 'MISSING_ID', 'HOST_NOT_FOUND', 'INVALID_PARAMETER'],
@@ -102,6 +102,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       path: '/visit/checkout/:id',
       tag,
       summary: 'Check a visit out',
+      response: visitObjectSchema,
       body: checkoutInput,
       fieldCodes: visitInputCodes,
       errors: ['NOT_FOUND', 'MISSING_ID', ...checkoutErrors],
@@ -112,6 +113,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       path: '/visit/inviteeCheckin/:inviteeId',
       tag,
       summary: 'Check an invitee in',
+      response: visitObjectSchema,
       body: inviteeCheckinInput,
       fieldCodes: visitInputCodes,
       errors: [
@@ -129,6 +131,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       path: '/visit/inviteeCheckout/:inviteeId',
       tag,
       summary: "Check out an invitee's open visit",
+      response: visitObjectSchema,
       body: checkoutInput,
       fieldCodes: visitInputCodes,
       errors: ['INVITEE_NOT_FOUND', 'NOT_FOUND', 'MISSING_ID', ...checkoutErrors],
@@ -140,6 +143,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       path: '/visit/:id',
       tag,
       summary: 'Retrieve a visit',
+      response: visitObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
       handle: ({ caller, params }) => answer(caller, getVisit(ctx, caller, String(params.id))),
     }),
@@ -148,6 +152,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       path: '/visit/:id',
       tag,
       summary: "Update a visit's data (presence and authorization have their own operations)",
+      response: visitObjectSchema,
       body: visitUpdateInput,
       fieldCodes: visitInputCodes,
       errors: ['NOT_FOUND', 'MISSING_ID', ...visitorErrors],
@@ -158,6 +163,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       path: '/visit/:id',
       tag,
       summary: 'Delete a visit',
+      response: successSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
       handle: ({ caller, params }) => {
         deleteVisit(ctx, caller, String(params.id));

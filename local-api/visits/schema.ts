@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { bool, cpf, email, type FieldCodes, nullableText } from '../http/fields.ts';
-import { dateInput } from '../invitees/schema.ts';
+import { base64Upload } from '../files/schema.ts';
+import { hostSummarySchema } from '../hosts/schema.ts';
+import { bool, cpf, dateInput, email, type FieldCodes, nullableText, phone } from '../http/fields.ts';
 import type { ColumnKinds } from '../store/rows.ts';
+import { visitorDataFields } from '../visitors/schema.ts';
 
 export const checkinTypes = ['IPAD', 'DASHBOARD', 'API', 'MOBILE', 'INVITES', 'AUTOMATIC'] as const;
 export const authorizationVias = ['DASHBOARD', 'INVITE', 'LINK', 'APP', 'ACCESS'] as const;
@@ -56,12 +58,7 @@ export const visitorInput = z
   .object({
     name: z.string().trim().min(1).max(200),
     email: email().nullable(),
-    phone: z
-      .string()
-      .trim()
-      .max(40)
-      .regex(/^[\d\s()+.-]*$/, 'digits or a formatted phone')
-      .nullable(),
+    phone: phone().nullable(),
     cpf: cpf().nullable(),
     rg: nullableText(30),
     document: nullableText(60),
@@ -116,10 +113,17 @@ const visitFields = {
   timeToDelayVisit: dateInput().nullable(),
 };
 
-/** POST /v1/visits: `visit` (only `id` required, a client-made UUID v4) and `visitor`. */
+/** The check-in's files (section 2.6): the visitor's picture and the signed NDA, each Base64. */
+const visitFiles = {
+  visitPicture: base64Upload('the visitor picture: JPEG or PNG, up to 5 MB').optional(),
+  visitNda: base64Upload('the signed NDA: PDF, up to 10 MB').optional(),
+};
+
+/** POST /v1/visits: `visit` (only `id` required, a client-made UUID v4), `visitor`, and the check-in's files. */
 export const visitCreateInput = z.object({
   visit: z.object({ ...z.object(visitFields).partial().shape, id: visitFields.id }),
   visitor: visitorInput,
+  ...visitFiles,
 });
 export type VisitCreateInput = z.output<typeof visitCreateInput>;
 
@@ -131,6 +135,7 @@ const { id: _id, checkoutAt: _out, authorizationStatus: _status, companyId: _com
 export const visitUpdateInput = z.object({
   visit: z.object(updatable).partial().optional(),
   visitor: visitorInput.optional(),
+  ...visitFiles,
 });
 export type VisitUpdateInput = z.output<typeof visitUpdateInput>;
 
@@ -162,6 +167,7 @@ export const inviteeCheckinInput = z
     notes: nullableText(5000),
     customFields: answers(),
     questionnaireFields: answers(),
+    ...visitFiles,
   })
   .partial();
 export type InviteeCheckinInput = z.output<typeof inviteeCheckinInput>;
@@ -177,6 +183,8 @@ export const visitInputCodes: Readonly<Record<string, FieldCodes>> = {
   'visitor.name': { missing: 'MISSING_NAME' },
   'visitor.email': { invalid: 'INVALID_EMAIL' },
   'visitor.cpf': { invalid: 'INVALID_CPF' },
+  visitPicture: { invalid: 'INVALID_PICTURE' },
+  visitNda: { invalid: 'INVALID_NDA' },
 };
 
 export const visitColumns: ColumnKinds = {
@@ -207,3 +215,79 @@ export const visitDateFields = [
   'firstAccessAt',
   'timeToDelayVisit',
 ] as const;
+
+const nullableString = () => z.string().nullable();
+
+const localizedText = () =>
+  z.object({ en: z.string(), 'pt-BR': z.string(), 'zh-Hans': z.string(), de: z.string() }).partial();
+
+/** An answer as the visit object shows it: its definition's name and type with what the visitor answered. */
+const answerObject = () =>
+  z.object({
+    customFieldId: z.string(),
+    name: z.string(),
+    type: z.string(),
+    value: z.string(),
+    isCorrect: z.boolean().optional(),
+    localizedName: localizedText().optional(),
+    localizedValue: localizedText().optional(),
+    sort: z.number().int().optional(),
+    location: z.string().optional(),
+  });
+
+/** The visit object's fields that are text or null: the visitor's data, ids, dates, types and notes. */
+const visitTextFields = [
+  ...visitorDataFields,
+  'hostId',
+  'inviteeId',
+  'visitorId',
+  'cardNumber',
+  'issuanceToken',
+  'expectedAt',
+  'expectedOutAt',
+  'checkinType',
+  'checkoutType',
+  'finishCheckinAt',
+  'authorizedById',
+  'authorizedAt',
+  'authorizationVia',
+  'authorizationLink',
+  'visitorStatus',
+  'statusNote',
+  'checkinByHostId',
+  'checkoutByHostId',
+  'checkinByIpadId',
+  'checkoutByIpadId',
+  'notes',
+  'customHostName',
+  'meetingId',
+  'userId',
+  'firstAccessAt',
+  'timeToDelayVisit',
+] as const;
+
+/** The visit object of section 2.7 (with the stored record's fields of section 2.6). */
+export const visitObjectSchema = z.object({
+  id: z.string().describe('UUID v4'),
+  type: z.literal('visit'),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  checkinAt: z.string(),
+  checkoutAt: nullableString(),
+  isInsideCompany: z.boolean(),
+  ...Object.fromEntries(visitTextFields.map((field) => [field, nullableString()])),
+  isCanceled: z.boolean(),
+  host: hostSummarySchema.nullable(),
+  authorizationStatus: z.enum(['waiting', 'allowed', 'denied']).nullable(),
+  customFields: z.array(
+    answerObject()
+      .omit({ customFieldId: true })
+      .extend({ id: z.string().describe('the custom field, 9 characters') }),
+  ),
+  questionnaireFields: z.array(answerObject()),
+  feedbacks: z.array(answerObject()),
+  pictureUrl: nullableString().describe('path of the visitor picture (.jpg or .png), opened with the API key'),
+  pictureSignedUrl: nullableString().describe('the same, signed: opens without the key for 10 to 15 minutes'),
+  ndaUrl: nullableString().describe('path of the signed NDA (.pdf), opened with the API key'),
+  ndaSignedUrl: nullableString().describe('the same, signed: opens without the key for 10 to 15 minutes'),
+});

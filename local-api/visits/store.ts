@@ -1,14 +1,28 @@
+import { screenVisitor } from '../blocklist/store.ts';
 import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
+import { checkinAnswers, liveAnswers } from '../custom-fields/store.ts';
 import type { EventName } from '../events.ts';
+import {
+  decodeNda,
+  decodePicture,
+  type FileBatch,
+  fileUrls,
+  inTransactionWithFiles,
+  type Upload,
+} from '../files/store.ts';
 import { findHost } from '../hosts/store.ts';
 import { hostSummaries } from '../hosts/summaries.ts';
 import { ApiError, type ErrorCode } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { findInvitee, freeCardNumber, type InviteeRow, markInviteeArrived } from '../invitees/store.ts';
+import { blockedNote } from '../notifications/messages.ts';
+import type { PersonIds } from '../rules/identity.ts';
 import { isUuidV4, newUuid } from '../rules/ids.ts';
 import { parseTimestampInput } from '../rules/time.ts';
-import { insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
+import { findLiveRow, insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
+import { visitorDataFields } from '../visitors/schema.ts';
+import { recognizeVisitor, requireVisitor } from '../visitors/store.ts';
 import {
   type AnswerItem,
   type AuthorizationInput,
@@ -31,19 +45,12 @@ export type VisitRow = Record<string, unknown> & {
   checkoutAt: number | null;
   authorizationStatus: AuthorizationStatus | null;
   customFields: string;
+  pictureFile: string | null;
+  ndaFile: string | null;
 };
 
 const textFields = [
-  'name',
-  'email',
-  'phone',
-  'cpf',
-  'rg',
-  'document',
-  'address',
-  'company',
-  'position',
-  'sector',
+  ...visitorDataFields,
   'hostId',
   'inviteeId',
   'meetingId',
@@ -93,12 +100,16 @@ export function visitObjects(ctx: Context, caller: Caller, rows: VisitRow[]): Re
   return rows.map((row) => {
     // Built in place rather than spread into a copy: a page of a thousand visits is a thousand fewer copies.
     const object = rowToObject(row, visitColumns, caller.timeZone, hiddenVisitColumns);
+    const picture = fileUrls(ctx, row.pictureFile);
+    const nda = fileUrls(ctx, row.ndaFile);
     object.type = 'visit';
     object.host = row.hostId ? (hosts.get(row.hostId) ?? null) : null;
     object.authorizationStatus = row.authorizationStatus ? authorizationStatusOut[row.authorizationStatus] : null;
     object.customFields = (object.customFields as AnswerItem[]).map(customFieldObject);
-    object.pictureUrl = null;
-    object.ndaUrl = null;
+    object.pictureUrl = picture.url;
+    object.pictureSignedUrl = picture.signedUrl;
+    object.ndaUrl = nda.url;
+    object.ndaSignedUrl = nda.signedUrl;
     return object;
   });
 }
@@ -111,10 +122,7 @@ function findVisitAnyState(ctx: Context, id: string): VisitRow | undefined {
 }
 
 export function findVisit(ctx: Context, caller: Caller, id: string): VisitRow | undefined {
-  return prepared(ctx.db, 'SELECT * FROM visits WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
-    id,
-    caller.companyId,
-  ) as VisitRow | undefined;
+  return findLiveRow<VisitRow>(ctx.db, 'visits', caller.companyId, id);
 }
 
 export function getVisit(ctx: Context, caller: Caller, id: string): VisitRow {
@@ -154,14 +162,87 @@ function publishVisit(ctx: Context, caller: Caller, name: EventName, row: VisitR
   ctx.events.publish(name, caller, () => visitObject(ctx, caller, row));
 }
 
+/** A check-in's files, decoded and checked before the write begins: undefined not sent, null removed. */
+interface VisitUploads {
+  picture: Upload | null | undefined;
+  nda: Upload | null | undefined;
+}
+
+function decodeUploads(input: { visitPicture?: string | null; visitNda?: string | null }): VisitUploads {
+  const decode = (text: string | null | undefined, read: (text: string) => Upload) =>
+    text === undefined ? undefined : text ? read(text) : null;
+  return {
+    picture: decode(input.visitPicture, (text) => decodePicture(text, 'visitPicture', 'visit-picture')),
+    nda: decode(input.visitNda, (text) => decodeNda(text, 'visitNda')),
+  };
+}
+
+/** The visit's file columns after the uploads: new files saved, the ones they replace retired. */
+function fileColumns(uploads: VisitUploads, files: FileBatch, current?: VisitRow) {
+  const columns: { pictureFile?: string | null; ndaFile?: string | null } = {};
+  if (uploads.picture !== undefined) {
+    files.retire(current?.pictureFile);
+    columns.pictureFile = uploads.picture && files.save(uploads.picture);
+  }
+  if (uploads.nda !== undefined) {
+    files.retire(current?.ndaFile);
+    columns.ndaFile = uploads.nda && files.save(uploads.nda);
+  }
+  return columns;
+}
+
+export interface CheckinOptions {
+  /**
+   * The check-in already happened, at a kiosk that was offline (a sync replay, docs/sync.md). An invitee's is
+   * recorded even when the invitee was canceled or is inside already, since the kiosk could not know, and flagged
+   * for review (`statusNote` says why, the authorization waits) instead of refused. Its answers were checked by
+   * the kiosk, against the definitions it had, and are kept as they are.
+   */
+  replayed?: boolean;
+}
+
+/** Answers are checked at the door; a replay's were checked by the kiosk. */
+const answerMode = (options: CheckinOptions) => (options.replayed ? 'replay' : 'checkin');
+
+/**
+ * The door's part of a check-in: the visitor record (a returning visitor is recognized) and the blocklist. A
+ * visitor who matches an entry is recorded as BLOCKED with a note in the company's language, and is not let in.
+ * A replayed check-in happened already, at a kiosk: who entered is the kiosk's record (it may not have known the
+ * entry), so a match marks the visit, which alerts the door's hosts, without changing its presence; and the
+ * kiosk's own visitor id means nothing here, the person is recognized by their identifiers.
+ */
+function atTheDoor(
+  ctx: Context,
+  caller: Caller,
+  person: PersonIds & Record<string, string | null | undefined>,
+  at: number,
+  requested: { visitorId?: string | null; visitorStatus?: string | null; statusNote?: string | null },
+  options: CheckinOptions,
+) {
+  const match = screenVisitor(ctx, caller, person);
+  const requestedBlock = requested.visitorStatus === 'BLOCKED';
+  return {
+    visitorId: recognizeVisitor(ctx, caller, person, at, options.replayed ? undefined : requested.visitorId),
+    visitorStatus: match ? 'BLOCKED' : (requested.visitorStatus ?? null),
+    statusNote: match ? blockedNote(caller.lang, match.on, match.entry.reason) : (requested.statusNote ?? null),
+    letIn: !requestedBlock && (options.replayed || !match),
+  };
+}
+
 /**
  * Walk-in check-in. The visit's id is made by the client, so a retried POST (the kiosk lost the answer) finds
  * the visit it already made and answers it unchanged instead of creating a second one.
  */
-export function checkinWalkIn(ctx: Context, caller: Caller, input: VisitCreateInput): VisitRow {
+export function checkinWalkIn(
+  ctx: Context,
+  caller: Caller,
+  input: VisitCreateInput,
+  options: CheckinOptions = {},
+): VisitRow {
   const { visit, visitor } = input;
   if (!isUuidV4(visit.id)) throw new ApiError('INVALID_ID');
-  return inTransaction(ctx, () => {
+  const uploads = decodeUploads(input);
+  return inTransactionWithFiles(ctx, caller, (files) => {
     const existing = findVisitAnyState(ctx, visit.id);
     if (existing) {
       if (existing.companyId !== caller.companyId || existing.deletedAt !== null) throw new ApiError('ALREADY_EXISTS');
@@ -178,22 +259,16 @@ export function checkinWalkIn(ctx: Context, caller: Caller, input: VisitCreateIn
     if (checkoutAt !== null && Math.floor(checkoutAt / 1000) < Math.floor(checkinAt / 1000)) {
       throw new ApiError('CHECKOUT_AT_BEFORE_CHECKIN');
     }
+    const answers = checkinAnswers(ctx, caller, { customFields, questionnaireFields, feedbacks }, answerMode(options));
+    const { letIn, ...door } = atTheDoor(ctx, caller, visitor, checkinAt, visit, options);
     insertRow(ctx.db, 'visits', {
-      ...objectToRow(
-        {
-          ...dates,
-          ...visitor,
-          customFields,
-          questionnaireFields,
-          feedbacks,
-        },
-        visitColumns,
-      ),
+      ...objectToRow({ ...dates, ...visitor, ...answers, ...door }, visitColumns),
+      ...fileColumns(uploads, files),
       checkinType: visit.checkinType ?? 'API',
       cardNumber: visit.cardNumber ?? String(freeCardNumber(ctx, caller)),
       checkinAt,
       checkoutAt,
-      isInsideCompany: checkoutAt === null && visit.visitorStatus !== 'BLOCKED' ? 1 : 0,
+      isInsideCompany: checkoutAt === null && letIn ? 1 : 0,
       companyId: caller.companyId,
       createdAt: now,
       updatedAt: now,
@@ -223,9 +298,16 @@ function requireInvitee(ctx: Context, caller: Caller, inviteeId: string): Invite
  * the visit waits for the host when the invitee requires authorization. Checking in an invitee who is inside
  * already answers that visit (a retried scan is not a second entry).
  */
-export function checkinInvitee(ctx: Context, caller: Caller, inviteeId: string, input: InviteeCheckinInput): VisitRow {
+export function checkinInvitee(
+  ctx: Context,
+  caller: Caller,
+  inviteeId: string,
+  input: InviteeCheckinInput,
+  options: CheckinOptions = {},
+): VisitRow {
   if (input.id !== undefined && !isUuidV4(input.id)) throw new ApiError('INVALID_ID');
-  return inTransaction(ctx, () => {
+  const uploads = decodeUploads(input);
+  return inTransactionWithFiles(ctx, caller, (files) => {
     const invitee = requireInvitee(ctx, caller, inviteeId);
     if (input.id) {
       const existing = findVisitAnyState(ctx, input.id);
@@ -237,19 +319,27 @@ export function checkinInvitee(ctx: Context, caller: Caller, inviteeId: string, 
       }
     }
     const open = openVisitOfInvitee(ctx, caller, inviteeId);
-    if (open && open.checkoutAt === null) return open;
-    if (invitee.status === 'canceled') throw new ApiError('INVITEE_CANCELED');
+    const canceled = invitee.status === 'canceled';
+    if (open && open.checkoutAt === null && !options.replayed) return open;
+    if (canceled && !options.replayed) throw new ApiError('INVITEE_CANCELED');
+    const flag = canceled ? 'INVITEE_CANCELED' : open && open.checkoutAt === null ? 'ALREADY_INSIDE' : null;
     const now = ctx.clock.now();
     const checkinAt = (resolveDate(input.checkinAt, caller, 'WRONG_CHECKIN_AT_FORMAT') as number | undefined) ?? now;
     const id = input.id ?? newUuid(ctx.random);
+    const answers = checkinAnswers(
+      ctx,
+      caller,
+      {
+        customFields: input.customFields ?? liveAnswers(ctx, caller, inviteeAnswers(invitee)),
+        questionnaireFields: input.questionnaireFields,
+      },
+      answerMode(options),
+    );
+    const person = invitee as InviteeRow & PersonIds & Record<string, string | null>;
+    const { letIn, ...door } = atTheDoor(ctx, caller, person, checkinAt, {}, options);
     insertRow(ctx.db, 'visits', {
-      ...objectToRow(
-        {
-          customFields: input.customFields ?? inviteeAnswers(invitee),
-          questionnaireFields: input.questionnaireFields,
-        },
-        visitColumns,
-      ),
+      ...objectToRow({ ...answers, ...door }, visitColumns),
+      ...fileColumns(uploads, files),
       id,
       companyId: caller.companyId,
       createdAt: now,
@@ -274,10 +364,11 @@ export function checkinInvitee(ctx: Context, caller: Caller, inviteeId: string, 
       checkinType: input.checkinType ?? 'INVITES',
       checkinByIpadId: input.checkinByIpadId ?? null,
       checkinByHostId: input.checkinByHostId ?? null,
-      authorizationStatus: invitee.requiresAuthorization === 1 ? 'AWAITING' : null,
-      isInsideCompany: 1,
+      authorizationStatus: flag !== null || invitee.requiresAuthorization === 1 ? 'AWAITING' : null,
+      statusNote: door.statusNote ?? flag,
+      isInsideCompany: letIn ? 1 : 0,
     });
-    markInviteeArrived(ctx, caller, inviteeId);
+    if (!canceled) markInviteeArrived(ctx, caller, inviteeId);
     const row = getVisit(ctx, caller, id);
     publishVisit(ctx, caller, 'visit.checkin', row);
     return row;
@@ -285,7 +376,7 @@ export function checkinInvitee(ctx: Context, caller: Caller, inviteeId: string, 
 }
 
 /** The invitee's Custom Field Objects as the visit's answers. */
-function inviteeAnswers(invitee: InviteeRow): AnswerItem[] {
+export function inviteeAnswers(invitee: InviteeRow): AnswerItem[] {
   const fields = JSON.parse(String(invitee.customFields)) as {
     id: string;
     name: string;
@@ -356,22 +447,17 @@ export function authorizeVisit(
 }
 
 export function updateVisit(ctx: Context, caller: Caller, id: string, input: VisitUpdateInput): VisitRow {
-  return inTransaction(ctx, () => {
-    getVisit(ctx, caller, id);
+  const uploads = decodeUploads(input);
+  return inTransactionWithFiles(ctx, caller, (files) => {
+    const current = getVisit(ctx, caller, id);
     const { customFields, questionnaireFields, feedbacks, ...fields } = input.visit ?? {};
     requireHost(ctx, caller, fields.hostId);
     requireHost(ctx, caller, fields.authorizedById);
+    requireVisitor(ctx, caller, fields.visitorId);
+    const answers = checkinAnswers(ctx, caller, { customFields, questionnaireFields, feedbacks }, 'update');
     updateRow(ctx.db, 'visits', caller.companyId, id, {
-      ...objectToRow(
-        {
-          ...resolveDates(fields, caller),
-          ...input.visitor,
-          customFields,
-          questionnaireFields,
-          feedbacks,
-        },
-        visitColumns,
-      ),
+      ...objectToRow({ ...resolveDates(fields, caller), ...input.visitor, ...answers }, visitColumns),
+      ...fileColumns(uploads, files, current),
       updatedAt: ctx.clock.now(),
     });
     const row = getVisit(ctx, caller, id);

@@ -1,8 +1,15 @@
+import { z } from 'zod';
 import type { Context } from '../context.ts';
-import { type RouteSpec, route } from '../http/routes.ts';
+import { type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { deliveryStatus } from './delivery.ts';
 import { webhookJobKind } from './events.ts';
-import { webhookCreateInput, webhookInputCodes, webhookUpdateInput } from './schema.ts';
+import {
+  deliveryStatusSchema,
+  webhookCreateInput,
+  webhookInputCodes,
+  webhookObjectSchema,
+  webhookUpdateInput,
+} from './schema.ts';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook, webhookObject } from './store.ts';
 
 const tag = 'Webhooks';
@@ -15,6 +22,7 @@ export function webhookRoutes(ctx: Context): RouteSpec[] {
       path: '/webhooks',
       tag,
       summary: 'List the webhooks (their secrets are not shown)',
+      response: z.object({ webhooks: z.array(webhookObjectSchema), size: z.number().int() }),
       errors: [],
       handle: ({ caller }) => {
         const webhooks = listWebhooks(ctx, caller).map((row) => webhookObject(row, caller));
@@ -26,6 +34,7 @@ export function webhookRoutes(ctx: Context): RouteSpec[] {
       path: '/webhooks',
       tag,
       summary: 'Register a webhook; the answer shows its signing secret, once',
+      response: webhookObjectSchema,
       body: webhookCreateInput,
       fieldCodes: webhookInputCodes,
       errors: [...inputErrors, 'TOO_MANY_WEBHOOKS'],
@@ -39,6 +48,7 @@ export function webhookRoutes(ctx: Context): RouteSpec[] {
       path: '/webhooks/status',
       tag,
       summary: 'Deliveries pending, failed (given up) and done, with the last error',
+      response: deliveryStatusSchema,
       errors: [],
       handle: ({ caller }) => deliveryStatus(ctx, caller, webhookJobKind),
     }),
@@ -47,6 +57,7 @@ export function webhookRoutes(ctx: Context): RouteSpec[] {
       path: '/webhook/:id',
       tag,
       summary: 'Retrieve a webhook',
+      response: webhookObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
       handle: ({ caller, params }) => webhookObject(getWebhook(ctx, caller, String(params.id)), caller),
     }),
@@ -55,6 +66,7 @@ export function webhookRoutes(ctx: Context): RouteSpec[] {
       path: '/webhook/:id',
       tag,
       summary: 'Update a webhook (url, events, secret, isActive)',
+      response: webhookObjectSchema,
       body: webhookUpdateInput,
       fieldCodes: webhookInputCodes,
       errors: ['NOT_FOUND', 'MISSING_ID', ...inputErrors],
@@ -65,6 +77,7 @@ export function webhookRoutes(ctx: Context): RouteSpec[] {
       path: '/webhook/:id',
       tag,
       summary: 'Delete a webhook; its pending deliveries are dropped',
+      response: successSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
       handle: ({ caller, params }) => {
         deleteWebhook(ctx, caller, String(params.id));

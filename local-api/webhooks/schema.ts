@@ -47,3 +47,24 @@ export const webhookColumns: ColumnKinds = {
   json: ['events'],
   times: ['createdAt', 'updatedAt', 'deletedAt'],
 };
+
+/** A webhook as the interface answers it; `secret` only in the answer that created it. */
+export const webhookObjectSchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  url: z.string(),
+  events: z.array(z.string()),
+  isActive: z.boolean(),
+  type: z.literal('webhook'),
+  secret: z.string().optional().describe('the signing secret: shown once, when the webhook is created'),
+});
+
+/** How a kind of outgoing delivery is doing for the company (`deliveryStatus`). */
+export const deliveryStatusSchema = z.object({
+  pending: z.number().int(),
+  failed: z.number().int().describe('given up'),
+  done: z.number().int(),
+  lastError: z.string().nullable(),
+  oldestPendingAt: z.string().nullable(),
+});

@@ -27,8 +27,9 @@ const walkIn = (visit: Record<string, unknown> = {}, visitor: Record<string, unk
 describe('POST /v1/visits (walk-in check-in)', () => {
   test('creates the visit object of section 2.7', async () => {
     const id = randomUUID();
+    const badge = (await api('POST', '/v1/customfields', { name: 'Badge color', type: 'Text' })).body;
     const { status, body } = await walkIn(
-      { id, customFields: [{ customFieldId: 'abc123def', name: 'Badge color', value: 'blue' }] },
+      { id, customFields: [{ customFieldId: badge.id, value: 'blue' }] },
       { cpf: '529.982.247-25', phone: '+55 11 98765-4321' },
     );
     assert.equal(status, 200);
@@ -43,8 +44,9 @@ describe('POST /v1/visits (walk-in check-in)', () => {
     assert.equal(body.cpf, '529.982.247-25');
     assert.deepEqual(body.host, { id: hostId, name: 'Helena Host', email: 'helena@acme.test', type: 'host' });
     assert.equal(body.authorizationStatus, null);
-    assert.equal(body.customFields[0].id, 'abc123def');
+    assert.equal(body.customFields[0].id, badge.id);
     assert.equal(body.customFields[0].name, 'Badge color');
+    assert.equal(body.customFields[0].type, 'Text');
     assert.equal(body.customFields[0].value, 'blue');
     assert.equal(typeof body.cardNumber, 'string');
     assert.ok('pictureUrl' in body && 'ndaUrl' in body && 'notes' in body);

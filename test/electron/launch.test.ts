@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -71,9 +72,19 @@ describe('npm run build:electron', () => {
     for (const [, path = ''] of built.matchAll(/from "(\.[^"]+)"/g)) {
       assert.ok(existsSync(join(out, 'main', path)), `main/index.js imports ${path}, which was built`);
     }
+    // The built supervisor and service process, forked by Node (the app forks the same file as a utility process).
     const { ServiceSupervisor } = await import(join(out, 'main/service.js'));
+    const { nodeServiceProcess } = await import(join(out, 'main/service-process.js'));
     const quiet = { info() {}, warn() {}, error() {} };
-    const supervisor = new ServiceSupervisor({ dataDir: fresh('portaria-built-'), port: 0, log: quiet });
+    const supervisor = new ServiceSupervisor({
+      dataDir: fresh('portaria-built-'),
+      port: 0,
+      deviceKey: randomBytes(32),
+      companyName: 'Acme',
+      fork: nodeServiceProcess(join(out, 'main/service-child.js')),
+      log: quiet,
+      logLevel: 'warn',
+    });
     const service = await supervisor.start();
     try {
       assert.equal((await fetch(`${service.url}/v1/hosts`)).status, 401);

@@ -89,6 +89,21 @@ export interface Reply {
   headers: Headers;
 }
 
+/**
+ * `fetch`, tried a second time when the pooled connection was closed by the server's keep-alive time-out just as
+ * the request went out (the test process may have been blocked, e.g. by a synchronous CLI call): such a request
+ * never reached the service, so sending it again is safe.
+ */
+async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause;
+    if (cause?.code !== 'UND_ERR_SOCKET') throw error;
+    return fetch(url, init);
+  }
+}
+
 /** A small client: JSON in, JSON out, the key sent as `Authorization: Bearer` unless headers say otherwise. */
 export function client(baseUrl: string, apiKey?: string) {
   return async function call(
@@ -106,7 +121,7 @@ export function client(baseUrl: string, apiKey?: string) {
       },
     };
     if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
-    const response = await fetch(baseUrl + path, init);
+    const response = await fetchOnce(baseUrl + path, init);
     const text = await response.text();
     let parsed: unknown = text;
     try {

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import type { Context } from '../context.ts';
+import { listQueryErrors, listQueryInput, parseListQuery } from '../http/list-query.ts';
+import { type RouteSpec, route } from '../http/routes.ts';
+import { auditQueryFields, listAudit } from './store.ts';
+
+export const auditPaging = { defaultLimit: 500, maxLimit: 1000 };
+
+const auditEntry = z.object({
+  id: z.number().int(),
+  type: z.literal('audit'),
+  at: z.string(),
+  action: z.string(),
+  objectType: z.string().nullable(),
+  objectId: z.string().nullable(),
+  actorHostId: z.string().nullable(),
+  details: z.record(z.string(), z.union([z.number(), z.boolean()])),
+});
+
+export function auditRoutes(ctx: Context): RouteSpec[] {
+  return [
+    route({
+      method: 'get',
+      path: '/audit',
+      tag: 'Privacy',
+      summary: 'List the audit log of front-desk actions, oldest first',
+      query: listQueryInput(auditPaging),
+      response: z.object({ entries: z.array(auditEntry), size: z.number().int() }),
+      errors: listQueryErrors,
+      handle: ({ req, caller }) => {
+        const entries = listAudit(ctx, caller, parseListQuery(req.query, auditPaging, auditQueryFields));
+        return { entries, size: entries.length };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,260 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Context } from '../context.ts';
+import { type Db, loadMigrations } from '../store/db.ts';
+
+/*
+ * Online backups of the database with SQLite's backup API (they run while the service writes), on a schedule in
+ * the running service and on demand (`portaria backup`), and the restore that checks a backup before using it
+ * (`portaria restore`). See docs/reliability.md, "Backups".
+ */
+
+export const databaseFile = (dataDir: string) => join(dataDir, 'portaria.db');
+export const backupsDir = (dataDir: string) => join(dataDir, 'backups');
+
+/** Scheduled and on-demand backups: `portaria-2026-11-22T12-00-00-000Z.db`, which sort by time. */
+const backupName = /^portaria-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\.db$/;
+export const backupFileName = (now: number, prefix = 'portaria') =>
+  `${prefix}-${new Date(now).toISOString().replace(/[:.]/g, '-')}.db`;
+
+/** Why a database file cannot be used; thrown by `verifyDatabaseFile` and `restoreDatabase`. */
+export class BackupError extends Error {}
+
+/**
+ * Checks a database file as a restore needs it: SQLite's integrity check passes, no foreign key dangles, and it is
+ * Portaria's, at a schema version this Portaria knows. Returns that version.
+ */
+export function verifyDatabaseFile(file: string): number {
+  let db: Db;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+  } catch (error) {
+    throw new BackupError(`${file} cannot be opened: ${(error as Error).message}`);
+  }
+  try {
+    const integrity = db.pragma('integrity_check') as { integrity_check: string }[];
+    if (integrity[0]?.integrity_check !== 'ok') {
+      throw new BackupError(`${file} fails the integrity check: ${integrity.map((r) => r.integrity_check).join('; ')}`);
+    }
+    if ((db.pragma('foreign_key_check') as unknown[]).length > 0) {
+      throw new BackupError(`${file} has rows that refer to missing rows`);
+    }
+    const applied = db.prepare('SELECT version, name FROM __migrations__ ORDER BY version').all() as {
+      version: number;
+      name: string;
+    }[];
+    const known = new Map(loadMigrations().map((m) => [m.version, m.name]));
+    const unknown = applied.find((m) => known.get(m.version) !== m.name);
+    if (unknown)
+      throw new BackupError(`${file} comes from another Portaria (migration ${unknown.version}_${unknown.name})`);
+    return applied.at(-1)?.version ?? 0;
+  } catch (error) {
+    if (error instanceof BackupError) throw error;
+    throw new BackupError(`${file} is not a Portaria database: ${(error as Error).message}`);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Copies a live database into `outFile`, written as `.partial` and renamed when complete, so a backup file that
+ * exists is whole. Each step copies every page: SQLite restarts a backup whenever another connection writes between
+ * steps, and a kiosk that never pauses would never let a step-by-step copy finish. The copy leaves WAL mode, so
+ * the backup is one self-contained file.
+ */
+export async function backupDatabase(db: Db, outFile: string): Promise<{ file: string; bytes: number }> {
+  mkdirSync(dirname(outFile), { recursive: true });
+  const partial = `${outFile}.partial`;
+  rmSync(partial, { force: true });
+  await db.backup(partial, { progress: ({ totalPages }) => Math.max(totalPages, 100) });
+  const copy = new Database(partial, { fileMustExist: true });
+  copy.pragma('journal_mode = DELETE');
+  copy.close();
+  renameSync(partial, outFile);
+  return { file: outFile, bytes: statSync(outFile).size };
+}
+
+/** A `.partial` this old was left by a copy that died; a younger one may be another copy being written now. */
+const abandonedPartialMs = 3_600_000;
+
+/** Keeps the newest `keep` scheduled backups (and no abandoned half-written ones); other files are never touched. */
+export function pruneBackups(dir: string, keep: number): string[] {
+  if (!existsSync(dir)) return [];
+  const names = readdirSync(dir);
+  const abandoned = (name: string) => {
+    try {
+      return Date.now() - statSync(join(dir, name)).mtimeMs > abandonedPartialMs;
+    } catch {
+      return false; // renamed or removed meanwhile by the copy that owned it
+    }
+  };
+  const stale = [
+    ...names.filter((name) => name.endsWith('.db.partial') && abandoned(name)),
+    ...names
+      .filter((name) => backupName.test(name))
+      .sort()
+      .reverse()
+      .slice(keep),
+  ];
+  for (const name of stale) rmSync(join(dir, name), { force: true });
+  return stale;
+}
+
+/** The time of the newest scheduled backup, read from its name. */
+function newestBackupAt(dir: string): number | undefined {
+  if (!existsSync(dir)) return undefined;
+  const newest = readdirSync(dir)
+    .filter((name) => backupName.test(name))
+    .sort()
+    .at(-1);
+  if (!newest) return undefined;
+  const [date = '', time = ''] = newest.slice('portaria-'.length, -'.db'.length).split('T');
+  const [h, m, s, ms] = time.replace('Z', '').split('-');
+  return Date.parse(`${date}T${h}:${m}:${s}.${ms}Z`);
+}
+
+export interface BackupSchedule {
+  /** Time between backups; 0 turns them off. */
+  intervalMs: number;
+  /** Backups kept in `<data>/backups/`; older ones are deleted. */
+  keep: number;
+}
+
+export const defaultBackupSchedule: BackupSchedule = { intervalMs: 86_400_000, keep: 7 };
+
+/**
+ * Backs the running service's database up every `intervalMs` into `<data>/backups/`, keeping the newest `keep`.
+ * The first backup comes when the newest one is an interval old (at once if there is none), but never in the
+ * first minute, so a start is not slowed by it: a kiosk restarted every night still gets its backups.
+ */
+export function startBackupSchedule(
+  ctx: Pick<Context, 'db' | 'clock' | 'log' | 'dataDir'>,
+  schedule: BackupSchedule,
+): { stop(): Promise<void> } {
+  if (schedule.intervalMs <= 0) return { stop: async () => {} };
+  const dir = backupsDir(ctx.dataDir);
+  let running: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+
+  const backUp = async () => {
+    try {
+      const { file, bytes } = await backupDatabase(ctx.db, join(dir, backupFileName(ctx.clock.now())));
+      const pruned = pruneBackups(dir, schedule.keep);
+      ctx.log.info({ file, bytes, pruned: pruned.length }, 'scheduled backup written');
+    } catch (error) {
+      ctx.log.error({ err: error }, 'scheduled backup failed');
+    }
+  };
+  const next = (delay: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = backUp().finally(() => {
+        running = undefined;
+        next(schedule.intervalMs);
+      });
+    }, delay);
+    timer.unref();
+  };
+  const newest = newestBackupAt(dir);
+  const due = newest === undefined ? 0 : newest + schedule.intervalMs - ctx.clock.now();
+  next(Math.max(due, Math.min(schedule.intervalMs, 60_000)));
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+/*
+ * Which process holds a data folder: `startService` writes `<data>/service.lock` and removes it when it closes. A
+ * lock left by a killed process names a pid that is gone, and counts for nothing.
+ */
+
+const lockFile = (dataDir: string) => join(dataDir, 'service.lock');
+
+export interface ServiceLock {
+  pid: number;
+  url: string;
+}
+
+export function writeServiceLock(dataDir: string, lock: ServiceLock): void {
+  writeFileSync(lockFile(dataDir), JSON.stringify(lock));
+}
+
+export function removeServiceLock(dataDir: string): void {
+  rmSync(lockFile(dataDir), { force: true });
+}
+
+export function serviceHolding(dataDir: string): ServiceLock | undefined {
+  let lock: ServiceLock;
+  try {
+    lock = JSON.parse(readFileSync(lockFile(dataDir), 'utf8')) as ServiceLock;
+  } catch {
+    return undefined;
+  }
+  try {
+    process.kill(lock.pid, 0);
+    return lock;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? lock : undefined;
+  }
+}
+
+function schemaVersion(file: string): number {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare('SELECT MAX(version) AS version FROM __migrations__').get() as { version: number }).version;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Restores `<data>/portaria.db` from a backup: the backup is checked first; the current database is kept in
+ * `<data>/backups/pre-restore-….db`; the copy goes through SQLite, so a service that holds the folder (allowed
+ * with `force` only, and only at the same schema version) sees the restored data at its next statement.
+ */
+export async function restoreDatabase(
+  dataDir: string,
+  from: string,
+  options: { force?: boolean; now?: number } = {},
+): Promise<{ restoredVersion: number; safetyCopy?: string }> {
+  const restoredVersion = verifyDatabaseFile(from);
+  const live = databaseFile(dataDir);
+  const holder = serviceHolding(dataDir);
+  if (holder && !options.force) {
+    throw new BackupError(
+      `a Portaria service (pid ${holder.pid}, ${holder.url}) holds ${dataDir}: stop it first, or restore into it with --force`,
+    );
+  }
+  if (holder && schemaVersion(live) !== restoredVersion) {
+    throw new BackupError('the running service has another schema version than the backup: stop it, then restore');
+  }
+  let safetyCopy: string | undefined;
+  if (existsSync(live)) {
+    const current = new Database(live, { fileMustExist: true });
+    try {
+      current.pragma('busy_timeout = 5000');
+      safetyCopy = (
+        await backupDatabase(
+          current,
+          join(backupsDir(dataDir), backupFileName(options.now ?? Date.now(), 'pre-restore')),
+        )
+      ).file;
+    } finally {
+      current.close();
+    }
+  }
+  const source = new Database(from, { readonly: true, fileMustExist: true });
+  try {
+    await source.backup(live, { progress: ({ totalPages }) => Math.max(totalPages, 100) });
+  } finally {
+    source.close();
+  }
+  verifyDatabaseFile(live);
+  return { restoredVersion, safetyCopy };
+}

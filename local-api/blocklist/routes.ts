@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import type { Context } from '../context.ts';
+import { listQueryInput, parseListQuery } from '../http/list-query.ts';
+import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
+import { blocklistDeleteInput, blocklistInput, blocklistInputCodes, blocklistObjectSchema } from './schema.ts';
+import {
+  blocklistObject,
+  blocklistQueryFields,
+  createBlocklistEntry,
+  deleteBlocklistEntry,
+  getBlocklistEntry,
+  listBlocklist,
+  updateBlocklistEntry,
+} from './store.ts';
+
+export const blocklistPaging = { defaultLimit: 500, maxLimit: 1000 };
+
+const tag = 'Blocklist';
+const inputErrors = ['MISSING_IDENTIFIER', 'INVALID_CPF', 'INVALID_EMAIL', 'INVALID_PARAMETER'] as const;
+
+/** At `/blockedlist`, the path the vendor's public API gives this resource; `:id` on the same path. */
+export function blocklistRoutes(ctx: Context): RouteSpec[] {
+  return [
+    route({
+      method: 'get',
+      path: '/blockedlist',
+      tag,
+      summary: 'List blocklist entries',
+      query: listQueryInput(blocklistPaging),
+      response: z.object({ blockedlist: z.array(blocklistObjectSchema), size: z.number().int() }),
+      errors: listErrors,
+      handle: ({ req, caller }) => {
+        const query = parseListQuery(req.query, blocklistPaging, blocklistQueryFields);
+        const blockedlist = listBlocklist(ctx, caller, query).map((row) => blocklistObject(row, caller));
+        return { blockedlist, size: blockedlist.length };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/blockedlist',
+      tag,
+      summary: 'Block a person (at least one of cpf, rg, document, email, phone)',
+      body: blocklistInput,
+      fieldCodes: blocklistInputCodes,
+      response: blocklistObjectSchema,
+      errors: inputErrors,
+      handle: ({ caller, body }) => blocklistObject(createBlocklistEntry(ctx, caller, body), caller),
+    }),
+    route({
+      method: 'get',
+      path: '/blockedlist/:id',
+      tag,
+      summary: 'Retrieve a blocklist entry',
+      response: blocklistObjectSchema,
+      errors: ['NOT_FOUND', 'MISSING_ID'],
+      handle: ({ caller, params }) => blocklistObject(getBlocklistEntry(ctx, caller, String(params.id)), caller),
+    }),
+    route({
+      method: 'patch',
+      path: '/blockedlist/:id',
+      tag,
+      summary: 'Update a blocklist entry',
+      body: blocklistInput,
+      fieldCodes: blocklistInputCodes,
+      response: blocklistObjectSchema,
+      errors: ['NOT_FOUND', 'MISSING_ID', ...inputErrors],
+      handle: ({ caller, params, body }) =>
+        blocklistObject(updateBlocklistEntry(ctx, caller, String(params.id), body), caller),
+    }),
+    route({
+      method: 'delete',
+      path: '/blockedlist/:id',
+      tag,
+      summary: 'Remove a blocklist entry',
+      body: blocklistDeleteInput,
+      response: successSchema,
+      errors: ['NOT_FOUND', 'MISSING_ID', 'INVALID_PARAMETER'],
+      handle: ({ caller, params, body }) => {
+        deleteBlocklistEntry(ctx, caller, String(params.id), body.deletedById ?? null);
+        return { success: true };
+      },
+    }),
+  ];
+}

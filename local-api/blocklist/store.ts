@@ -1,0 +1,138 @@
+import type { Caller } from '../companies/store.ts';
+import { type Context, inTransaction } from '../context.ts';
+import { ApiError } from '../http/errors.ts';
+import type { ListQuery, QueryFields } from '../http/list-query.ts';
+import { identityKeys, type PersonIds, samePhone } from '../rules/identity.ts';
+import { newRecordId } from '../rules/ids.ts';
+import {
+  findLiveRow,
+  insertRow,
+  listRows,
+  objectToRow,
+  prepared,
+  queryFieldsOf,
+  rowToObject,
+  updateRow,
+} from '../store/rows.ts';
+import { type BlocklistField, type BlocklistInput, blocklistColumns, blocklistIdentifiers } from './schema.ts';
+
+export type BlocklistRow = Record<string, unknown> & {
+  id: string;
+  reason: string | null;
+  cpfKey: string | null;
+  rgKey: string | null;
+  documentKey: string | null;
+  emailKey: string | null;
+  phoneKey: string | null;
+};
+
+export const blocklistQueryFields: QueryFields = queryFieldsOf(
+  ['name', 'reason', 'phone', 'email', 'document', 'cpf', 'rg', 'createdById'],
+  blocklistColumns,
+);
+
+const keyColumns = ['cpfKey', 'rgKey', 'documentKey', 'emailKey', 'phoneKey', 'phoneTail'] as const;
+
+export function blocklistObject(row: BlocklistRow, caller: Caller): Record<string, unknown> {
+  const object = rowToObject(row, blocklistColumns, caller.timeZone);
+  for (const key of keyColumns) delete object[key];
+  return object;
+}
+
+export function getBlocklistEntry(ctx: Context, caller: Caller, id: string): BlocklistRow {
+  const row = findLiveRow<BlocklistRow>(ctx.db, 'blocklist', caller.companyId, id);
+  if (!row) throw new ApiError('NOT_FOUND');
+  return row;
+}
+
+/** The entry's stored fields with the normalized keys the door compares. */
+function storedFields(entry: BlocklistInput & PersonIds) {
+  const { companyId: _company, ...fields } = entry;
+  if (!blocklistIdentifiers.some((key) => entry[key])) throw new ApiError('MISSING_IDENTIFIER');
+  return { ...objectToRow(fields, blocklistColumns), ...identityKeys(entry) };
+}
+
+export function createBlocklistEntry(ctx: Context, caller: Caller, input: BlocklistInput): BlocklistRow {
+  const fields = storedFields(input);
+  return inTransaction(ctx, () => {
+    const id = newRecordId(ctx.random);
+    const now = ctx.clock.now();
+    insertRow(ctx.db, 'blocklist', { ...fields, id, companyId: caller.companyId, createdAt: now, updatedAt: now });
+    const row = getBlocklistEntry(ctx, caller, id);
+    ctx.events.publish('blocklist.created', caller, () => blocklistObject(row, caller));
+    return row;
+  });
+}
+
+export function updateBlocklistEntry(ctx: Context, caller: Caller, id: string, input: BlocklistInput): BlocklistRow {
+  return inTransaction(ctx, () => {
+    const current = getBlocklistEntry(ctx, caller, id);
+    const merged = { ...(rowToObject(current, blocklistColumns, caller.timeZone) as PersonIds), ...input };
+    const { cpfKey, rgKey, documentKey, emailKey, phoneKey, phoneTail } = storedFields(merged);
+    updateRow(ctx.db, 'blocklist', caller.companyId, id, {
+      ...objectToRow(input, blocklistColumns),
+      companyId: caller.companyId,
+      ...{ cpfKey, rgKey, documentKey, emailKey, phoneKey, phoneTail },
+      updatedAt: ctx.clock.now(),
+    });
+    const row = getBlocklistEntry(ctx, caller, id);
+    ctx.events.publish('blocklist.updated', caller, () => blocklistObject(row, caller));
+    return row;
+  });
+}
+
+export function deleteBlocklistEntry(ctx: Context, caller: Caller, id: string, deletedById: string | null): void {
+  inTransaction(ctx, () => {
+    const row = getBlocklistEntry(ctx, caller, id);
+    const now = ctx.clock.now();
+    updateRow(ctx.db, 'blocklist', caller.companyId, id, { deletedAt: now, updatedAt: now, deletedById });
+    const deleted = { ...row, deletedAt: now, updatedAt: now, deletedById };
+    ctx.events.publish('blocklist.deleted', caller, () => blocklistObject(deleted, caller));
+  });
+}
+
+export const listBlocklist = (ctx: Context, caller: Caller, query: ListQuery) =>
+  listRows<BlocklistRow>(ctx.db, 'blocklist', caller.companyId, query);
+
+export interface BlocklistMatch {
+  entry: BlocklistRow;
+  /** The entry's field that matched. */
+  on: BlocklistField;
+}
+
+/**
+ * The blocklist entry a person at the door matches, if any (the oldest when several do). Identifiers are compared
+ * normalized; CPF, RG and document numbers are compared with each other too, since a kiosk's "document" field
+ * often receives one of the others; phone numbers match with or without their country and area codes.
+ */
+export function screenVisitor(ctx: Context, caller: Caller, person: PersonIds): BlocklistMatch | undefined {
+  const keys = identityKeys(person);
+  const numbers = [keys.cpfKey, keys.rgKey, keys.documentKey];
+  if (![...numbers, keys.emailKey, keys.phoneTail].some((key) => key !== null)) return undefined;
+  // One indexed lookup per key, united: an OR over the keys would read every entry of the company.
+  const live = 'SELECT rowid AS position, * FROM blocklist WHERE companyId = :companyId AND deletedAt IS NULL AND';
+  const candidates = prepared(
+    ctx.db,
+    `${live} cpfKey IN (:a, :b, :c) UNION ${live} rgKey IN (:a, :b, :c) UNION ${live} documentKey IN (:a, :b, :c)
+     UNION ${live} emailKey = :emailKey UNION ${live} phoneTail = :phoneTail
+     ORDER BY createdAt, position`,
+  ).all({
+    companyId: caller.companyId,
+    a: numbers[0],
+    b: numbers[1],
+    c: numbers[2],
+    emailKey: keys.emailKey,
+    phoneTail: keys.phoneTail,
+  }) as BlocklistRow[];
+  for (const entry of candidates) {
+    const has = (key: string | null) => key !== null && numbers.includes(key);
+    if (has(entry.cpfKey)) return { entry, on: 'cpf' };
+    if (has(entry.rgKey)) return { entry, on: 'rg' };
+    if (has(entry.documentKey)) return { entry, on: 'document' };
+    if (entry.emailKey !== null && entry.emailKey === keys.emailKey) return { entry, on: 'email' };
+    if (entry.phoneKey !== null && keys.phoneKey !== null && samePhone(entry.phoneKey, keys.phoneKey)) {
+      return { entry, on: 'phone' };
+    }
+  }
+  return undefined;
+}

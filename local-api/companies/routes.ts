@@ -1,0 +1,31 @@
+import type { Context } from '../context.ts';
+import { type RouteSpec, route } from '../http/routes.ts';
+import { companyInputCodes, companyObjectSchema, companyUpdateInput } from './schema.ts';
+import { companyObject, updateCompany } from './store.ts';
+
+const tag = 'Company';
+
+export function companyRoutes(ctx: Context): RouteSpec[] {
+  return [
+    route({
+      method: 'get',
+      path: '/company',
+      tag,
+      summary: "Retrieve the caller's company",
+      response: companyObjectSchema,
+      errors: [],
+      handle: ({ caller }) => companyObject(ctx, caller),
+    }),
+    route({
+      method: 'patch',
+      path: '/company',
+      tag,
+      summary: "Update the caller's company (plan, planIsActive and trialUntil are read-only)",
+      body: companyUpdateInput,
+      fieldCodes: companyInputCodes,
+      response: companyObjectSchema,
+      errors: ['READ_ONLY_FIELD', 'INVALID_EMAIL', 'INVALID_COUNTRY_CODE', 'INVALID_PARAMETER'],
+      handle: ({ caller, body }) => updateCompany(ctx, caller, body),
+    }),
+  ];
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import type { Context } from '../context.ts';
+import { listQueryInput, parseListQuery } from '../http/list-query.ts';
+import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
+import {
+  customFieldCreateInput,
+  customFieldInputCodes,
+  customFieldObjectSchema,
+  customFieldUpdateInput,
+} from './schema.ts';
+import {
+  createCustomField,
+  customFieldObject,
+  customFieldQueryFields,
+  deleteCustomField,
+  getCustomField,
+  listCustomFields,
+  updateCustomField,
+} from './store.ts';
+
+export const customFieldPaging = { defaultLimit: 500, maxLimit: 1000 };
+
+const tag = 'Custom fields';
+
+export function customFieldRoutes(ctx: Context): RouteSpec[] {
+  return [
+    route({
+      method: 'get',
+      path: '/customfields',
+      tag,
+      summary: "List the company's custom-field definitions, in their order",
+      query: listQueryInput(customFieldPaging),
+      response: z.object({ customFields: z.array(customFieldObjectSchema), size: z.number().int() }),
+      errors: listErrors,
+      handle: ({ req, caller }) => {
+        const query = parseListQuery(req.query, customFieldPaging, customFieldQueryFields);
+        const customFields = listCustomFields(ctx, caller, query).map((row) => customFieldObject(row, caller));
+        return { customFields, size: customFields.length };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/customfields',
+      tag,
+      summary: 'Define a custom field',
+      body: customFieldCreateInput,
+      fieldCodes: customFieldInputCodes,
+      response: customFieldObjectSchema,
+      errors: ['MISSING_NAME', 'INVALID_PARAMETER'],
+      handle: ({ caller, body }) => customFieldObject(createCustomField(ctx, caller, body), caller),
+    }),
+    route({
+      method: 'get',
+      path: '/customfield/:id',
+      tag,
+      summary: 'Retrieve a custom-field definition',
+      response: customFieldObjectSchema,
+      errors: ['NOT_FOUND', 'MISSING_ID'],
+      handle: ({ caller, params }) => customFieldObject(getCustomField(ctx, caller, String(params.id)), caller),
+    }),
+    route({
+      method: 'patch',
+      path: '/customfield/:id',
+      tag,
+      summary: 'Update a custom-field definition (answers already given keep the name they had)',
+      body: customFieldUpdateInput,
+      fieldCodes: customFieldInputCodes,
+      response: customFieldObjectSchema,
+      errors: ['NOT_FOUND', 'MISSING_ID', 'MISSING_NAME', 'INVALID_PARAMETER'],
+      handle: ({ caller, params, body }) =>
+        customFieldObject(updateCustomField(ctx, caller, String(params.id), body), caller),
+    }),
+    route({
+      method: 'delete',
+      path: '/customfield/:id',
+      tag,
+      summary: 'Delete a custom-field definition',
+      response: successSchema,
+      errors: ['NOT_FOUND', 'MISSING_ID'],
+      handle: ({ caller, params }) => {
+        deleteCustomField(ctx, caller, String(params.id));
+        return { success: true };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,280 @@
+import type { Caller } from '../companies/store.ts';
+import { type Context, inTransaction } from '../context.ts';
+import { ApiError } from '../http/errors.ts';
+import { email } from '../http/fields.ts';
+import type { ListQuery, QueryFields } from '../http/list-query.ts';
+import { newCustomFieldId } from '../rules/ids.ts';
+import { parseDateTime } from '../rules/time.ts';
+import { findLiveRow, insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
+import type { AnswerItem } from '../visits/schema.ts';
+import {
+  type CustomFieldCreateInput,
+  type CustomFieldLocation,
+  type CustomFieldType,
+  type CustomFieldUpdateInput,
+  customFieldColumns,
+  customFieldLocations,
+  customFieldTypes,
+} from './schema.ts';
+
+export type CustomFieldRow = Record<string, unknown> & {
+  id: string;
+  name: string;
+  type: CustomFieldType;
+  options: string;
+  required: number;
+  localizedName: string;
+  sort: number;
+  location: CustomFieldLocation;
+};
+
+export const customFieldQueryFields: QueryFields = {
+  name: { kind: 'text' },
+  type: { kind: 'text', values: Object.fromEntries(customFieldTypes.map((t) => [t, t])) },
+  location: { kind: 'text', values: Object.fromEntries(customFieldLocations.map((l) => [l, l])) },
+  required: { kind: 'boolean' },
+  sort: { kind: 'number' },
+};
+
+export function customFieldObject(row: CustomFieldRow, caller: Caller): Record<string, unknown> {
+  const { companyId: _company, ...object } = rowToObject(row, customFieldColumns, caller.timeZone);
+  return object;
+}
+
+export function getCustomField(ctx: Context, caller: Caller, id: string): CustomFieldRow {
+  const row = findLiveRow<CustomFieldRow>(ctx.db, 'custom_fields', caller.companyId, id);
+  if (!row) throw new ApiError('NOT_FOUND');
+  return row;
+}
+
+/** A dropdown without options could never be answered. */
+function requireOptions(type: CustomFieldType, options: readonly string[]): void {
+  if (type === 'Dropdown' && options.length === 0) throw new ApiError('INVALID_PARAMETER', { field: 'options' });
+}
+
+export function createCustomField(ctx: Context, caller: Caller, input: CustomFieldCreateInput): CustomFieldRow {
+  requireOptions(input.type, input.options ?? []);
+  return inTransaction(ctx, () => {
+    const taken = prepared(ctx.db, 'SELECT 1 FROM custom_fields WHERE id = ?');
+    let id = newCustomFieldId(ctx.random);
+    while (taken.get(id)) id = newCustomFieldId(ctx.random);
+    const now = ctx.clock.now();
+    insertRow(ctx.db, 'custom_fields', {
+      ...objectToRow(input, customFieldColumns),
+      id,
+      companyId: caller.companyId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const row = getCustomField(ctx, caller, id);
+    ctx.events.publish('customfield.created', caller, () => customFieldObject(row, caller));
+    return row;
+  });
+}
+
+export function updateCustomField(
+  ctx: Context,
+  caller: Caller,
+  id: string,
+  input: CustomFieldUpdateInput,
+): CustomFieldRow {
+  return inTransaction(ctx, () => {
+    const current = getCustomField(ctx, caller, id);
+    requireOptions(input.type ?? current.type, input.options ?? (JSON.parse(current.options) as string[]));
+    updateRow(ctx.db, 'custom_fields', caller.companyId, id, {
+      ...objectToRow(input, customFieldColumns),
+      updatedAt: ctx.clock.now(),
+    });
+    const row = getCustomField(ctx, caller, id);
+    ctx.events.publish('customfield.updated', caller, () => customFieldObject(row, caller));
+    return row;
+  });
+}
+
+/** Deleting a definition keeps the answers already given (they carry its name and type). */
+export function deleteCustomField(ctx: Context, caller: Caller, id: string): void {
+  inTransaction(ctx, () => {
+    const row = getCustomField(ctx, caller, id);
+    const now = ctx.clock.now();
+    updateRow(ctx.db, 'custom_fields', caller.companyId, id, { deletedAt: now, updatedAt: now });
+    const deleted = { ...row, deletedAt: now, updatedAt: now };
+    ctx.events.publish('customfield.deleted', caller, () => customFieldObject(deleted, caller));
+  });
+}
+
+/** Definitions in the order the kiosk shows them, whatever the query compares. */
+export function listCustomFields(ctx: Context, caller: Caller, query: ListQuery): CustomFieldRow[] {
+  return listRows<CustomFieldRow>(ctx.db, 'custom_fields', caller.companyId, { ...query, orderBy: 'sort, rowid' });
+}
+
+interface Definition {
+  id: string;
+  name: string;
+  type: CustomFieldType;
+  options: string[];
+  required: boolean;
+  localizedName: Record<string, string>;
+  sort: number;
+  location: CustomFieldLocation;
+}
+
+function definitions(ctx: Context, caller: Caller): Map<string, Definition> {
+  const rows = prepared(ctx.db, 'SELECT * FROM custom_fields WHERE companyId = ? AND deletedAt IS NULL').all(
+    caller.companyId,
+  ) as CustomFieldRow[];
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        id: row.id,
+        name: row.name,
+        type: row.type,
+        options: JSON.parse(row.options) as string[],
+        required: row.required === 1,
+        localizedName: JSON.parse(row.localizedName) as Record<string, string>,
+        sort: row.sort,
+        location: row.location,
+      },
+    ]),
+  );
+}
+
+type Reason =
+  | 'unknown'
+  | 'location'
+  | 'duplicate'
+  | 'required'
+  | 'option'
+  | 'checkbox'
+  | 'date'
+  | 'number'
+  | 'email'
+  | 'phone';
+
+const invalid = (customFieldId: string, reason: Reason) =>
+  new ApiError('INVALID_CUSTOM_FIELD', { customFieldId, reason });
+
+/** Why a value does not fit its definition's type, or undefined when it fits. An empty value is "no answer". */
+function valueProblem(definition: Definition, value: string): Reason | undefined {
+  const text = value.trim();
+  if (text === '') return undefined;
+  switch (definition.type) {
+    case 'Dropdown':
+      return definition.options.includes(text) ? undefined : 'option';
+    case 'Checkbox':
+      return text === 'true' || text === 'false' ? undefined : 'checkbox';
+    case 'Date':
+      return parseDateTime(text, 'UTC') === undefined ? 'date' : undefined;
+    case 'Number':
+      return /^-?\d+(\.\d+)?$/.test(text) ? undefined : 'number';
+    case 'Email':
+      return email().safeParse(text).success ? undefined : 'email';
+    case 'Phone':
+      return /^[\d\s()+.-]{6,40}$/.test(text) ? undefined : 'phone';
+    case 'Text':
+      return undefined;
+  }
+}
+
+/** A required field is answered when its value is not empty; a required checkbox (a consent) when it is ticked. */
+const isAnswered = (definition: Definition, value: string | undefined) =>
+  value !== undefined && value.trim() !== '' && (definition.type !== 'Checkbox' || value.trim() === 'true');
+
+export type ResolvedAnswer = AnswerItem & { name: string; type: CustomFieldType };
+
+/**
+ * Checks answers against the company's definitions of one location and completes them with the definition's
+ * name, type, localized name and order (what the visit object then shows). With `requireAll`, every required
+ * definition of the location must be answered. Problems are INVALID_CUSTOM_FIELD naming the field and the reason.
+ */
+function resolveAnswers(
+  known: ReadonlyMap<string, Definition>,
+  answers: readonly AnswerItem[],
+  location: CustomFieldLocation,
+  requireAll: boolean,
+): ResolvedAnswer[] {
+  const seen = new Set<string>();
+  const resolved = answers.map((answer) => {
+    const definition = known.get(answer.customFieldId);
+    if (!definition) throw invalid(answer.customFieldId, 'unknown');
+    if (definition.location !== location) throw invalid(answer.customFieldId, 'location');
+    if (seen.has(definition.id)) throw invalid(answer.customFieldId, 'duplicate');
+    seen.add(definition.id);
+    const problem = valueProblem(definition, answer.value);
+    if (problem) throw invalid(answer.customFieldId, problem);
+    return {
+      ...answer,
+      value: answer.value.trim(),
+      name: definition.name,
+      type: definition.type,
+      localizedName: definition.localizedName,
+      location: definition.location,
+      sort: answer.sort ?? definition.sort,
+    };
+  });
+  if (requireAll) {
+    for (const definition of known.values()) {
+      if (definition.location !== location || !definition.required) continue;
+      const answer = resolved.find((a) => a.customFieldId === definition.id);
+      if (!isAnswered(definition, answer?.value)) throw invalid(definition.id, 'required');
+    }
+  }
+  return resolved.sort((a, b) => (a.sort ?? 0) - (b.sort ?? 0));
+}
+
+export interface AnswerSets<T> {
+  customFields: T;
+  questionnaireFields: T;
+  feedbacks: T;
+}
+
+const locations: AnswerSets<CustomFieldLocation> = {
+  customFields: 'FIELD',
+  questionnaireFields: 'QUESTIONNAIRE',
+  feedbacks: 'FEEDBACK',
+};
+
+/**
+ * The answers of a check-in, checked and completed. At check-in (`checkin`) the required fields and questionnaire
+ * questions must be answered (feedback comes later); on an update, each list that is sent replaces the stored one
+ * and must answer its required definitions, and a list not sent stays as it is (undefined). A replayed check-in's
+ * answers (`replay`) were checked and completed by the kiosk that took them: they are kept as they are.
+ */
+export function checkinAnswers(
+  ctx: Context,
+  caller: Caller,
+  input: Partial<AnswerSets<readonly AnswerItem[] | undefined>>,
+  mode: 'checkin' | 'update' | 'replay',
+): Partial<AnswerSets<readonly AnswerItem[]>> {
+  if (mode === 'replay') return input;
+  const known = definitions(ctx, caller);
+  const resolved: Partial<AnswerSets<ResolvedAnswer[]>> = {};
+  for (const key of Object.keys(locations) as (keyof AnswerSets<unknown>)[]) {
+    const answers = input[key];
+    if (mode === 'update' && answers === undefined) continue;
+    const requireAll = mode === 'update' || key !== 'feedbacks';
+    resolved[key] = resolveAnswers(known, answers ?? [], locations[key], requireAll);
+  }
+  return resolved;
+}
+
+/** Keeps the answers whose definition still exists: an invitee registered before a field was deleted. */
+export function liveAnswers(ctx: Context, caller: Caller, answers: readonly AnswerItem[]): AnswerItem[] {
+  const known = definitions(ctx, caller);
+  return answers.filter((answer) => known.has(answer.customFieldId));
+}
+
+/** An invitee's Custom Field Objects (`id`, `value`) checked like check-in answers and given their name and type. */
+export function resolveCustomFieldObjects(
+  ctx: Context,
+  caller: Caller,
+  fields: readonly { id: string; value?: string | null | undefined }[],
+): { id: string; name: string; type: CustomFieldType; value: string }[] {
+  const answers = fields.map((field) => ({ customFieldId: field.id, value: field.value ?? '' }));
+  return resolveAnswers(definitions(ctx, caller), answers, 'FIELD', false).map((answer) => ({
+    id: answer.customFieldId,
+    name: answer.name,
+    type: answer.type,
+    value: answer.value,
+  }));
+}

@@ -1,0 +1,32 @@
+import type { Context } from '../context.ts';
+import { type RouteSpec, route } from '../http/routes.ts';
+import { signedLinkQuery } from './schema.ts';
+import { openFile } from './store.ts';
+
+export function fileRoutes(ctx: Context): RouteSpec[] {
+  return [
+    route({
+      method: 'get',
+      path: '/files/:name',
+      access: 'signedLink',
+      tag: 'Files',
+      summary: 'Download a visit picture, signed NDA or invitee picture (with the API key, or a signed link)',
+      query: signedLinkQuery,
+      produces: ['image/jpeg', 'image/png', 'application/pdf'],
+      errors: ['NOT_FOUND', 'MISSING_ID', 'LINK_EXPIRED'],
+      handle: ({ req, res, caller, params }) => {
+        const file = openFile(ctx, caller, String(params.name), req.query);
+        res
+          .status(200)
+          .type(file.mediaType)
+          .set({
+            'cache-control': 'private, max-age=300',
+            'x-content-type-options': 'nosniff',
+            'content-disposition': `inline; filename="${params.name}"`,
+          })
+          .send(file.bytes);
+        return undefined;
+      },
+    }),
+  ];
+}

@@ -1,0 +1,218 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { Caller } from '../companies/store.ts';
+import { type Context, inTransaction } from '../context.ts';
+import { ApiError, type ErrorCode } from '../http/errors.ts';
+import { newRecordId } from '../rules/ids.ts';
+import { prepared } from '../store/rows.ts';
+import { ndaMaxBytes, pictureMaxBytes } from './schema.ts';
+
+export type FilePurpose = 'visit-picture' | 'visit-nda' | 'invitee-picture';
+
+/** A decoded, checked upload, not yet written. */
+export interface Upload {
+  purpose: FilePurpose;
+  bytes: Buffer;
+  mediaType: 'image/jpeg' | 'image/png' | 'application/pdf';
+  extension: 'jpg' | 'png' | 'pdf';
+}
+
+const dataUrlPrefix = /^data:[\w.+/-]+;base64,/;
+
+/** Base64 text into bytes, refusing what is not Base64 and, before decoding, what would exceed the limit. */
+function decodeBase64(text: string, field: string, maxBytes: number, invalid: ErrorCode): Buffer {
+  const body = text.replace(dataUrlPrefix, '').replace(/\s+/g, '');
+  if (body === '' || !/^[A-Za-z0-9+/]*={0,2}$/.test(body) || body.length % 4 === 1) {
+    throw new ApiError(invalid, { field });
+  }
+  const padding = body.endsWith('==') ? 2 : body.endsWith('=') ? 1 : 0;
+  if (Math.floor((body.length * 3) / 4) - padding > maxBytes) {
+    throw new ApiError('PAYLOAD_TOO_LARGE', { field, maxBytes });
+  }
+  return Buffer.from(body, 'base64');
+}
+
+/** A file format's first bytes and the marker its last 1 KiB must hold (so a truncated upload is refused). */
+interface Format {
+  head: Buffer;
+  end: Buffer;
+}
+
+const jpeg: Format = { head: Buffer.from([0xff, 0xd8, 0xff]), end: Buffer.from([0xff, 0xd9]) };
+const png: Format = { head: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), end: Buffer.from('IEND') };
+const pdf: Format = { head: Buffer.from('%PDF-'), end: Buffer.from('%%EOF') };
+
+const isWhole = (bytes: Buffer, format: Format) =>
+  bytes.length > format.head.length + format.end.length &&
+  bytes.subarray(0, format.head.length).equals(format.head) &&
+  bytes.subarray(Math.max(0, bytes.length - 1024)).includes(format.end);
+
+/** A JPEG or PNG picture, recognized by its bytes (whatever a data: URL claims). */
+export function decodePicture(text: string, field: string, purpose: FilePurpose): Upload {
+  const bytes = decodeBase64(text, field, pictureMaxBytes, 'INVALID_PICTURE');
+  if (isWhole(bytes, jpeg)) return { purpose, bytes, mediaType: 'image/jpeg', extension: 'jpg' };
+  if (isWhole(bytes, png)) return { purpose, bytes, mediaType: 'image/png', extension: 'png' };
+  throw new ApiError('INVALID_PICTURE', { field });
+}
+
+/** A PDF: it starts with `%PDF-` and ends with `%%EOF`, so it is whole. */
+export function decodeNda(text: string, field: string): Upload {
+  const bytes = decodeBase64(text, field, ndaMaxBytes, 'INVALID_NDA');
+  if (!isWhole(bytes, pdf)) throw new ApiError('INVALID_NDA', { field });
+  return { purpose: 'visit-nda', bytes, mediaType: 'application/pdf', extension: 'pdf' };
+}
+
+/** A stored file's name: its id and extension (`<32 hex>.jpg`), the last part of its path and of its URL. */
+const fileName = /^([0-9a-f]{32})\.(jpg|png|pdf)$/;
+
+/**
+ * Where a file lies, relative to the data folder: what the rows that carry a file hold (`visits.pictureFile`…),
+ * so that erasure and retention (privacy/) find the bytes to delete.
+ */
+const relativePath = (companyId: string, name: string) => `files/${companyId}/${name}`;
+
+/** What a write may do with files; used inside the write's transaction. */
+export interface FileBatch {
+  /** Writes the upload (fsynced: a committed row never names missing bytes), records it, answers its path. */
+  save(upload: Upload): string;
+  /** Marks a file the row no longer carries as deleted; its bytes are removed once the write has committed. */
+  retire(path: string | null | undefined): void;
+}
+
+/**
+ * Runs a write that may save files in one transaction. Files are written before the transaction commits; if the
+ * write fails (it rolls back), the files it wrote are removed again, so no file outlives its row. Retired files
+ * are removed after the commit, so this must not be nested in another transaction that could still roll back.
+ */
+export function inTransactionWithFiles<T>(ctx: Context, caller: Caller, work: (files: FileBatch) => T): T {
+  const written: string[] = [];
+  const retired: string[] = [];
+  const batch: FileBatch = {
+    save(upload) {
+      const id = newRecordId(ctx.random);
+      const path = relativePath(caller.companyId, `${id}.${upload.extension}`);
+      mkdirSync(join(ctx.dataDir, 'files', caller.companyId), { recursive: true, mode: 0o700 });
+      written.push(path);
+      const fd = openSync(join(ctx.dataDir, path), 'wx', 0o600);
+      try {
+        writeSync(fd, upload.bytes);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      prepared(
+        ctx.db,
+        `INSERT INTO files (id, companyId, createdAt, purpose, mediaType, extension, size, sha256)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        id,
+        caller.companyId,
+        ctx.clock.now(),
+        upload.purpose,
+        upload.mediaType,
+        upload.extension,
+        upload.bytes.length,
+        createHash('sha256').update(upload.bytes).digest('hex'),
+      );
+      return path;
+    },
+    retire(path) {
+      const id = path ? fileName.exec(basename(path))?.[1] : undefined;
+      if (!path || !id) return;
+      prepared(ctx.db, 'UPDATE files SET deletedAt = ? WHERE id = ? AND companyId = ? AND deletedAt IS NULL').run(
+        ctx.clock.now(),
+        id,
+        caller.companyId,
+      );
+      retired.push(relativePath(caller.companyId, basename(path)));
+    },
+  };
+  let result: T;
+  try {
+    result = inTransaction(ctx, () => work(batch));
+  } catch (error) {
+    for (const path of written) rmSync(join(ctx.dataDir, path), { force: true });
+    throw error;
+  }
+  for (const path of retired) rmSync(join(ctx.dataDir, path), { force: true });
+  return result;
+}
+
+/** Signed links live 10 to 15 minutes: the expiry is rounded up to 5 minutes, so a link is stable for a while. */
+const linkLifetimeMs = 10 * 60_000;
+const linkStepMs = 5 * 60_000;
+
+const linkKeys = new WeakMap<Context['secrets'], Buffer>();
+
+function linkSignature(ctx: Context, name: string, expires: number): string {
+  let key = linkKeys.get(ctx.secrets);
+  if (!key) {
+    key = ctx.secrets.deriveKey('file-links');
+    linkKeys.set(ctx.secrets, key);
+  }
+  return createHmac('sha256', key).update(`${name}\n${expires}`).digest('base64url');
+}
+
+/** The URL path of a stored file (its path as a row holds it → `/v1/files/<id>.<ext>`). */
+export const fileUrlOf = (path: string): string => `/v1/files/${basename(path)}`;
+
+/** The key-protected path of a stored file and its short-lived signed link; nulls when there is no file. */
+export function fileUrls(
+  ctx: Context,
+  path: string | null | undefined,
+): { url: string | null; signedUrl: string | null } {
+  if (!path) return { url: null, signedUrl: null };
+  const name = basename(path);
+  const expires = Math.ceil((ctx.clock.now() + linkLifetimeMs) / linkStepMs) * (linkStepMs / 1000);
+  const url = fileUrlOf(path);
+  return { url, signedUrl: `${url}?expires=${expires}&signature=${linkSignature(ctx, name, expires)}` };
+}
+
+export interface StoredFile {
+  bytes: Buffer;
+  mediaType: string;
+}
+
+interface FileRow {
+  companyId: string;
+  mediaType: string;
+  extension: string;
+}
+
+/**
+ * A file the caller may open: its company's own, or, without a caller, any whose signed link is genuine and
+ * unexpired. Unknown, foreign and deleted files are all NOT_FOUND.
+ */
+export function openFile(
+  ctx: Context,
+  caller: Caller | undefined,
+  name: string,
+  link: { expires?: unknown; signature?: unknown },
+): StoredFile {
+  const [, id, extension] = fileName.exec(name) ?? [];
+  if (!id) throw new ApiError('NOT_FOUND');
+  if (!caller) {
+    const expires = Number(link.expires);
+    const presented = Buffer.from(String(link.signature ?? ''));
+    const expected = Buffer.from(linkSignature(ctx, name, expires));
+    if (!Number.isInteger(expires) || presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
+      throw new ApiError('UNAUTHORIZED');
+    }
+    if (expires * 1000 < ctx.clock.now()) throw new ApiError('LINK_EXPIRED');
+  }
+  const row = prepared(
+    ctx.db,
+    'SELECT companyId, mediaType, extension FROM files WHERE id = ? AND deletedAt IS NULL',
+  ).get(id) as FileRow | undefined;
+  if (!row || row.extension !== extension || (caller && row.companyId !== caller.companyId)) {
+    throw new ApiError('NOT_FOUND');
+  }
+  try {
+    return { bytes: readFileSync(join(ctx.dataDir, relativePath(row.companyId, name))), mediaType: row.mediaType };
+  } catch (error) {
+    // Erasure and retention delete the bytes of a visitor's files: a link to one of them finds nothing.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ApiError('NOT_FOUND');
+    throw error;
+  }
+}

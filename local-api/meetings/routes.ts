@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import type { Context } from '../context.ts';
+import { listQueryInput, parseListQuery } from '../http/list-query.ts';
+import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
+import { meetingCreateInput, meetingInputCodes, meetingObjectSchema, meetingUpdateInput } from './schema.ts';
+import {
+  createMeeting,
+  deleteMeeting,
+  getMeeting,
+  listMeetings,
+  meetingObject,
+  meetingObjects,
+  meetingQueryFields,
+  updateMeeting,
+} from './store.ts';
+
+export const meetingPaging = { defaultLimit: 500, maxLimit: 1000 };
+
+const tag = 'Meetings';
+const inputErrors = ['HOST_NOT_FOUND', 'INVALID_EMAIL', 'INVALID_PARAMETER'] as const;
+
+export function meetingRoutes(ctx: Context): RouteSpec[] {
+  return [
+    route({
+      method: 'get',
+      path: '/meetings',
+      tag,
+      summary: 'List meetings',
+      query: listQueryInput(meetingPaging),
+      response: z.object({ meetings: z.array(meetingObjectSchema), size: z.number().int() }),
+      errors: listErrors,
+      handle: ({ req, caller }) => {
+        const rows = listMeetings(ctx, caller, parseListQuery(req.query, meetingPaging, meetingQueryFields));
+        const meetings = meetingObjects(ctx, caller, rows);
+        return { meetings, size: meetings.length };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/meetings',
+      tag,
+      summary: 'Schedule a meeting: each guest becomes an invitee of its host, expected at its start',
+      body: meetingCreateInput,
+      fieldCodes: meetingInputCodes,
+      response: meetingObjectSchema,
+      errors: ['MISSING_HOST_ID', 'MISSING_EMAIL', ...inputErrors],
+      handle: ({ caller, body }) => meetingObject(ctx, caller, createMeeting(ctx, caller, body)),
+    }),
+    route({
+      method: 'get',
+      path: '/meeting/:id',
+      tag,
+      summary: 'Retrieve a meeting',
+      response: meetingObjectSchema,
+      errors: ['NOT_FOUND', 'MISSING_ID'],
+      handle: ({ caller, params }) => meetingObject(ctx, caller, getMeeting(ctx, caller, String(params.id))),
+    }),
+    route({
+      method: 'patch',
+      path: '/meeting/:id',
+      tag,
+      summary: 'Update a meeting; its invitees move with it, removed guests are canceled, added ones invited',
+      body: meetingUpdateInput,
+      fieldCodes: meetingInputCodes,
+      response: meetingObjectSchema,
+      errors: ['NOT_FOUND', 'MISSING_ID', ...inputErrors],
+      handle: ({ caller, params, body }) =>
+        meetingObject(ctx, caller, updateMeeting(ctx, caller, String(params.id), body)),
+    }),
+    route({
+      method: 'delete',
+      path: '/meeting/:id',
+      tag,
+      summary: 'Delete a meeting and cancel its invitees',
+      response: successSchema,
+      errors: ['NOT_FOUND', 'MISSING_ID'],
+      handle: ({ caller, params }) => {
+        deleteMeeting(ctx, caller, String(params.id));
+        return { success: true };
+      },
+    }),
+  ];
+}

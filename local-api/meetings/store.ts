@@ -1,0 +1,199 @@
+import type { Caller } from '../companies/store.ts';
+import { type Context, inTransaction } from '../context.ts';
+import { findHost, hostNameQueryField } from '../hosts/store.ts';
+import { hostSummaries } from '../hosts/summaries.ts';
+import { ApiError } from '../http/errors.ts';
+import type { ListQuery, QueryFields } from '../http/list-query.ts';
+import { createInvitee, type InviteeRow, updateInvitee } from '../invitees/store.ts';
+import { emailKey } from '../rules/identity.ts';
+import { newRecordId } from '../rules/ids.ts';
+import { parseTimestampInput } from '../rules/time.ts';
+import { findLiveRow, insertRow, listRows, objectToRow, prepared, updateRow } from '../store/rows.ts';
+import { type MeetingRow, meetingWithoutHost } from './objects.ts';
+import {
+  type MeetingCreateInput,
+  type MeetingUpdateInput,
+  meetingColumns,
+  meetingDateFields,
+  meetingOrigins,
+  meetingTypes,
+} from './schema.ts';
+
+export const meetingQueryFields: QueryFields = {
+  ...Object.fromEntries(
+    ['title', 'location', 'hostId', 'meetingLocationId', 'meetingTypeId', 'inviteId', 'lang'].map((key) => [
+      key,
+      { kind: 'text' as const },
+    ]),
+  ),
+  type: { kind: 'text', values: Object.fromEntries(meetingTypes.map((t) => [t, t])) },
+  createdOn: { kind: 'text', values: Object.fromEntries(meetingOrigins.map((o) => [o, o])) },
+  start: { kind: 'timestamp' },
+  end: { kind: 'timestamp', column: '"end"' },
+  createdAt: { kind: 'timestamp' },
+  isRecurring: { kind: 'boolean' },
+  allDay: { kind: 'boolean' },
+  hostName: hostNameQueryField,
+};
+
+/** The meeting objects of section 2.4 for a page of rows, each with its host (hosts fetched once). */
+export function meetingObjects(ctx: Context, caller: Caller, rows: MeetingRow[]): Record<string, unknown>[] {
+  const hosts = hostSummaries(
+    ctx,
+    caller,
+    rows.map((r) => r.hostId),
+  );
+  return rows.map((row) => ({ ...meetingWithoutHost(row, caller), host: hosts.get(row.hostId) ?? null }));
+}
+
+export const meetingObject = (ctx: Context, caller: Caller, row: MeetingRow) =>
+  meetingObjects(ctx, caller, [row])[0] as Record<string, unknown>;
+
+export function getMeeting(ctx: Context, caller: Caller, id: string): MeetingRow {
+  const row = findLiveRow<MeetingRow>(ctx.db, 'meetings', caller.companyId, id);
+  if (!row) throw new ApiError('NOT_FOUND');
+  return row;
+}
+
+/** The input's dates in milliseconds, read in the meeting's zone (else the company's) when they carry no offset. */
+function resolveDates(input: MeetingUpdateInput, timeZone: string): Record<string, number | null> {
+  const resolved: Record<string, number | null> = {};
+  for (const key of meetingDateFields) {
+    const value = input[key];
+    if (value === undefined) continue;
+    if (value === null) {
+      resolved[key] = null;
+      continue;
+    }
+    const at = parseTimestampInput(value, timeZone);
+    if (at === undefined) throw new ApiError('INVALID_PARAMETER', { field: key });
+    resolved[key] = at;
+  }
+  return resolved;
+}
+
+/** Guests as stored: trimmed, lower case, each once. */
+const normalizedGuests = (guests: readonly string[]) => [
+  ...new Set(guests.map((guest) => emailKey(guest)).filter((g) => g !== null)),
+];
+
+/**
+ * The fields of an input as stored: the host checked to be the company's, the end not before the start (a meeting
+ * moved by its start alone keeps its duration).
+ */
+function storedFields(ctx: Context, caller: Caller, input: MeetingUpdateInput, current?: MeetingRow) {
+  const { companyId: _company, guests, ...fields } = input;
+  const hostId = input.hostId ?? current?.hostId;
+  if (input.hostId !== undefined && !findHost(ctx, caller, input.hostId)) throw new ApiError('HOST_NOT_FOUND');
+  const timeZone = (input.timezone === undefined ? current?.timezone : input.timezone) ?? caller.timeZone;
+  const dates = resolveDates(input, timeZone);
+  if (current && dates.start != null && dates.end === undefined) dates.end = current.end + dates.start - current.start;
+  const start = dates.start ?? current?.start;
+  const end = dates.end ?? current?.end;
+  if (start !== undefined && end !== undefined && end < start) {
+    throw new ApiError('INVALID_PARAMETER', { field: 'end' });
+  }
+  return {
+    ...objectToRow({ ...fields, ...(guests ? { guests: normalizedGuests(guests) } : {}) }, meetingColumns),
+    ...dates,
+    ...(hostId !== undefined ? { hostId } : {}),
+  };
+}
+
+function meetingInvitees(ctx: Context, caller: Caller, meetingId: string): InviteeRow[] {
+  return prepared(
+    ctx.db,
+    'SELECT * FROM invitees WHERE meetingId = ? AND companyId = ? AND deletedAt IS NULL ORDER BY rowid',
+  ).all(meetingId, caller.companyId) as InviteeRow[];
+}
+
+/**
+ * Brings a meeting's invitees in line with it. A guest added to the list gets an invitee of the meeting's host,
+ * expected at its start (or, if the meeting had canceled theirs, has it confirmed again); a confirmed invitee moves
+ * with the meeting's start and host; the invitee of a guest taken off the list, or of a deleted meeting, is
+ * canceled. An invitee canceled by someone else stays canceled, a deleted one is not made again, and one who
+ * arrived is history and stays as it is.
+ */
+function syncInvitees(ctx: Context, caller: Caller, meeting: MeetingRow, previousGuests: readonly string[]): void {
+  const guests = meeting.deletedAt === null ? guestsOf(meeting) : [];
+  const expectedAt = meeting.start / 1000;
+  const placed = { expectedAt, hostId: meeting.hostId };
+  const invitees = meetingInvitees(ctx, caller, meeting.id);
+  const inviteeOf = (guest: string) => invitees.find((i) => emailKey(i.email as string | null) === guest);
+  for (const guest of guests) {
+    const invitee = inviteeOf(guest);
+    const added = !previousGuests.includes(guest);
+    if (!invitee && added) {
+      createInvitee(
+        ctx,
+        caller,
+        { name: guest, email: guest, lang: meeting.lang, ...placed },
+        { meetingId: meeting.id },
+      );
+    } else if (invitee?.status === 'canceled' && added) {
+      updateInvitee(ctx, caller, invitee.id, { ...placed, status: 'confirmed' });
+    } else if (
+      invitee?.status === 'confirmed' &&
+      (invitee.expectedAt !== meeting.start || invitee.hostId !== meeting.hostId)
+    ) {
+      updateInvitee(ctx, caller, invitee.id, placed);
+    }
+  }
+  for (const guest of previousGuests) {
+    const invitee = inviteeOf(guest);
+    if (!guests.includes(guest) && invitee?.status === 'confirmed') {
+      updateInvitee(ctx, caller, invitee.id, { status: 'canceled' });
+    }
+  }
+}
+
+const guestsOf = (meeting: MeetingRow): string[] => JSON.parse(meeting.guests) as string[];
+
+export function createMeeting(ctx: Context, caller: Caller, input: MeetingCreateInput): MeetingRow {
+  return inTransaction(ctx, () => {
+    const fields = storedFields(ctx, caller, input);
+    const id = newRecordId(ctx.random);
+    const now = ctx.clock.now();
+    insertRow(ctx.db, 'meetings', {
+      lang: caller.lang,
+      ...fields,
+      id,
+      companyId: caller.companyId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const row = getMeeting(ctx, caller, id);
+    ctx.events.publish('meeting.created', caller, () => meetingObject(ctx, caller, row));
+    syncInvitees(ctx, caller, row, []);
+    return row;
+  });
+}
+
+export function updateMeeting(ctx: Context, caller: Caller, id: string, input: MeetingUpdateInput): MeetingRow {
+  return inTransaction(ctx, () => {
+    const current = getMeeting(ctx, caller, id);
+    updateRow(ctx.db, 'meetings', caller.companyId, id, {
+      ...storedFields(ctx, caller, input, current),
+      updatedAt: ctx.clock.now(),
+    });
+    const row = getMeeting(ctx, caller, id);
+    ctx.events.publish('meeting.updated', caller, () => meetingObject(ctx, caller, row));
+    syncInvitees(ctx, caller, row, guestsOf(current));
+    return row;
+  });
+}
+
+/** Deletes a meeting and cancels the invitees it made (those who arrived stay arrived). */
+export function deleteMeeting(ctx: Context, caller: Caller, id: string): void {
+  inTransaction(ctx, () => {
+    const row = getMeeting(ctx, caller, id);
+    const now = ctx.clock.now();
+    updateRow(ctx.db, 'meetings', caller.companyId, id, { deletedAt: now, updatedAt: now });
+    const deleted = { ...row, deletedAt: now, updatedAt: now };
+    ctx.events.publish('meeting.deleted', caller, () => meetingObject(ctx, caller, deleted));
+    syncInvitees(ctx, caller, deleted, guestsOf(row));
+  });
+}
+
+export const listMeetings = (ctx: Context, caller: Caller, query: ListQuery) =>
+  listRows<MeetingRow>(ctx.db, 'meetings', caller.companyId, query);

@@ -1,0 +1,153 @@
+import type { Caller } from '../companies/store.ts';
+import type { Context } from '../context.ts';
+import type { EventListener } from '../events.ts';
+import { findHost, type HostRow } from '../hosts/store.ts';
+import { enqueue, type JobHandler, PermanentJobError } from '../queue/queue.ts';
+import { prepared } from '../store/rows.ts';
+import { type Channel, channels, type Delivery } from './channels.ts';
+import { catalogueFor, fill, localTime } from './messages.ts';
+import { type DeliveryChannel, deliveryChannels } from './schema.ts';
+import { findNotificationSettings, notificationJobKind } from './settings.ts';
+
+interface DeliveryPayload {
+  channel: DeliveryChannel;
+  hostId: string;
+  /** Set for a notification of /v1/notifications: one deleted before its delivery is not sent. */
+  notificationId?: string;
+  delivery: Delivery;
+}
+
+/** A host's message: what the e-mail says and what the webhook posts besides it. */
+export interface HostMessage {
+  subject: string;
+  text: string;
+  /** What kind of message it is, for the webhook's receiver: `visit.checkin`, `visit.blocked`, `delivery`, `visit`. */
+  kind: string;
+  details: Record<string, unknown>;
+}
+
+/** The channels a company has configured; none when it saved no settings. */
+function openChannels(ctx: Context, companyId: string): DeliveryChannel[] {
+  const settings = findNotificationSettings(ctx, companyId);
+  return settings ? deliveryChannels.filter((channel) => channels[channel].isConfigured(settings)) : [];
+}
+
+/**
+ * Queues a message to each host through each configured channel, in the caller's transaction: it is sent once the
+ * write commits, retried until the peer takes it, and sent once however often the same `source` is queued.
+ */
+export function notifyHosts(
+  ctx: Context,
+  caller: Caller,
+  source: { key: string; notificationId?: string },
+  hosts: readonly HostRow[],
+  message: HostMessage,
+): void {
+  const open = openChannels(ctx, caller.companyId);
+  for (const host of hosts) {
+    const to = [host.email, ...(JSON.parse(String(host.additionalEmails ?? '[]')) as string[])];
+    for (const channel of open) {
+      const key = `${source.key}:${host.id}:${channel}`;
+      const payload: DeliveryPayload = {
+        channel,
+        hostId: host.id,
+        ...(source.notificationId ? { notificationId: source.notificationId } : {}),
+        delivery: {
+          key,
+          to,
+          subject: message.subject,
+          text: message.text,
+          body: {
+            event: 'notification',
+            kind: message.kind,
+            lang: caller.lang,
+            host: { id: host.id, name: host.name, email: host.email, type: 'host' },
+            subject: message.subject,
+            message: message.text,
+            ...message.details,
+          },
+        },
+      };
+      enqueue(ctx, { companyId: caller.companyId, kind: notificationJobKind, idempotencyKey: key, payload });
+    }
+  }
+}
+
+/** The hosts who watch the door: a blocked visitor is their business. */
+function doorHosts(ctx: Context, caller: Caller): HostRow[] {
+  return prepared(
+    ctx.db,
+    `SELECT * FROM hosts WHERE companyId = ? AND deletedAt IS NULL AND role IN ('SECURITY', 'FRONTDESK') ORDER BY rowid`,
+  ).all(caller.companyId) as HostRow[];
+}
+
+interface CheckedInVisit {
+  id: string;
+  name: string | null;
+  company: string | null;
+  checkinAt: string;
+  visitorStatus: string | null;
+  statusNote: string | null;
+  isInsideCompany: boolean;
+  host: { id: string } | null;
+}
+
+/**
+ * On every check-in, tells the host that their visitor is here (unless the host turned `preCheckinNotifications`
+ * off); when the visitor was blocked at the door, tells the company's SECURITY and FRONTDESK hosts instead. A
+ * check-in replayed at the hub was notified by the kiosk that took it (from its own queue, once it was online),
+ * unless the hub's blocklist stops the visitor the kiosk let in: then the hub tells the door's hosts.
+ */
+export function notifyOnCheckin(ctx: Context): EventListener {
+  return (event) => {
+    if (event.name !== 'visit.checkin' || openChannels(ctx, event.caller.companyId).length === 0) return;
+    const replayed = event.caller.replayedFor !== undefined;
+    const { caller } = event;
+    const visit = event.object() as unknown as CheckedInVisit;
+    const words = catalogueFor(caller.lang);
+    const visitor = visit.company ? `${visit.name ?? ''} (${visit.company})` : (visit.name ?? '');
+    const values = { visitor, time: localTime(Date.parse(visit.checkinAt), caller.lang, caller.timeZone) };
+    const details = { visitId: visit.id };
+    if (visit.visitorStatus === 'BLOCKED' && !(replayed && visit.isInsideCompany === false)) {
+      notifyHosts(ctx, caller, { key: `blocked:${visit.id}` }, doorHosts(ctx, caller), {
+        subject: fill(words.blockedSubject, values),
+        text: fill(visit.isInsideCompany ? words.blockedInsideText : words.blockedText, {
+          ...values,
+          note: visit.statusNote ?? '',
+        }).trim(),
+        kind: 'visit.blocked',
+        details,
+      });
+      return;
+    }
+    if (replayed) return;
+    const host = visit.host ? findHost(ctx, caller, visit.host.id) : undefined;
+    if (host?.preCheckinNotifications !== 1) return;
+    notifyHosts(ctx, caller, { key: `checkin:${visit.id}` }, [host], {
+      subject: fill(words.arrivedSubject, values),
+      text: fill(words.arrivedText, values),
+      kind: 'visit.checkin',
+      details,
+    });
+  };
+}
+
+const isLiveNotification = (ctx: Context, companyId: string, id: string) =>
+  prepared(ctx.db, 'SELECT 1 FROM notifications WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
+    id,
+    companyId,
+  ) !== undefined;
+
+/** Sends one queued delivery with the company's settings of now (a corrected password helps the retries). */
+export function deliverNotification(ctx: Context): JobHandler {
+  return async (job, signal) => {
+    const payload = job.payload as DeliveryPayload;
+    if (payload.notificationId && !isLiveNotification(ctx, job.companyId, payload.notificationId)) return;
+    const settings = findNotificationSettings(ctx, job.companyId);
+    const channel: Channel = channels[payload.channel];
+    if (!settings || !channel.isConfigured(settings)) {
+      throw new PermanentJobError(`the ${payload.channel} channel is no longer configured`);
+    }
+    await channel.send(settings, payload.delivery, signal);
+  };
+}

@@ -1,0 +1,95 @@
+import type { BlocklistField } from '../blocklist/schema.ts';
+import { isLanguage, type Language } from '../rules/lang.ts';
+
+/*
+ * What the service says to people, in the company's language. Small on purpose: the kiosk's screens have their own
+ * catalogue in the renderer; these are the words that leave the service (e-mails, webhook texts, status notes).
+ */
+
+interface Catalogue {
+  arrivedSubject: string;
+  arrivedText: string;
+  blockedSubject: string;
+  blockedText: string;
+  /** A visitor a kiosk let in while offline, whom the hub's blocklist stops: they may be inside. */
+  blockedInsideText: string;
+  blockedNote: string;
+  visitSubject: string;
+  deliverySubject: string;
+  noReason: string;
+  fields: Record<BlocklistField, string>;
+}
+
+const catalogues: Record<Language, Catalogue> = {
+  en: {
+    arrivedSubject: 'Your visitor {visitor} has arrived',
+    arrivedText: '{visitor} checked in at {time}.',
+    blockedSubject: 'Blocked visitor at the door: {visitor}',
+    blockedText: '{visitor} tried to check in at {time} and was not let in. {note}',
+    blockedInsideText: '{visitor} checked in at {time} at a kiosk that was offline, and may be inside. {note}',
+    blockedNote: 'Blocklist match ({field}): {reason}',
+    visitSubject: 'A message about your visitor',
+    deliverySubject: 'A delivery has arrived for you',
+    noReason: 'none given',
+    fields: { cpf: 'CPF', rg: 'RG', document: 'document', email: 'e-mail', phone: 'phone' },
+  },
+  'pt-BR': {
+    arrivedSubject: 'Seu visitante {visitor} chegou',
+    arrivedText: '{visitor} fez check-in em {time}.',
+    blockedSubject: 'Visitante bloqueado na recepção: {visitor}',
+    blockedText: '{visitor} tentou fazer check-in em {time} e a entrada não foi liberada. {note}',
+    blockedInsideText: '{visitor} fez check-in em {time} num totem sem conexão e pode estar nas dependências. {note}',
+    blockedNote: 'Consta na lista de bloqueio ({field}): {reason}',
+    visitSubject: 'Uma mensagem sobre seu visitante',
+    deliverySubject: 'Chegou uma entrega para você',
+    noReason: 'não informado',
+    fields: { cpf: 'CPF', rg: 'RG', document: 'documento', email: 'e-mail', phone: 'telefone' },
+  },
+  de: {
+    arrivedSubject: 'Ihr Besuch {visitor} ist angekommen',
+    arrivedText: '{visitor} hat sich am {time} angemeldet.',
+    blockedSubject: 'Gesperrte Person am Empfang: {visitor}',
+    blockedText: '{visitor} wollte sich am {time} anmelden; der Zutritt wurde nicht gewährt. {note}',
+    blockedInsideText:
+      '{visitor} hat sich am {time} an einem Kiosk ohne Verbindung angemeldet und ist womöglich im Haus. {note}',
+    blockedNote: 'Auf der Sperrliste ({field}): {reason}',
+    visitSubject: 'Eine Nachricht zu Ihrem Besuch',
+    deliverySubject: 'Eine Lieferung ist für Sie angekommen',
+    noReason: 'nicht angegeben',
+    fields: { cpf: 'CPF', rg: 'RG', document: 'Ausweis', email: 'E-Mail', phone: 'Telefon' },
+  },
+  'zh-Hans': {
+    arrivedSubject: '您的访客 {visitor} 已到达',
+    arrivedText: '{visitor} 已于 {time} 登记到访。',
+    blockedSubject: '前台拦截的访客：{visitor}',
+    blockedText: '{visitor} 于 {time} 尝试登记，未允许进入。{note}',
+    blockedInsideText: '{visitor} 于 {time} 在离线的自助终端登记，可能已在场内。{note}',
+    blockedNote: '与黑名单记录匹配（{field}）：{reason}',
+    visitSubject: '关于您的访客的消息',
+    deliverySubject: '您有一件快递已送达',
+    noReason: '未说明',
+    fields: { cpf: 'CPF', rg: 'RG', document: '证件', email: '电子邮件', phone: '电话' },
+  },
+};
+
+/** The catalogue of a language; a language the service does not speak falls back to English. */
+export const catalogueFor = (lang: string): Catalogue => catalogues[isLanguage(lang) ? lang : 'en'];
+
+/** Fills `{name}` placeholders. */
+export const fill = (template: string, values: Readonly<Record<string, string>>): string =>
+  template.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');
+
+/** A date and time as people of that language write it, in the company's zone. */
+export function localTime(epochMs: number, lang: string, timeZone: string): string {
+  return new Intl.DateTimeFormat(isLanguage(lang) ? lang : 'en', {
+    dateStyle: 'short',
+    timeStyle: 'short',
+    timeZone,
+  }).format(epochMs);
+}
+
+/** The visit's status note for a visitor the blocklist stopped. */
+export function blockedNote(lang: string, field: BlocklistField, reason: string | null): string {
+  const words = catalogueFor(lang);
+  return fill(words.blockedNote, { field: words.fields[field], reason: reason || words.noReason });
+}

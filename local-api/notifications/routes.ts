@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import type { Context } from '../context.ts';
+import { listQueryInput, parseListQuery } from '../http/list-query.ts';
+import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
+import {
+  notificationCreateInput,
+  notificationInputCodes,
+  notificationObjectSchema,
+  notificationSettingsInput,
+  notificationSettingsSchema,
+  notificationUpdateInput,
+} from './schema.ts';
+import {
+  deleteNotificationSettings,
+  getNotificationSettings,
+  notificationSettingsObject,
+  saveNotificationSettings,
+} from './settings.ts';
+import {
+  createNotification,
+  deleteNotification,
+  getNotification,
+  listNotifications,
+  notificationObject,
+  notificationObjects,
+  notificationQueryFields,
+  updateNotification,
+} from './store.ts';
+
+export const notificationPaging = { defaultLimit: 500, maxLimit: 1000 };
+
+const tag = 'Notifications';
+
+export function notificationRoutes(ctx: Context): RouteSpec[] {
+  return [
+    route({
+      method: 'get',
+      path: '/notifications',
+      tag,
+      summary: 'List notifications',
+      query: listQueryInput(notificationPaging),
+      response: z.object({ notifications: z.array(notificationObjectSchema), size: z.number().int() }),
+      errors: listErrors,
+      handle: ({ req, caller }) => {
+        const query = parseListQuery(req.query, notificationPaging, notificationQueryFields);
+        const notifications = notificationObjects(ctx, caller, listNotifications(ctx, caller, query));
+        return { notifications, size: notifications.length };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/notifications',
+      tag,
+      summary: 'Send a message to hosts (a delivery, or about a visit) by e-mail and/or webhook',
+      body: notificationCreateInput,
+      fieldCodes: notificationInputCodes,
+      response: notificationObjectSchema,
+      errors: ['HOST_NOT_FOUND', 'INVALID_PARAMETER'],
+      handle: ({ caller, body }) => notificationObject(ctx, caller, createNotification(ctx, caller, body)),
+    }),
+    route({
+      method: 'get',
+      path: '/notification/:id',
+      tag,
+      summary: 'Retrieve a notification and the state of its deliveries',
+      response: notificationObjectSchema,
+      errors: ['NOT_FOUND', 'MISSING_ID'],
+      handle: ({ caller, params }) => notificationObject(ctx, caller, getNotification(ctx, caller, String(params.id))),
+    }),
+    route({
+      method: 'patch',
+      path: '/notification/:id',
+      tag,
+      summary: 'Update a notification; hosts it adds receive it',
+      body: notificationUpdateInput,
+      fieldCodes: notificationInputCodes,
+      response: notificationObjectSchema,
+      errors: ['NOT_FOUND', 'MISSING_ID', 'HOST_NOT_FOUND', 'INVALID_PARAMETER'],
+      handle: ({ caller, params, body }) =>
+        notificationObject(ctx, caller, updateNotification(ctx, caller, String(params.id), body)),
+    }),
+    route({
+      method: 'delete',
+      path: '/notification/:id',
+      tag,
+      summary: 'Delete a notification (deliveries not yet made are dropped)',
+      response: successSchema,
+      errors: ['NOT_FOUND', 'MISSING_ID'],
+      handle: ({ caller, params }) => {
+        deleteNotification(ctx, caller, String(params.id));
+        return { success: true };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/integration/notifications',
+      tag,
+      summary: 'Retrieve how notifications are delivered (SMTP, webhook) and the state of the delivery queue',
+      response: notificationSettingsSchema,
+      errors: ['NOT_FOUND'],
+      handle: ({ caller }) => notificationSettingsObject(ctx, caller, getNotificationSettings(ctx, caller)),
+    }),
+    route({
+      method: 'post',
+      path: '/integration/notifications',
+      tag,
+      summary: 'Create or update the delivery settings (partial; absent fields keep their value)',
+      body: notificationSettingsInput,
+      response: notificationSettingsSchema,
+      errors: ['INVALID_PARAMETER'],
+      handle: ({ caller, body }) =>
+        notificationSettingsObject(ctx, caller, saveNotificationSettings(ctx, caller, body)),
+    }),
+    route({
+      method: 'delete',
+      path: '/integration/notifications',
+      tag,
+      summary: 'Delete the delivery settings (nothing is sent until they are saved again)',
+      response: successSchema,
+      errors: [],
+      handle: ({ caller }) => {
+        deleteNotificationSettings(ctx, caller);
+        return { success: true };
+      },
+    }),
+  ];
+}

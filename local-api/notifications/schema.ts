@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { hostSummarySchema } from '../hosts/schema.ts';
+import { email, type FieldCodes, httpUrl, positiveInt, text } from '../http/fields.ts';
+import type { ColumnKinds } from '../store/rows.ts';
+import { deliveryStatusSchema } from '../webhooks/schema.ts';
+
+export const notificationTypes = ['delivery', 'visit'] as const;
+export type NotificationType = (typeof notificationTypes)[number];
+
+/** A host to notify: the interface's host object (only `id` is read), or just the id. */
+const notifiedHost = () =>
+  z
+    .union([
+      z.string().max(64),
+      z.object({
+        id: z.string().max(64),
+        type: z.string().optional(),
+        email: z.string().optional(),
+        name: z.string().optional(),
+        phone: z.string().optional(),
+        countryCode: z.string().optional(),
+      }),
+    ])
+    .transform((host) => (typeof host === 'string' ? host : host.id));
+
+const notificationFields = {
+  type: z
+    .string()
+    .transform((s) => s.toLowerCase())
+    .pipe(z.enum(notificationTypes)),
+  message: text(5000).trim().min(1),
+  hosts: z.array(notifiedHost()).min(1).max(500),
+  // Accepted for the interface's input shape; a notification always belongs to the caller's company.
+  companyId: z.string().max(64).nullable(),
+};
+
+/** POST /v1/notifications (section 2.5): type, message and hosts required. */
+export const notificationCreateInput = z
+  .object(notificationFields)
+  .partial()
+  .required({ type: true, message: true, hosts: true });
+export type NotificationCreateInput = z.output<typeof notificationCreateInput>;
+
+export const notificationUpdateInput = z.object(notificationFields).partial();
+export type NotificationUpdateInput = z.output<typeof notificationUpdateInput>;
+
+export const notificationInputCodes: Readonly<Record<string, FieldCodes>> = {};
+
+export const notificationColumns: ColumnKinds = {
+  booleans: [],
+  json: ['hosts'],
+  times: ['createdAt', 'updatedAt', 'deletedAt'],
+};
+
+export const deliveryChannels = ['email', 'webhook'] as const;
+export type DeliveryChannel = (typeof deliveryChannels)[number];
+
+export const notificationDeliverySchema = z.object({
+  hostId: z.string(),
+  channel: z.enum(deliveryChannels),
+  status: z.enum(['pending', 'done', 'failed']),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+});
+
+/** The notification object of section 2.5, with the hosts it went to and how each delivery is going. */
+export const notificationObjectSchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  deletedAt: z.string().nullable(),
+  type: z.enum(notificationTypes),
+  message: z.string().nullable(),
+  companyId: z.string().nullable(),
+  hosts: z.array(hostSummarySchema),
+  deliveries: z.array(notificationDeliverySchema),
+});
+
+export const smtpSecurities = ['tls', 'starttls', 'none'] as const;
+
+/**
+ * POST /v1/integration/notifications: how notifications leave the device, as a partial upsert. E-mail goes out
+ * when `smtpHost` is set, webhooks when `webhookUrl` is; an empty string switches a channel off.
+ */
+export const notificationSettingsInput = z
+  .object({
+    smtpHost: z
+      .string()
+      .trim()
+      .max(255)
+      .regex(/^[\w.-]*$/, 'a host name or address'),
+    smtpPort: positiveInt().refine((n) => n <= 65_535, 'must be a port number'),
+    smtpSecurity: z.enum(smtpSecurities).describe('tls: TLS from the start (465); starttls: upgrade (587); none'),
+    smtpUsername: z.string().max(200),
+    smtpPassword: z.string().max(500),
+    emailFrom: z.union([z.literal(''), email()]),
+    webhookUrl: httpUrl(),
+    webhookSecret: z.string().max(500),
+  })
+  .partial();
+export type NotificationSettingsInput = z.output<typeof notificationSettingsInput>;
+
+export const notificationSettingsSecrets = ['smtpPassword', 'webhookSecret'] as const;
+
+export const notificationSettingsSchema = z.object({
+  smtpHost: z.string(),
+  smtpPort: z.number().int(),
+  smtpSecurity: z.enum(smtpSecurities),
+  smtpUsername: z.string(),
+  smtpPassword: z.string().describe('"********" when set, "" when not'),
+  emailFrom: z.string(),
+  webhookUrl: z.string(),
+  webhookSecret: z.string().describe('"********" when set, "" when not'),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  queue: deliveryStatusSchema.describe('the notification deliveries of the company waiting, given up and done'),
+});

@@ -1,0 +1,98 @@
+import { secretMask } from '../companies/schema.ts';
+import type { Caller } from '../companies/store.ts';
+import { type Context, inTransaction } from '../context.ts';
+import { ApiError } from '../http/errors.ts';
+import { formatInZone } from '../rules/time.ts';
+import { insertRow, prepared } from '../store/rows.ts';
+import { deliveryStatus } from '../webhooks/delivery.ts';
+import { type NotificationSettingsInput, notificationSettingsSecrets, type smtpSecurities } from './schema.ts';
+
+export const notificationJobKind = 'host-notification';
+
+export interface NotificationSettings {
+  smtpHost: string;
+  smtpPort: number;
+  smtpSecurity: (typeof smtpSecurities)[number];
+  smtpUsername: string;
+  smtpPassword: string;
+  emailFrom: string;
+  webhookUrl: string;
+  webhookSecret: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A company's delivery settings with their secrets opened, or undefined when none were saved. */
+export function findNotificationSettings(ctx: Context, companyId: string): NotificationSettings | undefined {
+  const row = prepared(ctx.db, 'SELECT * FROM notification_settings WHERE companyId = ?').get(companyId) as
+    | (NotificationSettings & { companyId: string })
+    | undefined;
+  if (!row) return undefined;
+  const { companyId: _company, ...settings } = row;
+  for (const key of notificationSettingsSecrets) settings[key] = ctx.secrets.open(settings[key]);
+  return settings;
+}
+
+export function getNotificationSettings(ctx: Context, caller: Caller): NotificationSettings {
+  const settings = findNotificationSettings(ctx, caller.companyId);
+  if (!settings) throw new ApiError('NOT_FOUND');
+  return settings;
+}
+
+/** The settings as the interface shows them: secrets masked, times in the company's zone, the queue's state. */
+export function notificationSettingsObject(ctx: Context, caller: Caller, settings: NotificationSettings) {
+  return {
+    ...settings,
+    smtpPassword: settings.smtpPassword ? secretMask : '',
+    webhookSecret: settings.webhookSecret ? secretMask : '',
+    createdAt: formatInZone(settings.createdAt, caller.timeZone),
+    updatedAt: formatInZone(settings.updatedAt, caller.timeZone),
+    queue: deliveryStatus(ctx, caller, notificationJobKind),
+  };
+}
+
+/** A partial upsert; secrets are sealed, and the mask (a client sending back what it read) keeps them. */
+export function saveNotificationSettings(
+  ctx: Context,
+  caller: Caller,
+  input: NotificationSettingsInput,
+): NotificationSettings {
+  const row: Record<string, unknown> = { ...input };
+  for (const key of notificationSettingsSecrets) {
+    const value = input[key];
+    if (value === secretMask) delete row[key];
+    else if (value !== undefined) row[key] = ctx.secrets.seal(value);
+  }
+  const now = ctx.clock.now();
+  return inTransaction(ctx, () => {
+    if (findNotificationSettings(ctx, caller.companyId)) {
+      const columns = Object.keys(row);
+      prepared(
+        ctx.db,
+        `UPDATE notification_settings SET ${[...columns, 'updatedAt'].map((c) => `${c} = :${c}`).join(', ')}
+         WHERE companyId = :companyId`,
+      ).run({ ...row, updatedAt: now, companyId: caller.companyId });
+    } else {
+      insertRow(ctx.db, 'notification_settings', {
+        ...row,
+        companyId: caller.companyId,
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
+    const settings = getNotificationSettings(ctx, caller);
+    ctx.events.publish('notifications.settings.updated', caller, () =>
+      notificationSettingsObject(ctx, caller, settings),
+    );
+    return settings;
+  });
+}
+
+export function deleteNotificationSettings(ctx: Context, caller: Caller): void {
+  inTransaction(ctx, () => {
+    const deleted = prepared(ctx.db, 'DELETE FROM notification_settings WHERE companyId = ?').run(caller.companyId);
+    if (deleted.changes > 0) {
+      ctx.events.publish('notifications.settings.deleted', caller, () => ({ type: 'notificationSettings' }));
+    }
+  });
+}

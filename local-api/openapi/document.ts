@@ -1,0 +1,169 @@
+import { z } from 'zod';
+import { type ErrorCode, errorStatus } from '../http/errors.ts';
+import type { RouteSpec } from '../http/routes.ts';
+
+/** The version of the interface this service implements (the interface document's machine-readable label). */
+export const interfaceVersion = '1.15.2';
+
+type JsonSchema = Record<string, unknown>;
+
+/** A zod schema as the JSON Schema (2020-12, OpenAPI 3.1's dialect) of what a client sends or receives. */
+function jsonSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+/** Errors every route may answer besides its own: a bad body where there is one, a missing key, a crash. */
+function commonErrors(spec: RouteSpec): ErrorCode[] {
+  const codes: ErrorCode[] = ['INTERNAL'];
+  if (spec.access !== 'public') codes.push('UNAUTHORIZED');
+  if (spec.body) codes.push('INVALID_BODY', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE');
+  return codes;
+}
+
+/** The error answers of a route, one response per HTTP status listing the codes answered with it. */
+function errorResponses(spec: RouteSpec): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set([...spec.errors, ...commonErrors(spec)])) {
+    const status = errorStatus[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([status, codes]) => [
+        String(status),
+        {
+          description: codes.join(', '),
+          content: {
+            'application/json': {
+              schema: {
+                allOf: [{ $ref: '#/components/schemas/Error' }],
+                properties: { type: { type: 'string', enum: codes } },
+              },
+            },
+          },
+        },
+      ]),
+  );
+}
+
+/** `/host/:id` → `/host/{id}` and its path parameters. */
+function pathOf(path: string): { path: string; parameters: Record<string, unknown>[] } {
+  const names = [...path.matchAll(/:(\w+)/g)].map((m) => m[1] as string);
+  return {
+    path: `/v1${path.replace(/:(\w+)/g, '{$1}')}`,
+    parameters: names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+  };
+}
+
+function queryParameters(query: z.ZodType | undefined): Record<string, unknown>[] {
+  if (!query) return [];
+  const schema = jsonSchema(query) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(schema.properties ?? {}).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return {
+      name,
+      in: 'query',
+      required: schema.required?.includes(name) ?? false,
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+function requestBody(body: z.ZodType | undefined): Record<string, unknown> | undefined {
+  if (!body) return undefined;
+  const schema = jsonSchema(body);
+  return {
+    required: Array.isArray(schema.required) && schema.required.length > 0,
+    content: { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } },
+  };
+}
+
+const keySchemes: Record<string, string[]>[] = [{ bearer: [] }, { authenticationHeader: [] }, { basic: [] }];
+
+function security(spec: RouteSpec): Record<string, string[]>[] | undefined {
+  if (spec.access === 'public') return [];
+  // `{}`: the operation may also be called without credentials (a signed link carries its own proof).
+  if (spec.access === 'signedLink') return [...keySchemes, {}];
+  return undefined;
+}
+
+function operation(spec: RouteSpec): Record<string, unknown> {
+  const { path, parameters } = pathOf(spec.path);
+  const body = requestBody(spec.body);
+  const answers: Record<string, unknown> = {
+    ...(spec.response ? { 'application/json': { schema: jsonSchema(spec.response) } } : {}),
+    ...Object.fromEntries((spec.produces ?? []).map((type) => [type, { schema: {} }])),
+  };
+  const scheme = security(spec);
+  return {
+    operationId: `${spec.method}${path
+      .replace(/^\/v1/, '')
+      .split(/[/{}]+/)
+      .filter(Boolean)
+      .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+      .join('')}`,
+    summary: spec.summary,
+    tags: [spec.tag],
+    ...(scheme ? { security: scheme } : {}),
+    parameters: [...parameters, ...queryParameters(spec.query)],
+    ...(body ? { requestBody: body } : {}),
+    responses: {
+      '200': { description: 'OK', ...(Object.keys(answers).length > 0 ? { content: answers } : {}) },
+      ...errorResponses(spec),
+    },
+  };
+}
+
+/**
+ * The OpenAPI 3.1 document of the /v1 interface, made from the same route descriptions that validate requests:
+ * every route with its parameters, body, answer and error codes.
+ */
+export function openApiDocument(routes: readonly RouteSpec[]): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const spec of routes) {
+    const { path } = pathOf(spec.path);
+    paths[path] = { ...paths[path], [spec.method]: operation(spec) };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Portaria visitor-management service',
+      version: interfaceVersion,
+      description:
+        'The kiosk’s /v1 REST interface: companies, hosts, meetings, invitees, visits, visitors, blocklist, ' +
+        'notifications, custom fields, files and the access-control integration. Bodies are JSON or form-encoded; ' +
+        'errors are `{ "type": CODE }`.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    security: keySchemes,
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'The company API key: `Authorization: Bearer <key>`' },
+        authenticationHeader: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authentication',
+          description: 'The interface’s header form: `Authentication: Basic <key>`',
+        },
+        basic: {
+          type: 'http',
+          scheme: 'basic',
+          description: 'HTTP Basic with the key as user name (empty password) or as password (empty user name)',
+        },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['type'],
+          properties: { type: { type: 'string', description: 'the error code' } },
+          additionalProperties: true,
+        },
+      },
+    },
+  };
+}

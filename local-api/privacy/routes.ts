@@ -1,0 +1,41 @@
+import type { Context } from '../context.ts';
+import { type RouteSpec, route } from '../http/routes.ts';
+import { erasureInput, erasureInputCodes, erasureOutput, retentionInput, retentionOutput } from './schema.ts';
+import { eraseVisitor, findRetention, retentionObject, saveRetention } from './store.ts';
+
+const tag = 'Privacy';
+
+export function privacyRoutes(ctx: Context): RouteSpec[] {
+  return [
+    route({
+      method: 'get',
+      path: '/privacy/retention',
+      tag,
+      summary: "Retrieve the company's retention of visitor data",
+      response: retentionOutput,
+      errors: [],
+      handle: ({ caller }) => retentionObject(findRetention(ctx, caller.companyId), caller),
+    }),
+    route({
+      method: 'put',
+      path: '/privacy/retention',
+      tag,
+      summary: 'Set the days visitor data is kept (null: until erased); applied at once, then daily',
+      body: retentionInput,
+      response: retentionOutput,
+      errors: ['INVALID_PARAMETER'],
+      handle: ({ caller, body }) => retentionObject(saveRetention(ctx, caller, body.retentionDays), caller),
+    }),
+    route({
+      method: 'post',
+      path: '/privacy/erasure',
+      tag,
+      summary: "Erase a visitor's data (invitees, visits, files) by e-mail, CPF or document",
+      body: erasureInput,
+      fieldCodes: erasureInputCodes,
+      response: erasureOutput,
+      errors: ['MISSING_IDENTIFIER', 'INVALID_EMAIL', 'INVALID_CPF', 'INVALID_PARAMETER'],
+      handle: ({ caller, body }) => ({ type: 'erasure', ...eraseVisitor(ctx, caller, body) }),
+    }),
+  ];
+}

@@ -1,0 +1,285 @@
+import type { z } from 'zod';
+import { type Context, inTransaction } from '../context.ts';
+import { retryDelay } from '../queue/retry.ts';
+import { hexId } from '../rules/ids.ts';
+import type { Db } from '../store/db.ts';
+import { applyPulledPage } from './apply.ts';
+import { installChangeFeed, pruneTombstones } from './feed.ts';
+import { acknowledge, batchLimits, onMutationRecorded, pendingBatch, pendingSummary } from './outbox.ts';
+import { changesPage, changesPaging, pushAnswer } from './schema.ts';
+import { ensureSyncState, receiveRemoteHlc, syncState, type Upstream, updateSyncState, upstreamOf } from './state.ts';
+
+/** Pause between syncs while the hub answers: how soon a kiosk sees the hub's changes. */
+export const pollMs = 5_000;
+/** Longest wait for one answer of the hub; a push that timed out is sent again and recognised. */
+export const requestTimeoutMs = 30_000;
+
+/** A clock further than this from the hub's is logged (once, when it becomes so): its visits carry its times. */
+export const clockSkewWarningMs = 60_000;
+
+/** Tombstones the hub keeps; a kiosk whose cursor is older than the ones forgotten resyncs in full. */
+export const keptTombstones = 10_000;
+
+/** Readies a database for sync: the change feed's triggers, this service's sync identity, old tombstones pruned. */
+export function prepareSync(ctx: Pick<Context, 'db' | 'random'>): void {
+  installChangeFeed(ctx.db);
+  ensureSyncState(ctx);
+  pruneTombstones(ctx, keptTombstones);
+}
+
+export type AgentState = 'hub' | 'connecting' | 'online' | 'offline';
+
+export interface SyncAgent {
+  /** Syncs now, or right after the sync under way; resolves when that sync has ended (well or not). */
+  runNow(): Promise<void>;
+  /** Something to send (a local write) or new settings (`force`): sync soon, unless the hub is known down. */
+  wake(force?: boolean): void;
+  memory(): {
+    state: AgentState;
+    lastSuccessAt: number | null;
+    lastAttemptAt: number | null;
+    nextAttemptAt: number | null;
+  };
+  stop(): Promise<void>;
+}
+
+const agents = new WeakMap<Db, SyncAgent>();
+
+export const syncAgentOf = (db: Db): SyncAgent | undefined => agents.get(db);
+
+/** A failed exchange with the hub, told in words fit for the front desk's status line (never with the key). */
+export class UpstreamError extends Error {
+  constructor(
+    message: string,
+    readonly type?: string,
+  ) {
+    super(message);
+  }
+}
+
+function networkFailure(error: unknown): UpstreamError {
+  const err = error as { name?: string; cause?: { code?: string; message?: string }; message?: string };
+  if (err.name === 'TimeoutError') return new UpstreamError(`hub did not answer within ${requestTimeoutMs / 1000} s`);
+  if (err.name === 'AbortError') return new UpstreamError('sync stopped');
+  const reason = err.cause?.code ?? err.cause?.message ?? err.message ?? String(error);
+  return new UpstreamError(`hub unreachable (${reason})`);
+}
+
+async function hubRequest<T>(
+  upstream: Upstream,
+  path: string,
+  schema: z.ZodType<T>,
+  options: { body?: unknown; signal: AbortSignal },
+): Promise<T> {
+  let status: number;
+  let text: string;
+  try {
+    const response = await fetch(`${upstream.url}/v1${path}`, {
+      method: options.body === undefined ? 'GET' : 'POST',
+      headers: {
+        authorization: `Bearer ${upstream.apiKey}`,
+        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: AbortSignal.any([options.signal, AbortSignal.timeout(requestTimeoutMs)]),
+    });
+    status = response.status;
+    text = await response.text();
+  } catch (error) {
+    throw networkFailure(error);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (status < 200 || status > 299) {
+    const type = (parsed as { type?: unknown } | undefined)?.type;
+    const code = typeof type === 'string' ? type : undefined;
+    throw new UpstreamError(`hub answered ${status}${code ? ` ${code}` : ''}`, code);
+  }
+  const result = schema.safeParse(parsed);
+  if (!result.success) throw new UpstreamError('hub answered outside the sync protocol');
+  return result.data;
+}
+
+/**
+ * The kiosk's side of sync: push the outbox in bounded batches, then pull the feed page by page; again after
+ * `pollMs` while the hub answers, after a growing delay with jitter while it does not. It keeps nothing that
+ * matters in memory: the outbox, the cursor and the outcome live in SQLite, so a kill loses no work. One log
+ * line per change between online and offline, none per retry.
+ */
+export function startSyncAgent(ctx: Context): SyncAgent {
+  const controller = new AbortController();
+  let state: AgentState = upstreamOf(ctx) ? 'connecting' : 'hub';
+  let attempt = 0;
+  let lastAttemptAt: number | null = null;
+  let nextAttemptAt: number | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let followUp: Promise<void> | undefined;
+  let stopped = false;
+  let clockOff = false;
+  let lastSuccessAt = syncState(ctx).lastSuccessAt;
+  let savedSuccessAt = lastSuccessAt;
+
+  const current = (upstream: Upstream) => {
+    const now = upstreamOf(ctx);
+    return now !== undefined && now.url === upstream.url && now.apiKey === upstream.apiKey;
+  };
+
+  async function push(upstream: Upstream): Promise<void> {
+    let rotated = false;
+    for (;;) {
+      const { companyId, clientId } = syncState(ctx);
+      if (!companyId || stopped) return;
+      const batch = pendingBatch(ctx, companyId, batchLimits);
+      const first = batch[0];
+      if (!first) return;
+      let answer: z.output<typeof pushAnswer>;
+      try {
+        answer = await hubRequest(upstream, '/sync/push', pushAnswer, {
+          body: { clientId, mutations: batch },
+          signal: controller.signal,
+        });
+      } catch (error) {
+        if (error instanceof UpstreamError && error.type === 'SYNC_GAP' && !rotated) {
+          // The hub or this kiosk was restored from a backup: go on as a new client (see applyPush).
+          rotated = true;
+          updateSyncState(ctx, { clientId: hexId(ctx.random, 16) });
+          ctx.log.warn(
+            { upstream: upstream.url },
+            'sync: mutation ids out of step with the hub (a database restored from a backup); new client id',
+          );
+          continue;
+        }
+        throw error;
+      }
+      if (answer.lastMutationId < first.id) throw new UpstreamError('hub confirmed none of the batch');
+      const rejected = answer.results.filter((r) => r.result === 'rejected');
+      inTransaction(ctx, () => {
+        acknowledge(ctx, companyId, answer.lastMutationId);
+        receiveRemoteHlc(ctx, answer.hlc);
+        if (rejected.length > 0) updateSyncState(ctx, { rejected: syncState(ctx).rejected + rejected.length });
+      });
+      for (const r of rejected) ctx.log.warn({ mutationId: r.id, type: r.type }, 'sync: the hub rejected a mutation');
+    }
+  }
+
+  async function pull(upstream: Upstream): Promise<void> {
+    for (;;) {
+      const { cursor } = syncState(ctx);
+      const query = new URLSearchParams({
+        limit: String(changesPaging.defaultLimit),
+        ...(cursor ? { since: cursor } : {}),
+      });
+      const sentAt = ctx.clock.now();
+      const page = await hubRequest(upstream, `/sync/changes?${query}`, changesPage, {
+        signal: controller.signal,
+      });
+      // Settings changed while the page travelled: it belongs to the old upstream.
+      if (stopped || !current(upstream)) return;
+      const clockSkewMs = page.now - Math.round((sentAt + ctx.clock.now()) / 2);
+      applyPulledPage(ctx, upstream.apiKey, page, clockSkewMs);
+      if (clockOff !== Math.abs(clockSkewMs) > clockSkewWarningMs) {
+        clockOff = !clockOff;
+        if (clockOff) ctx.log.warn({ clockSkewMs }, "sync: this clock is off from the hub's");
+        else ctx.log.info({ clockSkewMs }, "sync: this clock agrees with the hub's again");
+      }
+      if (!page.hasMore) return;
+    }
+  }
+
+  function schedule(delay: number): void {
+    clearTimeout(timer);
+    if (stopped) return;
+    nextAttemptAt = ctx.clock.now() + delay;
+    timer = setTimeout(() => void run(), delay);
+    timer.unref();
+  }
+
+  function settle(upstream: Upstream, error: unknown): void {
+    const now = ctx.clock.now();
+    if (error === undefined) {
+      attempt = 0;
+      lastSuccessAt = now;
+      // An idle kiosk succeeds every few seconds: the time is saved once a minute and on each return online,
+      // sparing kiosks that run on flash storage a write per poll.
+      if (state !== 'online' || savedSuccessAt === null || now - savedSuccessAt >= 60_000) {
+        updateSyncState(ctx, { lastSuccessAt: now });
+        savedSuccessAt = now;
+      }
+      if (state !== 'online') ctx.log.info({ upstream: upstream.url, ...pendingSummary(ctx) }, 'sync online');
+      state = 'online';
+      schedule(pollMs);
+      return;
+    }
+    const expected = error instanceof UpstreamError;
+    const message = expected ? error.message : `sync failed: ${String(error)}`;
+    updateSyncState(ctx, { lastError: message, lastErrorAt: now });
+    if (state !== 'offline') {
+      ctx.log.warn({ upstream: upstream.url, error: message, ...(expected ? {} : { err: error }) }, 'sync offline');
+    }
+    state = 'offline';
+    schedule(retryDelay(attempt++, ctx.random));
+  }
+
+  async function attemptSync(): Promise<void> {
+    const upstream = upstreamOf(ctx);
+    if (!upstream) {
+      state = 'hub';
+      nextAttemptAt = null;
+      return;
+    }
+    if (state === 'hub') state = 'connecting';
+    lastAttemptAt = ctx.clock.now();
+    nextAttemptAt = null;
+    let failure: unknown;
+    try {
+      await push(upstream);
+      await pull(upstream);
+    } catch (error) {
+      failure = error;
+    }
+    if (!stopped) settle(upstream, failure);
+  }
+
+  function run(): Promise<void> {
+    if (stopped) return Promise.resolve();
+    if (!running) {
+      clearTimeout(timer);
+      running = attemptSync()
+        .catch((error: unknown) => ctx.log.error({ err: error }, 'sync run failed'))
+        .finally(() => {
+          running = undefined;
+        });
+      return running;
+    }
+    followUp ??= running.then(() => {
+      followUp = undefined;
+      return run();
+    });
+    return followUp;
+  }
+
+  const agent: SyncAgent = {
+    runNow: run,
+    wake(force = false) {
+      if (force || state === 'online') void run();
+    },
+    memory: () => ({ state, lastSuccessAt, lastAttemptAt, nextAttemptAt }),
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      controller.abort();
+      onMutationRecorded(ctx.db, undefined);
+      agents.delete(ctx.db);
+      await running;
+    },
+  };
+  agents.set(ctx.db, agent);
+  onMutationRecorded(ctx.db, () => agent.wake());
+  if (state !== 'hub') void run();
+  return agent;
+}

@@ -1,0 +1,146 @@
+import { hashKey } from '../companies/keys.ts';
+import { type Context, inTransaction } from '../context.ts';
+import type { Db } from '../store/db.ts';
+import { prepared } from '../store/rows.ts';
+import type { Change, ChangesPage, FeedRow } from './feed.ts';
+import { hasPendingMutation } from './outbox.ts';
+import { receiveRemoteHlc, syncState, updateSyncState } from './state.ts';
+import { type FeedTable, feedTableNamed, feedTables } from './tables.ts';
+
+/** A page of the hub's feed as the kiosk receives it, with the hub's clock. */
+export interface PulledPage extends ChangesPage {
+  hlc: string;
+}
+
+/** The columns of the tables here, read once a page: a hub newer than its kiosk may send columns it lacks. */
+function columnsReader(db: Db): (table: string) => Set<string> {
+  const known = new Map<string, Set<string>>();
+  const read = db.prepare('SELECT name FROM pragma_table_info(?)').pluck();
+  return (table) => {
+    let columns = known.get(table);
+    if (!columns) {
+      columns = new Set(read.all(table) as string[]);
+      known.set(table, columns);
+    }
+    return columns;
+  };
+}
+
+/**
+ * The kiosk's company is the hub company its key belongs to: it is created here with the hub's id (its details
+ * follow in the feed) and the key opens it for the kiosk's local clients.
+ */
+function adoptCompany(ctx: Context, companyId: string, apiKey: string): void {
+  const now = ctx.clock.now();
+  prepared(
+    ctx.db,
+    `INSERT INTO companies (id, createdAt, updatedAt, name, trialUntil) VALUES (?, ?, ?, '', ?)
+     ON CONFLICT (id) DO NOTHING`,
+  ).run(companyId, now, now, now);
+  prepared(
+    ctx.db,
+    `INSERT INTO api_keys (keyHash, companyId, createdAt) VALUES (?, ?, ?)
+     ON CONFLICT (keyHash) DO UPDATE SET companyId = excluded.companyId, revokedAt = NULL`,
+  ).run(hashKey(apiKey), companyId, now);
+}
+
+/** Writes the hub's row as it is (columns this kiosk lacks left out, secrets sealed with this device's key). */
+function writeRow(ctx: Context, spec: FeedTable, row: FeedRow, known: Set<string>): void {
+  const values: FeedRow = {};
+  for (const [column, value] of Object.entries(row)) {
+    if (!known.has(column)) continue;
+    values[column] = spec.sealed.includes(column) && typeof value === 'string' ? ctx.secrets.seal(value) : value;
+  }
+  const columns = Object.keys(values);
+  // REPLACE also clears a row that holds a unique value (an e-mail, a card number) the hub has since given to
+  // this one: the feed sends each row once, at its latest change, so such swaps can arrive in either order.
+  prepared(
+    ctx.db,
+    `INSERT OR REPLACE INTO ${spec.table} (${columns.join(', ')}) VALUES (${columns.map((c) => `:${c}`).join(', ')})`,
+  ).run(values);
+}
+
+function applyChange(
+  ctx: Context,
+  page: { companyId: string; resyncing: boolean; columns: (table: string) => Set<string> },
+  change: Change,
+): void {
+  const spec = feedTableNamed(change.table);
+  if (!spec) return;
+  if (change.row && change.row[spec.company] !== page.companyId) return;
+  if (page.resyncing) {
+    prepared(ctx.db, 'INSERT OR IGNORE INTO sync_resync_seen (tableName, rowKey) VALUES (?, ?)').run(
+      spec.table,
+      change.key,
+    );
+  }
+  // The kiosk's own change is newer than the hub's copy until the hub has it; the hub re-sends the row after.
+  if (hasPendingMutation(ctx, spec.table, change.key)) return;
+  if (!change.row) {
+    prepared(ctx.db, `DELETE FROM ${spec.table} WHERE ${spec.key} = ?`).run(change.key);
+    return;
+  }
+  // A row that arrives deleted and was never here (an old visit anonymised at the hub) need not be kept.
+  const known = prepared(ctx.db, `SELECT 1 FROM ${spec.table} WHERE ${spec.key} = ?`).get(change.key) !== undefined;
+  if (typeof change.row.deletedAt === 'number' && !known) return;
+  writeRow(ctx, spec, change.row, page.columns(spec.table));
+}
+
+/**
+ * The end of a full resync: rows of the company the hub did not send are gone there (unless pending here). Tables
+ * the hub sends only in part (visits: the recent and open ones) are left alone: a row missing from them may be
+ * one the hub keeps but does not send, or one it lost (restored from a backup) that only this kiosk still has.
+ */
+function sweep(ctx: Context, companyId: string): void {
+  for (const spec of feedTables.filter((t) => t.keep === undefined)) {
+    prepared(
+      ctx.db,
+      `DELETE FROM ${spec.table} WHERE ${spec.company} = :companyId
+       AND CAST(${spec.key} AS TEXT) NOT IN (SELECT rowKey FROM sync_resync_seen WHERE tableName = :table)
+       AND CAST(${spec.key} AS TEXT) NOT IN (SELECT rowKey FROM sync_outbox_rows WHERE tableName = :table)`,
+    ).run({ companyId, table: spec.table });
+  }
+  prepared(ctx.db, 'DELETE FROM sync_resync_seen').run();
+}
+
+/**
+ * Applies one page of the hub's feed in one transaction, cursor included, without publishing domain events: what
+ * comes from the hub is not the kiosk's to push back. Foreign keys are not checked while it runs: the feed sends
+ * each row at its latest change, so an invitee may come a page before the host it refers to; the hub holds them
+ * consistent, and the kiosk mirrors it.
+ */
+export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage, clockSkewMs: number | null): void {
+  const before = syncState(ctx);
+  const idle =
+    page.changes.length === 0 &&
+    !page.reset &&
+    before.resyncing === 0 &&
+    page.cursor === before.cursor &&
+    page.companyId === before.companyId;
+  // Nothing new (the usual answer to a poll): no write, sparing kiosks that run on flash storage.
+  if (idle) return;
+  ctx.db.pragma('foreign_keys = OFF');
+  try {
+    inTransaction(ctx, () => {
+      const state = syncState(ctx);
+      let resyncing = page.reset || state.resyncing === 1;
+      if (page.reset) prepared(ctx.db, 'DELETE FROM sync_resync_seen').run();
+      if (page.reset || state.companyId !== page.companyId) adoptCompany(ctx, page.companyId, apiKey);
+      const columns = columnsReader(ctx.db);
+      for (const change of page.changes) applyChange(ctx, { companyId: page.companyId, resyncing, columns }, change);
+      if (resyncing && !page.hasMore) {
+        sweep(ctx, page.companyId);
+        resyncing = false;
+      }
+      receiveRemoteHlc(ctx, page.hlc);
+      updateSyncState(ctx, {
+        cursor: page.cursor,
+        companyId: page.companyId,
+        resyncing: resyncing ? 1 : 0,
+        clockSkewMs,
+      });
+    });
+  } finally {
+    ctx.db.pragma('foreign_keys = ON');
+  }
+}

@@ -1,0 +1,194 @@
+import type { Context } from '../context.ts';
+import type { Db } from '../store/db.ts';
+import { prepared } from '../store/rows.ts';
+import { syncState, updateSyncState } from './state.ts';
+import { type FeedTable, feedTableNamed, feedTables, recentVisitsMs } from './tables.ts';
+
+/*
+ * The change feed: `sync_changes` holds one entry per row of the feed's tables, moved to a fresh sequence number
+ * (AUTOINCREMENT: never reused, so monotonic) each time the row is written. Triggers keep it, so no write path
+ * can forget it, including the command line writing while the service runs. A reader asks for what changed after
+ * the sequence number it has reached, and receives each row as it is now (or a tombstone when it is gone).
+ */
+
+const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function checkIdentifiers(spec: FeedTable): void {
+  for (const name of [spec.table, spec.key, spec.company, ...spec.omit, ...spec.sealed]) {
+    if (!identifier.test(name)) throw new Error(`change feed: ${name} is not a plain SQL identifier`);
+  }
+}
+
+function triggerSql(spec: FeedTable, event: 'INSERT' | 'UPDATE' | 'DELETE'): string {
+  const row = event === 'DELETE' ? 'OLD' : 'NEW';
+  return `CREATE TRIGGER sync_feed_${spec.table}_${event.toLowerCase()} AFTER ${event} ON ${spec.table} BEGIN
+    DELETE FROM sync_changes WHERE tableName = '${spec.table}' AND rowKey = ${row}.${spec.key};
+    INSERT INTO sync_changes (tableName, rowKey, companyId, deleted)
+      VALUES ('${spec.table}', ${row}.${spec.key}, ${row}.${spec.company}, ${event === 'DELETE' ? 1 : 0});
+  END`;
+}
+
+/**
+ * Creates the feed's triggers for tables that have none yet and enters their existing rows into the feed, in one
+ * transaction: a table added to `feedTables` joins the feed, history included, at the next start.
+ */
+export function installChangeFeed(db: Db, tables: readonly FeedTable[] = feedTables): void {
+  const hasTrigger = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = ?");
+  const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
+  for (const spec of tables) {
+    checkIdentifiers(spec);
+    if (hasTrigger.get(`sync_feed_${spec.table}_insert`)) continue;
+    if (!hasTable.get(spec.table)) throw new Error(`change feed: table ${spec.table} does not exist`);
+    db.transaction(() => {
+      for (const event of ['INSERT', 'UPDATE', 'DELETE'] as const) db.exec(triggerSql(spec, event));
+      db.prepare('DELETE FROM sync_changes WHERE tableName = ?').run(spec.table);
+      db.exec(`INSERT INTO sync_changes (tableName, rowKey, companyId, deleted)
+        SELECT '${spec.table}', ${spec.key}, ${spec.company}, 0 FROM ${spec.table}`);
+    }).immediate();
+  }
+}
+
+/**
+ * Moves a row's entry to the end of the feed without writing the row: the hub does so for every row a kiosk's
+ * mutation concerns, so the kiosk receives the hub's version even when the mutation changed nothing there.
+ */
+export function touchRow(ctx: Pick<Context, 'db'>, table: string, key: string, companyId: string): void {
+  const spec = feedTableNamed(table);
+  if (!spec) return;
+  const exists = prepared(ctx.db, `SELECT 1 FROM ${spec.table} WHERE ${spec.key} = ?`).get(key) !== undefined;
+  prepared(ctx.db, 'DELETE FROM sync_changes WHERE tableName = ? AND rowKey = ?').run(table, key);
+  prepared(ctx.db, 'INSERT INTO sync_changes (tableName, rowKey, companyId, deleted) VALUES (?, ?, ?, ?)').run(
+    table,
+    key,
+    companyId,
+    exists ? 0 : 1,
+  );
+}
+
+/**
+ * Forgets all but the newest `keep` tombstones (entries of rows deleted outright). A reader whose cursor is older
+ * than the newest forgotten one may have missed a deletion, so it is sent through a full resync.
+ */
+export function pruneTombstones(ctx: Pick<Context, 'db'>, keep: number): void {
+  const cutoff = prepared(
+    ctx.db,
+    'SELECT seq FROM sync_changes WHERE deleted = 1 ORDER BY seq DESC LIMIT 1 OFFSET ?',
+  ).get(keep) as { seq: number } | undefined;
+  if (!cutoff) return;
+  ctx.db
+    .transaction(() => {
+      prepared(ctx.db, 'DELETE FROM sync_changes WHERE deleted = 1 AND seq <= ?').run(cutoff.seq);
+      updateSyncState(ctx, { horizon: Math.max(syncState(ctx).horizon, cutoff.seq) });
+    })
+    .immediate();
+}
+
+export type SqlValue = string | number | null;
+export type FeedRow = Record<string, SqlValue>;
+
+export interface Change {
+  table: string;
+  key: string;
+  /** The row as it is now; null when it is gone (a tombstone). */
+  row: FeedRow | null;
+}
+
+export interface ChangesPage {
+  companyId: string;
+  /** True when the reader must start over: everything follows, and what is not in it no longer exists. */
+  reset: boolean;
+  changes: Change[];
+  cursor: string;
+  hasMore: boolean;
+}
+
+/** Marks the cursors of a full pass that has more pages: its tables' `keep` conditions hold until its end. */
+const fullPass = 'full';
+
+/**
+ * A cursor is `<feed id>.<sequence number>`, with `.full` inside a full pass. A cursor from another feed (another
+ * hub, a new database), beyond the feed's end or older than its horizon is unknown: undefined.
+ */
+function positionOf(
+  cursor: string | undefined,
+  feed: { nodeId: string; horizon: number; last: number },
+): { seq: number; full: boolean } | undefined {
+  const [nodeId, position, mark, ...rest] = (cursor ?? '').split('.');
+  const seq = Number(position);
+  if (nodeId !== feed.nodeId || !/^\d+$/.test(position ?? '') || rest.length > 0) return undefined;
+  if (mark !== undefined && mark !== fullPass) return undefined;
+  if (seq < feed.horizon || seq > feed.last) return undefined;
+  return { seq, full: mark === fullPass };
+}
+
+/**
+ * The feed's entries after a position. A full pass (a kiosk starting over) leaves out rows failing their table's
+ * `keep` condition, so a new kiosk does not download the company's history; a pass that follows the feed sends
+ * every change, so what happens to an old row (an erasure, the retention's anonymisation) reaches the kiosks.
+ */
+function feedQuery(tables: readonly FeedTable[], full: boolean): string {
+  const filters = tables
+    .filter((t) => full && t.keep)
+    .map(
+      (t) => `AND NOT (c.tableName = '${t.table}' AND EXISTS (
+        SELECT 1 FROM ${t.table} r WHERE r.${t.key} = c.rowKey AND NOT (${t.keep})))`,
+    );
+  return `SELECT c.seq, c.tableName, c.rowKey FROM sync_changes c
+    WHERE c.companyId = :companyId AND c.seq > :after ${filters.join(' ')}
+    ORDER BY c.seq LIMIT :limit`;
+}
+
+/** The row as it travels: without the columns that stay at the hub, its secrets opened. */
+function travellingRow(ctx: Pick<Context, 'secrets'>, spec: FeedTable, stored: FeedRow): FeedRow {
+  const row: FeedRow = { ...stored };
+  for (const column of spec.omit) delete row[column];
+  for (const column of spec.sealed) {
+    const value = row[column];
+    if (typeof value === 'string') row[column] = ctx.secrets.open(value);
+  }
+  return row;
+}
+
+/** One page of a company's changes after `since` (a cursor from an earlier page; none to start from the top). */
+export function readChanges(
+  ctx: Pick<Context, 'db' | 'clock' | 'secrets'>,
+  companyId: string,
+  since: string | undefined,
+  limit: number,
+  tables: readonly FeedTable[] = feedTables,
+): ChangesPage {
+  return ctx.db.transaction(() => {
+    const state = syncState(ctx);
+    const sequence = prepared(ctx.db, "SELECT seq FROM sqlite_sequence WHERE name = 'sync_changes'").get() as
+      | { seq: number }
+      | undefined;
+    const last = sequence?.seq ?? 0;
+    const position = positionOf(since, { nodeId: state.nodeId, horizon: state.horizon, last });
+    const full = position === undefined || position.full;
+    const entries = prepared(ctx.db, feedQuery(tables, full)).all({
+      companyId,
+      after: position?.seq ?? 0,
+      limit,
+      recentSince: ctx.clock.now() - recentVisitsMs,
+    }) as { seq: number; tableName: string; rowKey: string }[];
+    const changes: Change[] = [];
+    for (const entry of entries) {
+      const spec = feedTableNamed(entry.tableName, tables);
+      if (!spec) continue;
+      const stored = prepared(ctx.db, `SELECT * FROM ${spec.table} WHERE ${spec.key} = ?`).get(entry.rowKey) as
+        | FeedRow
+        | undefined;
+      changes.push({ table: spec.table, key: entry.rowKey, row: stored ? travellingRow(ctx, spec, stored) : null });
+    }
+    const hasMore = entries.length === limit;
+    // A reader that got the end has seen the whole feed as it is now, other companies' entries included.
+    const reached = hasMore ? (entries.at(-1)?.seq ?? 0) : last;
+    return {
+      companyId,
+      reset: position === undefined,
+      changes,
+      cursor: `${state.nodeId}.${reached}${full && hasMore ? `.${fullPass}` : ''}`,
+      hasMore,
+    };
+  })();
+}

@@ -1,0 +1,245 @@
+import { z } from 'zod';
+import type { Caller } from '../companies/store.ts';
+import type { Context } from '../context.ts';
+import type { DomainEvent, EventName } from '../events.ts';
+import { ApiError } from '../http/errors.ts';
+import { findInvitee } from '../invitees/store.ts';
+import { prepared } from '../store/rows.ts';
+import {
+  authorizationInput,
+  checkoutInput,
+  inviteeCheckinInput,
+  visitColumns,
+  visitCreateInput,
+} from '../visits/schema.ts';
+import {
+  authorizeVisit,
+  checkinInvitee,
+  checkinWalkIn,
+  checkoutVisit,
+  getVisit,
+  inviteeAnswers,
+  type VisitRow,
+} from '../visits/store.ts';
+import { compareHlc } from './hlc.ts';
+import type { RowRef } from './outbox.ts';
+
+/*
+ * What a kiosk does that its hub must learn, as named mutations. On the kiosk a domain event becomes a mutation
+ * (`mutationOfEvent`), its arguments read from the row inside the write's transaction; at the hub the mutation is
+ * validated with the API's own schemas and applied through the API's own store functions (`applyMutation`).
+ */
+
+export interface MutationKind<Args> {
+  /** The hub's check of what a kiosk sent; the API's input schemas where there is one. */
+  args: z.ZodType<Args>;
+  /** The rows the mutation concerns: held back from pulls on the kiosk while pending, re-sent by the hub after. */
+  rows(args: Args): RowRef[];
+  /** Applies it at the hub, inside the push's transaction; throws ApiError when it cannot be applied. */
+  apply(ctx: Context, caller: Caller, args: Args, hlc: string): void;
+}
+
+const kind = <Args>(spec: MutationKind<Args>) => spec as unknown as MutationKind<unknown>;
+
+const visitRef = (id: string): RowRef => ({ table: 'visits', key: id });
+
+/** A register's timestamp (see `sync_registers`). */
+export function registerHlc(ctx: Pick<Context, 'db'>, table: string, key: string, register: string) {
+  const row = prepared(
+    ctx.db,
+    'SELECT hlc FROM sync_registers WHERE tableName = ? AND rowKey = ? AND register = ?',
+  ).get(table, key, register) as { hlc: string } | undefined;
+  return row?.hlc;
+}
+
+export function setRegisterHlc(ctx: Pick<Context, 'db'>, table: string, key: string, register: string, hlc: string) {
+  prepared(
+    ctx.db,
+    `INSERT INTO sync_registers (tableName, rowKey, register, hlc) VALUES (?, ?, ?, ?)
+     ON CONFLICT (tableName, rowKey, register) DO UPDATE SET hlc = excluded.hlc`,
+  ).run(table, key, register, hlc);
+}
+
+const inviteeCheckinArgs = z.object({
+  inviteeId: z.string().max(64),
+  checkin: inviteeCheckinInput.required({ id: true }),
+});
+const checkoutArgs = z.object({ id: z.string().max(64), checkout: checkoutInput });
+const authorizeArgs = z.object({
+  id: z.string().max(64),
+  status: z.enum(['ALLOWED', 'DENIED']),
+  authorizedAt: z.iso.datetime(),
+  authorization: authorizationInput,
+});
+
+/** The mutations a kiosk pushes, by name. A new kind of offline write is one entry here and one in `recorders`. */
+export const mutationKinds: Readonly<Record<string, MutationKind<unknown>>> = {
+  /** A walk-in check-in: the API's own idempotent POST /v1/visits, with the visit id the kiosk made. */
+  'visit.checkin': kind({
+    args: visitCreateInput,
+    rows: (args) => [visitRef(args.visit.id)],
+    apply: (ctx, caller, args) => {
+      checkinWalkIn(ctx, caller, args, { replayed: true });
+    },
+  }),
+  /** An invitee's check-in, replayed: recorded even when the hub canceled the invitee meanwhile, flagged. */
+  'invitee.checkin': kind({
+    args: inviteeCheckinArgs,
+    rows: (args) => [visitRef(args.checkin.id), { table: 'invitees', key: args.inviteeId }],
+    apply: (ctx, caller, args) => {
+      checkinInvitee(ctx, caller, args.inviteeId, args.checkin, { replayed: true });
+    },
+  }),
+  /** A check-out is never undone: the first to reach the hub holds, a later one changes nothing. */
+  'visit.checkout': kind({
+    args: checkoutArgs,
+    rows: (args) => [visitRef(args.id)],
+    apply: (ctx, caller, args) => {
+      try {
+        checkoutVisit(ctx, caller, args.id, args.checkout);
+      } catch (error) {
+        if (!(error instanceof ApiError && error.type === 'ALREADY_CHECKOUT')) throw error;
+      }
+    },
+  }),
+  /** Allow or deny: last writer wins, by hybrid logical clock, whichever order the decisions arrive in. */
+  'visit.authorize': kind({
+    args: authorizeArgs,
+    rows: (args) => [visitRef(args.id)],
+    apply: (ctx, caller, args, hlc) => {
+      getVisit(ctx, caller, args.id);
+      const held = registerHlc(ctx, 'visits', args.id, 'authorization');
+      if (held !== undefined && compareHlc(held, hlc) >= 0) return;
+      authorizeVisit(ctx, caller, args.id, args.status, args.authorization);
+      prepared(ctx.db, 'UPDATE visits SET authorizedAt = ? WHERE id = ?').run(Date.parse(args.authorizedAt), args.id);
+      setRegisterHlc(ctx, 'visits', args.id, 'authorization', hlc);
+    },
+  }),
+};
+
+/** Stored values as input text: times as ISO 8601 with milliseconds, JSON parsed, booleans as booleans. */
+function inputValue(column: string, value: unknown): unknown {
+  if (visitColumns.times.includes(column)) return new Date(Number(value)).toISOString();
+  if (visitColumns.json.includes(column)) return JSON.parse(String(value)) as unknown;
+  if (visitColumns.booleans.includes(column)) return value === 1;
+  return value;
+}
+
+/** The given columns of the row as input fields; absent (null) values are left out, as a client would. */
+function inputFields(row: VisitRow, columns: readonly string[]): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const column of columns) {
+    const value = row[column];
+    if (value !== null && value !== undefined) fields[column] = inputValue(column, value);
+  }
+  return fields;
+}
+
+const visitorColumns = ['name', 'email', 'phone', 'cpf', 'rg', 'document', 'company', 'position', 'sector', 'address'];
+const walkInColumns = [
+  'id',
+  'hostId',
+  'checkinType',
+  'checkoutType',
+  'cardNumber',
+  'expectedAt',
+  'checkinAt',
+  'finishCheckinAt',
+  'checkoutAt',
+  'authorizedById',
+  'authorizedAt',
+  'authorizationVia',
+  'authorizationLink',
+  'authorizationStatus',
+  'visitorStatus',
+  'statusNote',
+  'checkinByHostId',
+  'checkoutByHostId',
+  'checkinByIpadId',
+  'checkoutByIpadId',
+  'notes',
+  'customHostName',
+  'meetingId',
+  'visitorId',
+  'userId',
+  'isCanceled',
+  'firstAccessAt',
+  'timeToDelayVisit',
+  'customFields',
+  'questionnaireFields',
+  'feedbacks',
+];
+
+function visitRowOf(ctx: Pick<Context, 'db'>, event: DomainEvent): VisitRow {
+  return prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(String(event.object().id)) as VisitRow;
+}
+
+function checkinOf(ctx: Context, event: DomainEvent): Mutation {
+  const row = visitRowOf(ctx, event);
+  if (row.inviteeId === null) {
+    const args = { visit: inputFields(row, walkInColumns), visitor: inputFields(row, visitorColumns) };
+    return { name: 'visit.checkin', args, rows: [visitRef(row.id)] };
+  }
+  const checkin = inputFields(row, [
+    'id',
+    'checkinAt',
+    'checkinType',
+    'checkinByIpadId',
+    'checkinByHostId',
+    'notes',
+    'customFields',
+    'questionnaireFields',
+  ]);
+  // Answers copied from the invitee are left for the hub to copy from its own invitee, with their field types.
+  const invitee = findInvitee(ctx, event.caller, row.inviteeId);
+  if (invitee && row.customFields === JSON.stringify(inviteeAnswers(invitee))) delete checkin.customFields;
+  return {
+    name: 'invitee.checkin',
+    args: { inviteeId: row.inviteeId, checkin },
+    rows: [visitRef(row.id), { table: 'invitees', key: row.inviteeId }],
+  };
+}
+
+function authorizationOf(row: VisitRow, status: 'ALLOWED' | 'DENIED'): Mutation {
+  const args = {
+    id: row.id,
+    status,
+    authorizedAt: new Date(Number(row.authorizedAt)).toISOString(),
+    authorization: inputFields(row, ['authorizedById', 'authorizationVia']),
+  };
+  return { name: 'visit.authorize', args, rows: [visitRef(row.id)] };
+}
+
+export interface Mutation {
+  name: string;
+  args: unknown;
+  rows: RowRef[];
+}
+
+/**
+ * How each domain event reaches the hub from a kiosk: as a mutation, or not at all (`null`: an invitee arrives by
+ * its check-in's mutation; a retention sweep is done at each service). Events not listed change data the hub owns
+ * (hosts, invitees, a visit's details, the access-control and privacy settings, erasures) and are refused on a
+ * kiosk.
+ */
+const recorders: Partial<Record<EventName, (ctx: Context, event: DomainEvent) => Mutation | null>> = {
+  'visit.checkin': checkinOf,
+  'visit.checkout': (ctx, event) => {
+    const row = visitRowOf(ctx, event);
+    const checkout = inputFields(row, ['checkoutAt', 'checkoutType', 'checkoutByHostId', 'checkoutByIpadId']);
+    return { name: 'visit.checkout', args: { id: row.id, checkout }, rows: [visitRef(row.id)] };
+  },
+  'visit.allowed': (ctx, event) => authorizationOf(visitRowOf(ctx, event), 'ALLOWED'),
+  'visit.denied': (ctx, event) => authorizationOf(visitRowOf(ctx, event), 'DENIED'),
+  'invitee.arrived': () => null,
+  // Visitor records are each service's own (recognition at its door), not the hub's.
+  'visitor.deleted': () => null,
+  // Every service applies the company's retention (synced from the hub) to the rows it holds.
+  'privacy.retention.swept': () => null,
+};
+
+/** The mutation an event makes on a kiosk; `undefined` when the event is not a kiosk's to make. */
+export function mutationOfEvent(ctx: Context, event: DomainEvent): Mutation | null | undefined {
+  const recorder = recorders[event.name];
+  return recorder ? recorder(ctx, event) : undefined;
+}

@@ -1,0 +1,87 @@
+import type { Context } from '../context.ts';
+import type { Db } from '../store/db.ts';
+import { prepared } from '../store/rows.ts';
+
+/** A row a mutation concerns, by table and primary key. */
+export interface RowRef {
+  table: string;
+  key: string;
+}
+
+export interface PendingMutation {
+  id: number;
+  name: string;
+  args: unknown;
+  hlc: string;
+}
+
+/** Mutations pushed at once at most, and the size of their arguments: a batch is one transaction at the hub. */
+export const batchLimits = { count: 100, bytes: 1_000_000 };
+
+const wakers = new WeakMap<Db, () => void>();
+
+/** What runs once a mutation is recorded (the sync agent, to push it soon). */
+export function onMutationRecorded(db: Db, wake: (() => void) | undefined): void {
+  if (wake) wakers.set(db, wake);
+  else wakers.delete(db);
+}
+
+/** Writes a mutation to the outbox; call it inside the transaction of the change it describes. */
+export function recordMutation(
+  ctx: Pick<Context, 'db' | 'clock'>,
+  companyId: string,
+  mutation: { name: string; args: unknown; rows: readonly RowRef[] },
+  hlc: string,
+): void {
+  const { lastInsertRowid } = prepared(
+    ctx.db,
+    'INSERT INTO sync_outbox (companyId, name, args, hlc, createdAt) VALUES (?, ?, ?, ?, ?)',
+  ).run(companyId, mutation.name, JSON.stringify(mutation.args), hlc, ctx.clock.now());
+  for (const row of mutation.rows) {
+    prepared(ctx.db, 'INSERT OR IGNORE INTO sync_outbox_rows (mutationId, tableName, rowKey) VALUES (?, ?, ?)').run(
+      lastInsertRowid,
+      row.table,
+      row.key,
+    );
+  }
+  const wake = wakers.get(ctx.db);
+  if (wake) setImmediate(wake);
+}
+
+/** Whether a mutation the hub has not confirmed concerns the row: the pull must not overwrite it meanwhile. */
+export function hasPendingMutation(ctx: Pick<Context, 'db'>, table: string, key: string): boolean {
+  return (
+    prepared(ctx.db, 'SELECT 1 FROM sync_outbox_rows WHERE tableName = ? AND rowKey = ? LIMIT 1').get(table, key) !==
+    undefined
+  );
+}
+
+/** The oldest pending mutations of the company, within the batch limits (at least one). */
+export function pendingBatch(ctx: Pick<Context, 'db'>, companyId: string, limits = batchLimits): PendingMutation[] {
+  const rows = prepared(
+    ctx.db,
+    'SELECT id, name, args, hlc FROM sync_outbox WHERE companyId = ? ORDER BY id LIMIT ?',
+  ).all(companyId, limits.count) as { id: number; name: string; args: string; hlc: string }[];
+  const batch: PendingMutation[] = [];
+  let bytes = 0;
+  for (const row of rows) {
+    bytes += row.args.length;
+    if (batch.length > 0 && bytes > limits.bytes) break;
+    batch.push({ id: row.id, name: row.name, hlc: row.hlc, args: JSON.parse(row.args) as unknown });
+  }
+  return batch;
+}
+
+/** Removes what the hub confirmed (its rows are released to the pull with it, by cascade). */
+export function acknowledge(ctx: Pick<Context, 'db'>, companyId: string, lastMutationId: number): void {
+  prepared(ctx.db, 'DELETE FROM sync_outbox WHERE companyId = ? AND id <= ?').run(companyId, lastMutationId);
+}
+
+/** Every pending mutation counts, also those of a company the kiosk no longer follows: they are not at a hub. */
+export function pendingSummary(ctx: Pick<Context, 'db'>): { pending: number; oldestPendingAt: number | null } {
+  const row = prepared(ctx.db, 'SELECT COUNT(*) AS pending, MIN(createdAt) AS oldest FROM sync_outbox').get() as {
+    pending: number;
+    oldest: number | null;
+  };
+  return { pending: row.pending, oldestPendingAt: row.oldest };
+}

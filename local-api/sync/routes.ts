@@ -1,0 +1,166 @@
+import type { Caller } from '../companies/store.ts';
+import type { Context } from '../context.ts';
+import { ApiError } from '../http/errors.ts';
+import { parseLimit } from '../http/list-query.ts';
+import { type RouteSpec, route } from '../http/routes.ts';
+import { formatInZone } from '../rules/time.ts';
+import { syncAgentOf } from './agent.ts';
+import { readChanges } from './feed.ts';
+import { pendingSummary } from './outbox.ts';
+import { applyPush, syncClients, syncRejections } from './push.ts';
+import {
+  changesPage,
+  changesPaging,
+  changesQuery,
+  pushAnswer,
+  pushInput,
+  rejectionsAnswer,
+  rejectionsPaging,
+  statusObject,
+  upstreamInput,
+  upstreamObject,
+} from './schema.ts';
+import { configureUpstream, syncState } from './state.ts';
+
+const tag = 'Sync';
+
+const shown = (ms: number | null, caller: Caller) => (ms === null ? null : formatInZone(ms, caller.timeZone));
+
+/** Where this service stands: a hub (and the kiosks that push to it), or a kiosk and its way to its hub. */
+function statusOf(ctx: Context, caller: Caller) {
+  const state = syncState(ctx);
+  const memory = syncAgentOf(ctx.db)?.memory() ?? {
+    state: 'hub',
+    lastSuccessAt: state.lastSuccessAt,
+    lastAttemptAt: null,
+    nextAttemptAt: null,
+  };
+  const { pending, oldestPendingAt } = pendingSummary(ctx);
+  return {
+    role: state.upstreamUrl ? ('kiosk' as const) : ('hub' as const),
+    state: memory.state,
+    upstream: state.upstreamUrl,
+    companyId: state.companyId,
+    clientId: state.clientId,
+    pending,
+    oldestPendingAt: shown(oldestPendingAt, caller),
+    lastSuccessAt: shown(memory.lastSuccessAt, caller),
+    lastAttemptAt: shown(memory.lastAttemptAt, caller),
+    nextAttemptAt: shown(memory.nextAttemptAt, caller),
+    lastError: state.lastError,
+    rejected: state.rejected,
+    cursor: state.cursor,
+    clockSkewMs: state.clockSkewMs,
+    clients: syncClients(ctx, caller.companyId).map((c) => ({
+      ...c,
+      lastPushAt: formatInZone(c.lastPushAt, caller.timeZone),
+    })),
+  };
+}
+
+/** Once a kiosk follows a hub company, only that company's key may see or change its upstream. */
+function requireKioskCompany(ctx: Context, caller: Caller): void {
+  const { companyId } = syncState(ctx);
+  if (companyId !== null && companyId !== caller.companyId) throw new ApiError('FORBIDDEN');
+}
+
+function upstreamView(ctx: Context) {
+  const state = syncState(ctx);
+  return { url: state.upstreamUrl, companyId: state.companyId, hasKey: state.upstreamKey !== null };
+}
+
+export function syncRoutes(ctx: Context): RouteSpec[] {
+  return [
+    route({
+      method: 'get',
+      path: '/sync/changes',
+      tag,
+      summary: "The company's changes after a cursor, one page at a time (a hub's change feed)",
+      query: changesQuery,
+      response: changesPage,
+      errors: ['INVALID_LIMIT_VALUE'],
+      handle: ({ req, caller }) => {
+        const since = typeof req.query.since === 'string' ? req.query.since : undefined;
+        const page = readChanges(ctx, caller.companyId, since, parseLimit(req.query, changesPaging));
+        return { ...page, hlc: syncState(ctx).hlc, now: ctx.clock.now() };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/sync/push',
+      tag,
+      summary: "Apply a kiosk's mutations, in order, each once",
+      body: pushInput,
+      response: pushAnswer,
+      errors: ['INVALID_PARAMETER', 'SYNC_GAP'],
+      handle: ({ caller, body }) => ({
+        ...applyPush(ctx, caller, body.clientId, body.mutations),
+        now: ctx.clock.now(),
+      }),
+    }),
+    route({
+      method: 'get',
+      path: '/sync/rejections',
+      tag,
+      summary: "Kiosks' mutations this hub could not apply, kept whole, newest first",
+      query: changesQuery.pick({ limit: true }),
+      response: rejectionsAnswer,
+      errors: ['INVALID_LIMIT_VALUE'],
+      handle: ({ req, caller }) => {
+        const rejections = syncRejections(ctx, caller.companyId, parseLimit(req.query, rejectionsPaging)).map((r) => ({
+          ...r,
+          createdAt: formatInZone(r.createdAt, caller.timeZone),
+        }));
+        return { rejections, size: rejections.length };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/sync/status',
+      tag,
+      summary: 'Sync status: role, online or offline, pending mutations, last success and error',
+      response: statusObject,
+      errors: [],
+      handle: ({ caller }) => statusOf(ctx, caller),
+    }),
+    route({
+      method: 'post',
+      path: '/sync/run',
+      tag,
+      summary: 'Sync now (push, then pull) and answer the status once done',
+      response: statusObject,
+      errors: [],
+      handle: async ({ caller }) => {
+        // A failed sync is part of the status, not an error of this request.
+        await syncAgentOf(ctx.db)?.runNow();
+        return statusOf(ctx, caller);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/sync/upstream',
+      tag,
+      summary: "The kiosk's hub (its key is never shown)",
+      response: upstreamObject,
+      errors: ['FORBIDDEN'],
+      handle: ({ caller }) => {
+        requireKioskCompany(ctx, caller);
+        return upstreamView(ctx);
+      },
+    }),
+    route({
+      method: 'put',
+      path: '/sync/upstream',
+      tag,
+      summary: 'Make this service a kiosk of the hub at `url`, for the company of `apiKey`',
+      body: upstreamInput,
+      response: upstreamObject,
+      errors: ['FORBIDDEN', 'INVALID_PARAMETER'],
+      handle: ({ caller, body }) => {
+        requireKioskCompany(ctx, caller);
+        if (configureUpstream(ctx, body)) syncAgentOf(ctx.db)?.wake(true);
+        return upstreamView(ctx);
+      },
+    }),
+  ];
+}

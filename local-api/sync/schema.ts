@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { isHlc } from './hlc.ts';
+
+/** GET /v1/sync/changes pages: 500 rows by default, 1000 at most. */
+export const changesPaging = { defaultLimit: 500, maxLimit: 1000 };
+
+export const changesQuery = z.object({
+  since: z.string().max(200).optional().describe('The cursor of the last page applied; absent to start over'),
+  limit: z.string().regex(/^\d+$/).optional(),
+});
+
+const sqlValue = z.union([z.string(), z.number(), z.null()]);
+
+export const changesPage = z.object({
+  companyId: z.string(),
+  reset: z.boolean().describe('Start over: the pages that follow hold every row, and rows they lack are gone'),
+  changes: z.array(
+    z.object({
+      table: z.string(),
+      key: z.string(),
+      row: z.record(z.string(), sqlValue).nullable().describe('The row as stored; null when it was deleted'),
+    }),
+  ),
+  cursor: z.string(),
+  hasMore: z.boolean(),
+  hlc: z.string(),
+  now: z.number().describe("The hub's clock, in Unix milliseconds"),
+});
+
+/** Mutations in one push at most; the kiosk sends fewer (see `batchLimits`). */
+export const maxPushMutations = 500;
+
+export const clientIdPattern = /^[0-9A-Za-z_-]{8,64}$/;
+
+export const pushInput = z.object({
+  clientId: z.string().regex(clientIdPattern),
+  mutations: z
+    .array(
+      z.object({
+        id: z.number().int().positive(),
+        name: z.string().max(64),
+        args: z.record(z.string(), z.unknown()),
+        hlc: z.string().refine(isHlc, 'must be a hybrid logical clock timestamp'),
+      }),
+    )
+    .max(maxPushMutations),
+});
+
+export const pushAnswer = z.object({
+  lastMutationId: z.number().int(),
+  results: z.array(
+    z.object({
+      id: z.number().int(),
+      result: z.enum(['applied', 'duplicate', 'rejected']),
+      type: z.string().optional(),
+    }),
+  ),
+  hlc: z.string(),
+  now: z.number(),
+});
+
+export const upstreamInput = z.object({
+  url: z
+    .string()
+    .max(2000)
+    .regex(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/i, 'must be an http(s) URL'),
+  apiKey: z.string().min(16).max(500),
+});
+
+export const upstreamObject = z.object({
+  url: z.string().nullable(),
+  companyId: z.string().nullable(),
+  hasKey: z.boolean(),
+});
+
+const time = () => z.string().nullable();
+
+export const statusObject = z.object({
+  role: z.enum(['hub', 'kiosk']),
+  state: z.enum(['hub', 'connecting', 'online', 'offline']),
+  upstream: z.string().nullable(),
+  companyId: z.string().nullable(),
+  clientId: z.string(),
+  pending: z.number().int(),
+  oldestPendingAt: time(),
+  lastSuccessAt: time(),
+  lastAttemptAt: time(),
+  nextAttemptAt: time(),
+  lastError: z.string().nullable(),
+  rejected: z.number().int(),
+  cursor: z.string().nullable(),
+  clockSkewMs: z.number().nullable(),
+  clients: z.array(
+    z.object({
+      clientId: z.string(),
+      lastMutationId: z.number().int(),
+      applied: z.number().int(),
+      duplicates: z.number().int(),
+      rejected: z.number().int(),
+      lastPushAt: z.string(),
+    }),
+  ),
+});
+
+/** GET /v1/sync/rejections pages: the newest 100 by default, 1000 at most. */
+export const rejectionsPaging = { defaultLimit: 100, maxLimit: 1000 };
+
+export const rejectionsAnswer = z.object({
+  rejections: z.array(
+    z.object({
+      clientId: z.string(),
+      mutationId: z.number().int(),
+      name: z.string(),
+      args: z.unknown(),
+      hlc: z.string(),
+      type: z.string().describe('The error code the mutation met'),
+      createdAt: z.string(),
+    }),
+  ),
+  size: z.number().int(),
+});

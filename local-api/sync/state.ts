@@ -1,0 +1,109 @@
+import { hashKey } from '../companies/keys.ts';
+import type { Context } from '../context.ts';
+import { hexId } from '../rules/ids.ts';
+import { prepared } from '../store/rows.ts';
+import { formatHlc, parseHlc, receiveHlc, tickHlc, zeroHlc } from './hlc.ts';
+
+/** The `sync_state` row: this service's sync identity and, on a kiosk, its upstream and progress. */
+export interface SyncState {
+  nodeId: string;
+  clientId: string;
+  hlc: string;
+  horizon: number;
+  upstreamUrl: string | null;
+  /** Sealed. */
+  upstreamKey: string | null;
+  companyId: string | null;
+  cursor: string | null;
+  resyncing: number;
+  lastSuccessAt: number | null;
+  lastError: string | null;
+  lastErrorAt: number | null;
+  rejected: number;
+  clockSkewMs: number | null;
+}
+
+/** Creates the row on a new database; ids come from the context's randomness. */
+export function ensureSyncState(ctx: Pick<Context, 'db' | 'random'>): void {
+  const nodeId = hexId(ctx.random, 16);
+  prepared(
+    ctx.db,
+    'INSERT INTO sync_state (id, nodeId, clientId, hlc) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
+  ).run(nodeId, hexId(ctx.random, 16), formatHlc(zeroHlc(nodeId)));
+}
+
+export function syncState(ctx: Pick<Context, 'db'>): SyncState {
+  return prepared(ctx.db, 'SELECT * FROM sync_state WHERE id = 1').get() as SyncState;
+}
+
+type StateChange = Partial<Omit<SyncState, 'nodeId'>>;
+
+export function updateSyncState(ctx: Pick<Context, 'db'>, change: StateChange): void {
+  const columns = Object.keys(change);
+  if (columns.length === 0) return;
+  prepared(ctx.db, `UPDATE sync_state SET ${columns.map((c) => `${c} = :${c}`).join(', ')} WHERE id = 1`).run(change);
+}
+
+function storedHlc(state: SyncState) {
+  return parseHlc(state.hlc) ?? zeroHlc(state.nodeId);
+}
+
+/** The timestamp of a local write; the clock is saved with the write (call inside its transaction). */
+export function nextHlc(ctx: Pick<Context, 'db' | 'clock'>): string {
+  const next = formatHlc(tickHlc(storedHlc(syncState(ctx)), ctx.clock.now()));
+  updateSyncState(ctx, { hlc: next });
+  return next;
+}
+
+/** Advances the clock past a timestamp received from another service. */
+export function receiveRemoteHlc(ctx: Pick<Context, 'db' | 'clock'>, remote: string): void {
+  const parsed = parseHlc(remote);
+  if (!parsed) return;
+  const state = syncState(ctx);
+  updateSyncState(ctx, { hlc: formatHlc(receiveHlc(storedHlc(state), parsed, ctx.clock.now())) });
+}
+
+export interface Upstream {
+  url: string;
+  apiKey: string;
+  /** Known once the hub has answered. */
+  companyId: string | null;
+}
+
+export function upstreamOf(ctx: Pick<Context, 'db' | 'secrets'>): Upstream | undefined {
+  const state = syncState(ctx);
+  if (!state.upstreamUrl || !state.upstreamKey) return undefined;
+  return { url: state.upstreamUrl, apiKey: ctx.secrets.open(state.upstreamKey), companyId: state.companyId };
+}
+
+/**
+ * Points this service at a hub, making it a kiosk. A new key starts the feed over (it may be another company's),
+ * and the old key stops opening this kiosk: it mirrors the hub, where that key was replaced. The same URL and key
+ * change nothing, so a kiosk restarted with its flags keeps its place in the feed.
+ */
+export function configureUpstream(ctx: Context, input: { url: string; apiKey: string }): boolean {
+  const url = input.url.replace(/\/+$/, '');
+  const current = upstreamOf(ctx);
+  if (current && current.url === url && current.apiKey === input.apiKey) return false;
+  const now = ctx.clock.now();
+  ctx.db
+    .transaction(() => {
+      const keyChanged = current?.apiKey !== input.apiKey;
+      if (current && keyChanged) {
+        prepared(ctx.db, 'UPDATE api_keys SET revokedAt = ? WHERE keyHash = ? AND revokedAt IS NULL').run(
+          now,
+          hashKey(current.apiKey),
+        );
+      }
+      updateSyncState(ctx, {
+        upstreamUrl: url,
+        upstreamKey: ctx.secrets.seal(input.apiKey),
+        ...(keyChanged ? { companyId: null, cursor: null, resyncing: 0 } : {}),
+        lastError: null,
+        lastErrorAt: null,
+      });
+    })
+    .immediate();
+  ctx.log.info({ upstream: url }, 'sync upstream set');
+  return true;
+}

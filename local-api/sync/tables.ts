@@ -1,0 +1,55 @@
+import { accessConfigSecrets } from '../access/schema.ts';
+import { notificationSettingsSecrets } from '../notifications/schema.ts';
+
+/** A table whose rows flow from the hub to its kiosks through the change feed. */
+export interface FeedTable {
+  table: string;
+  /** Primary-key column. */
+  key: string;
+  /** Column holding the row's company id (the company's own id for `companies`). */
+  company: string;
+  /** Columns that never leave the hub (integration secrets a kiosk has no use for). */
+  omit: readonly string[];
+  /** Columns sealed at rest: opened to travel, sealed again by the kiosk with its own device key. */
+  sealed: readonly string[];
+  /** SQL condition on the row's columns: rows failing it are left out of a full pass (`:recentSince` is bound). */
+  keep?: string;
+}
+
+const feedTable = (table: string, options: Partial<Omit<FeedTable, 'table'>> = {}): FeedTable => ({
+  table,
+  key: 'id',
+  company: 'companyId',
+  omit: [],
+  sealed: [],
+  ...options,
+});
+
+/**
+ * A new kiosk receives the visits of the last week and every visit still open: who is inside, and the week's log,
+ * not the company's history. Afterwards it receives every change, old visits' included.
+ */
+export const recentVisitsMs = 7 * 86_400_000;
+
+/**
+ * The tables of the change feed. Adding a table is one line here: its triggers are created, and its existing rows
+ * entered into the feed, at the next start (see `installChangeFeed`).
+ */
+export const feedTables: readonly FeedTable[] = [
+  feedTable('companies', { company: 'id', omit: ['serproClientSecret', 'serproAuthToken', 'liberadoAuthToken'] }),
+  feedTable('hosts'),
+  feedTable('invitees'),
+  feedTable('visits', { keep: 'checkoutAt IS NULL OR checkinAt >= :recentSince' }),
+  feedTable('access_configs', { key: 'companyId', sealed: accessConfigSecrets }),
+  feedTable('privacy_settings', { key: 'companyId' }),
+  // What a kiosk needs at the door besides: the meetings its invitees belong to, the check-in's custom fields, the
+  // blocklist it screens against, and how it sends its hosts' notifications.
+  feedTable('meetings'),
+  feedTable('custom_fields'),
+  feedTable('blocklist'),
+  feedTable('notification_settings', { key: 'companyId', sealed: notificationSettingsSecrets }),
+];
+
+export function feedTableNamed(name: string, tables: readonly FeedTable[] = feedTables): FeedTable | undefined {
+  return tables.find((t) => t.table === name);
+}

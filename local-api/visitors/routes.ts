@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { Context } from '../context.ts';
+import { listQueryInput, parseListQuery } from '../http/list-query.ts';
+import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
+import { visitorObjectSchema } from './schema.ts';
+import { deleteVisitor, getVisitor, listVisitors, visitorObject, visitorQueryFields } from './store.ts';
+
+export const visitorPaging = { defaultLimit: 500, maxLimit: 1000 };
+
+const tag = 'Visitors';
+
+export function visitorRoutes(ctx: Context): RouteSpec[] {
+  return [
+    route({
+      method: 'get',
+      path: '/visitors',
+      tag,
+      summary: 'List visitors (the people behind the visits; a returning visitor is one record)',
+      query: listQueryInput(visitorPaging),
+      response: z.object({ visitors: z.array(visitorObjectSchema), size: z.number().int() }),
+      errors: listErrors,
+      handle: ({ req, caller }) => {
+        const query = parseListQuery(req.query, visitorPaging, visitorQueryFields);
+        const visitors = listVisitors(ctx, caller, query).map((row) => visitorObject(row, caller));
+        return { visitors, size: visitors.length };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/visitor/:id',
+      tag,
+      summary: 'Retrieve a visitor',
+      response: visitorObjectSchema,
+      errors: ['NOT_FOUND', 'MISSING_ID'],
+      handle: ({ caller, params }) => visitorObject(getVisitor(ctx, caller, String(params.id)), caller),
+    }),
+    route({
+      method: 'delete',
+      path: '/visitor/:id',
+      tag,
+      summary: 'Forget a visitor record (their visits keep their own copy of the data)',
+      response: successSchema,
+      errors: ['NOT_FOUND', 'MISSING_ID'],
+      handle: ({ caller, params }) => {
+        deleteVisitor(ctx, caller, String(params.id));
+        return { success: true };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,118 @@
+import type { Caller } from '../companies/store.ts';
+import { type Context, inTransaction } from '../context.ts';
+import { ApiError } from '../http/errors.ts';
+import type { ListQuery, QueryFields } from '../http/list-query.ts';
+import { cpfKey, documentKey, emailKey } from '../rules/identity.ts';
+import { newRecordId } from '../rules/ids.ts';
+import { findLiveRow, insertRow, listRows, prepared, queryFieldsOf, rowToObject, updateRow } from '../store/rows.ts';
+import { visitorColumns, visitorDataFields } from './schema.ts';
+
+export type VisitorRow = Record<string, unknown> & { id: string; visitCount: number };
+
+export type VisitorData = Partial<Record<(typeof visitorDataFields)[number], string | null>>;
+
+export const visitorQueryFields: QueryFields = {
+  ...queryFieldsOf(['id', ...visitorDataFields], visitorColumns),
+  visitCount: { kind: 'number' },
+};
+
+const keyColumns = ['emailKey', 'cpfKey', 'documentKey'] as const;
+
+export function visitorObject(row: VisitorRow, caller: Caller): Record<string, unknown> {
+  const { companyId: _company, ...object } = rowToObject(row, visitorColumns, caller.timeZone);
+  for (const key of keyColumns) delete object[key];
+  return { ...object, type: 'visitor' };
+}
+
+function findVisitor(ctx: Context, caller: Caller, id: string): VisitorRow | undefined {
+  return findLiveRow<VisitorRow>(ctx.db, 'visitors', caller.companyId, id);
+}
+
+export function getVisitor(ctx: Context, caller: Caller, id: string): VisitorRow {
+  const row = findVisitor(ctx, caller, id);
+  if (!row) throw new ApiError('NOT_FOUND');
+  return row;
+}
+
+/** The keys a returning person is recognized by, normalized as the blocklist's. */
+const recognitionKeys = (person: VisitorData) => ({
+  cpfKey: cpfKey(person.cpf),
+  documentKey: documentKey(person.document),
+  emailKey: emailKey(person.email),
+});
+
+/** A visitor a visit names must be the company's. */
+export function requireVisitor(ctx: Context, caller: Caller, id: string | null | undefined): void {
+  if (id && !findVisitor(ctx, caller, id)) throw new ApiError('VISITOR_NOT_FOUND');
+}
+
+/**
+ * The visitor record of a person at the door: the one the check-in names, else the one whose CPF, document or
+ * e-mail (in that order of trust) matches, else a new one. The record takes the person's newest data (what was
+ * given; absent fields keep their value) and counts the visit. Runs inside the check-in's transaction.
+ */
+export function recognizeVisitor(
+  ctx: Context,
+  caller: Caller,
+  person: VisitorData,
+  at: number,
+  visitorId?: string | null,
+): string {
+  const keys = recognitionKeys(person);
+  let known: VisitorRow | undefined;
+  if (visitorId) {
+    known = findVisitor(ctx, caller, visitorId);
+    if (!known) throw new ApiError('VISITOR_NOT_FOUND');
+  } else {
+    for (const key of ['cpfKey', 'documentKey', 'emailKey'] as const) {
+      if (keys[key] === null) continue;
+      known = prepared(
+        ctx.db,
+        `SELECT * FROM visitors WHERE companyId = ? AND ${key} = ? AND deletedAt IS NULL ORDER BY createdAt LIMIT 1`,
+      ).get(caller.companyId, keys[key]) as VisitorRow | undefined;
+      if (known) break;
+    }
+  }
+  const given = Object.fromEntries(
+    visitorDataFields.filter((field) => person[field] != null && person[field] !== '').map((f) => [f, person[f]]),
+  );
+  const givenKeys = Object.fromEntries(Object.entries(keys).filter(([, value]) => value !== null));
+  if (known) {
+    updateRow(ctx.db, 'visitors', caller.companyId, known.id, {
+      ...given,
+      ...givenKeys,
+      lastVisitAt: at,
+      visitCount: known.visitCount + 1,
+      updatedAt: ctx.clock.now(),
+    });
+    return known.id;
+  }
+  const id = newRecordId(ctx.random);
+  const now = ctx.clock.now();
+  insertRow(ctx.db, 'visitors', {
+    ...given,
+    ...keys,
+    id,
+    companyId: caller.companyId,
+    createdAt: now,
+    updatedAt: now,
+    lastVisitAt: at,
+    visitCount: 1,
+  });
+  return id;
+}
+
+/** Forgets a visitor record; their visits keep the data they were made with. */
+export function deleteVisitor(ctx: Context, caller: Caller, id: string): void {
+  inTransaction(ctx, () => {
+    const row = getVisitor(ctx, caller, id);
+    const now = ctx.clock.now();
+    updateRow(ctx.db, 'visitors', caller.companyId, id, { deletedAt: now, updatedAt: now });
+    ctx.events.publish('visitor.deleted', caller, () =>
+      visitorObject({ ...row, deletedAt: now, updatedAt: now }, caller),
+    );
+  });
+}
+
+export const listVisitors = (ctx: Context, caller: Caller, query: ListQuery) =>
+  listRows<VisitorRow>(ctx.db, 'visitors', caller.companyId, query);

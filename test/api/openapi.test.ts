@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import type { Router } from 'express';
+import { createApp, v1Routes } from '../../local-api/app.ts';
+import { errorStatus, missingId, notFound } from '../../local-api/http/errors.ts';
+import { testContext } from '../helpers/context.ts';
+import { client, startService, type TestService } from '../helpers/service.ts';
+
+let service: TestService;
+let api: ReturnType<typeof client>;
+// biome-ignore lint/suspicious/noExplicitAny: the document is walked as plain JSON
+let document: any;
+
+before(async () => {
+  service = await startService();
+  api = client(service.url, service.company('Conformance').apiKey);
+  const reply = await client(service.url)('GET', '/v1/openapi.json');
+  assert.equal(reply.status, 200, 'served without a key');
+  document = reply.body;
+});
+after(() => service.stop());
+
+const methods = ['get', 'post', 'patch', 'put', 'delete'] as const;
+const documented = () =>
+  new Set(
+    Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
+      methods.filter((m) => m in item).map((m) => `${m} ${path}`),
+    ),
+  );
+const asOpenApi = (path: string) => `/v1${path.replace(/:(\w+)/g, '{$1}')}`;
+
+test('is an OpenAPI 3.1 document of interface version 1.15.2 that a standard validator accepts', async () => {
+  assert.equal(document.openapi, '3.1.0');
+  assert.equal(document.info.version, '1.15.2');
+  const result = await new Validator().validate(document);
+  assert.deepEqual(result.errors ?? [], []);
+  assert.equal(result.valid, true);
+});
+
+test('describes every route spec with its body, answer and error codes', () => {
+  const ctx = testContext();
+  try {
+    for (const spec of v1Routes(ctx)) {
+      const operation = document.paths[asOpenApi(spec.path)]?.[spec.method];
+      assert.ok(operation, `${spec.method} ${spec.path} is missing`);
+      assert.ok(operation.summary && operation.tags.length === 1 && operation.operationId, spec.path);
+      if (spec.body) {
+        assert.ok(operation.requestBody.content['application/json'].schema, `${spec.path} body`);
+        assert.ok(operation.requestBody.content['application/x-www-form-urlencoded'], `${spec.path} form body`);
+      }
+      const answer = operation.responses['200'].content;
+      assert.ok(answer, `${spec.method} ${spec.path} has no answer schema`);
+      for (const code of spec.errors) {
+        const response = operation.responses[String(errorStatus[code])];
+        assert.ok(
+          response?.content['application/json'].schema.properties.type.enum.includes(code),
+          `${spec.path} ${code}`,
+        );
+      }
+      const withKey = spec.access === undefined || spec.access === 'apiKey';
+      assert.equal(Boolean(operation.responses['401']), spec.access !== 'public', `${spec.path} 401`);
+      if (withKey) assert.equal(operation.security, undefined, `${spec.path} uses the document's security`);
+    }
+  } finally {
+    ctx.db.close();
+  }
+});
+
+interface Layer {
+  route?: { path: string | string[]; methods: Record<string, boolean>; stack: { handle: unknown }[] };
+  handle: { stack?: Layer[] };
+  match(path: string): boolean;
+}
+
+test('every route the Express app serves is in the document, and nothing else is', () => {
+  const ctx = testContext();
+  const served = new Set<string>();
+  const walk = (stack: Layer[], prefix: string) => {
+    for (const layer of stack) {
+      if (layer.route) {
+        // Routes that only answer an error (MISSING_ID for a path without its id, NOT_FOUND for OPTIONS) are
+        // not endpoints.
+        if (layer.route.stack.every((handler) => handler.handle === missingId || handler.handle === notFound)) continue;
+        for (const method of Object.keys(layer.route.methods)) {
+          served.add(`${method} ${asOpenApi(`${prefix}${layer.route.path}`.replace(/^\/v1/, ''))}`);
+        }
+      } else if (layer.handle.stack) {
+        walk(layer.handle.stack, layer.match('/v1/x') && !layer.match('/x') ? '/v1' : prefix);
+      }
+    }
+  };
+  try {
+    walk((createApp(ctx) as unknown as { router: Router & { stack: Layer[] } }).router.stack, '');
+  } finally {
+    ctx.db.close();
+  }
+  assert.ok(served.size > 40, `found only ${served.size} routes`);
+  assert.deepEqual([...served].sort(), [...documented()].sort());
+});
+
+test('declares the bearer key and the interface’s `Authentication: Basic` header', () => {
+  const schemes = document.components.securitySchemes;
+  assert.deepEqual(schemes.bearer, { ...schemes.bearer, type: 'http', scheme: 'bearer' });
+  assert.deepEqual(schemes.authenticationHeader, {
+    ...schemes.authenticationHeader,
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authentication',
+  });
+  assert.deepEqual(document.security, [{ bearer: [] }, { authenticationHeader: [] }, { basic: [] }]);
+  assert.deepEqual(document.paths['/v1/openapi.json'].get.security, []);
+  assert.ok(document.paths['/v1/files/{name}'].get.security.some((s: object) => Object.keys(s).length === 0));
+});
+
+test('schemas come from the zod schemas that validate requests', () => {
+  const hostCreate = document.paths['/v1/hosts'].post.requestBody.content['application/json'].schema;
+  assert.deepEqual(hostCreate.required.sort(), ['email', 'name']);
+  const company = document.paths['/v1/company'].patch.requestBody.content['application/json'].schema;
+  assert.deepEqual(company.properties.lang.enum, ['en', 'pt-BR', 'de', 'zh-Hans']);
+  assert.equal(company.properties.module.maxLength, 20);
+  assert.equal(company.properties.whatsappMessageNameSource.anyOf[0].maxLength, 50);
+  const visit = document.paths['/v1/visit/{id}'].get.responses['200'].content['application/json'].schema;
+  for (const field of ['id', 'checkinAt', 'isInsideCompany', 'host', 'pictureUrl', 'ndaUrl', 'customFields']) {
+    assert.ok(field in visit.properties, `visit object lacks ${field}`);
+  }
+  const invitees = document.paths['/v1/invitees'].get;
+  assert.deepEqual(
+    invitees.parameters.map((p: { name: string }) => p.name),
+    ['limit', 'offset', 'queryKey', 'queryOp', 'queryValue'],
+  );
+  assert.deepEqual(document.paths['/v1/meeting/{id}'].patch.parameters[0], {
+    name: 'id',
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  });
+});
+
+test('what the service answers matches the documented answer schemas', async () => {
+  const ctx = testContext();
+  const specs = v1Routes(ctx);
+  ctx.db.close();
+  const check = async (method: string, path: string, specPath: string, body?: unknown) => {
+    const reply = await api(method, path, body);
+    assert.equal(reply.status, 200, `${method} ${path}: ${JSON.stringify(reply.body)}`);
+    const spec = specs.find((s) => s.method === method.toLowerCase() && s.path === specPath);
+    assert.ok(spec?.response, `${method} ${specPath} has a response schema`);
+    const parsed = spec.response.safeParse(reply.body);
+    assert.ok(parsed.success, `${method} ${specPath}: ${parsed.error?.message}`);
+    const shape = (spec.response as unknown as { shape?: Record<string, unknown> }).shape;
+    if (shape && specPath !== '/openapi.json') {
+      const undocumented = Object.keys(reply.body).filter((key) => !(key in shape));
+      assert.deepEqual(undocumented, [], `${method} ${specPath} answers fields its schema does not list`);
+    }
+    return reply.body;
+  };
+  await check('GET', '/v1/company', '/company');
+  const host = await check('POST', '/v1/hosts', '/hosts', { name: 'H', email: 'h@conformance.test' });
+  await check('GET', '/v1/hosts', '/hosts');
+  const meeting = await check('POST', '/v1/meetings', '/meetings', {
+    title: 'M',
+    guests: ['g@conformance.test'],
+    start: '2026-12-01T10:00:00Z',
+    end: '2026-12-01T11:00:00Z',
+    location: 'Lobby',
+    type: 'EVENT',
+    hostId: host.id,
+  });
+  await check('GET', `/v1/meeting/${meeting.id}`, '/meeting/:id');
+  const invitees = await check('GET', '/v1/invitees', '/invitees');
+  await check('GET', `/v1/invitee/${invitees.invitees[0].id}`, '/invitee/:id');
+  const field = await check('POST', '/v1/customfields', '/customfields', { name: 'Badge', type: 'Text' });
+  const visit = await check('POST', '/v1/visits', '/visits', {
+    visit: { id: crypto.randomUUID(), hostId: host.id, customFields: [{ customFieldId: field.id, value: 'B' }] },
+    visitor: { name: 'V', email: 'v@conformance.test' },
+    visitPicture: (await import('../helpers/files.ts')).pngBytes().toString('base64'),
+  });
+  await check('GET', '/v1/visits', '/visits');
+  await check('POST', `/v1/visit/inviteeCheckin/${invitees.invitees[0].id}`, '/visit/inviteeCheckin/:inviteeId', {});
+  await check('GET', `/v1/visitor/${visit.visitorId}`, '/visitor/:id');
+  await check('GET', '/v1/visitors', '/visitors');
+  await check('POST', '/v1/blockedlist', '/blockedlist', { cpf: '529.982.247-25', reason: 'r' });
+  await check('GET', '/v1/blockedlist', '/blockedlist');
+  await check('POST', '/v1/integration/notifications', '/integration/notifications', { webhookUrl: '' });
+  await check('POST', '/v1/notifications', '/notifications', { type: 'visit', message: 'm', hosts: [host.id] });
+  await check('GET', '/v1/notifications', '/notifications');
+  await check('POST', '/v1/integration/access', '/integration/access', { enabled: true });
+  await check('GET', '/v1/integration/access/status', '/integration/access/status');
+  const webhook = await check('POST', '/v1/webhooks', '/webhooks', { url: 'http://127.0.0.1:9/hook' });
+  await check('GET', `/v1/webhook/${webhook.id}`, '/webhook/:id');
+  await check('GET', '/v1/webhooks/status', '/webhooks/status');
+  await check('DELETE', `/v1/host/${host.id}`, '/host/:id');
+  await check('GET', '/v1/openapi.json', '/openapi.json');
+});

@@ -1,0 +1,51 @@
+import { client, type Reply, startService, type TestService } from './service.ts';
+
+/** Polls `check` until it answers something other than undefined or false; fails after `timeoutMs`. */
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export const upstreamArgs = (url: string, apiKey: string) => ['--upstream', url, '--upstream-key', apiKey];
+
+/** Waits until the kiosk has reached its hub once: its local clients can then use the hub company's key. */
+export function online(kiosk: TestService, apiKey: string): Promise<Reply> {
+  const api = client(kiosk.url, apiKey);
+  return waitFor('the kiosk to reach its hub', async () => {
+    const status = await api('GET', '/v1/sync/status');
+    return status.status === 200 && status.body.state === 'online' && status;
+  });
+}
+
+/** Starts a kiosk of the hub behind `upstreamUrl` (a proxy, usually) and waits until it is online. */
+export async function startKiosk(upstreamUrl: string, apiKey: string, dataDir?: string): Promise<TestService> {
+  const kiosk = await startService({ dataDir, args: upstreamArgs(upstreamUrl, apiKey) });
+  await online(kiosk, apiKey);
+  return kiosk;
+}
+
+/** Asks the kiosk to sync now and answers its status once done. */
+export async function syncNow(kiosk: TestService, apiKey: string): Promise<Reply['body']> {
+  const reply = await client(kiosk.url, apiKey)('POST', '/v1/sync/run');
+  if (reply.status !== 200) throw new Error(`sync run answered ${reply.status}: ${JSON.stringify(reply.body)}`);
+  return reply.body;
+}
+
+/** Lines the service logged with this message (pino writes one JSON object a line). */
+export function logLines(service: TestService, message: string): Record<string, unknown>[] {
+  return service
+    .stderr()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((entry) => entry.msg === message);
+}

@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { createCompany } from '../../local-api/companies/store.ts';
+import { authFailureLimits } from '../../local-api/http/limits.ts';
+import { type RunningService, startService } from '../../local-api/server.ts';
+import { manualClock } from '../helpers/context.ts';
+import { parseResponses } from '../helpers/raw-http.ts';
+import { removeDir, tempDir } from '../helpers/service.ts';
+
+/** A GET answered with its status, its Retry-After and its body's `type`, sent from the given local address. */
+function get(url: string, headers: Record<string, string>, localAddress = '127.0.0.1') {
+  return new Promise<{ status: number; retryAfter?: string; type?: string }>((resolve, reject) => {
+    const req = request(`${url}/v1/hosts`, { headers, localAddress, signal: AbortSignal.timeout(5_000) }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => {
+        text += chunk;
+      });
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          retryAfter: res.headers['retry-after'],
+          type: res.statusCode === 200 ? undefined : JSON.parse(text).type,
+        }),
+      );
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('slow clients', () => {
+  let service: RunningService;
+  let dataDir: string;
+  let apiKey: string;
+  const timeouts = { headersMs: 1_000, requestMs: 2_000, checkIntervalMs: 100 };
+
+  before(async () => {
+    dataDir = tempDir();
+    service = await startService({ port: 0, dataDir, logLevel: 'silent', timeouts });
+    apiKey = createCompany(service.ctx, { name: 'Slow Co' }).apiKey;
+  });
+  after(async () => {
+    await service.close();
+    removeDir(dataDir);
+  });
+
+  /**
+   * Opens a connection that sends `atOnce`, then `slowly` one byte every `everyMs` for as long as the server keeps
+   * it open, and resolves with what the server answered once it closed the connection.
+   */
+  function trickle(atOnce: string, slowly: string, everyMs: number): Promise<Buffer> {
+    return new Promise((resolve) => {
+      const { port } = new URL(service.url);
+      const socket: Socket = connect(Number(port), '127.0.0.1');
+      const received: Buffer[] = [];
+      socket.write(atOnce);
+      let sent = 0;
+      const timer = setInterval(() => {
+        if (sent < slowly.length && socket.writable) socket.write(slowly[sent++] ?? '');
+      }, everyMs);
+      socket.on('data', (chunk) => received.push(chunk));
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        clearInterval(timer);
+        resolve(Buffer.concat(received));
+      });
+    });
+  }
+
+  test('slowloris: many connections sending headers slowly are cut, a normal request still answers', {
+    timeout: 20_000,
+  }, async () => {
+    const slowHead = `GET /v1/hosts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${apiKey}\r\nX-Padding: ${'a'.repeat(500)}\r\n\r\n`;
+    const slow = Array.from({ length: 200 }, () => trickle('', slowHead, 50));
+    // While 200 connections hold their headers open, the service answers a normal request.
+    const normal = await get(service.url, { authorization: `Bearer ${apiKey}` });
+    assert.equal(normal.status, 200);
+    const answers = await Promise.all(slow);
+    for (const answer of answers) {
+      assert.deepEqual(
+        parseResponses(answer).map((r) => [r.status, JSON.parse(r.body).type]),
+        [[408, 'REQUEST_TIMEOUT']],
+      );
+    }
+    console.log(`slowloris: ${answers.length} slow connections cut with 408 REQUEST_TIMEOUT`);
+  });
+
+  test('a body sent slowly is cut by the request time-out', { timeout: 20_000 }, async () => {
+    const head = `POST /v1/hosts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => trickle(head, ' '.repeat(1000), 20)));
+    for (const answer of answers) {
+      assert.deepEqual(
+        parseResponses(answer).map((r) => r.status),
+        [408],
+      );
+    }
+    assert.equal((await get(service.url, { authorization: `Bearer ${apiKey}` })).status, 200);
+  });
+});
+
+describe('wrong API keys', () => {
+  const clock = manualClock();
+  let service: RunningService;
+  let dataDir: string;
+  let apiKey: string;
+
+  before(async () => {
+    dataDir = tempDir();
+    service = await startService({ port: 0, dataDir, logLevel: 'silent', clock });
+    apiKey = createCompany(service.ctx, { name: 'Key Co' }).apiKey;
+  });
+  after(async () => {
+    await service.close();
+    removeDir(dataDir);
+  });
+
+  const right = () => ({ authorization: `Bearer ${apiKey}` });
+  const wrong = (n: number) => ({ authorization: `Bearer prt_wrong_${n}` });
+
+  test('lock the client address with 429 TOO_MANY_REQUESTS and Retry-After, then let it try again', async () => {
+    for (let i = 0; i < 20; i++) {
+      assert.equal((await get(service.url, {})).status, 401, 'no credentials guess nothing and are not counted');
+    }
+    for (let i = 0; i < authFailureLimits.maxFailures; i++) {
+      assert.deepEqual(await get(service.url, wrong(i)), { status: 401, retryAfter: undefined, type: 'UNAUTHORIZED' });
+    }
+    const locked = await get(service.url, right());
+    assert.deepEqual(locked, { status: 429, retryAfter: '60', type: 'TOO_MANY_REQUESTS' }, 'even the right key');
+    assert.equal((await get(service.url, right(), '127.0.0.2')).status, 200, 'another address is not locked');
+
+    clock.advance(authFailureLimits.lockMs - 1_000);
+    assert.equal((await get(service.url, right())).retryAfter, '1');
+    clock.advance(1_000);
+    assert.equal((await get(service.url, right())).status, 200, 'unlocked once the lock ran out');
+    assert.equal((await get(service.url, wrong(99))).status, 401, 'the count starts again from zero');
+    console.log(
+      `auth limiter: locked after ${authFailureLimits.maxFailures} wrong keys for ${authFailureLimits.lockMs / 1000} s`,
+    );
+  });
+});

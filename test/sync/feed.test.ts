@@ -1,0 +1,205 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { deleteAccessConfig, findAccessConfig, saveAccessConfig } from '../../local-api/access/store.ts';
+import { companyForKey } from '../../local-api/companies/store.ts';
+import { hostCreateInput } from '../../local-api/hosts/schema.ts';
+import { createHost, deleteHost, updateHost } from '../../local-api/hosts/store.ts';
+import { validate } from '../../local-api/http/fields.ts';
+import { inviteeCreateInput } from '../../local-api/invitees/schema.ts';
+import { createInvitee, updateInvitee } from '../../local-api/invitees/store.ts';
+import { installChangeFeed, pruneTombstones, readChanges } from '../../local-api/sync/feed.ts';
+import { pendingSummary } from '../../local-api/sync/outbox.ts';
+import { syncState } from '../../local-api/sync/state.ts';
+import { visitCreateInput } from '../../local-api/visits/schema.ts';
+import { checkinWalkIn, checkoutVisit, deleteVisit } from '../../local-api/visits/store.ts';
+import { syncFixture } from '../helpers/sync.ts';
+
+const host = (email: string) => validate(hostCreateInput, { name: email.split('@')[0], email });
+const invitee = (hostId: string, extra: Record<string, unknown> = {}) =>
+  validate(inviteeCreateInput, { name: 'Guest', email: 'guest@x.test', hostId, expectedAt: 1_800_000_000, ...extra });
+const walkIn = (id: string, name = 'Walk In') => validate(visitCreateInput, { visit: { id }, visitor: { name } });
+
+test('a full read starts over and holds the company and every row once; the cursor then holds still', () => {
+  const { hub, hubCaller } = syncFixture();
+  const ana = createHost(hub, hubCaller, host('ana@acme.test'));
+  updateHost(hub, hubCaller, ana.id, { sector: 'R&D' });
+  updateHost(hub, hubCaller, ana.id, { sector: 'Sales' });
+  const first = readChanges(hub, hubCaller.companyId, undefined, 100);
+  assert.equal(first.reset, true);
+  assert.equal(first.hasMore, false);
+  assert.deepEqual(
+    first.changes.map((c) => [c.table, c.key]),
+    [
+      ['companies', hubCaller.companyId],
+      ['hosts', ana.id],
+    ],
+  );
+  assert.equal(first.changes[1]?.row?.sector, 'Sales', 'rows travel as they are now');
+  const again = readChanges(hub, hubCaller.companyId, first.cursor, 100);
+  assert.deepEqual([again.reset, again.changes, again.cursor], [false, [], first.cursor]);
+  deleteHost(hub, hubCaller, ana.id);
+  const deleted = readChanges(hub, hubCaller.companyId, first.cursor, 100);
+  assert.equal(deleted.changes.length, 1);
+  assert.equal(typeof deleted.changes[0]?.row?.deletedAt, 'number', 'a soft delete travels as the row');
+});
+
+test("pages follow each other without gaps or repeats, and no other company's rows appear", () => {
+  const { hub, hubCaller } = syncFixture();
+  for (let i = 0; i < 7; i++) createHost(hub, hubCaller, host(`h${i}@acme.test`));
+  const keys: string[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  for (;;) {
+    const page = readChanges(hub, hubCaller.companyId, cursor, 3);
+    assert.equal(page.reset, cursor === undefined);
+    keys.push(...page.changes.map((c) => c.key));
+    cursor = page.cursor;
+    pages++;
+    if (!page.hasMore) break;
+  }
+  assert.equal(keys.length, 8);
+  assert.equal(new Set(keys).size, 8);
+  assert.equal(pages, 3);
+});
+
+test('a row deleted outright travels as a tombstone; secrets travel opened and omitted columns stay', () => {
+  const { hub, hubCaller } = syncFixture();
+  saveAccessConfig(hub, hubCaller, { aesKey: 'k'.repeat(32), password: 'gate-pass' });
+  hub.db.prepare("UPDATE companies SET serproClientSecret = 'hub-only' WHERE id = ?").run(hubCaller.companyId);
+  const top = readChanges(hub, hubCaller.companyId, undefined, 100);
+  const config = top.changes.find((c) => c.table === 'access_configs');
+  assert.equal(config?.row?.aesKey, 'k'.repeat(32));
+  assert.equal(config?.row?.password, 'gate-pass');
+  const company = top.changes.find((c) => c.table === 'companies');
+  assert.ok(company?.row && !('serproClientSecret' in company.row));
+  deleteAccessConfig(hub, hubCaller);
+  const after = readChanges(hub, hubCaller.companyId, top.cursor, 100);
+  assert.deepEqual(after.changes, [{ table: 'access_configs', key: hubCaller.companyId, row: null }]);
+});
+
+test('an unknown cursor, one from another feed, one from the future or one older than pruned tombstones resets', () => {
+  const { hub, hubCaller } = syncFixture();
+  const { cursor } = readChanges(hub, hubCaller.companyId, undefined, 100);
+  const seq = Number(cursor.split('.')[1]);
+  const nodeId = syncState(hub).nodeId;
+  for (const bad of ['garbage', `otherfeed.${seq}`, `${nodeId}.${seq + 1000}`, `${nodeId}.x`]) {
+    assert.equal(readChanges(hub, hubCaller.companyId, bad, 100).reset, true, bad);
+  }
+  assert.equal(readChanges(hub, hubCaller.companyId, cursor, 100).reset, false);
+  for (let i = 0; i < 3; i++) {
+    saveAccessConfig(hub, hubCaller, { url: '' });
+    deleteAccessConfig(hub, hubCaller);
+  }
+  pruneTombstones(hub, 0);
+  assert.equal(readChanges(hub, hubCaller.companyId, cursor, 100).reset, true, 'a deletion may have been forgotten');
+  const fresh = readChanges(hub, hubCaller.companyId, undefined, 100);
+  assert.equal(readChanges(hub, hubCaller.companyId, fresh.cursor, 100).reset, false);
+});
+
+test('a full pass leaves out old closed visits, on every page; following the feed, their changes arrive', () => {
+  const { hub, hubClock, hubCaller } = syncFixture();
+  checkinWalkIn(hub, hubCaller, walkIn('00000000-0000-4000-8000-000000000001', 'Old Closed'));
+  checkoutVisit(hub, hubCaller, '00000000-0000-4000-8000-000000000001', {});
+  checkinWalkIn(hub, hubCaller, walkIn('00000000-0000-4000-8000-000000000002', 'Old Open'));
+  hubClock.advance(8 * 86_400_000);
+  for (let i = 3; i <= 5; i++) {
+    checkinWalkIn(hub, hubCaller, walkIn(`00000000-0000-4000-8000-00000000000${i}`, `Recent ${i}`));
+  }
+  checkoutVisit(hub, hubCaller, '00000000-0000-4000-8000-000000000003', {});
+  const names: unknown[] = [];
+  const cursors: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = readChanges(hub, hubCaller.companyId, cursor, 2);
+    names.push(...page.changes.filter((c) => c.table === 'visits').map((c) => c.row?.name));
+    cursor = page.cursor;
+    cursors.push(cursor);
+    if (!page.hasMore) break;
+  } while (cursor);
+  assert.deepEqual(names.sort(), ['Old Open', 'Recent 3', 'Recent 4', 'Recent 5']);
+  assert.ok(
+    cursors.slice(0, -1).every((c) => c.endsWith('.full')),
+    'the pass is marked until its end',
+  );
+  assert.ok(!cursors.at(-1)?.endsWith('.full'));
+  // The old visit is deleted at the hub (an erasure does the same): a kiosk following the feed receives it.
+  deleteVisit(hub, hubCaller, '00000000-0000-4000-8000-000000000001');
+  const next = readChanges(hub, hubCaller.companyId, cursor, 100);
+  assert.deepEqual(
+    next.changes.map((c) => [c.row?.name, typeof c.row?.deletedAt]),
+    [['Old Closed', 'number']],
+  );
+  assert.equal(readChanges(hub, hubCaller.companyId, `${cursor}.other`, 100).reset, true);
+});
+
+test('a table joining the feed brings its existing rows', () => {
+  const { hub, hubCaller } = syncFixture();
+  const ana = createHost(hub, hubCaller, host('ana@acme.test'));
+  for (const event of ['insert', 'update', 'delete']) hub.db.exec(`DROP TRIGGER sync_feed_hosts_${event}`);
+  hub.db.exec("DELETE FROM sync_changes WHERE tableName = 'hosts'");
+  const bruno = createHost(hub, hubCaller, host('bruno@acme.test'));
+  installChangeFeed(hub.db);
+  const hosts = readChanges(hub, hubCaller.companyId, undefined, 100).changes.filter((c) => c.table === 'hosts');
+  assert.deepEqual(hosts.map((c) => c.key).sort(), [ana.id, bruno.id].sort());
+  updateHost(hub, hubCaller, ana.id, { sector: 'R&D' });
+  const last = readChanges(hub, hubCaller.companyId, undefined, 100).changes.at(-1);
+  assert.equal(last?.key, ana.id, 'its triggers are in place');
+});
+
+test('the kiosk adopts the hub company, its key and its rows, and re-emits nothing', () => {
+  const { hub, hubCaller, company, kiosks, pull } = syncFixture({ pageLimit: 2 });
+  const kiosk = kiosks[0]?.ctx;
+  assert.ok(kiosk);
+  saveAccessConfig(hub, hubCaller, { aesKey: 'a'.repeat(32), password: 'secret' });
+  const ana = createHost(hub, hubCaller, host('ana@acme.test'));
+  const guest = createInvitee(hub, hubCaller, invitee(ana.id));
+  // The host changes after the invitee: it now comes later in the feed than the invitee that refers to it.
+  updateHost(hub, hubCaller, ana.id, { sector: 'Lobby' });
+  checkinWalkIn(hub, hubCaller, walkIn('00000000-0000-4000-8000-00000000000a'));
+  assert.equal(companyForKey(kiosk, company.apiKey), undefined, 'not before the first pull');
+  pull(kiosk);
+  const caller = companyForKey(kiosk, company.apiKey);
+  assert.deepEqual(caller, hubCaller);
+  const rowOf = (ctx: typeof hub, table: string, id: string) =>
+    ctx.db.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id);
+  assert.deepEqual(rowOf(kiosk, 'companies', hubCaller.companyId), rowOf(hub, 'companies', hubCaller.companyId));
+  assert.deepEqual(rowOf(kiosk, 'hosts', ana.id), rowOf(hub, 'hosts', ana.id));
+  assert.deepEqual(rowOf(kiosk, 'invitees', guest.id), rowOf(hub, 'invitees', guest.id));
+  const sealed = kiosk.db.prepare('SELECT aesKey FROM access_configs').get() as { aesKey: string };
+  assert.match(sealed.aesKey, /^sealed:v1:/);
+  assert.equal(findAccessConfig(kiosk, hubCaller.companyId)?.password, 'secret');
+  assert.equal(pendingSummary(kiosk).pending, 0, 'what came from the hub is not pushed back');
+});
+
+test('a card number moved from one invitee to another arrives whatever the order', () => {
+  const { hub, hubCaller, kiosks, pull } = syncFixture();
+  const kiosk = kiosks[0]?.ctx;
+  assert.ok(kiosk);
+  const ana = createHost(hub, hubCaller, host('ana@acme.test'));
+  const x = createInvitee(hub, hubCaller, invitee(ana.id, { cardNumber: 5 }));
+  pull(kiosk);
+  updateInvitee(hub, hubCaller, x.id, { cardNumber: 6 });
+  const y = createInvitee(hub, hubCaller, invitee(ana.id, { cardNumber: 5, email: 'y@x.test' }));
+  updateInvitee(hub, hubCaller, x.id, { notes: 'moved' });
+  pull(kiosk);
+  const cards = kiosk.db.prepare('SELECT id, cardNumber FROM invitees ORDER BY cardNumber').all();
+  assert.deepEqual(cards, [
+    { id: y.id, cardNumber: 5 },
+    { id: x.id, cardNumber: 6 },
+  ]);
+});
+
+test('a full resync removes what the hub deleted while its tombstone was forgotten', () => {
+  const { hub, hubCaller, kiosks, pull } = syncFixture();
+  const kiosk = kiosks[0]?.ctx;
+  assert.ok(kiosk);
+  saveAccessConfig(hub, hubCaller, { url: 'http://gate.test/' });
+  pull(kiosk);
+  assert.ok(findAccessConfig(kiosk, hubCaller.companyId));
+  deleteAccessConfig(hub, hubCaller);
+  pruneTombstones(hub, 0);
+  pull(kiosk);
+  assert.equal(findAccessConfig(kiosk, hubCaller.companyId), undefined);
+  assert.equal(syncState(kiosk).resyncing, 0);
+  assert.deepEqual(kiosk.db.prepare('SELECT COUNT(*) AS n FROM sync_resync_seen').get(), { n: 0 });
+});

@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
+import { client, runCli, startService, type TestService, tempDir } from '../helpers/service.ts';
+import { logLines, online, startKiosk, syncNow } from '../helpers/sync-service.ts';
+
+let hub: TestService;
+let proxy: FaultProxy;
+let kiosk: TestService;
+let company: { id: string; apiKey: string };
+let atHub: ReturnType<typeof client>;
+let atKiosk: ReturnType<typeof client>;
+
+before(async () => {
+  hub = await startService();
+  company = hub.company('Acme');
+  atHub = client(hub.url, company.apiKey);
+  proxy = await startFaultProxy(hub.url);
+  kiosk = await startKiosk(proxy.url, company.apiKey);
+  atKiosk = client(kiosk.url, company.apiKey);
+});
+after(async () => {
+  await kiosk.stop();
+  await proxy.close();
+  await hub.stop();
+});
+
+test('the kiosk answers for the hub company, with the same key', async () => {
+  const status = await atKiosk('GET', '/v1/sync/status');
+  assert.equal(status.body.role, 'kiosk');
+  assert.equal(status.body.state, 'online');
+  assert.equal(status.body.companyId, company.id);
+  assert.equal(status.body.pending, 0);
+  assert.equal(typeof status.body.lastSuccessAt, 'string');
+  assert.equal(logLines(kiosk, 'sync online').length, 1);
+  const hubStatus = await atHub('GET', '/v1/sync/status');
+  assert.deepEqual([hubStatus.body.role, hubStatus.body.state, hubStatus.body.upstream], ['hub', 'hub', null]);
+});
+
+test('a host created on the hub reaches the kiosk; the kiosk refuses to create one itself', async () => {
+  const created = await atHub('POST', '/v1/hosts', { name: 'Ana Souza', email: 'ana@acme.test', sector: 'R&D' });
+  assert.equal(created.status, 200);
+  await syncNow(kiosk, company.apiKey);
+  const mirrored = await atKiosk('GET', `/v1/host/${created.body.id}`);
+  assert.deepEqual([mirrored.status, mirrored.body], [200, created.body]);
+  const refused = await atKiosk('POST', '/v1/hosts', { name: 'Bruno', email: 'bruno@acme.test' });
+  assert.deepEqual([refused.status, refused.body], [409, { type: 'MANAGED_BY_HUB' }]);
+});
+
+test('an invitee canceled at the hub while the kiosk was offline cannot be checked in once it is back', async () => {
+  const host = (await atHub('POST', '/v1/hosts', { name: 'Carla', email: 'carla@acme.test' })).body;
+  const invite = async (email: string) =>
+    (await atHub('POST', '/v1/invitees', { name: email, email, hostId: host.id, expectedAt: 1_800_000_000 })).body;
+  const canceled = await invite('canceled@guest.test');
+  const letIn = await invite('let-in@guest.test');
+  await syncNow(kiosk, company.apiKey);
+  assert.equal((await atKiosk('GET', `/v1/invitee/${canceled.id}`)).body.status, 'confirmed');
+
+  proxy.set('reset');
+  for (const guest of [canceled, letIn]) {
+    assert.equal((await atHub('PATCH', `/v1/invitee/${guest.id}`, { status: 'canceled' })).status, 200);
+  }
+  // Still offline: the kiosk cannot know, and lets this one in.
+  const offline = await atKiosk('POST', `/v1/visit/inviteeCheckin/${letIn.id}`, {});
+  assert.equal(offline.status, 200);
+  assert.equal((await syncNow(kiosk, company.apiKey)).state, 'offline');
+
+  proxy.set('pass');
+  const back = await syncNow(kiosk, company.apiKey);
+  assert.deepEqual([back.state, back.pending], ['online', 0]);
+  const refused = await atKiosk('POST', `/v1/visit/inviteeCheckin/${canceled.id}`, {});
+  assert.deepEqual([refused.status, refused.body], [409, { type: 'INVITEE_CANCELED' }]);
+  // The entry that did happen is at the hub, flagged for review; the invitation stays canceled.
+  const recorded = await atHub('GET', `/v1/visit/${offline.body.id}`);
+  assert.equal(recorded.body.statusNote, 'INVITEE_CANCELED');
+  assert.equal(recorded.body.authorizationStatus, 'waiting');
+  assert.equal((await atHub('GET', `/v1/invitee/${letIn.id}`)).body.status, 'canceled');
+  assert.deepEqual((await atKiosk('GET', `/v1/visit/${offline.body.id}`)).body, recorded.body);
+});
+
+test('a check-out the hub cannot apply is kept at the hub, counted, and the kiosk takes the hub version', async () => {
+  const visitId = '00000000-0000-4000-8000-00000000beef';
+  const made = await atHub('POST', '/v1/visits', { visit: { id: visitId }, visitor: { name: 'Deleted Later' } });
+  assert.equal(made.status, 200);
+  await syncNow(kiosk, company.apiKey);
+  proxy.set('reset');
+  assert.equal((await atHub('DELETE', `/v1/visit/${visitId}`)).status, 200);
+  assert.equal((await atKiosk('PATCH', `/v1/visit/checkout/${visitId}`, {})).status, 200);
+  proxy.set('pass');
+  const status = await syncNow(kiosk, company.apiKey);
+  assert.deepEqual([status.state, status.pending, status.rejected], ['online', 0, 1]);
+  const { body } = await atHub('GET', '/v1/sync/rejections');
+  assert.equal(body.size, 1);
+  assert.equal(body.rejections[0].clientId, status.clientId);
+  assert.deepEqual([body.rejections[0].name, body.rejections[0].type], ['visit.checkout', 'NOT_FOUND']);
+  assert.equal(body.rejections[0].args.id, visitId);
+  assert.equal((await atKiosk('GET', `/v1/visit/${visitId}`)).status, 404, 'deleted at the hub, so here too');
+  assert.equal(logLines(kiosk, 'sync: the hub rejected a mutation').length, 1);
+});
+
+test('a service becomes a kiosk through PUT /v1/sync/upstream and stays one after a restart', async () => {
+  const device = await startService();
+  try {
+    const local = client(device.url, device.company('Front desk').apiKey);
+    assert.equal((await local('GET', '/v1/sync/status')).body.role, 'hub');
+    const bad = await local('PUT', '/v1/sync/upstream', { url: 'ftp://hub', apiKey: company.apiKey });
+    assert.deepEqual([bad.status, bad.body], [400, { type: 'INVALID_PARAMETER', field: 'url' }]);
+    const set = await local('PUT', '/v1/sync/upstream', { url: `${proxy.url}/`, apiKey: company.apiKey });
+    assert.deepEqual(set.body, { url: proxy.url, companyId: null, hasKey: true });
+    await online(device, company.apiKey);
+    const asKiosk = client(device.url, company.apiKey);
+    assert.deepEqual((await asKiosk('GET', '/v1/sync/upstream')).body, {
+      url: proxy.url,
+      companyId: company.id,
+      hasKey: true,
+    });
+    assert.equal((await local('GET', '/v1/sync/upstream')).status, 403, 'only the hub company may see it now');
+    await device.stop();
+    const restarted = await startService({ dataDir: device.dataDir });
+    try {
+      const status = await online(restarted, company.apiKey);
+      assert.equal(status.body.upstream, proxy.url);
+    } finally {
+      await restarted.stop();
+    }
+  } finally {
+    await device.stop();
+  }
+});
+
+test('serve refuses --upstream without --upstream-key, and an upstream that is not an http(s) URL', () => {
+  const serve =
+    (...args: string[]) =>
+    () =>
+      runCli(['serve', '--port', '0', '--data', tempDir(), ...args]);
+  const usageError = (error: unknown) => (error as { status?: number }).status === 2;
+  assert.throws(serve('--upstream', 'http://127.0.0.1:9'), usageError);
+  assert.throws(serve('--upstream-key', company.apiKey), usageError);
+  assert.throws(serve('--upstream', 'ftp://hub', '--upstream-key', company.apiKey), usageError);
+});
