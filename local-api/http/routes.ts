@@ -72,20 +72,17 @@ export const listErrors = [
 /** What DELETE endpoints answer. */
 export const successSchema = z.object({ success: z.literal(true) });
 
-function send(res: Response, result: unknown): void {
-  if (result !== undefined) res.json(result);
-}
-
-/**
- * Validates, handles and answers. A handler may await (a QR picture is rendered asynchronously): Express 5 passes
- * its rejection on. The others answer in the same turn, without a promise and a microtask per request.
- */
-function answer(spec: RouteSpec, req: Request, res: Response, caller: Caller | undefined): Promise<void> | undefined {
+function answer(spec: RouteSpec, req: Request, res: Response, caller: Caller | undefined): void | Promise<void> {
   const body = spec.body ? validate(spec.body, req.body, spec.fieldCodes) : undefined;
   const result = spec.handle({ req, res, caller, body, params: req.params as Record<string, string> });
+  // A handler may await (a QR picture is rendered asynchronously): Express 5 passes its rejection on. The others
+  // answer in the same turn, without a promise and a microtask per request.
   if (result instanceof Promise) return result.then((value) => send(res, value));
   send(res, result);
-  return undefined;
+}
+
+function send(res: Response, answer: unknown): void {
+  if (answer !== undefined) res.json(answer);
 }
 
 /**

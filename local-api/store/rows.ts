@@ -141,8 +141,8 @@ export function rowsByIds<T>(db: Db, table: string, columns: string, companyId: 
   const rows: T[] = [];
   for (let start = 0; start < unique.length; start += 500) {
     const chunk = unique.slice(start, start + 500);
-    // Found by primary key; `+companyId` only checks the company: the unary + keeps SQLite from walking an index
-    // on companyId instead (every row of the company), which it otherwise prefers for more than one id.
+    // Found by primary key; `+companyId` only checks the company (the unary + keeps SQLite from walking the
+    // company's index instead, every row of it, which it otherwise prefers for more than one id).
     const sql = `SELECT ${columns} FROM ${table} WHERE +companyId = ? AND id IN (${chunk.map(() => '?').join(', ')})`;
     rows.push(...(prepared(db, sql).all(companyId, ...chunk) as T[]));
   }
