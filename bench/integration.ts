@@ -1,13 +1,17 @@
 /**
  * Figures of the parts that have their own benchmark script (QR codes, sync drain): each script that is present
  * runs as its own process and prints one JSON line last; its numbers join the run's figures, prefixed with the
- * script's name. In quick mode the scripts see PORTARIA_BENCH_QUICK=1 and may shorten themselves.
+ * script's name. In quick mode each gets the arguments that shorten it, and PORTARIA_BENCH_QUICK=1.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const integrationScripts = ['qr.ts', 'sync-drain.ts'] as const;
+/** The scripts, and the arguments that shorten them in quick mode. */
+export const integrationScripts: readonly { file: string; quickArgs: string[] }[] = [
+  { file: 'qr.ts', quickArgs: ['--seconds', '0.3'] },
+  { file: 'sync-drain.ts', quickArgs: ['--checkins', '1000'] },
+];
 
 export interface ScriptResult {
   script: string;
@@ -38,9 +42,9 @@ export function figuresOf(output: string, prefix: string): Record<string, number
   throw new Error('printed no JSON line');
 }
 
-function runScript(root: string, script: string, quick: boolean, timeoutMs: number): Promise<ScriptResult> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join('bench', script)], {
+function runScript(root: string, script: string, args: string[], quick: boolean, timeoutMs: number) {
+  return new Promise<ScriptResult>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join('bench', script), ...args], {
       cwd: root,
       env: { ...process.env, ...(quick ? { PORTARIA_BENCH_QUICK: '1' } : {}) },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -73,9 +77,9 @@ function runScript(root: string, script: string, quick: boolean, timeoutMs: numb
 /** Runs each integration script that exists in bench/, one after the other. */
 export async function runIntegrationScripts(root: string, quick: boolean): Promise<ScriptResult[]> {
   const results: ScriptResult[] = [];
-  for (const script of integrationScripts) {
-    if (!existsSync(join(root, 'bench', script))) continue;
-    results.push(await runScript(root, script, quick, quick ? 60_000 : 180_000));
+  for (const { file, quickArgs } of integrationScripts) {
+    if (!existsSync(join(root, 'bench', file))) continue;
+    results.push(await runScript(root, file, quick ? quickArgs : [], quick, quick ? 60_000 : 240_000));
   }
   return results;
 }

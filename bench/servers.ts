@@ -84,9 +84,13 @@ export async function startProcess(args: string[]): Promise<ServerProcess> {
   };
 }
 
-/** `portaria serve` on a data folder, as a user runs it. `nodeArgs` go before the script (e.g. `--cpu-prof`). */
+/**
+ * `portaria serve` on a data folder, as a user runs it, but without scheduled backups: the first one comes a minute
+ * after the start and copies the whole database (seconds for the large one), which would land in the middle of a
+ * measurement. `nodeArgs` go before the script (e.g. `--cpu-prof`).
+ */
 export function startPortaria(dataDir: string, nodeArgs: string[] = []): Promise<ServerProcess> {
-  return startProcess([...nodeArgs, cliPath, 'serve', '--port', '0', '--data', dataDir]);
+  return startProcess([...nodeArgs, cliPath, 'serve', '--port', '0', '--data', dataDir, '--backup-interval', '0']);
 }
 
 /** The minimal Express + better-sqlite3 server of bench/ceiling.ts on a copy of the same database. */
