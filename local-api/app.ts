@@ -114,6 +114,9 @@ export function createApp(ctx: Context, extra: { before?: Router[] } = {}): expr
   const v1 = Router();
   v1.use(requestLog(ctx.log));
   const routes = v1Routes(ctx);
+  // Express would answer OPTIONS itself, in plain text (any router with a route on the path, the keyless one
+  // included); there is no CORS here, so it is one more unknown route.
+  v1.options('/{*path}', notFound);
   // The OpenAPI document and signed file links need no key.
   v1.use(keylessRouterOf(routes));
   // Credentials first: a client without a key cannot make the service read and parse a 20 MB body.
@@ -128,8 +131,6 @@ export function createApp(ctx: Context, extra: { before?: Router[] } = {}): expr
   v1.use(express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] }));
   v1.use(express.urlencoded({ extended: true, limit: bodyLimit, parameterLimit: 2000 }));
   v1.use(requireObjectBody);
-  // Express would answer OPTIONS itself, in plain text; there is no CORS here, so it is one more unknown route.
-  v1.options('/{*path}', notFound);
   v1.use(routerOf(routes.filter((spec) => !isPublic(spec))));
   app.use('/v1', v1);
   app.use(notFound);
