@@ -114,7 +114,8 @@ export function createApp(ctx: Context, extra: { before?: Router[] } = {}): expr
   const v1 = Router();
   v1.use(requestLog(ctx.log));
   const routes = v1Routes(ctx);
-  // Express would answer OPTIONS itself, in plain text; there is no CORS here, so it is one more unknown route.
+  // Express would answer OPTIONS itself, in plain text (any router with a route on the path, the keyless one
+  // included); there is no CORS here, so it is one more unknown route.
   v1.options('/{*path}', notFound);
   // The OpenAPI document and signed file links need no key.
   v1.use(keylessRouterOf(routes));
