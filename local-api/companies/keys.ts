@@ -1,11 +1,11 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { Random } from '../rules/ids.ts';
 
 /**
  * API keys are 32 random bytes, so a single SHA-256 is enough to store them (no dictionary to guard against);
- * the database holds only the hash.
+ * the database holds only the hash. Every request hashes its key: the one-shot `hash()` skips making a Hash object.
  */
-export const hashKey = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
+export const hashKey = (key: string): Buffer => hash('sha256', key, 'buffer');
 
 export const newApiKey = (random: Random): string => `prt_${random.bytes(32).toString('base64url')}`;
 

@@ -2,6 +2,7 @@ import { type Context, inTransaction } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import { hexId } from '../rules/ids.ts';
 import { defaultTimeZone } from '../rules/time.ts';
+import type { Db } from '../store/db.ts';
 import { objectToRow, prepared, rowToObject } from '../store/rows.ts';
 import { hashKey, keyMatches, newApiKey } from './keys.ts';
 import { type CompanyUpdateInput, companyColumns, companySecrets, secretMask } from './schema.ts';
@@ -48,20 +49,71 @@ interface KeyRow {
   lang: string;
 }
 
+interface CallerCache {
+  /** `PRAGMA data_version` when the entries were read: it changes when another connection commits. */
+  dataVersion: number;
+  /** Callers by the SHA-256 of their key (never the key itself). */
+  callers: Map<string, Caller>;
+}
+
+const callerCaches = new WeakMap<Db, CallerCache>();
+const maxCachedCallers = 1000;
+
+/**
+ * Every request presents its key, so the callers found are kept rather than looked up in SQLite each time. The
+ * cache is exact, not timed: a commit by another connection (the CLI, another process) changes
+ * `PRAGMA data_version`, read on every use; a write to companies or api_keys on this connection empties it
+ * through temporary triggers (connection-local, not part of the schema) that call back into this process.
+ */
+function callerCache(db: Db): CallerCache {
+  let cache = callerCaches.get(db);
+  if (!cache) {
+    const created: CallerCache = { dataVersion: -1, callers: new Map() };
+    db.function('portaria_forget_callers', () => {
+      created.callers.clear();
+      return null;
+    });
+    for (const table of ['companies', 'api_keys']) {
+      for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
+        db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS forget_callers_${table}_${event.toLowerCase()}
+          AFTER ${event} ON main.${table} BEGIN SELECT portaria_forget_callers(); END`);
+      }
+    }
+    cache = created;
+    callerCaches.set(db, cache);
+  }
+  const dataVersion = prepared(db, 'PRAGMA data_version').pluck().get() as number;
+  if (dataVersion !== cache.dataVersion || cache.callers.size >= maxCachedCallers) {
+    cache.callers.clear();
+    cache.dataVersion = dataVersion;
+  }
+  return cache;
+}
+
 /**
  * Finds the company a key belongs to. The lookup goes by the key's hash; the final comparison is constant-time
- * so the answer's timing says nothing about how close a wrong key came.
+ * so the answer's timing says nothing about how close a wrong key came. Unknown keys are never cached.
  */
 export function companyForKey(ctx: Context, key: string): Caller | undefined {
-  const row = ctx.db
-    .prepare(
-      `SELECT k.keyHash, c.id AS companyId, c.timezone, c.lang
-       FROM api_keys k JOIN companies c ON c.id = k.companyId
-       WHERE k.keyHash = ? AND k.revokedAt IS NULL AND c.deletedAt IS NULL`,
-    )
-    .get(hashKey(key)) as KeyRow | undefined;
+  const hash = hashKey(key);
+  const cache = callerCache(ctx.db);
+  const cacheKey = hash.toString('base64');
+  const cached = cache.callers.get(cacheKey);
+  if (cached) return cached;
+  const row = prepared(
+    ctx.db,
+    `SELECT k.keyHash, c.id AS companyId, c.timezone, c.lang
+     FROM api_keys k JOIN companies c ON c.id = k.companyId
+     WHERE k.keyHash = ? AND k.revokedAt IS NULL AND c.deletedAt IS NULL`,
+  ).get(hash) as KeyRow | undefined;
   if (!row || !keyMatches(key, row.keyHash)) return undefined;
-  return { companyId: row.companyId, timeZone: row.timezone ?? defaultTimeZone(), lang: row.lang };
+  const caller = Object.freeze({
+    companyId: row.companyId,
+    timeZone: row.timezone ?? defaultTimeZone(),
+    lang: row.lang,
+  });
+  cache.callers.set(cacheKey, caller);
+  return caller;
 }
 
 function companyRow(ctx: Context, caller: Caller): Record<string, unknown> {

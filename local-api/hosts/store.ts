@@ -41,8 +41,12 @@ export function isPhonePlausible(phone: string | null | undefined, countryCode: 
 }
 
 export function hostObject(row: HostRow, caller: Caller): Record<string, unknown> {
-  const { companyId, ...rest } = rowToObject(row, hostColumns, caller.timeZone);
-  return { ...rest, companyId, company: companyId, type: 'host' };
+  // companyId last, beside its alias `company`.
+  const object = rowToObject(row, hostColumns, caller.timeZone, ['companyId']);
+  object.companyId = row.companyId;
+  object.company = row.companyId;
+  object.type = 'host';
+  return object;
 }
 
 export function findHost(ctx: Context, caller: Caller, id: string): HostRow | undefined {

@@ -93,11 +93,14 @@ export function parseListQuery(query: Record<string, unknown>, paging: ListPagin
 
   const sqlOp = op === '==' ? '=' : op;
   if (field.related) {
+    // Ordered by the foreign key first, as the index on it is: the page is read in index order and stops at the
+    // limit. Ordered by rowid alone, SQLite would walk every row of the company to skip the sort.
+    const { foreignKey } = field.related;
     return {
       limit,
       offset,
-      where: `${field.related.foreignKey} IN (${field.related.select(`${sqlOp} :value`)})`,
-      orderBy: 'rowid',
+      where: `${foreignKey} IN (${field.related.select(`${sqlOp} :value`)})`,
+      orderBy: `${foreignKey}, rowid`,
       params: { value: stored },
     };
   }

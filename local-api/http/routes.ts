@@ -72,10 +72,17 @@ export const listErrors = [
 /** What DELETE endpoints answer. */
 export const successSchema = z.object({ success: z.literal(true) });
 
-async function answer(spec: RouteSpec, req: Request, res: Response, caller: Caller | undefined): Promise<void> {
+function answer(spec: RouteSpec, req: Request, res: Response, caller: Caller | undefined): void | Promise<void> {
   const body = spec.body ? validate(spec.body, req.body, spec.fieldCodes) : undefined;
-  const result = await spec.handle({ req, res, caller, body, params: req.params as Record<string, string> });
-  if (result !== undefined) res.json(result);
+  const result = spec.handle({ req, res, caller, body, params: req.params as Record<string, string> });
+  // A handler may await (a QR picture is rendered asynchronously): Express 5 passes its rejection on. The others
+  // answer in the same turn, without a promise and a microtask per request.
+  if (result instanceof Promise) return result.then((value) => send(res, value));
+  send(res, result);
+}
+
+function send(res: Response, answer: unknown): void {
+  if (answer !== undefined) res.json(answer);
 }
 
 /**
@@ -93,7 +100,6 @@ export function routerOf(routes: readonly RouteSpec[]): Router {
   const last = withoutId.filter((p) => paths.has(p));
   if (first.length > 0) router.all(first, missingId);
   for (const spec of routes) {
-    // Async so a handler may await (a QR picture is rendered asynchronously); Express 5 passes rejections on.
     router[spec.method](spec.path, (req, res) => answer(spec, req, res, callerOf(req)));
   }
   if (last.length > 0) router.all(last, missingId);

@@ -60,21 +60,14 @@ export function inviteeObjects(ctx: Context, caller: Caller, rows: InviteeRow[])
     rows.map((r) => r.meetingId),
   );
   return rows.map((row) => {
-    const {
-      companyId: _company,
-      deletedAt: _deleted,
-      pictureFile: _picture,
-      ...object
-    } = rowToObject(row, inviteeColumns, caller.timeZone);
+    const object = rowToObject(row, inviteeColumns, caller.timeZone, ['companyId', 'deletedAt', 'pictureFile']);
     const picture = fileUrls(ctx, row.pictureFile);
-    return {
-      ...object,
-      type: 'invitee',
-      host: hosts.get(row.hostId) ?? null,
-      meeting: row.meetingId ? (meetings.get(row.meetingId) ?? null) : null,
-      pictureUrl: picture.url ?? object.pictureUrl,
-      pictureSignedUrl: picture.signedUrl,
-    };
+    object.type = 'invitee';
+    object.host = hosts.get(row.hostId) ?? null;
+    object.meeting = row.meetingId ? (meetings.get(row.meetingId) ?? null) : null;
+    object.pictureUrl = picture.url ?? object.pictureUrl;
+    object.pictureSignedUrl = picture.signedUrl;
+    return object;
   });
 }
 
@@ -222,8 +215,8 @@ export function updateInvitee(ctx: Context, caller: Caller, id: string, input: I
 /** Marks an invitee arrived as part of its check-in; the check-in holds the transaction. */
 export function markInviteeArrived(ctx: Context, caller: Caller, id: string): void {
   updateRow(ctx.db, 'invitees', caller.companyId, id, { status: 'arrived', updatedAt: ctx.clock.now() });
-  const row = getInvitee(ctx, caller, id);
-  ctx.events.publish('invitee.arrived', caller, () => inviteeObject(ctx, caller, row));
+  // Read back only if a listener wants the object (it runs inside this transaction, so it sees the update).
+  ctx.events.publish('invitee.arrived', caller, () => inviteeObject(ctx, caller, getInvitee(ctx, caller, id)));
 }
 
 export function deleteInvitee(ctx: Context, caller: Caller, id: string): void {

@@ -12,14 +12,38 @@ export interface ColumnKinds {
 
 type Row = Record<string, unknown>;
 
-/** Stored row → interface object: 0/1 → booleans, JSON text → values, milliseconds → ISO in the caller's zone. */
-export function rowToObject(row: Row, kinds: ColumnKinds, timeZone: string): Row {
-  const object: Row = { ...row };
-  for (const key of kinds.booleans) if (key in object && object[key] !== null) object[key] = object[key] === 1;
-  for (const key of kinds.json)
-    if (typeof object[key] === 'string') object[key] = JSON.parse(object[key] as string) as unknown;
-  for (const key of kinds.times)
-    if (typeof object[key] === 'number') object[key] = formatInZone(object[key] as number, timeZone);
+type Conversion = 'boolean' | 'json' | 'time';
+const conversionCache = new WeakMap<ColumnKinds, ReadonlyMap<string, Conversion>>();
+
+function conversionsOf(kinds: ColumnKinds): ReadonlyMap<string, Conversion> {
+  let conversions = conversionCache.get(kinds);
+  if (!conversions) {
+    conversions = new Map<string, Conversion>([
+      ...kinds.booleans.map((key) => [key, 'boolean'] as const),
+      ...kinds.json.map((key) => [key, 'json'] as const),
+      ...kinds.times.map((key) => [key, 'time'] as const),
+    ]);
+    conversionCache.set(kinds, conversions);
+  }
+  return conversions;
+}
+
+/**
+ * Stored row → interface object: 0/1 → booleans, JSON text → values, milliseconds → ISO in the caller's zone;
+ * the `hidden` columns (companyId, deletedAt…) left out. One pass and one new object: a list builds a thousand.
+ */
+export function rowToObject(row: Row, kinds: ColumnKinds, timeZone: string, hidden: readonly string[] = []): Row {
+  const conversions = conversionsOf(kinds);
+  const object: Row = {};
+  for (const key in row) {
+    if (hidden.includes(key)) continue;
+    const value = row[key];
+    const conversion = value === null ? undefined : conversions.get(key);
+    if (conversion === 'boolean') object[key] = value === 1;
+    else if (conversion === 'json' && typeof value === 'string') object[key] = JSON.parse(value) as unknown;
+    else if (conversion === 'time' && typeof value === 'number') object[key] = formatInZone(value, timeZone);
+    else object[key] = value;
+  }
   return object;
 }
 
@@ -89,12 +113,23 @@ export function updateRow(db: Db, table: string, companyId: string, id: string, 
   return prepared(db, sql).run({ ...row, __id: id, __companyId: companyId }).changes === 1;
 }
 
+/** The SQL of one page of a company's live rows (its parameters: `listParameters`). */
+export function listSql(table: string, query: ListQuery): string {
+  const where = query.where ? `AND ${query.where}` : '';
+  return `SELECT * FROM ${table} WHERE companyId = :companyId AND deletedAt IS NULL ${where}
+    ORDER BY ${query.orderBy} LIMIT :limit OFFSET :offset`;
+}
+
+export const listParameters = (companyId: string, query: ListQuery) => ({
+  ...query.params,
+  companyId,
+  limit: query.limit,
+  offset: query.offset,
+});
+
 /** One page of a company's live rows, filtered and ordered as the list query says. */
 export function listRows<T>(db: Db, table: string, companyId: string, query: ListQuery): T[] {
-  const where = query.where ? `AND ${query.where}` : '';
-  const sql = `SELECT * FROM ${table} WHERE companyId = :companyId AND deletedAt IS NULL ${where}
-    ORDER BY ${query.orderBy} LIMIT :limit OFFSET :offset`;
-  return prepared(db, sql).all({ ...query.params, companyId, limit: query.limit, offset: query.offset }) as T[];
+  return prepared(db, listSql(table, query)).all(listParameters(companyId, query)) as T[];
 }
 
 /**
@@ -106,7 +141,9 @@ export function rowsByIds<T>(db: Db, table: string, columns: string, companyId: 
   const rows: T[] = [];
   for (let start = 0; start < unique.length; start += 500) {
     const chunk = unique.slice(start, start + 500);
-    const sql = `SELECT ${columns} FROM ${table} WHERE companyId = ? AND id IN (${chunk.map(() => '?').join(', ')})`;
+    // Found by primary key; `+companyId` only checks the company (the unary + keeps SQLite from walking the
+    // company's index instead, every row of it, which it otherwise prefers for more than one id).
+    const sql = `SELECT ${columns} FROM ${table} WHERE +companyId = ? AND id IN (${chunk.map(() => '?').join(', ')})`;
     rows.push(...(prepared(db, sql).all(companyId, ...chunk) as T[]));
   }
   return rows;

@@ -87,6 +87,9 @@ function customFieldObject(answer: AnswerItem & { type?: string }) {
   return { id: customFieldId, name: name ?? '', type: type ?? 'Text', value, ...details };
 }
 
+/** Stored columns the visit object does not show (the files are shown by URL). */
+const hiddenVisitColumns = ['companyId', 'deletedAt', 'pictureFile', 'ndaFile'];
+
 /** The visit objects of section 2.7 for a page of rows (hosts fetched once for the page). */
 export function visitObjects(ctx: Context, caller: Caller, rows: VisitRow[]): Record<string, unknown>[] {
   const hosts = hostSummaries(
@@ -95,26 +98,19 @@ export function visitObjects(ctx: Context, caller: Caller, rows: VisitRow[]): Re
     rows.map((r) => r.hostId),
   );
   return rows.map((row) => {
-    const {
-      companyId: _company,
-      deletedAt: _deleted,
-      pictureFile: _picture,
-      ndaFile: _nda,
-      ...object
-    } = rowToObject(row, visitColumns, caller.timeZone);
+    // Built in place rather than spread into a copy: a page of a thousand visits is a thousand fewer copies.
+    const object = rowToObject(row, visitColumns, caller.timeZone, hiddenVisitColumns);
     const picture = fileUrls(ctx, row.pictureFile);
     const nda = fileUrls(ctx, row.ndaFile);
-    return {
-      ...object,
-      type: 'visit',
-      host: row.hostId ? (hosts.get(row.hostId) ?? null) : null,
-      authorizationStatus: row.authorizationStatus ? authorizationStatusOut[row.authorizationStatus] : null,
-      customFields: (object.customFields as AnswerItem[]).map(customFieldObject),
-      pictureUrl: picture.url,
-      pictureSignedUrl: picture.signedUrl,
-      ndaUrl: nda.url,
-      ndaSignedUrl: nda.signedUrl,
-    };
+    object.type = 'visit';
+    object.host = row.hostId ? (hosts.get(row.hostId) ?? null) : null;
+    object.authorizationStatus = row.authorizationStatus ? authorizationStatusOut[row.authorizationStatus] : null;
+    object.customFields = (object.customFields as AnswerItem[]).map(customFieldObject);
+    object.pictureUrl = picture.url;
+    object.pictureSignedUrl = picture.signedUrl;
+    object.ndaUrl = nda.url;
+    object.ndaSignedUrl = nda.signedUrl;
+    return object;
   });
 }
 
@@ -396,15 +392,17 @@ function applyCheckout(ctx: Context, caller: Caller, row: VisitRow, input: Check
   const checkoutAt = (resolveDate(input.checkoutAt, caller, 'WRONG_CHECKOUT_AT_FORMAT') as number | undefined) ?? now;
   if (Math.floor(checkoutAt / 1000) < Math.floor(row.checkinAt / 1000))
     throw new ApiError('CHECKOUT_AT_BEFORE_CHECKIN');
-  updateRow(ctx.db, 'visits', caller.companyId, row.id, {
+  const changes = {
     checkoutAt,
     isInsideCompany: 0,
     checkoutType: input.checkoutType ?? 'API',
     checkoutByHostId: input.checkoutByHostId ?? null,
     checkoutByIpadId: input.checkoutByIpadId ?? null,
     updatedAt: now,
-  });
-  const updated = getVisit(ctx, caller, row.id);
+  };
+  updateRow(ctx.db, 'visits', caller.companyId, row.id, changes);
+  // The stored row is the one read with exactly these columns set: no need to read it back.
+  const updated: VisitRow = { ...row, ...changes };
   publishVisit(ctx, caller, 'visit.checkout', updated);
   return updated;
 }

@@ -90,7 +90,8 @@ CREATE TABLE hosts (
 ) STRICT;
 CREATE UNIQUE INDEX hosts_email ON hosts (companyId, email) WHERE deletedAt IS NULL;
 CREATE INDEX hosts_list ON hosts (companyId) WHERE deletedAt IS NULL;
-CREATE INDEX hosts_name ON hosts (companyId, name) WHERE deletedAt IS NULL;
+-- Not partial: a visit's `hostName` query matches the host it was for even once that host is deleted.
+CREATE INDEX hosts_name ON hosts (companyId, name);
 CREATE INDEX hosts_role ON hosts (companyId, role) WHERE deletedAt IS NULL;
 CREATE INDEX hosts_sector ON hosts (companyId, sector) WHERE deletedAt IS NULL;
 CREATE INDEX hosts_position ON hosts (companyId, position) WHERE deletedAt IS NULL;
@@ -205,7 +206,7 @@ CREATE INDEX visits_email ON visits (companyId, email) WHERE deletedAt IS NULL;
 CREATE INDEX visits_document ON visits (companyId, document) WHERE deletedAt IS NULL;
 CREATE INDEX visits_cpf ON visits (companyId, cpf) WHERE deletedAt IS NULL;
 CREATE INDEX visits_phone ON visits (companyId, phone) WHERE deletedAt IS NULL;
-CREATE INDEX visits_invitee ON visits (inviteeId) WHERE inviteeId IS NOT NULL;
+CREATE INDEX visits_invitee ON visits (companyId, inviteeId) WHERE deletedAt IS NULL;
 CREATE INDEX visits_card ON visits (companyId, cardNumber) WHERE deletedAt IS NULL;
 
 CREATE TABLE access_configs (

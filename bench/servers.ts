@@ -1,0 +1,120 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const repoRoot = resolve(import.meta.dirname, '..');
+const cliPath = join(repoRoot, 'local-api/bin/portaria.mjs');
+const ceilingPath = join(repoRoot, 'bench/ceiling.ts');
+
+/** A server running as its own process on a loopback port. */
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  /** Milliseconds from spawning the process to its "listening on" line. */
+  listeningMs: number;
+  /** performance.now() when the process was spawned. */
+  spawnedAt: number;
+  /** Resident memory of the process now, in MiB (VmRSS in /proc/<pid>/status). */
+  rssMb(): number;
+  /** CPU time (user + system) the process has used so far, in milliseconds (/proc/<pid>/stat). */
+  cpuMs(): number;
+  stop(): Promise<void>;
+}
+
+function residentMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
+  if (kb === undefined) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(kb) / 1024;
+}
+
+/** Clock ticks per second of /proc/<pid>/stat: 100 on Linux (`getconf CLK_TCK`). */
+const ticksPerSecond = 100;
+
+function cpuTimeMs(pid: number): number {
+  // Fields after the command name (which is in parentheses and may hold spaces): utime and stime are 14 and 15.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+}
+
+/** Spawns `node <args>` and waits for the "listening on <url>" line every server here prints. */
+export async function startProcess(args: string[]): Promise<ServerProcess> {
+  const spawnedAt = performance.now();
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 60_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolveUrl(match[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}: ${stderr}`));
+    });
+  });
+  const pid = child.pid as number;
+  return {
+    url,
+    pid,
+    listeningMs: performance.now() - spawnedAt,
+    spawnedAt,
+    rssMb: () => residentMb(pid),
+    cpuMs: () => cpuTimeMs(pid),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
+}
+
+/**
+ * `portaria serve` on a data folder, as a user runs it, but without scheduled backups: the first one comes a minute
+ * after the start and copies the whole database (seconds for the large one), which would land in the middle of a
+ * measurement. `nodeArgs` go before the script (e.g. `--cpu-prof`).
+ */
+export function startPortaria(dataDir: string, nodeArgs: string[] = []): Promise<ServerProcess> {
+  return startProcess([...nodeArgs, cliPath, 'serve', '--port', '0', '--data', dataDir, '--backup-interval', '0']);
+}
+
+/** The minimal Express + better-sqlite3 server of bench/ceiling.ts on a copy of the same database. */
+export function startCeiling(dbFile: string, nodeArgs: string[] = []): Promise<ServerProcess> {
+  return startProcess([...nodeArgs, '--import', 'tsx', ceilingPath, '--db', dbFile]);
+}
+
+/** Samples a server's resident memory every 100 ms until stopped; returns the highest value seen. */
+export function peakRss(server: ServerProcess): { stop(): number } {
+  let peak = server.rssMb();
+  const sample = () => {
+    try {
+      peak = Math.max(peak, server.rssMb());
+    } catch {
+      // The process has ended: its peak is the one seen.
+    }
+  };
+  const timer = setInterval(sample, 100);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return peak;
+    },
+  };
+}
