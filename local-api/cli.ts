@@ -14,6 +14,7 @@ import {
   verifyDatabaseFile,
 } from './backup/backup.ts';
 import { createCompany } from './companies/store.ts';
+import { credentialsUsage, ownerTokenCommand } from './credentials/commands.ts';
 import { deviceCredential } from './device.ts';
 import { startGate } from './gate/gate.ts';
 import { isTimeZone } from './rules/time.ts';
@@ -29,7 +30,8 @@ const usage = `Usage:
   portaria backup --data <dir> [--out <file>]          an online backup, also while the service runs
   portaria restore --data <dir> --from <file> [--force] checks the backup, then restores it
   portaria gate --port <n> --aes-key <key> --username <u> --password <p> [--totp] [--host <ip>]
-                [--webhook-secret <s>] [--leeway-ms <n>]   the reference gate (docs/access-control.md)`;
+                [--webhook-secret <s>] [--leeway-ms <n>]   the reference gate (docs/access-control.md)
+${credentialsUsage}`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${usage}\n`);
@@ -242,5 +244,6 @@ export async function main(argv: string[]): Promise<void> {
   if (command === 'start') return start(argv.slice(1));
   if (command === 'gate') return gate(argv.slice(1));
   if (command === 'company' && sub === 'create') return companyCreate(rest);
+  if (command === 'owner' && sub === 'token') return ownerTokenCommand(rest, fail);
   fail(command ? `unknown command: ${argv.join(' ')}` : 'no command given');
 }

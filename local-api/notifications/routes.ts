@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import {
@@ -36,6 +37,7 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/notifications',
+      roles: roles.readers,
       tag,
       summary: 'List notifications',
       query: listQueryInput(notificationPaging),
@@ -61,6 +63,7 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/notification/:id',
+      roles: roles.readers,
       tag,
       summary: 'Retrieve a notification and the state of its deliveries',
       response: notificationObjectSchema,

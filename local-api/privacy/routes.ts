@@ -1,4 +1,5 @@
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { erasureInput, erasureInputCodes, erasureOutput, retentionInput, retentionOutput } from './schema.ts';
 import { eraseVisitor, findRetention, retentionObject, saveRetention } from './store.ts';
@@ -10,6 +11,7 @@ export function privacyRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/privacy/retention',
+      roles: roles.readers,
       tag,
       summary: "Retrieve the company's retention of visitor data",
       response: retentionOutput,

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { type Context, inTransaction } from '../context.ts';
+import { mayFollowCompany } from '../device.ts';
 import { retryDelay } from '../queue/retry.ts';
 import { hexId } from '../rules/ids.ts';
 import type { Db } from '../store/db.ts';
@@ -180,6 +181,9 @@ export function startSyncAgent(ctx: Context): SyncAgent {
       });
       // Settings changed while the page travelled: it belongs to the old upstream.
       if (stopped || !current(upstream)) return;
+      if (!mayFollowCompany(ctx, page.companyId)) {
+        throw new UpstreamError(`hub names company ${page.companyId}, not the company this kiosk is enrolled for`);
+      }
       const clockSkewMs = page.now - Math.round((sentAt + ctx.clock.now()) / 2);
       applyPulledPage(ctx, upstream.apiKey, page, clockSkewMs);
       if (clockOff !== Math.abs(clockSkewMs) > clockSkewWarningMs) {

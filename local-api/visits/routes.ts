@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import {
@@ -40,6 +41,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visits',
+      roles: roles.readers,
       tag,
       summary: 'List visits',
       response: z.object({ visits: z.array(visitObjectSchema), size: z.number().int() }),
@@ -57,6 +59,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/visits',
+      roles: roles.staff,
       tag,
       summary: 'Check a walk-in visitor in (idempotent by the client-made visit.id)',
       response: visitObjectSchema,
@@ -76,6 +79,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/visit/allow/:id',
+      roles: roles.staff,
       tag,
       summary: 'Allow a visit',
       response: visitObjectSchema,
@@ -88,6 +92,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/visit/deny/:id',
+      roles: roles.staff,
       tag,
       summary: 'Deny a visit',
       response: visitObjectSchema,
@@ -100,6 +105,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/visit/checkout/:id',
+      roles: roles.staff,
       tag,
       summary: 'Check a visit out',
       response: visitObjectSchema,
@@ -111,6 +117,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/visit/inviteeCheckin/:inviteeId',
+      roles: roles.staff,
       tag,
       summary: 'Check an invitee in',
       response: visitObjectSchema,
@@ -129,6 +136,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/visit/inviteeCheckout/:inviteeId',
+      roles: roles.staff,
       tag,
       summary: "Check out an invitee's open visit",
       response: visitObjectSchema,
@@ -141,6 +149,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visit/:id',
+      roles: roles.readers,
       tag,
       summary: 'Retrieve a visit',
       response: visitObjectSchema,
