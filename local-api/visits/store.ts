@@ -193,12 +193,17 @@ function fileColumns(uploads: VisitUploads, files: FileBatch, current?: VisitRow
 
 export interface CheckinOptions {
   /**
-   * The check-in already happened, at a kiosk that was offline (a sync replay, docs/sync.md). An invitee's is
-   * recorded even when the invitee was canceled or is inside already, since the kiosk could not know, and flagged
-   * for review (`statusNote` says why, the authorization waits) instead of refused. Its answers were checked by
-   * the kiosk, against the definitions it had, and are kept as they are.
+   * The check-in already happened, at a kiosk that was offline (a sync replay, docs/sync.md). It is recorded even
+   * when the kiosk could not know better: an invitee canceled or inside already, a host deleted meanwhile; such a
+   * visit is flagged for review (`statusNote` says why, the authorization waits) instead of refused. Its answers
+   * were checked by the kiosk, against the definitions it had, and are kept as they are.
    */
   replayed?: boolean;
+  /**
+   * A replayed check-in of an invitation this service no longer has (deleted meanwhile, or lost to a restore from
+   * a backup), recorded as a walk-in from the kiosk's own record of the visit and flagged INVITEE_NOT_FOUND.
+   */
+  lostInviteeId?: string;
 }
 
 /** Answers are checked at the door; a replay's were checked by the kiosk. */
@@ -229,6 +234,44 @@ function atTheDoor(
   };
 }
 
+/** Whether the company has the row, live or deleted. */
+function companyHasRow(ctx: Context, caller: Caller, table: 'hosts' | 'invitees', id: string): boolean {
+  return (
+    prepared(ctx.db, `SELECT 1 FROM ${table} WHERE id = ? AND companyId = ?`).get(id, caller.companyId) !== undefined
+  );
+}
+
+type WalkInFields = Omit<VisitCreateInput['visit'], 'customFields' | 'questionnaireFields' | 'feedbacks'>;
+
+/**
+ * The hosts and invitation a check-in refers to. At the door they must be live. A replayed check-in happened
+ * already: a host or an invitation deleted meanwhile does not undo it. The visit keeps each reference the company
+ * still has a row for (a deleted one), drops one it has none for (lost to a restore from a backup), and is flagged
+ * for review when the invitation or the visit's host is gone.
+ */
+function checkinReferences(ctx: Context, caller: Caller, fields: WalkInFields, options: CheckinOptions) {
+  if (!options.replayed) {
+    requireHost(ctx, caller, fields.hostId);
+    requireHost(ctx, caller, fields.authorizedById);
+    return { fields, inviteeId: null };
+  }
+  const kept = (table: 'hosts' | 'invitees', id: string | null | undefined) =>
+    id && companyHasRow(ctx, caller, table, id) ? id : null;
+  const hostGone = Boolean(fields.hostId) && !findHost(ctx, caller, String(fields.hostId));
+  const authorizerGone = Boolean(fields.authorizedById) && !findHost(ctx, caller, String(fields.authorizedById));
+  const lostInvitee = options.lostInviteeId;
+  const flag = lostInvitee !== undefined ? 'INVITEE_NOT_FOUND' : hostGone ? 'HOST_NOT_FOUND' : null;
+  return {
+    fields: {
+      ...fields,
+      ...(hostGone ? { hostId: kept('hosts', fields.hostId) } : {}),
+      ...(authorizerGone ? { authorizedById: kept('hosts', fields.authorizedById) } : {}),
+      ...(flag ? { statusNote: flag, authorizationStatus: 'AWAITING' as const } : {}),
+    },
+    inviteeId: kept('invitees', lostInvitee),
+  };
+}
+
 /**
  * Walk-in check-in. The visit's id is made by the client, so a retried POST (the kiosk lost the answer) finds
  * the visit it already made and answers it unchanged instead of creating a second one.
@@ -249,9 +292,8 @@ export function checkinWalkIn(
       return existing;
     }
     if (!visitor.name) throw new ApiError('MISSING_NAME');
-    requireHost(ctx, caller, visit.hostId);
-    requireHost(ctx, caller, visit.authorizedById);
-    const { companyId: _ignored, customFields, questionnaireFields, feedbacks, ...fields } = visit;
+    const { companyId: _ignored, customFields, questionnaireFields, feedbacks, ...requested } = visit;
+    const { fields, inviteeId } = checkinReferences(ctx, caller, requested, options);
     const dates = resolveDates(fields, caller);
     const now = ctx.clock.now();
     const checkinAt = (dates.checkinAt as number | undefined) ?? now;
@@ -260,10 +302,11 @@ export function checkinWalkIn(
       throw new ApiError('CHECKOUT_AT_BEFORE_CHECKIN');
     }
     const answers = checkinAnswers(ctx, caller, { customFields, questionnaireFields, feedbacks }, answerMode(options));
-    const { letIn, ...door } = atTheDoor(ctx, caller, visitor, checkinAt, visit, options);
+    const { letIn, ...door } = atTheDoor(ctx, caller, visitor, checkinAt, fields, options);
     insertRow(ctx.db, 'visits', {
       ...objectToRow({ ...dates, ...visitor, ...answers, ...door }, visitColumns),
       ...fileColumns(uploads, files),
+      ...(inviteeId ? { inviteeId } : {}),
       checkinType: visit.checkinType ?? 'API',
       cardNumber: visit.cardNumber ?? String(freeCardNumber(ctx, caller)),
       checkinAt,
