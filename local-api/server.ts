@@ -21,6 +21,7 @@ import type { Random } from './rules/ids.ts';
 import { loadDeviceKey, secretBox } from './secrets/box.ts';
 import { openDatabase } from './store/db.ts';
 import { prepareSync, startSyncAgent } from './sync/agent.ts';
+import { HubTime } from './sync/hub-time.ts';
 import { configureUpstream } from './sync/state.ts';
 
 export interface ServiceOptions {
@@ -55,7 +56,7 @@ export function openService(options: ServiceOptions): Context {
   const log = createLogger(options.logLevel ?? process.env.PORTARIA_LOG_LEVEL ?? 'info');
   const ctx: Context = {
     db: openDatabase(databaseFile(dataDir)),
-    clock: options.clock ?? systemClock,
+    clock: new HubTime(options.clock ?? systemClock),
     random: options.random ?? systemRandom,
     secrets,
     log,

@@ -109,7 +109,7 @@ function sweep(ctx: Context, companyId: string): void {
  * each row at its latest change, so an invitee may come a page before the host it refers to; the hub holds them
  * consistent, and the kiosk mirrors it.
  */
-export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage, clockSkewMs: number | null): void {
+export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage): void {
   const before = syncState(ctx);
   const idle =
     page.changes.length === 0 &&
@@ -137,7 +137,6 @@ export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage, 
         cursor: page.cursor,
         companyId: page.companyId,
         resyncing: resyncing ? 1 : 0,
-        clockSkewMs,
       });
     });
   } finally {

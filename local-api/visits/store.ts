@@ -432,7 +432,11 @@ export function inviteeAnswers(invitee: InviteeRow): AnswerItem[] {
 function applyCheckout(ctx: Context, caller: Caller, row: VisitRow, input: CheckoutInput): VisitRow {
   if (row.checkoutAt !== null) throw new ApiError('ALREADY_CHECKOUT');
   const now = ctx.clock.now();
-  const checkoutAt = (resolveDate(input.checkoutAt, caller, 'WRONG_CHECKOUT_AT_FORMAT') as number | undefined) ?? now;
+  // A check-out "now" of a visit stamped later than now (by a device clock running ahead) ends it at its check-in:
+  // the person is leaving, and a visit that cannot be closed would count them inside for ever.
+  const checkoutAt =
+    (resolveDate(input.checkoutAt, caller, 'WRONG_CHECKOUT_AT_FORMAT') as number | undefined) ??
+    Math.max(now, row.checkinAt);
   if (Math.floor(checkoutAt / 1000) < Math.floor(row.checkinAt / 1000))
     throw new ApiError('CHECKOUT_AT_BEFORE_CHECKIN');
   const changes = {
