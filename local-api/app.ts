@@ -35,6 +35,7 @@ import { privacyRoutes } from './privacy/routes.ts';
 import type { JobHandler } from './queue/queue.ts';
 import { syncListener } from './sync/listener.ts';
 import { syncRoutes } from './sync/routes.ts';
+import { visitorTypeRoutes } from './visitor-types/routes.ts';
 import { visitorRoutes } from './visitors/routes.ts';
 import { visitRoutes } from './visits/routes.ts';
 import { webhookDeliveryHandler, webhookJobKind, webhookListener } from './webhooks/events.ts';
@@ -74,6 +75,7 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...visitRoutes(ctx),
     ...visitorRoutes(ctx),
     ...customFieldRoutes(ctx),
+    ...visitorTypeRoutes(ctx),
     ...blocklistRoutes(ctx),
     ...notificationRoutes(ctx),
     ...fileRoutes(ctx),
