@@ -38,6 +38,7 @@ import { rosterRoutes } from './roster/routes.ts';
 import { syncListener } from './sync/listener.ts';
 import { syncRoutes } from './sync/routes.ts';
 import { visitLogRoutes } from './visit-log/routes.ts';
+import { visitorTypeRoutes } from './visitor-types/routes.ts';
 import { visitorRoutes } from './visitors/routes.ts';
 import { visitRoutes } from './visits/routes.ts';
 import { webhookDeliveryHandler, webhookJobKind, webhookListener } from './webhooks/events.ts';
@@ -77,6 +78,7 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...visitRoutes(ctx),
     ...visitorRoutes(ctx),
     ...customFieldRoutes(ctx),
+    ...visitorTypeRoutes(ctx),
     ...blocklistRoutes(ctx),
     ...notificationRoutes(ctx),
     ...fileRoutes(ctx),
