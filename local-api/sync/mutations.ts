@@ -148,6 +148,7 @@ const visitorColumns = ['name', 'email', 'phone', 'cpf', 'rg', 'document', 'comp
 const walkInColumns = [
   'id',
   'hostId',
+  'visitorTypeId',
   'checkinType',
   'checkoutType',
   'cardNumber',

@@ -48,9 +48,10 @@ export const feedTables: readonly FeedTable[] = [
   feedTable('access_configs', { key: 'companyId', sealed: accessConfigSecrets }),
   feedTable('privacy_settings', { key: 'companyId' }),
   // What a kiosk needs at the door besides: the meetings its invitees belong to, the check-in's custom fields, the
-  // blocklist it screens against, and how it sends its hosts' notifications.
+  // blocklist it screens against, its visitor types, and how it sends its hosts' notifications.
   feedTable('meetings'),
   feedTable('custom_fields'),
+  feedTable('visitor_types'),
   feedTable('blocklist'),
   feedTable('notification_settings', { key: 'companyId', sealed: notificationSettingsSecrets }),
 ];

@@ -6,6 +6,8 @@ import {
   authorizationInput,
   checkoutInput,
   inviteeCheckinInput,
+  screenAnswer,
+  screenInput,
   visitCreateInput,
   visitInputCodes,
   visitObjectSchema,
@@ -20,6 +22,7 @@ import {
   deleteVisit,
   getVisit,
   listVisits,
+  screenCheckin,
   updateVisit,
   visitObject,
   visitObjects,
@@ -31,7 +34,13 @@ export const visitPaging = { defaultLimit: 500, maxLimit: 1000 };
 
 const tag = 'Visits';
 const checkoutErrors = ['ALREADY_CHECKOUT', 'CHECKOUT_AT_BEFORE_CHECKIN', 'WRONG_CHECKOUT_AT_FORMAT'] as const;
-const visitorErrors = ['INVALID_EMAIL', 'INVALID_CPF', 'HOST_NOT_FOUND', 'INVALID_PARAMETER'] as const;
+const visitorErrors = [
+  'INVALID_EMAIL',
+  'INVALID_CPF',
+  'HOST_NOT_FOUND',
+  'VISITOR_TYPE_NOT_FOUND',
+  'INVALID_PARAMETER',
+] as const;
 
 export function visitRoutes(ctx: Context): RouteSpec[] {
   const answer = (caller: Parameters<typeof visitObject>[1], row: Parameters<typeof visitObject>[2]) =>
@@ -72,6 +81,17 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
         ...visitorErrors,
       ],
       handle: ({ caller, body }) => answer(caller, checkinWalkIn(ctx, caller, body)),
+    }),
+    route({
+      method: 'post',
+      path: '/visits/screen',
+      tag,
+      summary: 'Ask the blocklist before the rest of a check-in (a match records the visit, blocked, at once)',
+      response: screenAnswer,
+      body: screenInput,
+      fieldCodes: visitInputCodes,
+      errors: ['MISSING_ID', 'INVALID_ID', 'MISSING_NAME', 'INVITEE_NOT_FOUND', 'INVITEE_CANCELED', ...visitorErrors],
+      handle: ({ caller, body }) => screenCheckin(ctx, caller, body),
     }),
     route({
       method: 'patch',

@@ -1,7 +1,8 @@
+import { recordAudit } from '../audit/store.ts';
 import { screenVisitor } from '../blocklist/store.ts';
 import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
-import { checkinAnswers, liveAnswers } from '../custom-fields/store.ts';
+import { checkinAnswers, liveAnswers, unansweredRequired } from '../custom-fields/store.ts';
 import type { EventName } from '../events.ts';
 import {
   decodeNda,
@@ -21,6 +22,7 @@ import type { PersonIds } from '../rules/identity.ts';
 import { isUuidV4, newUuid } from '../rules/ids.ts';
 import { parseTimestampInput } from '../rules/time.ts';
 import { findLiveRow, insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
+import { requireVisitorType, typeRules } from '../visitor-types/store.ts';
 import { visitorDataFields } from '../visitors/schema.ts';
 import { recognizeVisitor, requireVisitor } from '../visitors/store.ts';
 import {
@@ -30,6 +32,7 @@ import {
   authorizationStatusOut,
   type CheckoutInput,
   type InviteeCheckinInput,
+  type ScreenInput,
   type VisitCreateInput,
   type VisitUpdateInput,
   visitColumns,
@@ -52,6 +55,7 @@ export type VisitRow = Record<string, unknown> & {
 const textFields = [
   ...visitorDataFields,
   'hostId',
+  'visitorTypeId',
   'inviteeId',
   'meetingId',
   'cardNumber',
@@ -204,10 +208,16 @@ export interface CheckinOptions {
    * a backup), recorded as a walk-in from the kiosk's own record of the visit and flagged INVITEE_NOT_FOUND.
    */
   lostInviteeId?: string;
+  /**
+   * The visitor is stopped by the blocklist before finishing the kiosk's steps (`screenCheckin`): the visit is
+   * recorded with what is known so far, without the answers a complete check-in requires.
+   */
+  stoppedAtDoor?: boolean;
 }
 
 /** Answers are checked at the door; a replay's were checked by the kiosk. */
-const answerMode = (options: CheckinOptions) => (options.replayed ? 'replay' : 'checkin');
+const answerMode = (options: CheckinOptions) =>
+  options.replayed ? 'replay' : options.stoppedAtDoor ? 'waived' : 'checkin';
 
 /**
  * The door's part of a check-in: the visitor record (a returning visitor is recognized) and the blocklist. A
@@ -293,7 +303,12 @@ export function checkinWalkIn(
     }
     if (!visitor.name) throw new ApiError('MISSING_NAME');
     const { companyId: _ignored, customFields, questionnaireFields, feedbacks, ...requested } = visit;
+    if (!options.replayed) requireVisitorType(ctx, caller, visit.visitorTypeId);
+    const rules = typeRules(ctx, caller, visit.visitorTypeId);
     const { fields, inviteeId } = checkinReferences(ctx, caller, requested, options);
+    // The type's approval rule, unless the client decided the authorization itself.
+    if (fields.authorizationStatus === undefined && rules?.requireAuthorization)
+      fields.authorizationStatus = 'AWAITING';
     const dates = resolveDates(fields, caller);
     const now = ctx.clock.now();
     const checkinAt = (dates.checkinAt as number | undefined) ?? now;
@@ -301,7 +316,13 @@ export function checkinWalkIn(
     if (checkoutAt !== null && Math.floor(checkoutAt / 1000) < Math.floor(checkinAt / 1000)) {
       throw new ApiError('CHECKOUT_AT_BEFORE_CHECKIN');
     }
-    const answers = checkinAnswers(ctx, caller, { customFields, questionnaireFields, feedbacks }, answerMode(options));
+    const answers = checkinAnswers(
+      ctx,
+      caller,
+      { customFields, questionnaireFields, feedbacks },
+      answerMode(options),
+      rules?.customFieldIds ?? null,
+    );
     const { letIn, ...door } = atTheDoor(ctx, caller, visitor, checkinAt, fields, options);
     insertRow(ctx.db, 'visits', {
       ...objectToRow({ ...dates, ...visitor, ...answers, ...door }, visitColumns),
@@ -369,15 +390,23 @@ export function checkinInvitee(
     const now = ctx.clock.now();
     const checkinAt = (resolveDate(input.checkinAt, caller, 'WRONG_CHECKIN_AT_FORMAT') as number | undefined) ?? now;
     const id = input.id ?? newUuid(ctx.random);
-    const answers = checkinAnswers(
-      ctx,
-      caller,
-      {
-        customFields: input.customFields ?? liveAnswers(ctx, caller, inviteeAnswers(invitee)),
-        questionnaireFields: input.questionnaireFields,
-      },
-      answerMode(options),
-    );
+    const visitorTypeId = (invitee.visitorTypeId as string | null) ?? null;
+    const rules = typeRules(ctx, caller, visitorTypeId);
+    const asked = rules?.customFieldIds ?? null;
+    const given = {
+      customFields: mergeAnswers(liveAnswers(ctx, caller, inviteeAnswers(invitee)), input.customFields ?? []),
+      questionnaireFields: input.questionnaireFields,
+    };
+    const waived = input.waiveReason !== undefined && !options.replayed && !options.stoppedAtDoor;
+    const answers = checkinAnswers(ctx, caller, given, waived ? 'waived' : answerMode(options), asked);
+    if (waived) {
+      recordAudit(ctx, caller, {
+        action: 'visit.requirements.waived',
+        objectType: 'visit',
+        objectId: id,
+        details: { reason: input.waiveReason, unanswered: unansweredRequired(ctx, caller, answers, asked) },
+      });
+    }
     const person = invitee as InviteeRow & PersonIds & Record<string, string | null>;
     const { letIn, ...door } = atTheDoor(ctx, caller, person, checkinAt, {}, options);
     insertRow(ctx.db, 'visits', {
@@ -389,6 +418,7 @@ export function checkinInvitee(
       updatedAt: now,
       inviteeId,
       hostId: invitee.hostId,
+      visitorTypeId,
       meetingId: invitee.meetingId,
       name: invitee.name,
       email: invitee.email,
@@ -407,7 +437,8 @@ export function checkinInvitee(
       checkinType: input.checkinType ?? 'INVITES',
       checkinByIpadId: input.checkinByIpadId ?? null,
       checkinByHostId: input.checkinByHostId ?? null,
-      authorizationStatus: flag !== null || invitee.requiresAuthorization === 1 ? 'AWAITING' : null,
+      authorizationStatus:
+        flag !== null || invitee.requiresAuthorization === 1 || rules?.requireAuthorization ? 'AWAITING' : null,
       statusNote: door.statusNote ?? flag,
       isInsideCompany: letIn ? 1 : 0,
     });
@@ -416,6 +447,34 @@ export function checkinInvitee(
     publishVisit(ctx, caller, 'visit.checkin', row);
     return row;
   });
+}
+
+/**
+ * The blocklist asked before the kiosk's later steps (picture, agreement), right after the visitor said who they
+ * are. A match records the visit at once, as the check-in would (BLOCKED, not let in, the door's hosts told), so
+ * a visitor learns nothing more by asking than by checking in; no match records nothing. The answer says only
+ * whether to stop: never why, nor anything of the entry.
+ */
+export function screenCheckin(ctx: Context, caller: Caller, input: ScreenInput): { stop: boolean } {
+  if (!isUuidV4(input.visit.id)) throw new ApiError('INVALID_ID');
+  if (input.inviteeId !== undefined) {
+    const invitee = requireInvitee(ctx, caller, input.inviteeId);
+    if (!findVisitAnyState(ctx, input.visit.id) && !screenVisitor(ctx, caller, invitee as InviteeRow & PersonIds)) {
+      return { stop: false };
+    }
+    const visit = checkinInvitee(ctx, caller, input.inviteeId, { id: input.visit.id }, { stoppedAtDoor: true });
+    return { stop: visit.visitorStatus === 'BLOCKED' };
+  }
+  const visitor = input.visitor ?? {};
+  if (!findVisitAnyState(ctx, input.visit.id) && !screenVisitor(ctx, caller, visitor)) return { stop: false };
+  const visit = checkinWalkIn(ctx, caller, { visit: input.visit, visitor }, { stoppedAtDoor: true });
+  return { stop: visit.visitorStatus === 'BLOCKED' };
+}
+
+/** The invitee's answers completed by those given at check-in: one per field, the later one kept. */
+function mergeAnswers(registered: readonly AnswerItem[], given: readonly AnswerItem[]): AnswerItem[] {
+  const fresh = new Set(given.map((answer) => answer.customFieldId));
+  return [...registered.filter((answer) => !fresh.has(answer.customFieldId)), ...given];
 }
 
 /** The invitee's Custom Field Objects as the visit's answers. */
