@@ -65,6 +65,7 @@ export const errorStatus = {
   INVALID_NDA: 400,
   INVALID_CUSTOM_FIELD: 400,
   LINK_EXPIRED: 403,
+  MEETING_NOT_FOUND: 400,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -30,8 +30,19 @@ import {
 export const visitPaging = { defaultLimit: 500, maxLimit: 1000 };
 
 const tag = 'Visits';
-const checkoutErrors = ['ALREADY_CHECKOUT', 'CHECKOUT_AT_BEFORE_CHECKIN', 'WRONG_CHECKOUT_AT_FORMAT'] as const;
-const visitorErrors = ['INVALID_EMAIL', 'INVALID_CPF', 'HOST_NOT_FOUND', 'INVALID_PARAMETER'] as const;
+const checkoutErrors = [
+  'ALREADY_CHECKOUT',
+  'CHECKOUT_AT_BEFORE_CHECKIN',
+  'WRONG_CHECKOUT_AT_FORMAT',
+  'HOST_NOT_FOUND',
+] as const;
+const visitorErrors = [
+  'INVALID_EMAIL',
+  'INVALID_CPF',
+  'HOST_NOT_FOUND',
+  'MEETING_NOT_FOUND',
+  'INVALID_PARAMETER',
+] as const;
 
 export function visitRoutes(ctx: Context): RouteSpec[] {
   const answer = (caller: Parameters<typeof visitObject>[1], row: Parameters<typeof visitObject>[2]) =>

@@ -16,6 +16,7 @@ import { hostSummaries } from '../hosts/summaries.ts';
 import { ApiError, type ErrorCode } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { findInvitee, freeCardNumber, type InviteeRow, markInviteeArrived } from '../invitees/store.ts';
+import { findMeeting } from '../meetings/store.ts';
 import { blockedNote } from '../notifications/messages.ts';
 import type { PersonIds } from '../rules/identity.ts';
 import { isUuidV4, newUuid } from '../rules/ids.ts';
@@ -158,6 +159,32 @@ function requireHost(ctx: Context, caller: Caller, hostId: string | null | undef
   if (hostId && !findHost(ctx, caller, hostId)) throw new ApiError('HOST_NOT_FOUND');
 }
 
+interface VisitReferences {
+  meetingId?: string | null;
+  checkinByHostId?: string | null;
+  checkoutByHostId?: string | null;
+}
+
+/**
+ * The visit's other references (its meeting, the hosts who checked it in and out) must name the company's own
+ * rows: another company's id, or an unknown one, is refused. A replayed write happened already at a kiosk and is
+ * kept: a reference the hub does not know is dropped instead (null).
+ */
+function ownReferences<T extends VisitReferences>(ctx: Context, caller: Caller, fields: T): T {
+  const checked = { ...fields };
+  const refuse = (code: ErrorCode) => {
+    if (caller.replayedFor === undefined) throw new ApiError(code);
+    return null;
+  };
+  if (checked.meetingId && !findMeeting(ctx, caller, checked.meetingId))
+    checked.meetingId = refuse('MEETING_NOT_FOUND');
+  for (const key of ['checkinByHostId', 'checkoutByHostId'] as const) {
+    const hostId = checked[key];
+    if (hostId && !findHost(ctx, caller, hostId)) checked[key] = refuse('HOST_NOT_FOUND');
+  }
+  return checked;
+}
+
 function publishVisit(ctx: Context, caller: Caller, name: EventName, row: VisitRow): void {
   ctx.events.publish(name, caller, () => visitObject(ctx, caller, row));
 }
@@ -251,7 +278,8 @@ export function checkinWalkIn(
     if (!visitor.name) throw new ApiError('MISSING_NAME');
     requireHost(ctx, caller, visit.hostId);
     requireHost(ctx, caller, visit.authorizedById);
-    const { companyId: _ignored, customFields, questionnaireFields, feedbacks, ...fields } = visit;
+    const { companyId: _ignored, customFields, questionnaireFields, feedbacks, ...given } = visit;
+    const fields = ownReferences(ctx, caller, given);
     const dates = resolveDates(fields, caller);
     const now = ctx.clock.now();
     const checkinAt = (dates.checkinAt as number | undefined) ?? now;
@@ -396,7 +424,7 @@ function applyCheckout(ctx: Context, caller: Caller, row: VisitRow, input: Check
     checkoutAt,
     isInsideCompany: 0,
     checkoutType: input.checkoutType ?? 'API',
-    checkoutByHostId: input.checkoutByHostId ?? null,
+    checkoutByHostId: ownReferences(ctx, caller, input).checkoutByHostId ?? null,
     checkoutByIpadId: input.checkoutByIpadId ?? null,
     updatedAt: now,
   };
@@ -450,7 +478,8 @@ export function updateVisit(ctx: Context, caller: Caller, id: string, input: Vis
   const uploads = decodeUploads(input);
   return inTransactionWithFiles(ctx, caller, (files) => {
     const current = getVisit(ctx, caller, id);
-    const { customFields, questionnaireFields, feedbacks, ...fields } = input.visit ?? {};
+    const { customFields, questionnaireFields, feedbacks, ...given } = input.visit ?? {};
+    const fields = ownReferences(ctx, caller, given);
     requireHost(ctx, caller, fields.hostId);
     requireHost(ctx, caller, fields.authorizedById);
     requireVisitor(ctx, caller, fields.visitorId);
