@@ -26,6 +26,7 @@ import { isPublic, keylessRouterOf, type RouteSpec, routerOf } from './http/rout
 import { inviteeRoutes } from './invitees/routes.ts';
 import { kioskPages } from './kiosk/pages.ts';
 import { kioskRoutes } from './kiosk/routes.ts';
+import { logoRoutes } from './logo/routes.ts';
 import { meetingRoutes } from './meetings/routes.ts';
 import { deliverNotification, notifyOnCheckin } from './notifications/delivery.ts';
 import { notificationRoutes } from './notifications/routes.ts';
@@ -33,8 +34,11 @@ import { notificationJobKind } from './notifications/settings.ts';
 import { openApiRoutes } from './openapi/routes.ts';
 import { privacyRoutes } from './privacy/routes.ts';
 import type { JobHandler } from './queue/queue.ts';
+import { rosterRoutes } from './roster/routes.ts';
 import { syncListener } from './sync/listener.ts';
 import { syncRoutes } from './sync/routes.ts';
+import { visitLogRoutes } from './visit-log/routes.ts';
+import { visitorTypeRoutes } from './visitor-types/routes.ts';
 import { visitorRoutes } from './visitors/routes.ts';
 import { visitRoutes } from './visits/routes.ts';
 import { webhookDeliveryHandler, webhookJobKind, webhookListener } from './webhooks/events.ts';
@@ -74,6 +78,7 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...visitRoutes(ctx),
     ...visitorRoutes(ctx),
     ...customFieldRoutes(ctx),
+    ...visitorTypeRoutes(ctx),
     ...blocklistRoutes(ctx),
     ...notificationRoutes(ctx),
     ...fileRoutes(ctx),
@@ -85,6 +90,9 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...privacyRoutes(ctx),
     ...auditRoutes(ctx),
     ...kioskRoutes(ctx),
+    ...rosterRoutes(ctx),
+    ...visitLogRoutes(ctx),
+    ...logoRoutes(ctx),
     ...openApiRoutes(() => v1Routes(ctx)),
   ];
 }

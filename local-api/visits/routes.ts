@@ -6,6 +6,8 @@ import {
   authorizationInput,
   checkoutInput,
   inviteeCheckinInput,
+  screenAnswer,
+  screenInput,
   visitCreateInput,
   visitInputCodes,
   visitObjectSchema,
@@ -20,6 +22,7 @@ import {
   deleteVisit,
   getVisit,
   listVisits,
+  screenCheckin,
   updateVisit,
   visitObject,
   visitObjects,
@@ -41,6 +44,7 @@ const visitorErrors = [
   'INVALID_CPF',
   'HOST_NOT_FOUND',
   'MEETING_NOT_FOUND',
+  'VISITOR_TYPE_NOT_FOUND',
   'INVALID_PARAMETER',
 ] as const;
 
@@ -83,6 +87,17 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
         ...visitorErrors,
       ],
       handle: ({ caller, body }) => answer(caller, checkinWalkIn(ctx, caller, body)),
+    }),
+    route({
+      method: 'post',
+      path: '/visits/screen',
+      tag,
+      summary: 'Ask the blocklist before the rest of a check-in (a match records the visit, blocked, at once)',
+      response: screenAnswer,
+      body: screenInput,
+      fieldCodes: visitInputCodes,
+      errors: ['MISSING_ID', 'INVALID_ID', 'MISSING_NAME', 'INVITEE_NOT_FOUND', 'INVITEE_CANCELED', ...visitorErrors],
+      handle: ({ caller, body }) => screenCheckin(ctx, caller, body),
     }),
     route({
       method: 'patch',
