@@ -33,11 +33,17 @@ import {
 export const visitPaging = { defaultLimit: 500, maxLimit: 1000 };
 
 const tag = 'Visits';
-const checkoutErrors = ['ALREADY_CHECKOUT', 'CHECKOUT_AT_BEFORE_CHECKIN', 'WRONG_CHECKOUT_AT_FORMAT'] as const;
+const checkoutErrors = [
+  'ALREADY_CHECKOUT',
+  'CHECKOUT_AT_BEFORE_CHECKIN',
+  'WRONG_CHECKOUT_AT_FORMAT',
+  'HOST_NOT_FOUND',
+] as const;
 const visitorErrors = [
   'INVALID_EMAIL',
   'INVALID_CPF',
   'HOST_NOT_FOUND',
+  'MEETING_NOT_FOUND',
   'VISITOR_TYPE_NOT_FOUND',
   'INVALID_PARAMETER',
 ] as const;
