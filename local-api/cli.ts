@@ -19,6 +19,7 @@ import { deviceCredential } from './device.ts';
 import { startGate } from './gate/gate.ts';
 import { isTimeZone } from './rules/time.ts';
 import { openService, startService } from './server.ts';
+import { privateDataFolder, privateFolder } from './store/private-files.ts';
 import { upstreamInput } from './sync/schema.ts';
 
 const usage = `Usage:
@@ -27,8 +28,8 @@ const usage = `Usage:
         [--upstream <hub URL> --upstream-key <key>]   as a kiosk of that hub, for the key's company
                  [--backup-interval <24h|30m|0>] [--backup-keep <n>]   scheduled backups (default 24h, 7 kept)
   portaria company create --data <dir> --name <name> [--api-key <key>] [--timezone <IANA zone>]
-  portaria backup --data <dir> [--out <file>]          an online backup, also while the service runs
-  portaria restore --data <dir> --from <file> [--force] checks the backup, then restores it
+  portaria backup --data <dir> [--out <file>]          an online backup and its digest (<file>.sha256)
+  portaria restore --data <dir> --from <file> [--force] [--without-digest]   checks the backup, then restores it
   portaria gate --port <n> --aes-key <key> --username <u> --password <p> [--totp] [--host <ip>]
                 [--webhook-secret <s>] [--leeway-ms <n>]   the reference gate (docs/access-control.md)
 ${credentialsUsage}`;
@@ -208,6 +209,8 @@ async function backup(args: string[]): Promise<void> {
   if (!values.data) fail('backup needs --data');
   const dataDir = resolve(values.data);
   if (!existsSync(databaseFile(dataDir))) fail(`${dataDir} holds no Portaria database`);
+  privateDataFolder(dataDir);
+  if (values.out === undefined) privateFolder(backupsDir(dataDir));
   const out = resolve(values.out ?? join(backupsDir(dataDir), backupFileName(Date.now())));
   const db = new Database(databaseFile(dataDir), { fileMustExist: true });
   db.pragma('busy_timeout = 5000');
@@ -223,11 +226,19 @@ async function backup(args: string[]): Promise<void> {
 async function restore(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: { data: { type: 'string' }, from: { type: 'string' }, force: { type: 'boolean' } },
+    options: {
+      data: { type: 'string' },
+      from: { type: 'string' },
+      force: { type: 'boolean' },
+      'without-digest': { type: 'boolean' },
+    },
   });
   if (!values.data || !values.from) fail('restore needs --data and --from');
   try {
-    const restored = await restoreDatabase(resolve(values.data), resolve(values.from), { force: values.force });
+    const restored = await restoreDatabase(resolve(values.data), resolve(values.from), {
+      force: values.force,
+      withoutDigest: values['without-digest'],
+    });
     process.stdout.write(`${JSON.stringify({ restored: resolve(values.from), ...restored })}\n`);
   } catch (error) {
     if (!(error instanceof BackupError)) throw error;

@@ -37,6 +37,9 @@ const reads = [
   'GET /webhooks/status',
   'GET /privacy/retention',
   'GET /kiosk/settings',
+  'GET /roster',
+  'GET /visitortypes',
+  'GET /visitortype/:id',
 ];
 
 const expected: Record<string, readonly string[]> = {
@@ -45,6 +48,7 @@ const expected: Record<string, readonly string[]> = {
     ...reads,
     'PATCH /company',
     'POST /visits',
+    'POST /visits/screen',
     'PATCH /visit/allow/:id',
     'PATCH /visit/deny/:id',
     'PATCH /visit/checkout/:id',
@@ -57,6 +61,15 @@ const expected: Record<string, readonly string[]> = {
     'POST /blockedlist',
     'PATCH /blockedlist/:id',
     'DELETE /blockedlist/:id',
+    'POST /visitortypes',
+    'PATCH /visitortype/:id',
+    'DELETE /visitortype/:id',
+    'PUT /company/logo',
+    'DELETE /company/logo',
+    'GET /integration/notifications',
+    'POST /integration/notifications',
+    'POST /integration/notifications/test',
+    'GET /integration/notifications/deliveries',
     'GET /integration/access',
     'POST /integration/access',
     'POST /sync/run',
@@ -64,7 +77,13 @@ const expected: Record<string, readonly string[]> = {
     'POST /kiosk/pin',
     'POST /kiosk/pin/verify',
   ],
-  kiosk: ['GET /sync/status', 'GET /kiosk/settings', 'POST /kiosk/pin/verify'],
+  kiosk: [
+    'GET /sync/status',
+    'GET /kiosk/settings',
+    'POST /kiosk/pin/verify',
+    'GET /visitortypes',
+    'GET /visitortype/:id',
+  ],
   sync: ['GET /sync/changes', 'POST /sync/push'],
   owner: ['GET /sync/upstream', 'PUT /sync/upstream'],
 };
