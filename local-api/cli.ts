@@ -13,9 +13,8 @@ import {
   restoreDatabase,
   verifyDatabaseFile,
 } from './backup/backup.ts';
-import { createCompany } from './companies/store.ts';
-import { credentialsUsage, ownerTokenCommand } from './credentials/commands.ts';
-import { deviceCredential } from './device.ts';
+import { credentialsUsage, keysCommand, kioskEnrolCommand, ownerTokenCommand } from './credentials/commands.ts';
+import { createCompanyForDevice, firstStartCompany } from './device.ts';
 import { startGate } from './gate/gate.ts';
 import { isTimeZone } from './rules/time.ts';
 import { openService, startService } from './server.ts';
@@ -28,6 +27,7 @@ const usage = `Usage:
         [--upstream <hub URL> --upstream-key <key>]   as a kiosk of that hub, for the key's company
                  [--backup-interval <24h|30m|0>] [--backup-keep <n>]   scheduled backups (default 24h, 7 kept)
   portaria company create --data <dir> --name <name> [--api-key <key>] [--timezone <IANA zone>]
+                        (a kiosk that serves no company yet is enrolled to it; its first PIN is printed once)
   portaria backup --data <dir> [--out <file>]          an online backup and its digest (<file>.sha256)
   portaria restore --data <dir> --from <file> [--force] [--without-digest]   checks the backup, then restores it
   portaria gate --port <n> --aes-key <key> --username <u> --password <p> [--totp] [--host <ip>]
@@ -141,7 +141,8 @@ function closeOnSignal(close: () => Promise<void>): void {
   process.on('SIGTERM', stop);
 }
 
-function companyCreate(args: string[]): void {
+/** Prints the company's admin key once; a data folder whose kiosk served no company is enrolled to it (and its PIN printed once). */
+async function companyCreate(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
     options: {
@@ -157,7 +158,11 @@ function companyCreate(args: string[]): void {
   if (values.timezone !== undefined && !isTimeZone(values.timezone))
     fail(`--timezone ${values.timezone} is not an IANA zone`);
   const ctx = openService({ dataDir: values.data, logLevel: 'warn' });
-  const company = createCompany(ctx, { name: values.name, apiKey: values['api-key'], timezone: values.timezone });
+  const company = await createCompanyForDevice(ctx, {
+    name: values.name,
+    apiKey: values['api-key'],
+    timezone: values.timezone,
+  });
   ctx.db.close();
   process.stdout.write(`${JSON.stringify(company)}\n`);
 }
@@ -193,10 +198,12 @@ async function start(args: string[]): Promise<void> {
   const dataDir = resolve(data ?? join(process.cwd(), '.data'));
   const port = Number(portText ?? 4780);
   const service = await startService({ port, dataDir });
-  const { credential, created } = deviceCredential(service.ctx, 'My Company');
-  if (created) {
+  const first = await firstStartCompany(service.ctx, 'My Company');
+  if (first) {
     process.stdout.write(
-      `Created company ${credential.companyId}. Its API key (shown once; the kiosk keeps its own copy sealed):\n  ${credential.apiKey}\n`,
+      `Created company ${first.id} and enrolled this kiosk to it (rename it with PATCH /v1/company).\n` +
+        `  API key (admin, shown once): ${first.apiKey}\n` +
+        (first.pin ? `  Front-desk PIN (shown once): ${first.pin}\n` : ''),
     );
   }
   process.stdout.write(`Data folder: ${dataDir}\nKiosk: ${service.url}/\nAPI: ${service.url}/v1\n`);
@@ -256,5 +263,7 @@ export async function main(argv: string[]): Promise<void> {
   if (command === 'gate') return gate(argv.slice(1));
   if (command === 'company' && sub === 'create') return companyCreate(rest);
   if (command === 'owner' && sub === 'token') return ownerTokenCommand(rest, fail);
+  if (command === 'kiosk' && sub === 'enrol') return kioskEnrolCommand(rest, fail);
+  if (command === 'keys' && sub) return keysCommand(sub, rest, fail);
   fail(command ? `unknown command: ${argv.join(' ')}` : 'no command given');
 }

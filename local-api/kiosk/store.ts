@@ -121,3 +121,10 @@ export function storedPinHash(ctx: Context, companyId: string): string | undefin
 export function savePinHash(ctx: Context, companyId: string, hash: string): void {
   inTransaction(ctx, () => upsert(ctx, companyId, { pinHash: ctx.secrets.seal(hash) }));
 }
+
+export function clearPinHash(ctx: Context, companyId: string): void {
+  prepared(ctx.db, 'UPDATE kiosk_settings SET pinHash = NULL, updatedAt = ? WHERE companyId = ?').run(
+    ctx.clock.now(),
+    companyId,
+  );
+}
