@@ -16,6 +16,7 @@ import {
 import { createCompany } from './companies/store.ts';
 import { deviceCredential } from './device.ts';
 import { startGate } from './gate/gate.ts';
+import { parseCidrList } from './outgoing/destinations.ts';
 import { isTimeZone } from './rules/time.ts';
 import { openService, startService } from './server.ts';
 import { privateDataFolder, privateFolder } from './store/private-files.ts';
@@ -26,6 +27,8 @@ const usage = `Usage:
   portaria serve --port <n> --data <dir> [--host <ip>] the service: kiosk page at /, API at /v1
         [--upstream <hub URL> --upstream-key <key>]   as a kiosk of that hub, for the key's company
                  [--backup-interval <24h|30m|0>] [--backup-keep <n>]   scheduled backups (default 24h, 7 kept)
+                 [--allow-destinations <cidr,...>]   ranges webhooks, gates and e-mail may reach besides the
+                                                      defaults, kept until changed ('' clears; docs/security.md)
   portaria company create --data <dir> --name <name> [--api-key <key>] [--timezone <IANA zone>]
   portaria backup --data <dir> [--out <file>]          an online backup and its digest (<file>.sha256)
   portaria restore --data <dir> --from <file> [--force] [--without-digest]   checks the backup, then restores it
@@ -65,9 +68,13 @@ async function serve(args: string[]): Promise<void> {
       'upstream-key': { type: 'string' },
       'backup-interval': { type: 'string' },
       'backup-keep': { type: 'string' },
+      'allow-destinations': { type: 'string' },
     },
   });
   if (!values.port || !values.data) fail('serve needs --port and --data');
+  const allowed = values['allow-destinations'];
+  const destinations = allowed === undefined ? undefined : parseCidrList(allowed);
+  if (destinations && !destinations.ok) fail(`--allow-destinations: ${destinations.bad} is not an address or range`);
   const url = values.upstream;
   const apiKey = values['upstream-key'];
   if ((url === undefined) !== (apiKey === undefined)) fail('--upstream and --upstream-key go together');
@@ -80,6 +87,7 @@ async function serve(args: string[]): Promise<void> {
     host: values.host,
     upstream: upstream?.data,
     backups,
+    allowDestinations: destinations?.ok ? destinations.cidrs : undefined,
   });
   process.stdout.write(`Portaria listening on ${service.url}\n`);
   closeOnSignal(service.close);
