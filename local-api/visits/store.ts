@@ -17,6 +17,7 @@ import { ApiError, type ErrorCode } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { findInvitee, freeCardNumber, type InviteeRow, markInviteeArrived } from '../invitees/store.ts';
 import { blockedNote } from '../notifications/messages.ts';
+import { forgetDeletedRow, settleErasures } from '../privacy/store.ts';
 import type { PersonIds } from '../rules/identity.ts';
 import { isUuidV4, newUuid } from '../rules/ids.ts';
 import { parseTimestampInput } from '../rules/time.ts';
@@ -466,13 +467,19 @@ export function updateVisit(ctx: Context, caller: Caller, id: string, input: Vis
   });
 }
 
+/** Deletes a visit, keeping none of the visitor's data in its row (see `forgetDeletedRow`). */
 export function deleteVisit(ctx: Context, caller: Caller, id: string): void {
   inTransaction(ctx, () => {
-    const row = getVisit(ctx, caller, id);
-    const now = ctx.clock.now();
-    updateRow(ctx.db, 'visits', caller.companyId, id, { deletedAt: now, updatedAt: now });
-    publishVisit(ctx, caller, 'visit.deleted', { ...row, deletedAt: now, updatedAt: now });
+    getVisit(ctx, caller, id);
+    forgetDeletedRow(ctx, caller.companyId, 'visits', id, ctx.clock.now());
+    publishVisit(
+      ctx,
+      caller,
+      'visit.deleted',
+      prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(id) as VisitRow,
+    );
   });
+  settleErasures(ctx);
 }
 
 export const listVisits = (ctx: Context, caller: Caller, query: ListQuery) =>
