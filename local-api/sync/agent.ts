@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { type Context, inTransaction } from '../context.ts';
+import { mayFollowCompany } from '../device.ts';
 import { destinationPolicy } from '../outgoing/policy.ts';
 import { OutgoingError, sendRequest } from '../outgoing/request.ts';
 import { retryDelay } from '../queue/retry.ts';
@@ -205,6 +206,9 @@ export function startSyncAgent(ctx: Context): SyncAgent {
       });
       // Settings changed while the page travelled: it belongs to the old upstream.
       if (stopped || !current(upstream)) return;
+      if (!mayFollowCompany(ctx, page.companyId)) {
+        throw new UpstreamError(`hub names company ${page.companyId}, not the company this kiosk is enrolled for`);
+      }
       const clockSkewMs = page.now - Math.round((sentAt + device.now()) / 2);
       applyPulledPage(ctx, upstream.apiKey, page);
       observeClock(clockSkewMs);
