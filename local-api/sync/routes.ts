@@ -8,11 +8,12 @@ import { syncAgentOf } from './agent.ts';
 import { readChanges } from './feed.ts';
 import { clockIsOff } from './hub-time.ts';
 import { pendingSummary } from './outbox.ts';
-import { applyPush, syncClients, syncRejections } from './push.ts';
+import { applyPush, clientLastMutationId, syncClients, syncRejections } from './push.ts';
 import {
   changesPage,
   changesPaging,
   changesQuery,
+  clientIdPattern,
   pushAnswer,
   pushInput,
   rejectionsAnswer,
@@ -60,6 +61,15 @@ function statusOf(ctx: Context, caller: Caller) {
   };
 }
 
+/** The asking kiosk's client id, if it gave one: then the page says what the hub holds of its pushes. */
+function kioskClientId(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !clientIdPattern.test(value)) {
+    throw new ApiError('INVALID_PARAMETER', { field: 'clientId' });
+  }
+  return value;
+}
+
 /** Once a kiosk follows a hub company, only that company's key may see or change its upstream. */
 function requireKioskCompany(ctx: Context, caller: Caller): void {
   const { companyId } = syncState(ctx);
@@ -80,11 +90,17 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       summary: "The company's changes after a cursor, one page at a time (a hub's change feed)",
       query: changesQuery,
       response: changesPage,
-      errors: ['INVALID_LIMIT_VALUE'],
+      errors: ['INVALID_LIMIT_VALUE', 'INVALID_PARAMETER'],
       handle: ({ req, caller }) => {
         const since = typeof req.query.since === 'string' ? req.query.since : undefined;
         const page = readChanges(ctx, caller.companyId, since, parseLimit(req.query, changesPaging));
-        return { ...page, hlc: syncState(ctx).hlc, now: ctx.clock.now() };
+        const clientId = kioskClientId(req.query.clientId);
+        return {
+          ...page,
+          hlc: syncState(ctx).hlc,
+          now: ctx.clock.now(),
+          ...(clientId === undefined ? {} : { lastMutationId: clientLastMutationId(ctx, caller.companyId, clientId) }),
+        };
       },
     }),
     route({
