@@ -1,4 +1,4 @@
-import { recordAudit } from '../audit/store.ts';
+import { auditActor, recordAudit } from '../audit/store.ts';
 import { screenVisitor } from '../blocklist/store.ts';
 import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
@@ -17,7 +17,9 @@ import { hostSummaries } from '../hosts/summaries.ts';
 import { ApiError, type ErrorCode } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { findInvitee, freeCardNumber, type InviteeRow, markInviteeArrived } from '../invitees/store.ts';
+import { findMeeting } from '../meetings/store.ts';
 import { blockedNote } from '../notifications/messages.ts';
+import { forgetDeletedRow, settleErasures } from '../privacy/store.ts';
 import type { PersonIds } from '../rules/identity.ts';
 import { isUuidV4, newUuid } from '../rules/ids.ts';
 import { parseTimestampInput } from '../rules/time.ts';
@@ -162,6 +164,36 @@ function requireHost(ctx: Context, caller: Caller, hostId: string | null | undef
   if (hostId && !findHost(ctx, caller, hostId)) throw new ApiError('HOST_NOT_FOUND');
 }
 
+interface VisitReferences {
+  meetingId?: string | null;
+  checkinByHostId?: string | null;
+  checkoutByHostId?: string | null;
+}
+
+/**
+ * The visit's other references (its meeting, the hosts who checked it in and out) must name the company's own
+ * live rows: another company's id, or an unknown one, is refused. A replayed write happened already at a kiosk
+ * and is kept, as `checkinReferences` keeps it: a reference to a row the company deleted meanwhile stays, one the
+ * company has no row for is dropped (null).
+ */
+function ownReferences<T extends VisitReferences>(ctx: Context, caller: Caller, fields: T, replayed: boolean): T {
+  const checked = { ...fields };
+  const own = (table: 'hosts' | 'meetings', id: string, live: boolean, code: ErrorCode) => {
+    if (live) return id;
+    if (!replayed) throw new ApiError(code);
+    return companyHasRow(ctx, caller, table, id) ? id : null;
+  };
+  if (checked.meetingId) {
+    const id = checked.meetingId;
+    checked.meetingId = own('meetings', id, findMeeting(ctx, caller, id) !== undefined, 'MEETING_NOT_FOUND');
+  }
+  for (const key of ['checkinByHostId', 'checkoutByHostId'] as const) {
+    const id = checked[key];
+    if (id) checked[key] = own('hosts', id, findHost(ctx, caller, id) !== undefined, 'HOST_NOT_FOUND');
+  }
+  return checked;
+}
+
 function publishVisit(ctx: Context, caller: Caller, name: EventName, row: VisitRow): void {
   ctx.events.publish(name, caller, () => visitObject(ctx, caller, row));
 }
@@ -245,7 +277,7 @@ function atTheDoor(
 }
 
 /** Whether the company has the row, live or deleted. */
-function companyHasRow(ctx: Context, caller: Caller, table: 'hosts' | 'invitees', id: string): boolean {
+function companyHasRow(ctx: Context, caller: Caller, table: 'hosts' | 'invitees' | 'meetings', id: string): boolean {
   return (
     prepared(ctx.db, `SELECT 1 FROM ${table} WHERE id = ? AND companyId = ?`).get(id, caller.companyId) !== undefined
   );
@@ -305,7 +337,9 @@ export function checkinWalkIn(
     const { companyId: _ignored, customFields, questionnaireFields, feedbacks, ...requested } = visit;
     if (!options.replayed) requireVisitorType(ctx, caller, visit.visitorTypeId);
     const rules = typeRules(ctx, caller, visit.visitorTypeId);
-    const { fields, inviteeId } = checkinReferences(ctx, caller, requested, options);
+    const references = checkinReferences(ctx, caller, requested, options);
+    const fields = ownReferences(ctx, caller, references.fields, options.replayed === true);
+    const { inviteeId } = references;
     // The type's approval rule, unless the client decided the authorization itself.
     if (fields.authorizationStatus === undefined && rules?.requireAuthorization)
       fields.authorizationStatus = 'AWAITING';
@@ -400,7 +434,7 @@ export function checkinInvitee(
     const waived = input.waiveReason !== undefined && !options.replayed && !options.stoppedAtDoor;
     const answers = checkinAnswers(ctx, caller, given, waived ? 'waived' : answerMode(options), asked);
     if (waived) {
-      recordAudit(ctx, caller, {
+      recordAudit(ctx, auditActor(caller), {
         action: 'visit.requirements.waived',
         objectType: 'visit',
         objectId: id,
@@ -502,7 +536,7 @@ function applyCheckout(ctx: Context, caller: Caller, row: VisitRow, input: Check
     checkoutAt,
     isInsideCompany: 0,
     checkoutType: input.checkoutType ?? 'API',
-    checkoutByHostId: input.checkoutByHostId ?? null,
+    checkoutByHostId: ownReferences(ctx, caller, input, caller.replayedFor !== undefined).checkoutByHostId ?? null,
     checkoutByIpadId: input.checkoutByIpadId ?? null,
     updatedAt: now,
   };
@@ -556,7 +590,8 @@ export function updateVisit(ctx: Context, caller: Caller, id: string, input: Vis
   const uploads = decodeUploads(input);
   return inTransactionWithFiles(ctx, caller, (files) => {
     const current = getVisit(ctx, caller, id);
-    const { customFields, questionnaireFields, feedbacks, ...fields } = input.visit ?? {};
+    const { customFields, questionnaireFields, feedbacks, ...given } = input.visit ?? {};
+    const fields = ownReferences(ctx, caller, given, caller.replayedFor !== undefined);
     requireHost(ctx, caller, fields.hostId);
     requireHost(ctx, caller, fields.authorizedById);
     requireVisitor(ctx, caller, fields.visitorId);
@@ -572,13 +607,19 @@ export function updateVisit(ctx: Context, caller: Caller, id: string, input: Vis
   });
 }
 
+/** Deletes a visit, keeping none of the visitor's data in its row (see `forgetDeletedRow`). */
 export function deleteVisit(ctx: Context, caller: Caller, id: string): void {
   inTransaction(ctx, () => {
-    const row = getVisit(ctx, caller, id);
-    const now = ctx.clock.now();
-    updateRow(ctx.db, 'visits', caller.companyId, id, { deletedAt: now, updatedAt: now });
-    publishVisit(ctx, caller, 'visit.deleted', { ...row, deletedAt: now, updatedAt: now });
+    getVisit(ctx, caller, id);
+    forgetDeletedRow(ctx, caller.companyId, 'visits', id, ctx.clock.now());
+    publishVisit(
+      ctx,
+      caller,
+      'visit.deleted',
+      prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(id) as VisitRow,
+    );
   });
+  settleErasures(ctx);
 }
 
 export const listVisits = (ctx: Context, caller: Caller, query: ListQuery) =>
