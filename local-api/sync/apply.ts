@@ -131,8 +131,9 @@ export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage):
   // Nothing new (the usual answer to a poll): no write, sparing kiosks that run on flash storage.
   if (idle) return false;
   ctx.db.pragma('foreign_keys = OFF');
+  let startOver: boolean;
   try {
-    return inTransaction(ctx, () => {
+    startOver = inTransaction(ctx, () => {
       if (loss) resendVisits(ctx, page.companyId, loss);
       if (loss === 'pushes' && !page.reset) {
         updateSyncState(ctx, { cursor: null, resyncing: 0 });
@@ -160,4 +161,5 @@ export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage):
     ctx.db.pragma('foreign_keys = ON');
   }
   settleErasures(ctx);
+  return startOver;
 }
