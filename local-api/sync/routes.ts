@@ -93,8 +93,8 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       errors: ['INVALID_LIMIT_VALUE', 'INVALID_PARAMETER'],
       handle: ({ req, caller }) => {
         const since = typeof req.query.since === 'string' ? req.query.since : undefined;
-        const page = readChanges(ctx, caller.companyId, since, parseLimit(req.query, changesPaging));
         const clientId = kioskClientId(req.query.clientId);
+        const page = readChanges(ctx, caller.companyId, since, parseLimit(req.query, changesPaging));
         return {
           ...page,
           hlc: syncState(ctx).hlc,
