@@ -6,7 +6,7 @@ export const changesPaging = { defaultLimit: 500, maxLimit: 1000 };
 
 export const changesQuery = z.object({
   since: z.string().max(200).optional().describe('The cursor of the last page applied; absent to start over'),
-  limit: z.string().regex(/^\d+$/).optional(),
+  limit: z.int().min(1).max(changesPaging.maxLimit).optional().describe(`default ${changesPaging.defaultLimit}`),
 });
 
 const sqlValue = z.union([z.string(), z.number(), z.null()]);
