@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
 import { ndaUpload, pictureUpload } from '../files/schema.ts';
 import { ndaOf, pictureOf } from '../files/store.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
+import { hostNotified } from '../notifications/delivery.ts';
 import {
   authorizationInput,
   checkoutInput,
@@ -51,9 +53,18 @@ const visitorErrors = [
   'INVALID_PARAMETER',
 ] as const;
 
+/** The answer of a check-in, and of reading one visit: the visit, and whether its host was told it began. */
+const checkinAnswerSchema = visitObjectSchema.extend({
+  hostNotified: z.boolean().describe("a message to the host was queued on the company's notification channels"),
+});
+
 export function visitRoutes(ctx: Context): RouteSpec[] {
   const answer = (caller: Parameters<typeof visitObject>[1], row: Parameters<typeof visitObject>[2]) =>
     visitObject(ctx, caller, row);
+  const checkinAnswer = (caller: Parameters<typeof visitObject>[1], row: Parameters<typeof visitObject>[2]) => ({
+    ...visitObject(ctx, caller, row),
+    hostNotified: hostNotified(ctx, caller.companyId, row.id),
+  });
   return [
     route({
       method: 'get',
@@ -69,6 +80,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
           caller,
           listVisits(ctx, caller, parseListQuery(req.query, visitPaging, visitQueryFields)),
         );
+        auditRead(ctx, caller, { action: 'visits.listed', objectType: 'visit', size: visits.length });
         return { visits, size: visits.length };
       },
     }),
@@ -77,7 +89,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       path: '/visits',
       tag,
       summary: 'Check a walk-in visitor in (idempotent by the client-made visit.id)',
-      response: visitObjectSchema,
+      response: checkinAnswerSchema,
       body: visitCreateInput,
       fieldCodes: visitInputCodes,
       errors: [
@@ -89,7 +101,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
         'CHECKOUT_AT_BEFORE_CHECKIN',
         ...visitorErrors,
       ],
-      handle: ({ caller, body }) => answer(caller, checkinWalkIn(ctx, caller, body)),
+      handle: ({ caller, body }) => checkinAnswer(caller, checkinWalkIn(ctx, caller, body)),
     }),
     route({
       method: 'post',
@@ -142,7 +154,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       path: '/visit/inviteeCheckin/:inviteeId',
       tag,
       summary: 'Check an invitee in',
-      response: visitObjectSchema,
+      response: checkinAnswerSchema,
       body: inviteeCheckinInput,
       fieldCodes: visitInputCodes,
       errors: [
@@ -153,7 +165,8 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
         'ALREADY_EXISTS',
         'WRONG_CHECKIN_AT_FORMAT',
       ],
-      handle: ({ caller, params, body }) => answer(caller, checkinInvitee(ctx, caller, String(params.inviteeId), body)),
+      handle: ({ caller, params, body }) =>
+        checkinAnswer(caller, checkinInvitee(ctx, caller, String(params.inviteeId), body)),
     }),
     route({
       method: 'post',
@@ -172,9 +185,13 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       path: '/visit/:id',
       tag,
       summary: 'Retrieve a visit',
-      response: visitObjectSchema,
+      response: checkinAnswerSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => answer(caller, getVisit(ctx, caller, String(params.id))),
+      handle: ({ caller, params }) => {
+        const visit = getVisit(ctx, caller, String(params.id));
+        auditRead(ctx, caller, { action: 'visit.read', objectType: 'visit', objectId: visit.id });
+        return checkinAnswer(caller, visit);
+      },
     }),
     route({
       method: 'patch',

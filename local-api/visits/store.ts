@@ -1,4 +1,4 @@
-import { recordAudit } from '../audit/store.ts';
+import { auditActor, recordAudit } from '../audit/store.ts';
 import { screenVisitor } from '../blocklist/store.ts';
 import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
@@ -19,6 +19,7 @@ import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { findInvitee, freeCardNumber, type InviteeRow, markInviteeArrived } from '../invitees/store.ts';
 import { findMeeting } from '../meetings/store.ts';
 import { blockedNote } from '../notifications/messages.ts';
+import { forgetDeletedRow, settleErasures } from '../privacy/store.ts';
 import type { PersonIds } from '../rules/identity.ts';
 import { isUuidV4, newUuid } from '../rules/ids.ts';
 import { parseTimestampInput } from '../rules/time.ts';
@@ -433,7 +434,7 @@ export function checkinInvitee(
     const waived = input.waiveReason !== undefined && !options.replayed && !options.stoppedAtDoor;
     const answers = checkinAnswers(ctx, caller, given, waived ? 'waived' : answerMode(options), asked);
     if (waived) {
-      recordAudit(ctx, caller, {
+      recordAudit(ctx, auditActor(caller), {
         action: 'visit.requirements.waived',
         objectType: 'visit',
         objectId: id,
@@ -524,7 +525,11 @@ export function inviteeAnswers(invitee: InviteeRow): AnswerItem[] {
 function applyCheckout(ctx: Context, caller: Caller, row: VisitRow, input: CheckoutInput): VisitRow {
   if (row.checkoutAt !== null) throw new ApiError('ALREADY_CHECKOUT');
   const now = ctx.clock.now();
-  const checkoutAt = (resolveDate(input.checkoutAt, caller, 'WRONG_CHECKOUT_AT_FORMAT') as number | undefined) ?? now;
+  // A check-out "now" of a visit stamped later than now (by a device clock running ahead) ends it at its check-in:
+  // the person is leaving, and a visit that cannot be closed would count them inside for ever.
+  const checkoutAt =
+    (resolveDate(input.checkoutAt, caller, 'WRONG_CHECKOUT_AT_FORMAT') as number | undefined) ??
+    Math.max(now, row.checkinAt);
   if (Math.floor(checkoutAt / 1000) < Math.floor(row.checkinAt / 1000))
     throw new ApiError('CHECKOUT_AT_BEFORE_CHECKIN');
   const changes = {
@@ -614,13 +619,19 @@ export function putVisitFile(ctx: Context, caller: Caller, id: string, file: Upl
   return updateVisit(ctx, caller, id, {}, uploads);
 }
 
+/** Deletes a visit, keeping none of the visitor's data in its row (see `forgetDeletedRow`). */
 export function deleteVisit(ctx: Context, caller: Caller, id: string): void {
   inTransaction(ctx, () => {
-    const row = getVisit(ctx, caller, id);
-    const now = ctx.clock.now();
-    updateRow(ctx.db, 'visits', caller.companyId, id, { deletedAt: now, updatedAt: now });
-    publishVisit(ctx, caller, 'visit.deleted', { ...row, deletedAt: now, updatedAt: now });
+    getVisit(ctx, caller, id);
+    forgetDeletedRow(ctx, caller.companyId, 'visits', id, ctx.clock.now());
+    publishVisit(
+      ctx,
+      caller,
+      'visit.deleted',
+      prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(id) as VisitRow,
+    );
   });
+  settleErasures(ctx);
 }
 
 export const listVisits = (ctx: Context, caller: Caller, query: ListQuery) =>

@@ -275,3 +275,25 @@ describe('POST /v1/visits/screen', () => {
     }
   });
 });
+
+describe('hostNotified', () => {
+  test("a check-in says whether its host's message was queued on a configured channel", async () => {
+    const company = client(service.url, service.company('Told').apiKey);
+    const host = (await company('POST', '/v1/hosts', { name: 'Nina', email: 'nina@told.test' })).body;
+    const quiet = (await company('POST', '/v1/hosts', { name: 'Otto', email: 'otto@told.test' })).body;
+    await company('PATCH', `/v1/host/${quiet.id}`, { preCheckinNotifications: false });
+    const checkIn = (hostId: string | null) =>
+      company('POST', '/v1/visits', { visit: { id: randomUUID(), hostId }, visitor: { name: 'Vera' } });
+
+    const before = await checkIn(host.id);
+    assert.equal(before.body.hostNotified, false, 'no channel is set up: nobody was told');
+    // A channel that is set up: the message is queued (whether the receiver is up is the queue's business).
+    await company('POST', '/v1/integration/notifications', { webhookUrl: 'http://127.0.0.1:9/hook' });
+    const after = await checkIn(host.id);
+    assert.equal(after.body.hostNotified, true);
+    assert.equal((await company('GET', `/v1/visit/${after.body.id}`)).body.hostNotified, true);
+    assert.equal((await company('GET', `/v1/visit/${before.body.id}`)).body.hostNotified, false);
+    assert.equal((await checkIn(quiet.id)).body.hostNotified, false, 'a host who asked not to be told is not');
+    assert.equal((await checkIn(null)).body.hostNotified, false, 'no host, nobody told');
+  });
+});

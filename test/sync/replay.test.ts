@@ -372,3 +372,23 @@ test("a refused check-in whose visit id another company holds at the hub brings 
   pull(kiosk);
   assert.equal(getVisit(kiosk, kioskCaller(kiosk), visitId(1)).name, 'Inside Person');
 });
+
+test('a visit stamped ahead of time by a clock running fast can still be checked out: it ends at its check-in', () => {
+  const { hub, hubClock, hubCaller, kiosks, kioskCaller, push } = withKiosk();
+  const { ctx: kiosk, clock } = kiosks[0] as { ctx: Context; clock: { set(ms: number): void } };
+  // A kiosk whose clock jumped three hours ahead while it could not reach the hub to notice.
+  clock.set(hubClock.now() + 3 * 3_600_000);
+  const visit = checkinWalkIn(kiosk, kioskCaller(kiosk), walkIn(visitId(1)));
+  push(kiosk);
+  const out = checkoutVisit(hub, hubCaller, visitId(1), {});
+  assert.equal(out.checkoutAt, visit.checkinAt);
+  assert.throws(
+    () =>
+      checkinWalkIn(hub, hubCaller, walkIn(visitId(2))) &&
+      checkoutVisit(hub, hubCaller, visitId(2), {
+        checkoutAt: new Date(hubClock.now() - 60_000).toISOString(),
+      }),
+    rejectsWith('CHECKOUT_AT_BEFORE_CHECKIN'),
+    'a check-out time given before the check-in is still refused',
+  );
+});
