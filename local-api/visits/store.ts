@@ -586,8 +586,14 @@ export function authorizeVisit(
   });
 }
 
-export function updateVisit(ctx: Context, caller: Caller, id: string, input: VisitUpdateInput): VisitRow {
-  const uploads = decodeUploads(input);
+/** Updates a visit; `uploads` are its files, from the input's Base64 fields unless sent as themselves. */
+export function updateVisit(
+  ctx: Context,
+  caller: Caller,
+  id: string,
+  input: VisitUpdateInput,
+  uploads: VisitUploads = decodeUploads(input),
+): VisitRow {
   return inTransactionWithFiles(ctx, caller, (files) => {
     const current = getVisit(ctx, caller, id);
     const { customFields, questionnaireFields, feedbacks, ...given } = input.visit ?? {};
@@ -605,6 +611,12 @@ export function updateVisit(ctx: Context, caller: Caller, id: string, input: Vis
     publishVisit(ctx, caller, 'visit.updated', row);
     return row;
   });
+}
+
+/** Replaces a visit's picture or signed NDA with the file sent as itself (PUT /v1/visit/:id/picture and /nda). */
+export function putVisitFile(ctx: Context, caller: Caller, id: string, file: Upload): VisitRow {
+  const uploads = file.purpose === 'visit-nda' ? { picture: undefined, nda: file } : { picture: file, nda: undefined };
+  return updateVisit(ctx, caller, id, {}, uploads);
 }
 
 /** Deletes a visit, keeping none of the visitor's data in its row (see `forgetDeletedRow`). */
