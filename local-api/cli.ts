@@ -17,10 +17,12 @@ import { companyCaller, createCompany } from './companies/store.ts';
 import { deviceCredential } from './device.ts';
 import { startGate } from './gate/gate.ts';
 import { ApiError } from './http/errors.ts';
+import { parseCidrList } from './outgoing/destinations.ts';
 import { exportPerson } from './privacy/export.ts';
 import { erasureInput } from './privacy/schema.ts';
 import { isTimeZone } from './rules/time.ts';
 import { openService, startService } from './server.ts';
+import { privateDataFolder, privateFolder } from './store/private-files.ts';
 import { upstreamInput } from './sync/schema.ts';
 
 const usage = `Usage:
@@ -28,11 +30,13 @@ const usage = `Usage:
   portaria serve --port <n> --data <dir> [--host <ip>] the service: kiosk page at /, API at /v1
         [--upstream <hub URL> --upstream-key <key>]   as a kiosk of that hub, for the key's company
                  [--backup-interval <24h|30m|0>] [--backup-keep <n>]   scheduled backups (default 24h, 7 kept)
+                 [--allow-destinations <cidr,...>]   ranges webhooks, gates and e-mail may reach besides the
+                                                      defaults, kept until changed ('' clears; docs/security.md)
   portaria company create --data <dir> --name <name> [--api-key <key>] [--timezone <IANA zone>]
   portaria privacy export --data <dir> --company <id> [--email <e>] [--cpf <n>] [--document <d>]
                 [--name <name> --phone <n>] [--out <file>]   everything held about a person (docs/api.md)
-  portaria backup --data <dir> [--out <file>]          an online backup, also while the service runs
-  portaria restore --data <dir> --from <file> [--force] checks the backup, then restores it
+  portaria backup --data <dir> [--out <file>]          an online backup and its digest (<file>.sha256)
+  portaria restore --data <dir> --from <file> [--force] [--without-digest]   checks the backup, then restores it
   portaria gate --port <n> --aes-key <key> --username <u> --password <p> [--totp] [--host <ip>]
                 [--webhook-secret <s>] [--leeway-ms <n>]   the reference gate (docs/access-control.md)`;
 
@@ -69,9 +73,13 @@ async function serve(args: string[]): Promise<void> {
       'upstream-key': { type: 'string' },
       'backup-interval': { type: 'string' },
       'backup-keep': { type: 'string' },
+      'allow-destinations': { type: 'string' },
     },
   });
   if (!values.port || !values.data) fail('serve needs --port and --data');
+  const allowed = values['allow-destinations'];
+  const destinations = allowed === undefined ? undefined : parseCidrList(allowed);
+  if (destinations && !destinations.ok) fail(`--allow-destinations: ${destinations.bad} is not an address or range`);
   const url = values.upstream;
   const apiKey = values['upstream-key'];
   if ((url === undefined) !== (apiKey === undefined)) fail('--upstream and --upstream-key go together');
@@ -84,6 +92,7 @@ async function serve(args: string[]): Promise<void> {
     host: values.host,
     upstream: upstream?.data,
     backups,
+    allowDestinations: destinations?.ok ? destinations.cidrs : undefined,
   });
   process.stdout.write(`Portaria listening on ${service.url}\n`);
   closeOnSignal(service.close);
@@ -243,6 +252,8 @@ async function backup(args: string[]): Promise<void> {
   if (!values.data) fail('backup needs --data');
   const dataDir = resolve(values.data);
   if (!existsSync(databaseFile(dataDir))) fail(`${dataDir} holds no Portaria database`);
+  privateDataFolder(dataDir);
+  if (values.out === undefined) privateFolder(backupsDir(dataDir));
   const out = resolve(values.out ?? join(backupsDir(dataDir), backupFileName(Date.now())));
   const db = new Database(databaseFile(dataDir), { fileMustExist: true });
   db.pragma('busy_timeout = 5000');
@@ -258,11 +269,19 @@ async function backup(args: string[]): Promise<void> {
 async function restore(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: { data: { type: 'string' }, from: { type: 'string' }, force: { type: 'boolean' } },
+    options: {
+      data: { type: 'string' },
+      from: { type: 'string' },
+      force: { type: 'boolean' },
+      'without-digest': { type: 'boolean' },
+    },
   });
   if (!values.data || !values.from) fail('restore needs --data and --from');
   try {
-    const restored = await restoreDatabase(resolve(values.data), resolve(values.from), { force: values.force });
+    const restored = await restoreDatabase(resolve(values.data), resolve(values.from), {
+      force: values.force,
+      withoutDigest: values['without-digest'],
+    });
     process.stdout.write(`${JSON.stringify({ restored: resolve(values.from), ...restored })}\n`);
   } catch (error) {
     if (!(error instanceof BackupError)) throw error;

@@ -45,13 +45,16 @@ export const auditActor = (caller: Caller): AuditActor => ({
   role: caller.role ?? null,
 });
 
-/** What an entry says happened. Details are numbers and booleans only: text may be a person's data. */
+/**
+ * What an entry says happened. An event's details are its object's numbers and booleans only (text may be a
+ * person's data); an action that is not an event chooses its own (a waiver's reason, without the visitor's data).
+ */
 export interface AuditFact {
   action: string;
   objectType?: string | null;
   objectId?: string | null;
   actorHostId?: string | null;
-  details?: Record<string, number | boolean>;
+  details?: Record<string, unknown>;
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);

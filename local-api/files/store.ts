@@ -8,7 +8,7 @@ import { newRecordId } from '../rules/ids.ts';
 import { prepared } from '../store/rows.ts';
 import { ndaMaxBytes, pictureMaxBytes } from './schema.ts';
 
-export type FilePurpose = 'visit-picture' | 'visit-nda' | 'invitee-picture';
+export type FilePurpose = 'visit-picture' | 'visit-nda' | 'invitee-picture' | 'company-logo';
 
 /** A decoded, checked upload, not yet written. */
 export interface Upload {
@@ -181,11 +181,15 @@ export function fileUrls(
 }
 
 export interface StoredFile {
+  bytes: Buffer;
+  mediaType: string;
+}
+
+/** A file opened through /v1/files, with what its read is audited by. */
+export interface OpenedFile extends StoredFile {
   id: string;
   companyId: string;
   purpose: FilePurpose;
-  bytes: Buffer;
-  mediaType: string;
 }
 
 interface FileRow {
@@ -227,7 +231,7 @@ export function openFile(
   caller: Caller | undefined,
   name: string,
   link: { expires?: unknown; signature?: unknown },
-): StoredFile {
+): OpenedFile {
   const [, id, extension] = fileName.exec(name) ?? [];
   if (!id) throw new ApiError('NOT_FOUND');
   const found = prepared(
@@ -239,9 +243,19 @@ export function openFile(
   if (!row || row.deletedAt !== null || (caller && row.companyId !== caller.companyId)) {
     throw new ApiError('NOT_FOUND');
   }
+  return {
+    id,
+    companyId: row.companyId,
+    purpose: row.purpose,
+    ...readStoredFile(ctx, row.companyId, name, row.mediaType),
+  };
+}
+
+/** The bytes of a company's stored file whose row was found; bytes already deleted are NOT_FOUND. */
+export function readStoredFile(ctx: Context, companyId: string, name: string, mediaType: string): StoredFile {
   try {
-    const bytes = readFileSync(join(ctx.dataDir, relativePath(row.companyId, name)));
-    return { id, companyId: row.companyId, purpose: row.purpose, bytes, mediaType: row.mediaType };
+    const bytes = readFileSync(join(ctx.dataDir, relativePath(companyId, name)));
+    return { bytes, mediaType };
   } catch (error) {
     // Erasure and retention delete the bytes of a visitor's files: a link to one of them finds nothing.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ApiError('NOT_FOUND');
