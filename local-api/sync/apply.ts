@@ -1,7 +1,6 @@
 import { hashKey } from '../companies/keys.ts';
 import { type Context, inTransaction } from '../context.ts';
-import { receivePulledRow } from '../privacy/replica.ts';
-import { settleErasures } from '../privacy/store.ts';
+import { afterPulledPage, receivePulledRow } from '../privacy/replica.ts';
 import type { Db } from '../store/db.ts';
 import { prepared } from '../store/rows.ts';
 import type { Change, ChangesPage, FeedRow } from './feed.ts';
@@ -144,5 +143,5 @@ export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage):
   } finally {
     ctx.db.pragma('foreign_keys = ON');
   }
-  settleErasures(ctx);
+  afterPulledPage(ctx);
 }

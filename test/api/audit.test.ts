@@ -79,6 +79,9 @@ test('every staff and admin action, and every read of personal data, leaves an e
   await ok('GET', `/v1/visitor/${visitors.visitors[0].id}`);
   await ok('GET', '/v1/invitees');
   await ok('GET', `/v1/invitee/${invitee.id}`);
+  await ok('GET', '/v1/roster');
+  await ok('GET', '/v1/visits/history');
+  assert.equal((await api('GET', '/v1/visits/export')).status, 200);
   const picture = await api('GET', visit.pictureUrl);
   assert.equal(picture.status, 200);
   const signed = await fetch(`${service.url}${visit.pictureSignedUrl}`);
@@ -118,6 +121,9 @@ test('every staff and admin action, and every read of personal data, leaves an e
     'visitor.read',
     'invitees.listed',
     'invitee.read',
+    'roster.read',
+    'visits.history.read',
+    'visits.exported',
     'file.read',
     'privacy.exported',
     'visit.deleted',
