@@ -11,8 +11,8 @@ import { online, syncNow, upstreamArgs } from '../helpers/sync-service.ts';
 /*
  * A hub and a kiosk that follows it, as real processes on real files. A person is seeded everywhere personal data
  * can live (walk-ins at both, with picture and NDA; an invitation; a meeting's guest list and title; a notification
- * text; the blocklist; deliveries queued to a webhook receiver, a notification endpoint and the kiosk's host
- * e-mail, all down), exported, then erased at the hub by name and phone. Afterwards no byte of their name, e-mail,
+ * text; the blocklist; deliveries queued to a webhook receiver, a notification endpoint and the gate, at the hub
+ * and at the kiosk, all down), exported, then erased at the hub by name and phone. Afterwards no byte of their name, e-mail,
  * phone or CPF is in any file of either data folder (databases, WALs, pictures, NDAs, queues), nor in any answer.
  * Retention is proven the same way: the hub's setting removes an old visit's copies on the kiosk too.
  */
@@ -112,6 +112,7 @@ describe('a person seeded on a hub and its kiosk', () => {
     });
     await ok(atHub, 'POST', '/v1/webhooks', { url: `http://127.0.0.1:${downPort}/hook`, events: ['*'] });
     await ok(atHub, 'POST', '/v1/integration/notifications', { webhookUrl: `http://127.0.0.1:${downPort}/notify` });
+    await ok(atHub, 'POST', '/v1/integration/access', { enabled: true, url: `http://127.0.0.1:${downPort}/gate` });
     const soon = Date.now() + 86_400_000;
     const meeting = await ok(atHub, 'POST', '/v1/meetings', {
       title: `Contract review with ${person.name}`,
