@@ -54,6 +54,10 @@ export interface AuditFact {
   objectType?: string | null;
   objectId?: string | null;
   actorHostId?: string | null;
+  /**
+   * An event's details are its numbers and booleans only (text may be a person's data); an action recorded by
+   * name may add text its actor chose to give (the reason the front desk waived a requirement).
+   */
   details?: Record<string, unknown>;
 }
 

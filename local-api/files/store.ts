@@ -181,15 +181,11 @@ export function fileUrls(
 }
 
 export interface StoredFile {
-  bytes: Buffer;
-  mediaType: string;
-}
-
-/** A file opened through /v1/files, with what its read is audited by. */
-export interface OpenedFile extends StoredFile {
   id: string;
   companyId: string;
   purpose: FilePurpose;
+  bytes: Buffer;
+  mediaType: string;
 }
 
 interface FileRow {
@@ -231,7 +227,7 @@ export function openFile(
   caller: Caller | undefined,
   name: string,
   link: { expires?: unknown; signature?: unknown },
-): OpenedFile {
+): StoredFile {
   const [, id, extension] = fileName.exec(name) ?? [];
   if (!id) throw new ApiError('NOT_FOUND');
   const found = prepared(
@@ -243,19 +239,13 @@ export function openFile(
   if (!row || row.deletedAt !== null || (caller && row.companyId !== caller.companyId)) {
     throw new ApiError('NOT_FOUND');
   }
-  return {
-    id,
-    companyId: row.companyId,
-    purpose: row.purpose,
-    ...readStoredFile(ctx, row.companyId, name, row.mediaType),
-  };
+  return readStoredFile(ctx, { id, companyId: row.companyId, purpose: row.purpose, mediaType: row.mediaType }, name);
 }
 
 /** The bytes of a company's stored file whose row was found; bytes already deleted are NOT_FOUND. */
-export function readStoredFile(ctx: Context, companyId: string, name: string, mediaType: string): StoredFile {
+export function readStoredFile(ctx: Context, file: Omit<StoredFile, 'bytes'>, name: string): StoredFile {
   try {
-    const bytes = readFileSync(join(ctx.dataDir, relativePath(companyId, name)));
-    return { bytes, mediaType };
+    return { ...file, bytes: readFileSync(join(ctx.dataDir, relativePath(file.companyId, name))) };
   } catch (error) {
     // Erasure and retention delete the bytes of a visitor's files: a link to one of them finds nothing.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ApiError('NOT_FOUND');
