@@ -45,10 +45,7 @@ export const auditActor = (caller: Caller): AuditActor => ({
   role: caller.role ?? null,
 });
 
-/**
- * What an entry says happened. An event's details are its object's numbers and booleans only (text may be a
- * person's data); an action that is not an event chooses its own (a waiver's reason, without the visitor's data).
- */
+/** What an entry says happened. */
 export interface AuditFact {
   action: string;
   objectType?: string | null;
