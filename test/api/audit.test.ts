@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { jpegBytes } from '../helpers/files.ts';
-import { client, runCli, startService, type TestService } from '../helpers/service.ts';
+import { client, runCli, startService, succeeded, type TestService } from '../helpers/service.ts';
 
 let service: TestService;
 let company: { id: string; apiKey: string };
@@ -35,11 +35,7 @@ async function entries(): Promise<Entry[]> {
   return reply.body.entries;
 }
 
-async function ok(method: string, path: string, body?: unknown) {
-  const reply = await api(method, path, body);
-  assert.ok(reply.status < 300, `${method} ${path}: ${reply.status} ${JSON.stringify(reply.body)}`);
-  return reply.body;
-}
+const ok = (method: string, path: string, body?: unknown) => succeeded(api, method, path, body);
 
 test('every staff and admin action, and every read of personal data, leaves an entry naming the credential', async () => {
   const credential = credentialOf(company.apiKey);

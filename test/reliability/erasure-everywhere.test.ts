@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { jpegBytes, pdfBytes } from '../helpers/files.ts';
-import { allowLoopback, client, startService, type TestService } from '../helpers/service.ts';
+import { allowLoopback, client, startService, succeeded, type TestService } from '../helpers/service.ts';
 import { online, syncNow, upstreamArgs } from '../helpers/sync-service.ts';
 
 /*
@@ -58,12 +58,6 @@ after(async () => {
   await hub?.stop();
 });
 
-async function ok(as: ReturnType<typeof client>, method: string, path: string, body?: unknown) {
-  const reply = await as(method, path, body);
-  assert.ok(reply.status < 300, `${method} ${path}: ${reply.status} ${JSON.stringify(reply.body)}`);
-  return reply.body;
-}
-
 /** Every file under a folder, recursively. */
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -105,16 +99,21 @@ const answered = [
 
 describe('a person seeded on a hub and its kiosk', () => {
   test('is exported whole, then erased from every copy: no byte of them remains on either', async () => {
-    const host = await ok(atHub, 'POST', '/v1/hosts', {
+    const host = await succeeded(atHub, 'POST', '/v1/hosts', {
       name: 'Helena Host',
       email: 'helena@privacy-co.test',
       preCheckinNotifications: true,
     });
-    await ok(atHub, 'POST', '/v1/webhooks', { url: `http://127.0.0.1:${downPort}/hook`, events: ['*'] });
-    await ok(atHub, 'POST', '/v1/integration/notifications', { webhookUrl: `http://127.0.0.1:${downPort}/notify` });
-    await ok(atHub, 'POST', '/v1/integration/access', { enabled: true, url: `http://127.0.0.1:${downPort}/gate` });
+    await succeeded(atHub, 'POST', '/v1/webhooks', { url: `http://127.0.0.1:${downPort}/hook`, events: ['*'] });
+    await succeeded(atHub, 'POST', '/v1/integration/notifications', {
+      webhookUrl: `http://127.0.0.1:${downPort}/notify`,
+    });
+    await succeeded(atHub, 'POST', '/v1/integration/access', {
+      enabled: true,
+      url: `http://127.0.0.1:${downPort}/gate`,
+    });
     const soon = Date.now() + 86_400_000;
-    const meeting = await ok(atHub, 'POST', '/v1/meetings', {
+    const meeting = await succeeded(atHub, 'POST', '/v1/meetings', {
       title: `Contract review with ${person.name}`,
       guests: [person.email, 'someone.else@privacy.test'],
       start: new Date(soon).toISOString(),
@@ -123,7 +122,7 @@ describe('a person seeded on a hub and its kiosk', () => {
       type: 'MEETING',
       hostId: host.id,
     });
-    await ok(atHub, 'POST', '/v1/invitees', {
+    await succeeded(atHub, 'POST', '/v1/invitees', {
       name: person.name,
       phone: person.phone,
       cpf: person.cpf,
@@ -131,21 +130,21 @@ describe('a person seeded on a hub and its kiosk', () => {
       expectedAt: new Date(soon).toISOString(),
     });
     const pdf = await pdfBytes(`I agree. Signed: ${person.name}`);
-    const atTheHub = await ok(atHub, 'POST', '/v1/visits', {
+    const atTheHub = await succeeded(atHub, 'POST', '/v1/visits', {
       visit: { id: randomUUID(), hostId: host.id },
       visitor: person,
       visitPicture: jpegBytes().toString('base64'),
       visitNda: pdf.toString('base64'),
     });
-    await ok(atHub, 'PATCH', `/v1/visit/deny/${atTheHub.id}`, {});
-    await ok(atHub, 'POST', '/v1/notifications', {
+    await succeeded(atHub, 'PATCH', `/v1/visit/deny/${atTheHub.id}`, {});
+    await succeeded(atHub, 'POST', '/v1/notifications', {
       type: 'visit',
       message: `${person.name} (CPF ${person.cpf}, ${person.phone}, ${person.email}) is on her way`,
       hosts: [host.id],
     });
 
     await syncNow(kiosk, key);
-    const atTheKiosk = await ok(atKiosk, 'POST', '/v1/visits', {
+    const atTheKiosk = await succeeded(atKiosk, 'POST', '/v1/visits', {
       visit: { id: randomUUID(), hostId: host.id },
       visitor: person,
       visitPicture: jpegBytes().toString('base64'),
@@ -153,14 +152,14 @@ describe('a person seeded on a hub and its kiosk', () => {
     });
     assert.equal((await atKiosk('GET', atTheKiosk.pictureUrl)).status, 200, 'the picture is on the kiosk');
     await syncNow(kiosk, key);
-    await ok(atHub, 'POST', '/v1/blockedlist', { name: person.name, cpf: person.cpf, reason: 'Seeded' });
+    await succeeded(atHub, 'POST', '/v1/blockedlist', { name: person.name, cpf: person.cpf, reason: 'Seeded' });
     await syncNow(kiosk, key);
 
-    const queued = await ok(atKiosk, 'GET', '/v1/sync/status');
+    const queued = await succeeded(atKiosk, 'GET', '/v1/sync/status');
     assert.equal(queued.pending, 0, 'the kiosk pushed its check-in');
     assert.ok(tracesOnDisk(kiosk.dataDir).length > 0, 'seeded on the kiosk');
 
-    const exported = await ok(atHub, 'POST', '/v1/privacy/export', { name: person.name, phone: person.phone });
+    const exported = await succeeded(atHub, 'POST', '/v1/privacy/export', { name: person.name, phone: person.phone });
     assert.deepEqual(
       {
         visits: exported.visits.map((v: { id: string }) => v.id).sort(),
@@ -184,14 +183,14 @@ describe('a person seeded on a hub and its kiosk', () => {
     const picture = exported.files.find((f: { purpose: string }) => f.purpose === 'visit-picture');
     assert.deepEqual(Buffer.from(picture.contentBase64, 'base64'), jpegBytes(), 'files come with their bytes');
     assert.ok(exported.deliveries.length >= 5, `deliveries queued about them: ${exported.deliveries.length}`);
-    const atKioskExport = await ok(atKiosk, 'POST', '/v1/privacy/export', { email: person.email });
+    const atKioskExport = await succeeded(atKiosk, 'POST', '/v1/privacy/export', { email: person.email });
     assert.deepEqual(
       atKioskExport.files.map((f: { purpose: string }) => f.purpose).sort(),
       ['visit-nda', 'visit-picture'],
       "the kiosk's export holds the files taken there",
     );
 
-    const erased = await ok(atHub, 'POST', '/v1/privacy/erasure', { name: person.name, phone: person.phone });
+    const erased = await succeeded(atHub, 'POST', '/v1/privacy/erasure', { name: person.name, phone: person.phone });
     assert.equal(erased.visits, 2);
     assert.equal(erased.invitees, 2, 'the invitation and the meeting guest');
     assert.equal(erased.blocklist, 1);
@@ -205,7 +204,7 @@ describe('a person seeded on a hub and its kiosk', () => {
     assert.equal((await atKiosk('GET', atTheKiosk.ndaUrl)).status, 404, "the kiosk's NDA is gone");
     assert.equal((await atHub('GET', atTheHub.pictureUrl)).status, 404);
     assert.equal((await fetch(`${kiosk.url}${atTheKiosk.pictureSignedUrl}`)).status, 404, 'a link handed out before');
-    const scrubbed = await ok(atHub, 'GET', `/v1/meeting/${meeting.id}`);
+    const scrubbed = await succeeded(atHub, 'GET', `/v1/meeting/${meeting.id}`);
     assert.deepEqual(scrubbed.guests, ['someone.else@privacy.test'], 'the other guest stays invited');
     assert.equal(scrubbed.title, 'Contract review with [erased]');
 
@@ -217,9 +216,9 @@ describe('a person seeded on a hub and its kiosk', () => {
 
   test("the hub's retention takes an old visit's copies on the kiosk with it: row, visitor record, files, queue", async () => {
     const old = { name: 'Otília Antiga', email: 'otilia.old@privacy.test', phone: '+55 21 91234-5678' };
-    const host = (await ok(atHub, 'GET', '/v1/hosts')).hosts[0];
+    const host = (await succeeded(atHub, 'GET', '/v1/hosts')).hosts[0];
     await syncNow(kiosk, key);
-    const visit = await ok(atKiosk, 'POST', '/v1/visits', {
+    const visit = await succeeded(atKiosk, 'POST', '/v1/visits', {
       visit: { id: randomUUID(), hostId: host.id, checkinAt: new Date(Date.now() - 40 * 86_400_000).toISOString() },
       visitor: old,
       visitPicture: jpegBytes().toString('base64'),
@@ -230,12 +229,12 @@ describe('a person seeded on a hub and its kiosk', () => {
     const onDisk = (dir: string) => filesUnder(dir).flatMap((file) => found(readFileSync(file)));
     assert.ok(onDisk(kiosk.dataDir).length > 0);
 
-    await ok(atHub, 'PUT', '/v1/privacy/retention', { retentionDays: 30 });
+    await succeeded(atHub, 'PUT', '/v1/privacy/retention', { retentionDays: 30 });
     await syncNow(kiosk, key);
     await syncNow(kiosk, key);
     assert.equal((await atKiosk('GET', visit.pictureUrl)).status, 404, "the kiosk's picture went with the visit");
     assert.equal((await atKiosk('GET', `/v1/visit/${visit.id}`)).status, 404);
-    const visitors = JSON.stringify((await ok(atKiosk, 'GET', '/v1/visitors')).visitors);
+    const visitors = JSON.stringify((await succeeded(atKiosk, 'GET', '/v1/visitors')).visitors);
     assert.equal(visitors.includes(old.email), false, "the kiosk's visitor record went too");
     assert.deepEqual(onDisk(hub.dataDir), []);
     assert.deepEqual(onDisk(kiosk.dataDir), []);
