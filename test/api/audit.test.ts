@@ -47,7 +47,9 @@ test('every staff and admin action, and every read of personal data, leaves an e
   const hook = await ok('POST', '/v1/webhooks', { url: 'https://hooks.example.test/in', events: ['visit.deleted'] });
   await ok('PATCH', `/v1/webhook/${hook.id}`, { isActive: false });
   await ok('DELETE', `/v1/webhook/${hook.id}`);
-  await ok('POST', '/v1/integration/notifications', { webhookUrl: 'https://notify.example.test/in' });
+  await ok('POST', '/v1/integration/notifications', { webhookUrl: 'http://127.0.0.1:9/notify-in' });
+  assert.equal((await ok('POST', '/v1/integration/notifications/test', { channel: 'webhook' })).delivered, false);
+  await ok('GET', '/v1/integration/notifications/deliveries');
   await ok('DELETE', '/v1/integration/notifications');
   const note = await ok('POST', '/v1/notifications', { type: 'delivery', message: 'A parcel', hosts: [host.id] });
   await ok('PATCH', `/v1/notification/${note.id}`, { message: 'Two parcels' });
@@ -102,6 +104,8 @@ test('every staff and admin action, and every read of personal data, leaves an e
     'webhook.updated',
     'webhook.deleted',
     'notifications.settings.updated',
+    'notifications.channel.tested',
+    'notifications.deliveries.read',
     'notifications.settings.deleted',
     'notification.created',
     'notification.updated',
@@ -146,7 +150,7 @@ test('every staff and admin action, and every read of personal data, leaves an e
   );
 
   const text = JSON.stringify(log);
-  for (const secret of ['audit-aes-secret', 'Vera Visitor', 'vera@visitor.test', 'Two parcels', 'notify.example']) {
+  for (const secret of ['audit-aes-secret', 'Vera Visitor', 'vera@visitor.test', 'Two parcels', 'notify-in']) {
     assert.equal(text.includes(secret), false, `${secret} is not in the audit log`);
   }
 });
