@@ -78,6 +78,7 @@ test('every staff and admin action, and every read of personal data, leaves an e
   await ok('GET', '/v1/invitees');
   await ok('GET', `/v1/invitee/${invitee.id}`);
   await ok('GET', '/v1/roster');
+  await ok('GET', '/v1/blockedlist');
   await ok('GET', '/v1/visits/history');
   assert.equal((await api('GET', '/v1/visits/export')).status, 200);
   const picture = await api('GET', visit.pictureUrl);
@@ -122,6 +123,7 @@ test('every staff and admin action, and every read of personal data, leaves an e
     'invitees.listed',
     'invitee.read',
     'roster.read',
+    'blocklist.listed',
     'visits.history.read',
     'visits.exported',
     'file.read',
