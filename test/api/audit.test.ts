@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { jpegBytes } from '../helpers/files.ts';
-import { client, runCli, startService, succeeded, type TestService } from '../helpers/service.ts';
+import { client, runCli, startService, succeeded, type TestService, tempDir } from '../helpers/service.ts';
 
 let service: TestService;
 let company: { id: string; apiKey: string };
@@ -189,11 +190,31 @@ test('the command line records the keys it makes and the exports it writes', asy
     runCli(['privacy', 'export', '--data', service.dataDir, '--company', made.id, '--email', 'nobody@cli.test']),
   );
   assert.equal(exported.type, 'subjectAccess');
+  const out = join(tempDir(), 'person.json');
+  runCli([
+    'privacy',
+    'export',
+    '--data',
+    service.dataDir,
+    '--company',
+    made.id,
+    '--cpf',
+    '529.982.247-25',
+    '--out',
+    out,
+  ]);
+  assert.equal(JSON.parse(readFileSync(out, 'utf8')).companyId, made.id);
+  assert.equal(statSync(out).mode & 0o777, 0o600, 'readable by its owner only');
+  assert.throws(
+    () => runCli(['privacy', 'export', '--data', service.dataDir, '--company', made.id, '--name', 'Only A Name']),
+    /--name with --phone/,
+  );
   const log = (await client(service.url, made.apiKey)('GET', '/v1/audit')).body.entries as Entry[];
   assert.deepEqual(
     log.map((e) => [e.action, e.objectId, e.actorRole]),
     [
       ['key.created', credentialOf(made.apiKey), 'operator'],
+      ['privacy.exported', null, 'operator'],
       ['privacy.exported', null, 'operator'],
     ],
   );
