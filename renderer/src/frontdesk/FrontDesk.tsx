@@ -12,6 +12,7 @@ import { ExpectedPanel, PendingPanel, RosterPanel } from './lists.tsx';
 import { PinPad } from './PinPad.tsx';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { StatusPanel } from './StatusPanel.tsx';
+import { VisitorTypesPanel } from './VisitorTypesPanel.tsx';
 
 export interface FrontDeskProps {
   api: Api;
@@ -22,7 +23,7 @@ export interface FrontDeskProps {
   onClose: () => void;
 }
 
-const tabs = ['inside', 'pending', 'expected', 'blocklist', 'status', 'settings'] as const;
+const tabs = ['inside', 'pending', 'expected', 'blocklist', 'status', 'settings', 'types'] as const;
 type Tab = (typeof tabs)[number];
 
 /** The front desk: staff's side of the kiosk, behind the PIN. */
@@ -70,6 +71,7 @@ function Desk(props: FrontDeskProps) {
         {tab === 'blocklist' && <BlocklistPanel api={props.api} />}
         {tab === 'status' && <StatusPanel api={props.api} sync={props.sync} lang={props.lang} data={props.data} />}
         {tab === 'settings' && <SettingsPanel {...props} />}
+        {tab === 'types' && <VisitorTypesPanel {...props} />}
       </div>
     </Screen>
   );
