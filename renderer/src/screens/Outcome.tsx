@@ -125,6 +125,7 @@ function Confirmed({ api, data, lang, visit, picture, onHome }: Props) {
       className="outcome outcome-confirmed"
       actions={
         <>
+          <p className="hint footer-hint">{t('outcome.autoReturn', { seconds })}</p>
           {data.settings.badgePrinting && (
             <button type="button" className="btn btn-secondary" onClick={printBadge} disabled={print === 'printing'}>
               {print === 'printing' ? t('outcome.printing') : t('outcome.print')}
@@ -157,7 +158,6 @@ function Confirmed({ api, data, lang, visit, picture, onHome }: Props) {
           timeZone={data.timeZone}
         />
       </div>
-      <p className="hint">{t('outcome.autoReturn', { seconds })}</p>
     </Screen>
   );
 }
