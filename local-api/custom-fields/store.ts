@@ -23,9 +23,12 @@ export type CustomFieldRow = Record<string, unknown> & {
   options: string;
   required: number;
   localizedName: string;
+  localizedOptions: string;
   sort: number;
   location: CustomFieldLocation;
 };
+
+type OptionLabels = Partial<Record<string, string[]>>;
 
 export const customFieldQueryFields: QueryFields = {
   name: { kind: 'text' },
@@ -46,13 +49,22 @@ export function getCustomField(ctx: Context, caller: Caller, id: string): Custom
   return row;
 }
 
-/** A dropdown without options could never be answered. */
-function requireOptions(type: CustomFieldType, options: readonly string[]): void {
+/**
+ * A dropdown without options could never be answered; a language's labels name the options one for one, so a list
+ * of another length could only be misread.
+ */
+function requireOptions(type: CustomFieldType, options: readonly string[], labels: OptionLabels): void {
   if (type === 'Dropdown' && options.length === 0) throw new ApiError('INVALID_PARAMETER', { field: 'options' });
+  if (Object.values(labels).some((list) => list !== undefined && list.length !== options.length)) {
+    throw new ApiError('INVALID_PARAMETER', { field: 'localizedOptions' });
+  }
 }
 
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((item, i) => item === b[i]);
+
 export function createCustomField(ctx: Context, caller: Caller, input: CustomFieldCreateInput): CustomFieldRow {
-  requireOptions(input.type, input.options ?? []);
+  requireOptions(input.type, input.options ?? [], input.localizedOptions ?? {});
   return inTransaction(ctx, () => {
     const taken = prepared(ctx.db, 'SELECT 1 FROM custom_fields WHERE id = ?');
     let id = newCustomFieldId(ctx.random);
@@ -79,9 +91,16 @@ export function updateCustomField(
 ): CustomFieldRow {
   return inTransaction(ctx, () => {
     const current = getCustomField(ctx, caller, id);
-    requireOptions(input.type ?? current.type, input.options ?? (JSON.parse(current.options) as string[]));
+    const currentOptions = JSON.parse(current.options) as string[];
+    const options = input.options ?? currentOptions;
+    // New options without new labels: the old labels named other options, so they go (a client of the interface
+    // document, which knows no labels, then sees its options everywhere).
+    const labels =
+      input.localizedOptions ??
+      (sameList(options, currentOptions) ? (JSON.parse(current.localizedOptions) as OptionLabels) : {});
+    requireOptions(input.type ?? current.type, options, labels);
     updateRow(ctx.db, 'custom_fields', caller.companyId, id, {
-      ...objectToRow(input, customFieldColumns),
+      ...objectToRow({ ...input, localizedOptions: labels }, customFieldColumns),
       updatedAt: ctx.clock.now(),
     });
     const row = getCustomField(ctx, caller, id);
@@ -113,8 +132,19 @@ interface Definition {
   options: string[];
   required: boolean;
   localizedName: Record<string, string>;
+  localizedOptions: OptionLabels;
   sort: number;
   location: CustomFieldLocation;
+}
+
+/** A dropdown answer in each language that labels its option (the answer item's `localizedValue`). */
+function optionInLanguages(definition: Definition, value: string): Record<string, string> | undefined {
+  const at = definition.options.indexOf(value);
+  if (definition.type !== 'Dropdown' || at < 0) return undefined;
+  const labels = Object.entries(definition.localizedOptions).flatMap(([lang, list]) =>
+    list?.[at] ? [[lang, list[at]] as const] : [],
+  );
+  return labels.length > 0 ? Object.fromEntries(labels) : undefined;
 }
 
 function definitions(ctx: Context, caller: Caller): Map<string, Definition> {
@@ -131,6 +161,7 @@ function definitions(ctx: Context, caller: Caller): Map<string, Definition> {
         options: JSON.parse(row.options) as string[],
         required: row.required === 1,
         localizedName: JSON.parse(row.localizedName) as Record<string, string>,
+        localizedOptions: JSON.parse(row.localizedOptions) as OptionLabels,
         sort: row.sort,
         location: row.location,
       },
@@ -166,8 +197,10 @@ function resolveAnswers(
     seen.add(definition.id);
     const problem = valueProblem(definition, answer.value);
     if (problem) throw invalid(answer.customFieldId, problem);
+    const localizedValue = optionInLanguages(definition, answer.value.trim());
     return {
       ...answer,
+      ...(localizedValue ? { localizedValue } : {}),
       value: answer.value.trim(),
       name: definition.name,
       type: definition.type,

@@ -66,6 +66,8 @@ export const errorStatus = {
   INVALID_NDA: 400,
   INVALID_CUSTOM_FIELD: 400,
   LINK_EXPIRED: 403,
+  CHANNEL_NOT_CONFIGURED: 409,
+  MEETING_NOT_FOUND: 400,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
@@ -34,11 +35,17 @@ import {
 export const visitPaging = { defaultLimit: 500, maxLimit: 1000 };
 
 const tag = 'Visits';
-const checkoutErrors = ['ALREADY_CHECKOUT', 'CHECKOUT_AT_BEFORE_CHECKIN', 'WRONG_CHECKOUT_AT_FORMAT'] as const;
+const checkoutErrors = [
+  'ALREADY_CHECKOUT',
+  'CHECKOUT_AT_BEFORE_CHECKIN',
+  'WRONG_CHECKOUT_AT_FORMAT',
+  'HOST_NOT_FOUND',
+] as const;
 const visitorErrors = [
   'INVALID_EMAIL',
   'INVALID_CPF',
   'HOST_NOT_FOUND',
+  'MEETING_NOT_FOUND',
   'VISITOR_TYPE_NOT_FOUND',
   'INVALID_PARAMETER',
 ] as const;
@@ -70,6 +77,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
           caller,
           listVisits(ctx, caller, parseListQuery(req.query, visitPaging, visitQueryFields)),
         );
+        auditRead(ctx, caller, { action: 'visits.listed', objectType: 'visit', size: visits.length });
         return { visits, size: visits.length };
       },
     }),
@@ -176,7 +184,11 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve a visit',
       response: checkinAnswerSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => checkinAnswer(caller, getVisit(ctx, caller, String(params.id))),
+      handle: ({ caller, params }) => {
+        const visit = getVisit(ctx, caller, String(params.id));
+        auditRead(ctx, caller, { action: 'visit.read', objectType: 'visit', objectId: visit.id });
+        return checkinAnswer(caller, visit);
+      },
     }),
     route({
       method: 'patch',

@@ -279,6 +279,10 @@ export const de: Messages = {
     done: 'Gesendet',
     lastSuccess: 'Letzter Erfolg',
     lastError: 'Letzter Fehler',
+    clockAhead:
+      'Die Uhr dieses Geräts geht gegenüber dem Hub {{amount}} vor. Besuche und QR-Codes verwenden die Zeit des Hubs; stellen Sie die Uhr des Geräts richtig.',
+    clockBehind:
+      'Die Uhr dieses Geräts geht gegenüber dem Hub {{amount}} nach. Besuche und QR-Codes verwenden die Zeit des Hubs; stellen Sie die Uhr des Geräts richtig.',
   },
   settings: {
     company: 'Firma',

@@ -277,6 +277,10 @@ export const en = {
     done: 'Sent',
     lastSuccess: 'Last success',
     lastError: 'Last error',
+    clockAhead:
+      "This device's clock is {{amount}} ahead of the hub's. Visits and QR codes use the hub's time; set the device's clock right.",
+    clockBehind:
+      "This device's clock is {{amount}} behind the hub's. Visits and QR codes use the hub's time; set the device's clock right.",
   },
   settings: {
     company: 'Company',

@@ -278,6 +278,10 @@ export const ptBR: Messages = {
     done: 'Enviados',
     lastSuccess: 'Último sucesso',
     lastError: 'Último erro',
+    clockAhead:
+      'O relógio deste dispositivo está {{amount}} adiantado em relação ao hub. Visitas e QR codes usam a hora do hub; acerte o relógio do dispositivo.',
+    clockBehind:
+      'O relógio deste dispositivo está {{amount}} atrasado em relação ao hub. Visitas e QR codes usam a hora do hub; acerte o relógio do dispositivo.',
   },
   settings: {
     company: 'Empresa',

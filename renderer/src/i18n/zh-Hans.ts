@@ -277,6 +277,8 @@ export const zhHans: Messages = {
     done: '已发送',
     lastSuccess: '最近成功',
     lastError: '最近错误',
+    clockAhead: '本设备的时钟比中心快 {{amount}}。访客记录和二维码使用中心的时间；请校正本设备的时钟。',
+    clockBehind: '本设备的时钟比中心慢 {{amount}}。访客记录和二维码使用中心的时间；请校正本设备的时钟。',
   },
   settings: {
     company: '公司',
