@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { axeProblems, launchChromium, openKiosk, screenshot } from '../helpers/browser.ts';
-import { type KioskFixture, kioskFixture, sign } from '../helpers/kiosk.ts';
+import { invite, type KioskFixture, kioskFixture, sign } from '../helpers/kiosk.ts';
 
 let kiosk: KioskFixture;
 let browser: Browser;
@@ -37,21 +37,9 @@ after(async () => {
   await kiosk?.service.stop();
 });
 
-async function invite(name: string, extra: Record<string, unknown> = {}) {
-  const { status, body } = await kiosk.api('POST', '/v1/invitees', {
-    name,
-    email: `${name.split(' ')[0]?.toLowerCase()}@guest.test`,
-    expectedAt: new Date().toISOString(),
-    hostId: kiosk.hosts.carlos.id,
-    ...extra,
-  });
-  assert.equal(status, 200, JSON.stringify(body));
-  return body as { id: string };
-}
-
 test('an invited guest answers what the invitation lacks, signs the agreement, has a picture taken, and is in', async () => {
   // The invitation answered the purpose already: only the plate and the questionnaire are left.
-  const invitee = await invite('Mariana Costa', { customFields: [{ id: purpose, value: 'Interview' }] });
+  const invitee = await invite(kiosk, 'Mariana Costa', { customFields: [{ id: purpose, value: 'Interview' }] });
   const { page, problems } = await openKiosk(browser, kiosk.service.url);
   await page.getByRole('button', { name: /I have an invitation/ }).click();
   await page.getByLabel('Your name or invitation code').fill('mari cos');
@@ -116,7 +104,7 @@ test('an invitation that brought its answers and picture is asked only the quest
     'base64',
   ).toString('base64');
   await kiosk.api('PATCH', '/v1/kiosk/settings', { ndaText: '' });
-  const invitee = await invite('Nuno Alves', {
+  const invitee = await invite(kiosk, 'Nuno Alves', {
     customFields: [
       { id: plate, value: 'XYZ9A87' },
       { id: purpose, value: 'Meeting' },
@@ -141,7 +129,7 @@ test('an invitation that brought its answers and picture is asked only the quest
 
 test('a blocklisted invitee is stopped before the questions, the picture and the signature', async () => {
   await kiosk.api('POST', '/v1/blockedlist', { name: 'Olga', email: 'olga@guest.test', reason: 'test' });
-  const invitee = await invite('Olga Barros');
+  const invitee = await invite(kiosk, 'Olga Barros');
   const { page } = await openKiosk(browser, kiosk.service.url);
   await page.getByRole('button', { name: /I have an invitation/ }).click();
   await page.getByLabel('Your name or invitation code').fill('olga');
