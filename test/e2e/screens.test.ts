@@ -176,6 +176,14 @@ async function tour(size: Size): Promise<void> {
   const title = await box(page, '.screen-title h1');
   assert.ok(title.x >= 0 && title.x + title.width <= size.width, 'the heading with the long name stays on screen');
   await shown(page, size, 'confirmed');
+  // Printed on its 62 × 100 mm label, too, the long name leaves the host, the date and the check-out code in place.
+  await page.emulateMedia({ media: 'print' });
+  const label = await box(page, '.badge');
+  assert.ok(Math.abs(label.height - (100 / 25.4) * 96) < 2, `the label is 100 mm high (${label.height} px)`);
+  for (const part of ['.badge-facts', '.badge-qr', '.badge-checkout figcaption']) {
+    assert.ok(inside(await box(page, `.badge ${part}`), label), `${part} stays on the printed label`);
+  }
+  await page.emulateMedia({ media: 'screen' });
   await page.getByRole('button', { name: 'Done' }).click();
 
   // A visit the host must allow: the wait, then the denial.
