@@ -3,14 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { createApp, eventListeners, jobHandlers } from './app.ts';
-import {
-  type BackupSchedule,
-  databaseFile,
-  defaultBackupSchedule,
-  removeServiceLock,
-  startBackupSchedule,
-  writeServiceLock,
-} from './backup/backup.ts';
+import { type BackupSchedule, databaseFile, defaultBackupSchedule, startBackupSchedule } from './backup/backup.ts';
 import { type Clock, type Context, systemClock, systemRandom } from './context.ts';
 import { createEventBus } from './events.ts';
 import { answerClientError, type ServerTimeouts, serverTimeouts } from './http/limits.ts';
@@ -20,6 +13,7 @@ import { startWorker } from './queue/queue.ts';
 import type { Random } from './rules/ids.ts';
 import { loadDeviceKey, secretBox } from './secrets/box.ts';
 import { openDatabase } from './store/db.ts';
+import { type HeldServiceLock, lockDataFolder } from './store/service-lock.ts';
 import { prepareSync, startSyncAgent } from './sync/agent.ts';
 import { configureUpstream } from './sync/state.ts';
 
@@ -76,9 +70,27 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** Starts the HTTP service. It binds 127.0.0.1 unless told otherwise: the kiosk's port is not for the network. */
+/**
+ * Starts the HTTP service. It binds 127.0.0.1 unless told otherwise: the kiosk's port is not for the network. It
+ * holds the data folder's lock while it runs (`store/service-lock.ts`): a second service on the same folder is
+ * refused with ServiceLockedError before anything is opened.
+ */
 export async function startService(options: StartOptions): Promise<RunningService> {
-  const ctx = openService(options);
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const lock = lockDataFolder(dataDir);
+  let ctx: Context | undefined;
+  try {
+    ctx = openService({ ...options, dataDir });
+    return await listen(ctx, options, lock);
+  } catch (error) {
+    ctx?.db.close();
+    lock.release();
+    throw error;
+  }
+}
+
+async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock): Promise<RunningService> {
   if (options.upstream) configureUpstream(ctx, options.upstream);
   for (const listener of eventListeners(ctx)) ctx.events.subscribe(listener);
   const app = createApp(ctx);
@@ -109,7 +121,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
-  writeServiceLock(ctx.dataDir, { pid: process.pid, url });
+  lock.describe(url);
   return {
     ctx,
     server,
@@ -128,7 +140,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       sweeper.stop();
       await Promise.all([worker.stop(), backups.stop()]);
       ctx.db.close();
-      removeServiceLock(ctx.dataDir);
+      lock.release();
     },
   };
 }

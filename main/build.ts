@@ -23,9 +23,9 @@ export const outDir = join(repoRoot, 'dist', 'electron');
 
 /** Folders whose TypeScript runs in Electron's main process (preload/api.ts holds the IPC contract). */
 const mainSources = ['main', 'local-api', 'preload'];
-/** Not main-process modules: `npm start`'s launcher and build tooling, and the preload, bundled on its own below. */
+/** Not main-process modules: build tooling, `npm start`'s checks, and the preload, bundled on its own below. */
 const notMainProcess = new Set(
-  ['main/build.ts', 'main/start.ts', 'main/launch.ts', 'main/install-electron.mjs', 'preload/index.ts'].map((path) =>
+  ['main/build.ts', 'main/launch.ts', 'main/install-electron.mjs', 'preload/index.ts'].map((path) =>
     join(...path.split('/')),
   ),
 );
@@ -71,8 +71,8 @@ export async function buildElectron(root = repoRoot, out = outDir): Promise<void
   });
   for (const file of sources) {
     const path = relative(root, file);
-    // Files the code reads at run time (SQL migrations, …); the CLI's launcher stays with the sources.
-    if (!file.endsWith('.ts') && !path.startsWith(join('local-api', 'bin'))) cpSync(file, join(out, path));
+    // Files the code reads at run time (SQL migrations, …).
+    if (!file.endsWith('.ts')) cpSync(file, join(out, path));
   }
   await build({
     entryPoints: [join(root, 'preload', 'index.ts')],

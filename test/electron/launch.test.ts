@@ -58,7 +58,7 @@ describe('npm run build:electron', () => {
     for (const file of ['main/index.js', 'local-api/server.js', 'local-api/store/migrations/0001_core.sql']) {
       assert.ok(existsSync(join(out, file)), file);
     }
-    for (const file of ['main/build.js', 'main/start.js', 'main/launch.js', 'local-api/bin/portaria.mjs']) {
+    for (const file of ['main/build.js', 'main/launch.js', 'cli/main.js', 'cli/portaria.mjs']) {
       assert.equal(existsSync(join(out, file)), false, `${file} is not part of the app`);
     }
     const preload = readFileSync(join(out, 'preload/index.cjs'), 'utf8');

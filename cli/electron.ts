@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { buildElectron, buildElectronNative, outDir, repoRoot } from './build.ts';
+import { buildElectron, buildElectronNative, outDir, repoRoot } from '../main/build.ts';
 import {
   builtForAbi,
   displayAvailable,
@@ -10,7 +10,7 @@ import {
   electronNativeModuleFile,
   nativeModule,
   packageDir,
-} from './launch.ts';
+} from '../main/launch.ts';
 
 /**
  * Gets the Electron kiosk ready to launch from the sources (`npm start`): its binary, a display, better-sqlite3

@@ -1,0 +1,9 @@
+/** The commands of `portaria`, in the order `portaria --help` lists them. A new command: its module, then a line here. */
+import { backup, restore } from './backup.ts';
+import type { Command } from './command.ts';
+import { companyCreate } from './company.ts';
+import { gate } from './gate.ts';
+import { serve } from './serve.ts';
+import { start } from './start.ts';
+
+export const commands: readonly Command[] = [start, serve, companyCreate, backup, restore, gate];
