@@ -24,7 +24,10 @@ export function closeOnSignal(close: () => Promise<void>): void {
     closing = true;
     close().then(
       () => process.exit(0),
-      () => process.exit(1),
+      (error: unknown) => {
+        process.stderr.write(`portaria: stopping failed: ${error instanceof Error ? error.message : error}\n`);
+        process.exit(1);
+      },
     );
   };
   process.on('SIGINT', stop);

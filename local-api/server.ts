@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -13,8 +12,10 @@ import { startWorker } from './queue/queue.ts';
 import type { Random } from './rules/ids.ts';
 import { loadDeviceKey, secretBox } from './secrets/box.ts';
 import { openDatabase } from './store/db.ts';
+import { privateDataFolder, privateFolder } from './store/private-files.ts';
 import { type HeldServiceLock, lockDataFolder } from './store/service-lock.ts';
 import { prepareSync, startSyncAgent } from './sync/agent.ts';
+import { HubTime } from './sync/hub-time.ts';
 import { configureUpstream } from './sync/state.ts';
 
 export interface ServiceOptions {
@@ -43,13 +44,13 @@ export interface StartOptions extends ServiceOptions {
 /** Opens (and migrates) the data folder and assembles the context every part of the service runs on. */
 export function openService(options: ServiceOptions): Context {
   const dataDir = resolve(options.dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  privateDataFolder(dataDir);
   // The key first: a wrong one fails the start before the database is open.
   const secrets = secretBox(options.deviceKey ?? loadDeviceKey(dataDir));
   const log = createLogger(options.logLevel ?? process.env.PORTARIA_LOG_LEVEL ?? 'info');
   const ctx: Context = {
     db: openDatabase(databaseFile(dataDir)),
-    clock: options.clock ?? systemClock,
+    clock: new HubTime(options.clock ?? systemClock),
     random: options.random ?? systemRandom,
     secrets,
     log,
@@ -77,7 +78,7 @@ export interface RunningService {
  */
 export async function startService(options: StartOptions): Promise<RunningService> {
   const dataDir = resolve(options.dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  privateFolder(dataDir);
   const lock = lockDataFolder(dataDir);
   let ctx: Context | undefined;
   try {
@@ -127,20 +128,23 @@ async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock
     server,
     url,
     async close() {
-      // The agent first: a POST /v1/sync/run waiting on the hub is answered before the server waits for it.
-      await sync.stop();
-      await new Promise<void>((done) => {
-        server.close(() => done());
-        server.closeIdleConnections();
-        // A browser keeps connections it opened ahead of need (Chromium's preconnect) with no request on them,
-        // which `close` would wait for forever (the kiosk's page is open while the service stops): answers under
-        // way get a moment to finish, then every connection is closed (test/api/service-stop.test.ts).
-        setTimeout(() => server.closeAllConnections(), closeGraceMs).unref();
-      });
-      sweeper.stop();
-      await Promise.all([worker.stop(), backups.stop()]);
-      ctx.db.close();
-      lock.release();
+      try {
+        // The agent first: a POST /v1/sync/run waiting on the hub is answered before the server waits for it.
+        await sync.stop();
+        await new Promise<void>((done) => {
+          server.close(() => done());
+          server.closeIdleConnections();
+          // A browser keeps connections it opened ahead of need (Chromium's preconnect) with no request on them,
+          // which `close` would wait for forever (the kiosk's page is open while the service stops): answers under
+          // way get a moment to finish, then every connection is closed (test/api/service-stop.test.ts).
+          setTimeout(() => server.closeAllConnections(), closeGraceMs).unref();
+        });
+        sweeper.stop();
+        await Promise.all([worker.stop(), backups.stop()]);
+      } finally {
+        ctx.db.close();
+        lock.release();
+      }
     },
   };
 }

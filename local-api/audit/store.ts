@@ -54,6 +54,27 @@ function auditEntry(ctx: Pick<Context, 'db' | 'clock'>, event: DomainEvent): voi
   });
 }
 
+/**
+ * An entry for an action that is not an event of its own (the front desk letting a visitor in without the answers
+ * the company requires), written inside the action's transaction. Its details are the caller's to choose: unlike
+ * an event's, they may hold text (the reason given).
+ */
+export function recordAudit(
+  ctx: Pick<Context, 'db' | 'clock'>,
+  caller: Caller,
+  entry: { action: string; objectType: string; objectId: string; details: Record<string, unknown> },
+): void {
+  insertRow(ctx.db, 'audit_log', {
+    companyId: caller.companyId,
+    at: ctx.clock.now(),
+    action: entry.action,
+    objectType: entry.objectType,
+    objectId: entry.objectId,
+    actorHostId: null,
+    details: JSON.stringify(entry.details),
+  });
+}
+
 /** Writes the audit entry inside the transaction of the action: the entry exists if and only if the action does. */
 export function auditListener(ctx: Pick<Context, 'db' | 'clock'>): EventListener {
   return (event) => {

@@ -148,7 +148,13 @@ export function updateCompany(ctx: Context, caller: Caller, input: CompanyUpdate
   const timeZone = changes.timezone === undefined ? caller.timeZone : (changes.timezone ?? defaultTimeZone());
   const updated: Caller = { ...caller, timeZone, lang: changes.lang ?? caller.lang };
   inTransaction(ctx, () => {
-    companyRow(ctx, caller);
+    const current = companyRow(ctx, caller);
+    // This service keeps no hierarchy of companies: a parent is not the caller's to name (another tenant's id on a
+    // shared hub, or its own). The value already stored is accepted back, for clients that send the object back.
+    const parent = changes.parentCompanyId;
+    if (parent && parent !== current.parentCompanyId) {
+      throw new ApiError('INVALID_PARAMETER', { field: 'parentCompanyId' });
+    }
     const columns = Object.keys(row);
     prepared(
       ctx.db,

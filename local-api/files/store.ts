@@ -8,7 +8,7 @@ import { newRecordId } from '../rules/ids.ts';
 import { prepared } from '../store/rows.ts';
 import { ndaMaxBytes, pictureMaxBytes } from './schema.ts';
 
-export type FilePurpose = 'visit-picture' | 'visit-nda' | 'invitee-picture';
+export type FilePurpose = 'visit-picture' | 'visit-nda' | 'invitee-picture' | 'company-logo';
 
 /** A decoded, checked upload, not yet written. */
 export interface Upload {
@@ -208,8 +208,13 @@ export function openFile(
   if (!row || row.extension !== extension || (caller && row.companyId !== caller.companyId)) {
     throw new ApiError('NOT_FOUND');
   }
+  return readStoredFile(ctx, row.companyId, name, row.mediaType);
+}
+
+/** The bytes of a company's stored file whose row was found; bytes already deleted are NOT_FOUND. */
+export function readStoredFile(ctx: Context, companyId: string, name: string, mediaType: string): StoredFile {
   try {
-    return { bytes: readFileSync(join(ctx.dataDir, relativePath(row.companyId, name))), mediaType: row.mediaType };
+    return { bytes: readFileSync(join(ctx.dataDir, relativePath(companyId, name))), mediaType };
   } catch (error) {
     // Erasure and retention delete the bytes of a visitor's files: a link to one of them finds nothing.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ApiError('NOT_FOUND');

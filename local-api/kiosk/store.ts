@@ -17,6 +17,7 @@ export const defaultKioskSettings = {
   >,
   pictureMode: 'optional' as FieldMode,
   ndaText: '',
+  localizedNdaText: {} as Partial<Record<string, string>>,
   requireAuthorization: false,
   idleSeconds: 60,
   badgePrinting: true,
@@ -26,6 +27,7 @@ interface SettingsRow {
   visitorFields: string;
   pictureMode: FieldMode;
   ndaText: string;
+  localizedNdaText: string;
   requireAuthorization: number;
   idleSeconds: number;
   badgePrinting: number;
@@ -33,7 +35,11 @@ interface SettingsRow {
   updatedAt: number;
 }
 
-const columnKinds = { booleans: ['requireAuthorization', 'badgePrinting'], json: ['visitorFields'], times: [] };
+const columnKinds = {
+  booleans: ['requireAuthorization', 'badgePrinting'],
+  json: ['visitorFields', 'localizedNdaText'],
+  times: [],
+};
 
 function findRow(ctx: Context, companyId: string): SettingsRow | undefined {
   return prepared(ctx.db, 'SELECT * FROM kiosk_settings WHERE companyId = ?').get(companyId) as SettingsRow | undefined;
@@ -61,6 +67,7 @@ export function kioskSettings(ctx: Context, caller: Caller): KioskSettings {
     visitorFields: allFields(JSON.parse(row.visitorFields) as Record<VisitorFieldName, FieldMode>),
     pictureMode: row.pictureMode,
     ndaText: row.ndaText,
+    localizedNdaText: JSON.parse(row.localizedNdaText) as Partial<Record<string, string>>,
     requireAuthorization: row.requireAuthorization === 1,
     idleSeconds: row.idleSeconds,
     badgePrinting: row.badgePrinting === 1,
@@ -89,12 +96,18 @@ function upsert(ctx: Context, companyId: string, values: Record<string, unknown>
   });
 }
 
-/** Saves the given settings; visitor fields are merged one by one, so a client may change a single field. */
+/** Saves the given settings; visitor fields and agreement texts merge one by one, so a client may change one. */
 export function saveKioskSettings(ctx: Context, caller: Caller, input: KioskSettingsInput): KioskSettings {
   return inTransaction(ctx, () => {
     const current = kioskSettings(ctx, caller);
     const visitorFields = input.visitorFields ? { ...current.visitorFields, ...input.visitorFields } : undefined;
-    upsert(ctx, caller.companyId, objectToRow({ ...input, visitorFields }, columnKinds));
+    // Languages merge one by one too; '' removes a language's own text, which then falls back to `ndaText`.
+    const localizedNdaText = input.localizedNdaText
+      ? Object.fromEntries(
+          Object.entries({ ...current.localizedNdaText, ...input.localizedNdaText }).filter(([, text]) => text),
+        )
+      : undefined;
+    upsert(ctx, caller.companyId, objectToRow({ ...input, visitorFields, localizedNdaText }, columnKinds));
     return kioskSettings(ctx, caller);
   });
 }

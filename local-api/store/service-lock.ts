@@ -8,6 +8,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { privateFile } from './private-files.ts';
 
 export interface ServiceHolder {
   pid: number;
@@ -48,6 +49,7 @@ function readHolder(dataDir: string): ServiceHolder | undefined {
  * has it. `timeout: 0`: a held lock is an answer, not something to wait for.
  */
 export function lockDataFolder(dataDir: string): HeldServiceLock {
+  privateFile(lockFile(dataDir));
   const db = new Database(lockFile(dataDir), { timeout: 0 });
   try {
     // In exclusive locking mode a connection keeps the lock its first write transaction took until it closes.
@@ -63,7 +65,9 @@ export function lockDataFolder(dataDir: string): HeldServiceLock {
   return {
     describe(url) {
       if (!held) return;
-      writeFileSync(holderFile(dataDir), JSON.stringify({ pid: process.pid, url } satisfies ServiceHolder));
+      writeFileSync(holderFile(dataDir), JSON.stringify({ pid: process.pid, url } satisfies ServiceHolder), {
+        mode: 0o600,
+      });
       described = true;
     },
     release() {

@@ -255,6 +255,7 @@ describe('one service per data folder', () => {
       } finally {
         await next.stop();
       }
+      assert.equal(next.process.exitCode, 0, `${next.process.signalCode} ${next.stderr()}`);
       assert.equal(existsSync(join(dataDir, 'service.json')), false, 'a stopped service removes its record');
       assert.equal((await cli(['restore', '--data', dataDir, '--from', backupFile])).status, 0);
     } finally {
