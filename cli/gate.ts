@@ -32,7 +32,7 @@ export const gate = command({
     const running = await startGate(options).catch((error: unknown) => {
       throw listenFailure(error, host, portNumber) ?? error;
     });
-    process.stdout.write(`Gate listening on ${running.url} (${values.totp ? 'TOTP' : 'AES'} codes)\n`);
     closeOnSignal(running.close);
+    process.stdout.write(`Gate listening on ${running.url} (${values.totp ? 'TOTP' : 'AES'} codes)\n`);
   },
 });

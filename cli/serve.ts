@@ -40,7 +40,7 @@ export const serve = command({
       upstream: upstream?.data,
       backups,
     });
-    process.stdout.write(`Portaria listening on ${service.url}\n`);
     closeOnSignal(service.close);
+    process.stdout.write(`Portaria listening on ${service.url}\n`);
   },
 });

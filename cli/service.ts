@@ -16,7 +16,11 @@ export async function startServiceOrExplain(options: StartOptions): Promise<Runn
   }
 }
 
-/** Closes what runs on Ctrl+C or a stop by the system, once, then ends the process. */
+/**
+ * Closes what runs on Ctrl+C or a stop by the system, once, then ends the process. Called before the address is
+ * printed: until Node listens for a signal, the signal's default ends the process at once, and whoever read the
+ * address may already be stopping it.
+ */
 export function closeOnSignal(close: () => Promise<void>): void {
   let closing = false;
   const stop = () => {

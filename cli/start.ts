@@ -41,6 +41,7 @@ export const start = command({
     }
     const dataDir = data ? dataFolder(data, dataOption) : dataFolder(join(process.cwd(), '.data'));
     const service = await startServiceOrExplain({ port: portNumber, dataDir });
+    closeOnSignal(service.close);
     const { credential, created } = deviceCredential(service.ctx, 'My Company');
     if (created) {
       process.stdout.write(
@@ -48,6 +49,5 @@ export const start = command({
       );
     }
     process.stdout.write(`Data folder: ${resolve(dataDir)}\nKiosk: ${service.url}/\nAPI: ${service.url}/v1\n`);
-    closeOnSignal(service.close);
   },
 });

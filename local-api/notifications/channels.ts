@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import nodemailer from 'nodemailer';
 import { PermanentJobError } from '../queue/queue.ts';
 import { attemptTimeoutMs, postJson } from '../webhooks/delivery.ts';
 import { deliveryHeader, eventHeader, signatureHeader, signBody } from '../webhooks/signature.ts';
@@ -30,6 +29,8 @@ const refusedSmtpCodes = new Set([550, 551, 552, 553, 554]);
 const email: Channel = {
   isConfigured: (settings) => settings.smtpHost !== '',
   async send(settings, delivery, signal) {
+    // Loaded on the first e-mail: the service starts without it.
+    const { default: nodemailer } = await import('nodemailer');
     const transport = nodemailer.createTransport({
       host: settings.smtpHost,
       port: settings.smtpPort,
