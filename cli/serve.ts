@@ -1,4 +1,5 @@
 import { defaultBackupSchedule } from '../local-api/backup/backup.ts';
+import { parseCidrList } from '../local-api/outgoing/destinations.ts';
 import { upstreamInput } from '../local-api/sync/schema.ts';
 import { command, UsageError } from './command.ts';
 import { dataFolder, duration, port, wholeNumber } from './inputs.ts';
@@ -15,9 +16,21 @@ export const serve = command({
     'upstream-key': { type: 'string', value: '<key>', help: "the hub's API key for this kiosk's company" },
     'backup-interval': { type: 'string', value: '<24h|30m|0>', help: 'scheduled backups (default 24h; 0: none)' },
     'backup-keep': { type: 'string', value: '<n>', help: 'scheduled backups kept (default 7)' },
+    'allow-destinations': {
+      type: 'string',
+      value: '<cidr,...>',
+      help: "ranges webhooks, gates and e-mail may reach besides the defaults, kept until changed ('' clears; docs/security.md)",
+    },
   },
   details: 'Only one service runs on a data folder at a time: a second one is refused.',
   async run(values) {
+    const allowed = values['allow-destinations'];
+    const destinations = allowed === undefined ? undefined : parseCidrList(allowed);
+    if (destinations && !destinations.ok) {
+      throw new UsageError(
+        `--allow-destinations: ${destinations.bad} is not an address or range: give ones like 10.0.0.0/8`,
+      );
+    }
     const url = values.upstream;
     const apiKey = values['upstream-key'];
     if ((url === undefined) !== (apiKey === undefined)) {
@@ -39,6 +52,7 @@ export const serve = command({
       host: values.host,
       upstream: upstream?.data,
       backups,
+      allowDestinations: destinations?.ok ? destinations.cidrs : undefined,
     });
     closeOnSignal(service.close);
     process.stdout.write(`Portaria listening on ${service.url}\n`);

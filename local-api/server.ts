@@ -7,6 +7,8 @@ import { type Clock, type Context, systemClock, systemRandom } from './context.t
 import { createEventBus } from './events.ts';
 import { answerClientError, type ServerTimeouts, serverTimeouts } from './http/limits.ts';
 import { createLogger } from './log.ts';
+import type { Cidr } from './outgoing/destinations.ts';
+import { registerOwnPort, saveAllowedDestinations } from './outgoing/policy.ts';
 import { startRetentionSweeper } from './privacy/store.ts';
 import { startWorker } from './queue/queue.ts';
 import type { Random } from './rules/ids.ts';
@@ -39,6 +41,11 @@ export interface StartOptions extends ServiceOptions {
   host?: string;
   /** Makes the service a kiosk of this hub (the same as PUT /v1/sync/upstream; stored). */
   upstream?: { url: string; apiKey: string };
+  /**
+   * The address ranges the device owner lets outgoing requests reach besides the defaults (stored; an empty list
+   * clears them): `portaria serve --allow-destinations`. See docs/security.md.
+   */
+  allowDestinations?: readonly Cidr[];
 }
 
 /** Opens (and migrates) the data folder and assembles the context every part of the service runs on. */
@@ -93,6 +100,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
 
 async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock): Promise<RunningService> {
   if (options.upstream) configureUpstream(ctx, options.upstream);
+  if (options.allowDestinations) saveAllowedDestinations(ctx, options.allowDestinations);
   for (const listener of eventListeners(ctx)) ctx.events.subscribe(listener);
   const app = createApp(ctx);
   const host = options.host ?? '127.0.0.1';
@@ -115,11 +123,12 @@ async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock
       listening();
     });
   });
+  const address = server.address() as AddressInfo;
+  registerOwnPort(ctx.db, address.port);
   const worker = startWorker(ctx, jobHandlers(ctx));
   const sweeper = startRetentionSweeper(ctx);
   const backups = startBackupSchedule(ctx, options.backups ?? defaultBackupSchedule);
   const sync = startSyncAgent(ctx);
-  const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
   lock.describe(url);

@@ -1,4 +1,5 @@
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import type { EventListener } from '../events.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { enqueue, type JobHandler, PermanentJobError } from '../queue/queue.ts';
@@ -67,6 +68,9 @@ export function gateCallbackListener(ctx: Context): EventListener {
       idempotencyKey,
       payload,
       giveUpAfterMs: gateCallbackGiveUpMs,
+      endpoint: 'gate',
+      // A visitor waits at the turnstile: ahead of every webhook and e-mail.
+      priority: 'urgent',
     });
   };
 }
@@ -89,7 +93,7 @@ export function gateCallbackHandler(ctx: Context): JobHandler {
     if (config.username !== '' || config.password !== '') {
       headers.authorization = `Basic ${Buffer.from(`${config.username}:${config.password}`).toString('base64')}`;
     }
-    await postJson(config.url, (job.payload as CallbackPayload).body, headers, signal);
+    await postJson(ctx, config.url, (job.payload as CallbackPayload).body, headers, signal);
   };
 }
 
@@ -98,6 +102,7 @@ export function gateCallbackRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/integration/access/status',
+      roles: roles.readers,
       tag: 'Access control',
       summary: 'Gate callbacks pending, failed (given up) and done, with the last error',
       response: deliveryStatusSchema,

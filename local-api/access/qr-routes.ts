@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { z } from 'zod';
-import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
+import { type Caller, roles } from '../credentials/caller.ts';
 import { getHost } from '../hosts/store.ts';
 import { ApiError } from '../http/errors.ts';
 import { validate } from '../http/fields.ts';
@@ -123,6 +123,7 @@ export function qrRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visit/:id/qrcode',
+      roles: roles.staff,
       tag,
       summary: "A visit's QR code, from its cardNumber (static when staticVisitorQRCode is on)",
       query: qrQuery,

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { inviteeCreateInput, inviteeInputCodes, inviteeObjectSchema, inviteeUpdateInput } from './schema.ts';
@@ -33,6 +35,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/invitees',
+      roles: roles.readers,
       tag,
       summary: 'List invitees',
       response: z.object({ invitees: z.array(inviteeObjectSchema), size: z.number().int() }),
@@ -44,6 +47,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
           caller,
           listInvitees(ctx, caller, parseListQuery(req.query, inviteePaging, inviteeQueryFields)),
         );
+        auditRead(ctx, caller, { action: 'invitees.listed', objectType: 'invitee', size: invitees.length });
         return { invitees, size: invitees.length };
       },
     }),
@@ -61,11 +65,16 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/invitee/:id',
+      roles: roles.readers,
       tag,
       summary: 'Retrieve an invitee',
       response: inviteeObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => inviteeObject(ctx, caller, getInvitee(ctx, caller, String(params.id))),
+      handle: ({ caller, params }) => {
+        const invitee = getInvitee(ctx, caller, String(params.id));
+        auditRead(ctx, caller, { action: 'invitee.read', objectType: 'invitee', objectId: invitee.id });
+        return inviteeObject(ctx, caller, invitee);
+      },
     }),
     route({
       method: 'patch',

@@ -1,5 +1,6 @@
-import type { Caller } from '../companies/store.ts';
+import { auditActor, recordAudit } from '../audit/store.ts';
 import type { Context } from '../context.ts';
+import { type Caller, roles } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import { createFailureLimiter } from '../http/rate-limit.ts';
 import { type RouteSpec, route, successSchema } from '../http/routes.ts';
@@ -36,7 +37,14 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
     const stored = storedPinHash(ctx, key);
     if (!stored) throw new ApiError('PIN_NOT_SET');
     limiter.recordFailure(key);
-    if (!pinPattern.test(pin) || !(await pinMatches(pin, stored))) throw new ApiError('WRONG_PIN');
+    if (!pinPattern.test(pin) || !(await pinMatches(pin, stored))) {
+      recordAudit(ctx, auditActor(caller), {
+        action: 'kiosk.pin.failed',
+        objectType: 'kioskSettings',
+        details: { locked: limiter.retryAfter(key) > 0 },
+      });
+      throw new ApiError('WRONG_PIN');
+    }
     limiter.recordSuccess(key);
   }
 
@@ -44,6 +52,7 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/kiosk/settings',
+      roles: roles.company,
       tag,
       summary: "The kiosk's settings: visitor fields, picture, NDA text, authorization, idle time-out",
       response: kioskSettingsObject,
@@ -53,6 +62,7 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/kiosk/settings',
+      roles: roles.staff,
       tag,
       summary: "Change the kiosk's settings (partial; visitor fields merge one by one)",
       body: kioskSettingsInput,
@@ -63,21 +73,25 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/kiosk/pin',
+      roles: roles.staff,
       tag,
-      summary: 'Set the front-desk PIN (the first time without currentPin; later currentPin is required)',
+      summary:
+        'Set the front-desk PIN (the first time without currentPin; later currentPin is required). The kiosk ' +
+        'screen cannot: a first PIN is set at enrolment or by the admin',
       body: pinSetInput,
       fieldCodes: { pin: { missing: 'INVALID_PIN', invalid: 'INVALID_PIN' } },
       response: successSchema,
       errors: ['INVALID_PIN', 'WRONG_PIN', 'TOO_MANY_REQUESTS'],
       handle: async ({ caller, body }) => {
         if (storedPinHash(ctx, caller.companyId)) await checkPin(caller, body.currentPin ?? '');
-        savePinHash(ctx, caller.companyId, await hashPin(body.pin, ctx.random.bytes(16)));
+        savePinHash(ctx, caller, await hashPin(body.pin, ctx.random.bytes(16)));
         return { success: true };
       },
     }),
     route({
       method: 'post',
       path: '/kiosk/pin/verify',
+      roles: roles.atTheKiosk,
       tag,
       summary: 'Check the front-desk PIN (rate-limited)',
       body: pinVerifyInput,

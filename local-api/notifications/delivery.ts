@@ -1,5 +1,5 @@
-import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import type { EventListener } from '../events.ts';
 import { findHost, type HostRow } from '../hosts/store.ts';
 import { enqueue, type JobHandler, PermanentJobError } from '../queue/queue.ts';
@@ -68,7 +68,13 @@ export function notifyHosts(
           },
         },
       };
-      enqueue(ctx, { companyId: caller.companyId, kind: notificationJobKind, idempotencyKey: key, payload });
+      enqueue(ctx, {
+        companyId: caller.companyId,
+        kind: notificationJobKind,
+        idempotencyKey: key,
+        payload,
+        endpoint: `notification:${channel}`,
+      });
     }
   }
 }
@@ -163,6 +169,6 @@ export function deliverNotification(ctx: Context): JobHandler {
     if (!settings || !channel.isConfigured(settings)) {
       throw new PermanentJobError(`the ${payload.channel} channel is no longer configured`);
     }
-    await channel.send(settings, payload.delivery, signal);
+    await channel.send(ctx, settings, payload.delivery, signal);
   };
 }

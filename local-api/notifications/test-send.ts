@@ -1,5 +1,5 @@
-import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import { prepared } from '../store/rows.ts';
 import { attemptTimeoutMs } from '../webhooks/delivery.ts';
@@ -24,6 +24,7 @@ export async function sendTestNotification(ctx: Context, caller: Caller, input: 
   const timer = setTimeout(() => controller.abort(), attemptTimeoutMs + 1000);
   try {
     await channel.send(
+      ctx,
       settings,
       {
         key,

@@ -1,5 +1,9 @@
-import { hashKey } from '../companies/keys.ts';
 import { type Context, inTransaction } from '../context.ts';
+import { hashKey, keyPrefix } from '../credentials/keys.ts';
+import { deviceEnrolment, enrolDevice } from '../device.ts';
+import { receivePulledRow } from '../privacy/replica.ts';
+import { settleErasures } from '../privacy/store.ts';
+import { hexId } from '../rules/ids.ts';
 import type { Db } from '../store/db.ts';
 import { prepared } from '../store/rows.ts';
 import type { Change, ChangesPage, FeedRow } from './feed.ts';
@@ -27,8 +31,9 @@ function columnsReader(db: Db): (table: string) => Set<string> {
 }
 
 /**
- * The kiosk's company is the hub company its key belongs to: it is created here with the hub's id (its details
- * follow in the feed) and the key opens it for the kiosk's local clients.
+ * The kiosk's company is the hub company its key belongs to (the agent checked that this device may follow it):
+ * it is created here with the hub's id (its details follow in the feed), the key opens it for the kiosk's local
+ * clients as an admin credential, and a device not yet enrolled is enrolled to it.
  */
 function adoptCompany(ctx: Context, companyId: string, apiKey: string): void {
   const now = ctx.clock.now();
@@ -39,9 +44,11 @@ function adoptCompany(ctx: Context, companyId: string, apiKey: string): void {
   ).run(companyId, now, now, now);
   prepared(
     ctx.db,
-    `INSERT INTO api_keys (keyHash, companyId, createdAt) VALUES (?, ?, ?)
-     ON CONFLICT (keyHash) DO UPDATE SET companyId = excluded.companyId, revokedAt = NULL`,
-  ).run(hashKey(apiKey), companyId, now);
+    `INSERT INTO credentials (id, companyId, role, label, prefix, keyHash, createdAt)
+     VALUES (?, ?, 'admin', 'Hub key', ?, ?, ?)
+     ON CONFLICT (keyHash) DO UPDATE SET companyId = excluded.companyId, role = 'admin', revokedAt = NULL`,
+  ).run(hexId(ctx.random, 12), companyId, keyPrefix(apiKey), hashKey(apiKey), now);
+  if (!deviceEnrolment(ctx)) enrolDevice(ctx, companyId);
 }
 
 /** Writes the hub's row as it is (columns this kiosk lacks left out, secrets sealed with this device's key). */
@@ -83,7 +90,7 @@ function applyChange(
   // A row that arrives deleted and was never here (an old visit anonymised at the hub) need not be kept.
   const known = prepared(ctx.db, `SELECT 1 FROM ${spec.table} WHERE ${spec.key} = ?`).get(change.key) !== undefined;
   if (typeof change.row.deletedAt === 'number' && !known) return;
-  writeRow(ctx, spec, change.row, page.columns(spec.table));
+  writeRow(ctx, spec, receivePulledRow(ctx, spec.table, page.companyId, change.row), page.columns(spec.table));
 }
 
 /**
@@ -142,4 +149,5 @@ export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage):
   } finally {
     ctx.db.pragma('foreign_keys = ON');
   }
+  settleErasures(ctx);
 }

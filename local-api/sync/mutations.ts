@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import type { DomainEvent, EventName } from '../events.ts';
 import { ApiError } from '../http/errors.ts';
 import { findInvitee } from '../invitees/store.ts';

@@ -1,6 +1,5 @@
-import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
-import { ApiError } from '../http/errors.ts';
+import { type Caller, roles } from '../credentials/caller.ts';
 import { parseLimit } from '../http/list-query.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { formatInZone } from '../rules/time.ts';
@@ -60,12 +59,6 @@ function statusOf(ctx: Context, caller: Caller) {
   };
 }
 
-/** Once a kiosk follows a hub company, only that company's key may see or change its upstream. */
-function requireKioskCompany(ctx: Context, caller: Caller): void {
-  const { companyId } = syncState(ctx);
-  if (companyId !== null && companyId !== caller.companyId) throw new ApiError('FORBIDDEN');
-}
-
 function upstreamView(ctx: Context) {
   const state = syncState(ctx);
   return { url: state.upstreamUrl, companyId: state.companyId, hasKey: state.upstreamKey !== null };
@@ -78,6 +71,7 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       path: '/sync/changes',
       tag,
       summary: "The company's changes after a cursor, one page at a time (a hub's change feed)",
+      roles: roles.sync,
       query: changesQuery,
       response: changesPage,
       errors: ['INVALID_LIMIT_VALUE'],
@@ -92,6 +86,7 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       path: '/sync/push',
       tag,
       summary: "Apply a kiosk's mutations, in order, each once",
+      roles: roles.sync,
       body: pushInput,
       response: pushAnswer,
       errors: ['INVALID_PARAMETER', 'SYNC_GAP'],
@@ -105,6 +100,7 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       path: '/sync/rejections',
       tag,
       summary: "Kiosks' mutations this hub could not apply, kept whole, newest first",
+      roles: roles.readers,
       query: changesQuery.pick({ limit: true }),
       response: rejectionsAnswer,
       errors: ['INVALID_LIMIT_VALUE'],
@@ -121,6 +117,7 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       path: '/sync/status',
       tag,
       summary: 'Sync status: role, online or offline, pending mutations, last success and error',
+      roles: roles.company,
       response: statusObject,
       errors: [],
       handle: ({ caller }) => statusOf(ctx, caller),
@@ -130,6 +127,7 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       path: '/sync/run',
       tag,
       summary: 'Sync now (push, then pull) and answer the status once done',
+      roles: roles.staff,
       response: statusObject,
       errors: [],
       handle: async ({ caller }) => {
@@ -142,24 +140,24 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       method: 'get',
       path: '/sync/upstream',
       tag,
-      summary: "The kiosk's hub (its key is never shown)",
+      access: 'owner',
+      summary: "The kiosk's hub (its key is never shown); the device owner's",
       response: upstreamObject,
-      errors: ['FORBIDDEN'],
-      handle: ({ caller }) => {
-        requireKioskCompany(ctx, caller);
-        return upstreamView(ctx);
-      },
+      errors: [],
+      handle: () => upstreamView(ctx),
     }),
     route({
       method: 'put',
       path: '/sync/upstream',
       tag,
-      summary: 'Make this service a kiosk of the hub at `url`, for the company of `apiKey`',
+      access: 'owner',
+      summary:
+        "Make this service a kiosk of the hub at `url`, for the company of `apiKey`; the device owner's (the hub " +
+        'must name the company this kiosk is enrolled for, or the device must be fresh)',
       body: upstreamInput,
       response: upstreamObject,
-      errors: ['FORBIDDEN', 'INVALID_PARAMETER'],
-      handle: ({ caller, body }) => {
-        requireKioskCompany(ctx, caller);
+      errors: ['INVALID_PARAMETER'],
+      handle: ({ body }) => {
         if (configureUpstream(ctx, body)) syncAgentOf(ctx.db)?.wake(true);
         return upstreamView(ctx);
       },

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { visitorObjectSchema } from './schema.ts';
@@ -14,6 +16,7 @@ export function visitorRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visitors',
+      roles: roles.readers,
       tag,
       summary: 'List visitors (the people behind the visits; a returning visitor is one record)',
       query: listQueryInput(visitorPaging),
@@ -22,17 +25,23 @@ export function visitorRoutes(ctx: Context): RouteSpec[] {
       handle: ({ req, caller }) => {
         const query = parseListQuery(req.query, visitorPaging, visitorQueryFields);
         const visitors = listVisitors(ctx, caller, query).map((row) => visitorObject(row, caller));
+        auditRead(ctx, caller, { action: 'visitors.listed', objectType: 'visitor', size: visitors.length });
         return { visitors, size: visitors.length };
       },
     }),
     route({
       method: 'get',
       path: '/visitor/:id',
+      roles: roles.readers,
       tag,
       summary: 'Retrieve a visitor',
       response: visitorObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => visitorObject(getVisitor(ctx, caller, String(params.id)), caller),
+      handle: ({ caller, params }) => {
+        const visitor = getVisitor(ctx, caller, String(params.id));
+        auditRead(ctx, caller, { action: 'visitor.read', objectType: 'visitor', objectId: visitor.id });
+        return visitorObject(visitor, caller);
+      },
     }),
     route({
       method: 'delete',

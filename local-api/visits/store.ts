@@ -1,7 +1,7 @@
-import { recordAudit } from '../audit/store.ts';
+import { auditActor, recordAudit } from '../audit/store.ts';
 import { screenVisitor } from '../blocklist/store.ts';
-import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import { checkinAnswers, liveAnswers, unansweredRequired } from '../custom-fields/store.ts';
 import type { EventName } from '../events.ts';
 import {
@@ -19,6 +19,7 @@ import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { findInvitee, freeCardNumber, type InviteeRow, markInviteeArrived } from '../invitees/store.ts';
 import { findMeeting } from '../meetings/store.ts';
 import { blockedNote } from '../notifications/messages.ts';
+import { forgetDeletedRow, settleErasures } from '../privacy/store.ts';
 import type { PersonIds } from '../rules/identity.ts';
 import { isUuidV4, newUuid } from '../rules/ids.ts';
 import { parseTimestampInput } from '../rules/time.ts';
@@ -433,7 +434,7 @@ export function checkinInvitee(
     const waived = input.waiveReason !== undefined && !options.replayed && !options.stoppedAtDoor;
     const answers = checkinAnswers(ctx, caller, given, waived ? 'waived' : answerMode(options), asked);
     if (waived) {
-      recordAudit(ctx, caller, {
+      recordAudit(ctx, auditActor(caller), {
         action: 'visit.requirements.waived',
         objectType: 'visit',
         objectId: id,
@@ -606,13 +607,19 @@ export function updateVisit(ctx: Context, caller: Caller, id: string, input: Vis
   });
 }
 
+/** Deletes a visit, keeping none of the visitor's data in its row (see `forgetDeletedRow`). */
 export function deleteVisit(ctx: Context, caller: Caller, id: string): void {
   inTransaction(ctx, () => {
-    const row = getVisit(ctx, caller, id);
-    const now = ctx.clock.now();
-    updateRow(ctx.db, 'visits', caller.companyId, id, { deletedAt: now, updatedAt: now });
-    publishVisit(ctx, caller, 'visit.deleted', { ...row, deletedAt: now, updatedAt: now });
+    getVisit(ctx, caller, id);
+    forgetDeletedRow(ctx, caller.companyId, 'visits', id, ctx.clock.now());
+    publishVisit(
+      ctx,
+      caller,
+      'visit.deleted',
+      prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(id) as VisitRow,
+    );
   });
+  settleErasures(ctx);
 }
 
 export const listVisits = (ctx: Context, caller: Caller, query: ListQuery) =>

@@ -17,6 +17,12 @@ export interface TestService {
   stderr(): string;
 }
 
+/**
+ * For services that hold several companies (a shared hub, to the destination policy) and deliver to the tests'
+ * peers on loopback: the device owner allows loopback.
+ */
+export const allowLoopback = ['--allow-destinations', '127.0.0.0/8'];
+
 export function tempDir(prefix = 'portaria-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }

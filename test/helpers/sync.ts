@@ -1,6 +1,7 @@
-import type { Caller } from '../../local-api/companies/store.ts';
-import { companyForKey, createCompany } from '../../local-api/companies/store.ts';
+import { createCompany } from '../../local-api/companies/store.ts';
 import type { Context } from '../../local-api/context.ts';
+import type { Caller } from '../../local-api/credentials/caller.ts';
+import { principalForKey } from '../../local-api/credentials/store.ts';
 import { applyPulledPage } from '../../local-api/sync/apply.ts';
 import { readChanges } from '../../local-api/sync/feed.ts';
 import { syncListener } from '../../local-api/sync/listener.ts';
@@ -17,8 +18,8 @@ export function syncedContext(clock: Context['clock'], seed: number): Context {
 }
 
 export function callerOf(ctx: Context, apiKey: string): Caller {
-  const caller = companyForKey(ctx, apiKey);
-  if (!caller) throw new Error('the key opens no company here');
+  const caller = principalForKey(ctx, apiKey);
+  if (!caller || caller.role === 'owner') throw new Error('the key opens no company here');
   return caller;
 }
 

@@ -98,23 +98,28 @@ test('a check-out the hub cannot apply is kept at the hub, counted, and the kios
   assert.equal(logLines(kiosk, 'sync: the hub rejected a mutation').length, 1);
 });
 
-test('a service becomes a kiosk through PUT /v1/sync/upstream and stays one after a restart', async () => {
+test("a fresh service becomes a kiosk through the device owner's PUT /v1/sync/upstream and stays one", async () => {
   const device = await startService();
   try {
-    const local = client(device.url, device.company('Front desk').apiKey);
-    assert.equal((await local('GET', '/v1/sync/status')).body.role, 'hub');
-    const bad = await local('PUT', '/v1/sync/upstream', { url: 'ftp://hub', apiKey: company.apiKey });
+    const owner = client(device.url, JSON.parse(runCli(['owner', 'token', '--data', device.dataDir])).token);
+    assert.equal((await owner('GET', '/v1/sync/upstream')).body.url, null);
+    const bad = await owner('PUT', '/v1/sync/upstream', { url: 'ftp://hub', apiKey: company.apiKey });
     assert.deepEqual([bad.status, bad.body], [400, { type: 'INVALID_PARAMETER', field: 'url' }]);
-    const set = await local('PUT', '/v1/sync/upstream', { url: `${proxy.url}/`, apiKey: company.apiKey });
+    const set = await owner('PUT', '/v1/sync/upstream', { url: `${proxy.url}/`, apiKey: company.apiKey });
     assert.deepEqual(set.body, { url: proxy.url, companyId: null, hasKey: true });
     await online(device, company.apiKey);
-    const asKiosk = client(device.url, company.apiKey);
-    assert.deepEqual((await asKiosk('GET', '/v1/sync/upstream')).body, {
+    assert.deepEqual((await owner('GET', '/v1/sync/upstream')).body, {
       url: proxy.url,
       companyId: company.id,
       hasKey: true,
     });
-    assert.equal((await local('GET', '/v1/sync/upstream')).status, 403, 'only the hub company may see it now');
+    const asKiosk = client(device.url, company.apiKey);
+    const forbidden = await asKiosk('GET', '/v1/sync/upstream');
+    assert.deepEqual(
+      [forbidden.status, forbidden.body],
+      [403, { type: 'FORBIDDEN' }],
+      "a company's key, even the hub's",
+    );
     await device.stop();
     const restarted = await startService({ dataDir: device.dataDir });
     try {

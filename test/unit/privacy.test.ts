@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { auditListener } from '../../local-api/audit/store.ts';
-import { type Caller, companyCaller, createCompany } from '../../local-api/companies/store.ts';
+import { companyCaller, createCompany } from '../../local-api/companies/store.ts';
 import type { Context } from '../../local-api/context.ts';
+import type { Caller } from '../../local-api/credentials/caller.ts';
 import { saveRetention, startRetentionSweeper, sweepAll } from '../../local-api/privacy/store.ts';
 import { checkinWalkIn } from '../../local-api/visits/store.ts';
 import { manualClock, testContext } from '../helpers/context.ts';
@@ -77,7 +78,12 @@ test('the retention sweep deletes the pictures and NDAs of the visits it removes
   assert.equal(existsSync(outside), true, 'a path leading out of the data folder is never deleted');
   assert.deepEqual(ctx.db.prepare('SELECT * FROM file_deletions').all(), []);
   const audit = ctx.db.prepare("SELECT details FROM audit_log WHERE action = 'privacy.retention.swept'").all();
-  assert.deepEqual(audit, [{ details: '{"retentionDays":30,"visits":2,"invitees":0,"files":3,"jobs":0}' }]);
+  assert.deepEqual(audit, [
+    {
+      details:
+        '{"retentionDays":30,"visits":2,"invitees":0,"visitors":2,"files":3,"meetings":0,"notifications":0,"jobs":0}',
+    },
+  ]);
   ctx.db.close();
 });
 
