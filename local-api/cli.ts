@@ -32,7 +32,8 @@ const usage = `Usage:
   portaria backup --data <dir> [--out <file>]          an online backup, also while the service runs
   portaria restore --data <dir> --from <file> [--force] checks the backup, then restores it
   portaria gate --port <n> --aes-key <key> --username <u> --password <p> [--totp] [--host <ip>]
-                [--webhook-secret <s>] [--leeway-ms <n>]   the reference gate (docs/access-control.md)`;
+                [--webhook-secret <s>] [--leeway-ms <n>]   the reference gate (docs/access-control.md)
+                [--data <dir>]   where it keeps the delivery keys it has seen (default ./.portaria-gate)`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${usage}\n`);
@@ -110,12 +111,14 @@ async function gate(args: string[]): Promise<void> {
       totp: { type: 'boolean', default: false },
       'webhook-secret': { type: 'string' },
       'leeway-ms': { type: 'string', default: '0' },
+      data: { type: 'string' },
     },
   });
   const aesKey = values['aes-key'];
   if (!values.port || !aesKey || values.username === undefined || values.password === undefined) {
     fail('gate needs --port, --aes-key, --username and --password');
   }
+  const dataDir = resolve(values.data ?? join(process.cwd(), '.portaria-gate'));
   const leewayMs = Number(values['leeway-ms']);
   if (!Number.isInteger(leewayMs) || leewayMs < 0) fail(`--leeway-ms ${values['leeway-ms']} is not a whole number`);
   const running = await startGate({
@@ -127,8 +130,11 @@ async function gate(args: string[]): Promise<void> {
     totp: values.totp,
     webhookSecret: values['webhook-secret'],
     leewayMs,
+    dataDir,
   });
-  process.stdout.write(`Gate listening on ${running.url} (${values.totp ? 'TOTP' : 'AES'} codes)\n`);
+  process.stdout.write(
+    `Gate listening on ${running.url} (${values.totp ? 'TOTP' : 'AES'} codes; keys seen in ${dataDir})\n`,
+  );
   closeOnSignal(running.close);
 }
 

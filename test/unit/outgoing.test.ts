@@ -1,8 +1,13 @@
 import assert from 'node:assert/strict';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { channels } from '../../local-api/notifications/channels.ts';
+import type { NotificationSettings } from '../../local-api/notifications/settings.ts';
 import { type DestinationPolicy, parseCidr, parseCidrList, refusalOf } from '../../local-api/outgoing/destinations.ts';
 import { connectChecked, OutgoingError, sendRequest } from '../../local-api/outgoing/request.ts';
+import { attemptTimeoutMs } from '../../local-api/webhooks/delivery.ts';
+import { testContext } from '../helpers/context.ts';
 
 const kiosk: DestinationPolicy = { allowPrivate: true, allowed: [], ownPorts: [4780], ownAddresses: ['192.168.1.5'] };
 const sharedHub: DestinationPolicy = { ...kiosk, allowPrivate: false };
@@ -163,5 +168,60 @@ describe('requests under the policy and a deadline', () => {
       }),
     );
     assert.equal(early.kind, 'timeout');
+  });
+
+  test('a peer that answers its headers, then trickles its body, is given up at the deadline', async () => {
+    const trickle = createHttpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const drip = setInterval(() => res.write(' '), 50);
+      res.on('close', () => clearInterval(drip));
+    });
+    await new Promise<void>((resolve) => trickle.listen(0, '127.0.0.1', resolve));
+    try {
+      const started = Date.now();
+      const url = `http://127.0.0.1:${(trickle.address() as { port: number }).port}/`;
+      const error = await refusal(sendRequest(kiosk, { url, deadlineMs: 600, maxResponseBytes: 1_000_000 }));
+      assert.equal(error.kind, 'timeout');
+      assert.ok(Date.now() - started < 1_500);
+    } finally {
+      trickle.closeAllConnections();
+      await new Promise((resolve) => trickle.close(resolve));
+    }
+  });
+
+  test('an SMTP server that trickles its greeting for ever is given up at the deadline', async () => {
+    const smtp = createServer((socket) => {
+      const drip = setInterval(() => socket.write('220-still greeting\r\n'), 500);
+      socket.on('close', () => clearInterval(drip));
+      socket.on('error', () => clearInterval(drip));
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const ctx = testContext();
+    try {
+      const started = Date.now();
+      const settings: NotificationSettings = {
+        smtpHost: '127.0.0.1',
+        smtpPort: (smtp.address() as { port: number }).port,
+        smtpSecurity: 'none',
+        smtpUsername: '',
+        smtpPassword: '',
+        emailFrom: '',
+        webhookUrl: '',
+        webhookSecret: '',
+        createdAt: 0,
+        updatedAt: 0,
+      };
+      const delivery = { key: 'k', to: ['host@acme.test'], subject: 's', text: 't', body: {} };
+      const error = await channels.email.send(ctx, settings, delivery, new AbortController().signal).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      const took = Date.now() - started;
+      assert.equal(error?.message, `cannot reach SMTP 127.0.0.1:${settings.smtpPort}`);
+      assert.ok(took >= attemptTimeoutMs - 100 && took < attemptTimeoutMs + 1_500, `gave up after ${took} ms`);
+    } finally {
+      ctx.db.close();
+      await new Promise((resolve) => smtp.close(resolve));
+    }
   });
 });
