@@ -19,13 +19,14 @@ import { fileRoutes } from './files/routes.ts';
 import { hostRoutes } from './hosts/routes.ts';
 import { authenticate } from './http/auth.ts';
 import { ApiError, errorHandler, notFound } from './http/errors.ts';
-import { authFailureLimits, maxBodyDepth, nestsDeeperThan, refuseDeclaredOver } from './http/limits.ts';
-import { createFailureLimiter } from './http/rate-limit.ts';
+import { createKeyGuessLimiter, keyGuessLimits } from './http/key-guessing.ts';
+import { maxBodyDepth, nestsDeeperThan, refuseDeclaredOver } from './http/limits.ts';
 import { requestLog } from './http/request-log.ts';
 import { isPublic, keylessRouterOf, type RouteSpec, routerOf } from './http/routes.ts';
 import { inviteeRoutes } from './invitees/routes.ts';
 import { kioskPages } from './kiosk/pages.ts';
 import { kioskRoutes } from './kiosk/routes.ts';
+import { logoRoutes } from './logo/routes.ts';
 import { meetingRoutes } from './meetings/routes.ts';
 import { deliverNotification, notifyOnCheckin } from './notifications/delivery.ts';
 import { notificationRoutes } from './notifications/routes.ts';
@@ -33,8 +34,11 @@ import { notificationJobKind } from './notifications/settings.ts';
 import { openApiRoutes } from './openapi/routes.ts';
 import { privacyRoutes } from './privacy/routes.ts';
 import type { JobHandler } from './queue/queue.ts';
+import { rosterRoutes } from './roster/routes.ts';
 import { syncListener } from './sync/listener.ts';
 import { syncRoutes } from './sync/routes.ts';
+import { visitLogRoutes } from './visit-log/routes.ts';
+import { visitorTypeRoutes } from './visitor-types/routes.ts';
 import { visitorRoutes } from './visitors/routes.ts';
 import { visitRoutes } from './visits/routes.ts';
 import { webhookDeliveryHandler, webhookJobKind, webhookListener } from './webhooks/events.ts';
@@ -74,6 +78,7 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...visitRoutes(ctx),
     ...visitorRoutes(ctx),
     ...customFieldRoutes(ctx),
+    ...visitorTypeRoutes(ctx),
     ...blocklistRoutes(ctx),
     ...notificationRoutes(ctx),
     ...fileRoutes(ctx),
@@ -85,6 +90,9 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...privacyRoutes(ctx),
     ...auditRoutes(ctx),
     ...kioskRoutes(ctx),
+    ...rosterRoutes(ctx),
+    ...visitLogRoutes(ctx),
+    ...logoRoutes(ctx),
     ...openApiRoutes(() => v1Routes(ctx)),
   ];
 }
@@ -123,7 +131,7 @@ export function createApp(ctx: Context, extra: { before?: Router[] } = {}): expr
   v1.use(
     authenticate(
       (key) => companyForKey(ctx, key),
-      createFailureLimiter(authFailureLimits, ctx.clock),
+      createKeyGuessLimiter(keyGuessLimits, ctx.clock),
       (address) => ctx.log.warn({ address }, 'too many wrong API keys: address locked'),
     ),
   );

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -22,7 +21,9 @@ import { startWorker } from './queue/queue.ts';
 import type { Random } from './rules/ids.ts';
 import { loadDeviceKey, secretBox } from './secrets/box.ts';
 import { openDatabase } from './store/db.ts';
+import { privateDataFolder } from './store/private-files.ts';
 import { prepareSync, startSyncAgent } from './sync/agent.ts';
+import { HubTime } from './sync/hub-time.ts';
 import { configureUpstream } from './sync/state.ts';
 
 export interface ServiceOptions {
@@ -56,13 +57,13 @@ export interface StartOptions extends ServiceOptions {
 /** Opens (and migrates) the data folder and assembles the context every part of the service runs on. */
 export function openService(options: ServiceOptions): Context {
   const dataDir = resolve(options.dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  privateDataFolder(dataDir);
   // The key first: a wrong one fails the start before the database is open.
   const secrets = secretBox(options.deviceKey ?? loadDeviceKey(dataDir));
   const log = createLogger(options.logLevel ?? process.env.PORTARIA_LOG_LEVEL ?? 'info');
   const ctx: Context = {
     db: openDatabase(databaseFile(dataDir)),
-    clock: options.clock ?? systemClock,
+    clock: new HubTime(options.clock ?? systemClock),
     random: options.random ?? systemRandom,
     secrets,
     log,

@@ -19,12 +19,23 @@ const fieldType = () =>
 export const localizedNames = () =>
   z.object({ en: text(500), 'pt-BR': text(500), de: text(500), 'zh-Hans': text(500) }).partial();
 
+/** A dropdown's options as one language shows them, in the order of `options` ('' where that language has none). */
+const optionLabels = () => z.array(z.string().trim().max(200)).max(100);
+
+/**
+ * The options per language (docs/api.md, "Company content in every language"). What an answer stores is always
+ * the option of `options` at the same position; a language without a label for it shows that option.
+ */
+export const localizedOptions = () =>
+  z.object({ en: optionLabels(), 'pt-BR': optionLabels(), de: optionLabels(), 'zh-Hans': optionLabels() }).partial();
+
 const customFieldFields = {
   name: text(500).trim().min(1),
   type: fieldType(),
   options: z.array(z.string().trim().min(1).max(200)).max(100),
   required: bool(),
   localizedName: localizedNames(),
+  localizedOptions: localizedOptions(),
   sort: z.coerce.number().int().min(0).max(10_000),
   location: z
     .string()
@@ -44,7 +55,7 @@ export const customFieldInputCodes: Readonly<Record<string, FieldCodes>> = {
 
 export const customFieldColumns: ColumnKinds = {
   booleans: ['required'],
-  json: ['options', 'localizedName'],
+  json: ['options', 'localizedName', 'localizedOptions'],
   times: ['createdAt', 'updatedAt', 'deletedAt'],
 };
 
@@ -59,6 +70,7 @@ export const customFieldObjectSchema = z.object({
   options: z.array(z.string()),
   required: z.boolean(),
   localizedName: localizedNames(),
+  localizedOptions: localizedOptions(),
   sort: z.number().int(),
   location: z.enum(customFieldLocations),
 });

@@ -23,9 +23,12 @@ export type CustomFieldRow = Record<string, unknown> & {
   options: string;
   required: number;
   localizedName: string;
+  localizedOptions: string;
   sort: number;
   location: CustomFieldLocation;
 };
+
+type OptionLabels = Partial<Record<string, string[]>>;
 
 export const customFieldQueryFields: QueryFields = {
   name: { kind: 'text' },
@@ -46,13 +49,22 @@ export function getCustomField(ctx: Context, caller: Caller, id: string): Custom
   return row;
 }
 
-/** A dropdown without options could never be answered. */
-function requireOptions(type: CustomFieldType, options: readonly string[]): void {
+/**
+ * A dropdown without options could never be answered; a language's labels name the options one for one, so a list
+ * of another length could only be misread.
+ */
+function requireOptions(type: CustomFieldType, options: readonly string[], labels: OptionLabels): void {
   if (type === 'Dropdown' && options.length === 0) throw new ApiError('INVALID_PARAMETER', { field: 'options' });
+  if (Object.values(labels).some((list) => list !== undefined && list.length !== options.length)) {
+    throw new ApiError('INVALID_PARAMETER', { field: 'localizedOptions' });
+  }
 }
 
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((item, i) => item === b[i]);
+
 export function createCustomField(ctx: Context, caller: Caller, input: CustomFieldCreateInput): CustomFieldRow {
-  requireOptions(input.type, input.options ?? []);
+  requireOptions(input.type, input.options ?? [], input.localizedOptions ?? {});
   return inTransaction(ctx, () => {
     const taken = prepared(ctx.db, 'SELECT 1 FROM custom_fields WHERE id = ?');
     let id = newCustomFieldId(ctx.random);
@@ -79,9 +91,16 @@ export function updateCustomField(
 ): CustomFieldRow {
   return inTransaction(ctx, () => {
     const current = getCustomField(ctx, caller, id);
-    requireOptions(input.type ?? current.type, input.options ?? (JSON.parse(current.options) as string[]));
+    const currentOptions = JSON.parse(current.options) as string[];
+    const options = input.options ?? currentOptions;
+    // New options without new labels: the old labels named other options, so they go (a client of the interface
+    // document, which knows no labels, then sees its options everywhere).
+    const labels =
+      input.localizedOptions ??
+      (sameList(options, currentOptions) ? (JSON.parse(current.localizedOptions) as OptionLabels) : {});
+    requireOptions(input.type ?? current.type, options, labels);
     updateRow(ctx.db, 'custom_fields', caller.companyId, id, {
-      ...objectToRow(input, customFieldColumns),
+      ...objectToRow({ ...input, localizedOptions: labels }, customFieldColumns),
       updatedAt: ctx.clock.now(),
     });
     const row = getCustomField(ctx, caller, id);
@@ -113,8 +132,19 @@ interface Definition {
   options: string[];
   required: boolean;
   localizedName: Record<string, string>;
+  localizedOptions: OptionLabels;
   sort: number;
   location: CustomFieldLocation;
+}
+
+/** A dropdown answer in each language that labels its option (the answer item's `localizedValue`). */
+function optionInLanguages(definition: Definition, value: string): Record<string, string> | undefined {
+  const at = definition.options.indexOf(value);
+  if (definition.type !== 'Dropdown' || at < 0) return undefined;
+  const labels = Object.entries(definition.localizedOptions).flatMap(([lang, list]) =>
+    list?.[at] ? [[lang, list[at]] as const] : [],
+  );
+  return labels.length > 0 ? Object.fromEntries(labels) : undefined;
 }
 
 function definitions(ctx: Context, caller: Caller): Map<string, Definition> {
@@ -131,6 +161,7 @@ function definitions(ctx: Context, caller: Caller): Map<string, Definition> {
         options: JSON.parse(row.options) as string[],
         required: row.required === 1,
         localizedName: JSON.parse(row.localizedName) as Record<string, string>,
+        localizedOptions: JSON.parse(row.localizedOptions) as OptionLabels,
         sort: row.sort,
         location: row.location,
       },
@@ -155,6 +186,7 @@ function resolveAnswers(
   answers: readonly AnswerItem[],
   location: CustomFieldLocation,
   requireAll: boolean,
+  asked: AskedFields = null,
 ): ResolvedAnswer[] {
   const seen = new Set<string>();
   const resolved = answers.map((answer) => {
@@ -165,8 +197,10 @@ function resolveAnswers(
     seen.add(definition.id);
     const problem = valueProblem(definition, answer.value);
     if (problem) throw invalid(answer.customFieldId, problem);
+    const localizedValue = optionInLanguages(definition, answer.value.trim());
     return {
       ...answer,
+      ...(localizedValue ? { localizedValue } : {}),
       value: answer.value.trim(),
       name: definition.name,
       type: definition.type,
@@ -178,12 +212,16 @@ function resolveAnswers(
   if (requireAll) {
     for (const definition of known.values()) {
       if (definition.location !== location || !definition.required) continue;
+      if (asked !== null && !asked.includes(definition.id)) continue;
       const answer = resolved.find((a) => a.customFieldId === definition.id);
       if (!isAnswered(definition, answer?.value)) throw invalid(definition.id, 'required');
     }
   }
   return resolved.sort((a, b) => (a.sort ?? 0) - (b.sort ?? 0));
 }
+
+/** The fields a visitor is asked (a visitor type's list); null: every one of the company's. */
+export type AskedFields = readonly string[] | null;
 
 export interface AnswerSets<T> {
   customFields: T;
@@ -199,15 +237,18 @@ const locations: AnswerSets<CustomFieldLocation> = {
 
 /**
  * The answers of a check-in, checked and completed. At check-in (`checkin`) the required fields and questionnaire
- * questions must be answered (feedback comes later); on an update, each list that is sent replaces the stored one
- * and must answer its required definitions, and a list not sent stays as it is (undefined). A replayed check-in's
- * answers (`replay`) were checked and completed by the kiosk that took them: they are kept as they are.
+ * questions the visitor is asked (`asked`: their type's) must be answered (feedback comes later); on an update,
+ * each list that is sent replaces the stored one and must answer its required definitions, and a list not sent
+ * stays as it is (undefined). `waived`: the front desk let the visitor in without the missing answers (the answers
+ * given are still checked). A replayed check-in's answers (`replay`) were checked and completed by the kiosk that
+ * took them: they are kept as they are.
  */
 export function checkinAnswers(
   ctx: Context,
   caller: Caller,
   input: Partial<AnswerSets<readonly AnswerItem[] | undefined>>,
-  mode: 'checkin' | 'update' | 'replay',
+  mode: 'checkin' | 'waived' | 'update' | 'replay',
+  asked: AskedFields = null,
 ): Partial<AnswerSets<readonly AnswerItem[]>> {
   if (mode === 'replay') return input;
   const known = definitions(ctx, caller);
@@ -215,10 +256,28 @@ export function checkinAnswers(
   for (const key of Object.keys(locations) as (keyof AnswerSets<unknown>)[]) {
     const answers = input[key];
     if (mode === 'update' && answers === undefined) continue;
-    const requireAll = mode === 'update' || key !== 'feedbacks';
-    resolved[key] = resolveAnswers(known, answers ?? [], locations[key], requireAll);
+    const requireAll = mode === 'update' || (mode === 'checkin' && key !== 'feedbacks');
+    resolved[key] = resolveAnswers(known, answers ?? [], locations[key], requireAll, mode === 'update' ? null : asked);
   }
   return resolved;
+}
+
+/** The required fields and questions of a check-in left unanswered (what a waiver lets pass), by id. */
+export function unansweredRequired(
+  ctx: Context,
+  caller: Caller,
+  answers: Partial<AnswerSets<readonly AnswerItem[]>>,
+  asked: AskedFields,
+): string[] {
+  const missing: string[] = [];
+  for (const definition of definitions(ctx, caller).values()) {
+    if (!definition.required || definition.location === 'FEEDBACK') continue;
+    if (asked !== null && !asked.includes(definition.id)) continue;
+    const list = definition.location === 'FIELD' ? answers.customFields : answers.questionnaireFields;
+    const answer = list?.find((a) => a.customFieldId === definition.id);
+    if (!isAnswered(definition, answer?.value)) missing.push(definition.id);
+  }
+  return missing;
 }
 
 /** Keeps the answers whose definition still exists: an invitee registered before a field was deleted. */

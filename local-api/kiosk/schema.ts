@@ -18,12 +18,22 @@ export const idleSecondsRange = { min: 20, max: 600 } as const;
 /** The PIN's form: 6 to 12 digits (see docs/kiosk.md for why not 4). */
 export const pinPattern = /^\d{6,12}$/;
 
+const ndaText = () => z.string().max(50_000);
+
+/**
+ * The agreement in the kiosk's languages; a language without its own text (absent or '') shows `ndaText`
+ * (docs/api.md, "Company content in every language").
+ */
+const localizedNdaText = () =>
+  z.object({ en: ndaText(), 'pt-BR': ndaText(), de: ndaText(), 'zh-Hans': ndaText() }).partial();
+
 /** PATCH /v1/kiosk/settings: partial; absent fields keep their value. */
 export const kioskSettingsInput = z
   .object({
     visitorFields: z.partialRecord(z.enum(visitorFieldNames), z.enum(fieldModes)),
     pictureMode: z.enum(fieldModes),
-    ndaText: z.string().max(50_000),
+    ndaText: ndaText(),
+    localizedNdaText: localizedNdaText(),
     requireAuthorization: bool(),
     idleSeconds: positiveInt().refine(
       (n) => n >= idleSecondsRange.min && n <= idleSecondsRange.max,
@@ -39,6 +49,7 @@ export const kioskSettingsObject = z.object({
   visitorFields: z.record(z.enum(visitorFieldNames), z.enum(fieldModes)),
   pictureMode: z.enum(fieldModes),
   ndaText: z.string(),
+  localizedNdaText: localizedNdaText(),
   requireAuthorization: z.boolean(),
   idleSeconds: z.number().int(),
   badgePrinting: z.boolean(),

@@ -1,3 +1,4 @@
+import { auditActor, recordAudit } from '../audit/store.ts';
 import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import { formatInZone } from '../rules/time.ts';
@@ -17,6 +18,7 @@ export const defaultKioskSettings = {
   >,
   pictureMode: 'optional' as FieldMode,
   ndaText: '',
+  localizedNdaText: {} as Partial<Record<string, string>>,
   requireAuthorization: false,
   idleSeconds: 60,
   badgePrinting: true,
@@ -26,6 +28,7 @@ interface SettingsRow {
   visitorFields: string;
   pictureMode: FieldMode;
   ndaText: string;
+  localizedNdaText: string;
   requireAuthorization: number;
   idleSeconds: number;
   badgePrinting: number;
@@ -33,7 +36,11 @@ interface SettingsRow {
   updatedAt: number;
 }
 
-const columnKinds = { booleans: ['requireAuthorization', 'badgePrinting'], json: ['visitorFields'], times: [] };
+const columnKinds = {
+  booleans: ['requireAuthorization', 'badgePrinting'],
+  json: ['visitorFields', 'localizedNdaText'],
+  times: [],
+};
 
 function findRow(ctx: Context, companyId: string): SettingsRow | undefined {
   return prepared(ctx.db, 'SELECT * FROM kiosk_settings WHERE companyId = ?').get(companyId) as SettingsRow | undefined;
@@ -61,6 +68,7 @@ export function kioskSettings(ctx: Context, caller: Caller): KioskSettings {
     visitorFields: allFields(JSON.parse(row.visitorFields) as Record<VisitorFieldName, FieldMode>),
     pictureMode: row.pictureMode,
     ndaText: row.ndaText,
+    localizedNdaText: JSON.parse(row.localizedNdaText) as Partial<Record<string, string>>,
     requireAuthorization: row.requireAuthorization === 1,
     idleSeconds: row.idleSeconds,
     badgePrinting: row.badgePrinting === 1,
@@ -89,13 +97,25 @@ function upsert(ctx: Context, companyId: string, values: Record<string, unknown>
   });
 }
 
-/** Saves the given settings; visitor fields are merged one by one, so a client may change a single field. */
+/** Saves the given settings; visitor fields and agreement texts merge one by one, so a client may change one. */
 export function saveKioskSettings(ctx: Context, caller: Caller, input: KioskSettingsInput): KioskSettings {
   return inTransaction(ctx, () => {
     const current = kioskSettings(ctx, caller);
     const visitorFields = input.visitorFields ? { ...current.visitorFields, ...input.visitorFields } : undefined;
-    upsert(ctx, caller.companyId, objectToRow({ ...input, visitorFields }, columnKinds));
-    return kioskSettings(ctx, caller);
+    // Languages merge one by one too; '' removes a language's own text, which then falls back to `ndaText`.
+    const localizedNdaText = input.localizedNdaText
+      ? Object.fromEntries(
+          Object.entries({ ...current.localizedNdaText, ...input.localizedNdaText }).filter(([, text]) => text),
+        )
+      : undefined;
+    upsert(ctx, caller.companyId, objectToRow({ ...input, visitorFields, localizedNdaText }, columnKinds));
+    const saved = kioskSettings(ctx, caller);
+    recordAudit(ctx, auditActor(caller), {
+      action: 'kiosk.settings.updated',
+      objectType: 'kioskSettings',
+      details: { requireAuthorization: saved.requireAuthorization, idleSeconds: saved.idleSeconds },
+    });
+    return saved;
   });
 }
 
@@ -105,6 +125,9 @@ export function storedPinHash(ctx: Context, companyId: string): string | undefin
   return sealed ? ctx.secrets.open(sealed) : undefined;
 }
 
-export function savePinHash(ctx: Context, companyId: string, hash: string): void {
-  inTransaction(ctx, () => upsert(ctx, companyId, { pinHash: ctx.secrets.seal(hash) }));
+export function savePinHash(ctx: Context, caller: Caller, hash: string): void {
+  inTransaction(ctx, () => {
+    upsert(ctx, caller.companyId, { pinHash: ctx.secrets.seal(hash) });
+    recordAudit(ctx, auditActor(caller), { action: 'kiosk.pin.set', objectType: 'kioskSettings' });
+  });
 }

@@ -17,6 +17,9 @@ interface Catalogue {
   visitSubject: string;
   deliverySubject: string;
   noReason: string;
+  /** The front desk's test of a channel. */
+  testSubject: string;
+  testText: string;
   fields: Record<BlocklistField, string>;
 }
 
@@ -31,6 +34,8 @@ const catalogues: Record<Language, Catalogue> = {
     visitSubject: 'A message about your visitor',
     deliverySubject: 'A delivery has arrived for you',
     noReason: 'none given',
+    testSubject: 'Portaria: test message',
+    testText: 'This is a test from the front desk of your Portaria kiosk. Notifications reach you this way.',
     fields: { cpf: 'CPF', rg: 'RG', document: 'document', email: 'e-mail', phone: 'phone' },
   },
   'pt-BR': {
@@ -43,6 +48,8 @@ const catalogues: Record<Language, Catalogue> = {
     visitSubject: 'Uma mensagem sobre seu visitante',
     deliverySubject: 'Chegou uma entrega para você',
     noReason: 'não informado',
+    testSubject: 'Portaria: mensagem de teste',
+    testText: 'Este é um teste da recepção do seu totem Portaria. As notificações chegam a você por este caminho.',
     fields: { cpf: 'CPF', rg: 'RG', document: 'documento', email: 'e-mail', phone: 'telefone' },
   },
   de: {
@@ -56,6 +63,8 @@ const catalogues: Record<Language, Catalogue> = {
     visitSubject: 'Eine Nachricht zu Ihrem Besuch',
     deliverySubject: 'Eine Lieferung ist für Sie angekommen',
     noReason: 'nicht angegeben',
+    testSubject: 'Portaria: Testnachricht',
+    testText: 'Dies ist ein Test vom Empfang Ihres Portaria-Kiosks. Benachrichtigungen erreichen Sie auf diesem Weg.',
     fields: { cpf: 'CPF', rg: 'RG', document: 'Ausweis', email: 'E-Mail', phone: 'Telefon' },
   },
   'zh-Hans': {
@@ -68,6 +77,8 @@ const catalogues: Record<Language, Catalogue> = {
     visitSubject: '关于您的访客的消息',
     deliverySubject: '您有一件快递已送达',
     noReason: '未说明',
+    testSubject: 'Portaria：测试消息',
+    testText: '这是来自您的 Portaria 自助终端前台的测试。通知将通过此方式送达您。',
     fields: { cpf: 'CPF', rg: 'RG', document: '证件', email: '电子邮件', phone: '电话' },
   },
 };

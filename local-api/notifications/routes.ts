@@ -1,13 +1,17 @@
 import { z } from 'zod';
 import type { Context } from '../context.ts';
-import { listQueryInput, parseListQuery } from '../http/list-query.ts';
+import { listQueryInput, parseLimit, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
+import { formatInZone } from '../rules/time.ts';
 import {
   notificationCreateInput,
+  notificationDeliveryRowSchema,
   notificationInputCodes,
   notificationObjectSchema,
   notificationSettingsInput,
   notificationSettingsSchema,
+  notificationTestInput,
+  notificationTestSchema,
   notificationUpdateInput,
 } from './schema.ts';
 import {
@@ -26,8 +30,10 @@ import {
   notificationQueryFields,
   updateNotification,
 } from './store.ts';
+import { recentDeliveries, sendTestNotification } from './test-send.ts';
 
 export const notificationPaging = { defaultLimit: 500, maxLimit: 1000 };
+const deliveryPaging = { defaultLimit: 50, maxLimit: 500 };
 
 const tag = 'Notifications';
 
@@ -110,6 +116,34 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
       errors: ['INVALID_PARAMETER'],
       handle: ({ caller, body }) =>
         notificationSettingsObject(ctx, caller, saveNotificationSettings(ctx, caller, body)),
+    }),
+    route({
+      method: 'post',
+      path: '/integration/notifications/test',
+      tag,
+      summary: 'Send a test message through a channel now, with the saved settings, and say whether it was taken',
+      body: notificationTestInput,
+      response: notificationTestSchema,
+      errors: ['CHANNEL_NOT_CONFIGURED', 'INVALID_PARAMETER'],
+      handle: ({ caller, body }) => sendTestNotification(ctx, caller, body),
+    }),
+    route({
+      method: 'get',
+      path: '/integration/notifications/deliveries',
+      tag,
+      summary:
+        "The latest deliveries to hosts (check-in messages and notifications), newest first, with each one's state",
+      query: listQueryInput(deliveryPaging).pick({ limit: true }),
+      response: z.object({ deliveries: z.array(notificationDeliveryRowSchema), size: z.number().int() }),
+      errors: ['INVALID_LIMIT_VALUE'],
+      handle: ({ req, caller }) => {
+        const deliveries = recentDeliveries(ctx, caller, parseLimit(req.query, deliveryPaging)).map((row) => ({
+          ...row,
+          createdAt: formatInZone(row.createdAt, caller.timeZone),
+          updatedAt: formatInZone(row.updatedAt, caller.timeZone),
+        }));
+        return { deliveries, size: deliveries.length };
+      },
     }),
     route({
       method: 'delete',

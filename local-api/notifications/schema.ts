@@ -115,3 +115,30 @@ export const notificationSettingsSchema = z.object({
   updatedAt: z.string(),
   queue: deliveryStatusSchema.describe('the notification deliveries of the company waiting, given up and done'),
 });
+
+/** POST /v1/integration/notifications/test: the channel to try, and for e-mail the address to send to. */
+export const notificationTestInput = z.object({
+  channel: z.enum(deliveryChannels),
+  to: email().optional().describe('required for email: where the test message goes'),
+});
+export type NotificationTestInput = z.output<typeof notificationTestInput>;
+
+export const notificationTestSchema = z.object({
+  channel: z.enum(deliveryChannels),
+  delivered: z.boolean().describe('the SMTP server or the webhook took the message'),
+  error: z.string().nullable().describe("why not, in the peer's words (its origin, never a credential)"),
+});
+
+/** One delivery of the notification queue, as the front desk shows it. */
+export const notificationDeliveryRowSchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  channel: z.enum(deliveryChannels),
+  hostId: z.string(),
+  hostName: z.string().nullable(),
+  subject: z.string(),
+  status: z.enum(['pending', 'done', 'failed']),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+});

@@ -7,6 +7,7 @@ import { hexId } from '../rules/ids.ts';
 import type { Db } from '../store/db.ts';
 import { applyPulledPage } from './apply.ts';
 import { installChangeFeed, pruneTombstones } from './feed.ts';
+import { clockIsOff, hubTimeOf, offsetNoiseMs } from './hub-time.ts';
 import { acknowledge, batchLimits, onMutationRecorded, pendingBatch, pendingSummary } from './outbox.ts';
 import { changesPage, changesPaging, pushAnswer } from './schema.ts';
 import { ensureSyncState, receiveRemoteHlc, syncState, type Upstream, updateSyncState, upstreamOf } from './state.ts';
@@ -27,17 +28,19 @@ export const retryCapMs = 5_000;
 /** Largest page or push answer taken from the hub. */
 const maxAnswerBytes = 64 * 2 ** 20;
 
-/** A clock further than this from the hub's is logged (once, when it becomes so): its visits carry its times. */
-export const clockSkewWarningMs = 60_000;
-
 /** Tombstones the hub keeps; a kiosk whose cursor is older than the ones forgotten resyncs in full. */
 export const keptTombstones = 10_000;
 
-/** Readies a database for sync: the change feed's triggers, this service's sync identity, old tombstones pruned. */
-export function prepareSync(ctx: Pick<Context, 'db' | 'random'>): void {
+/**
+ * Readies a database for sync: the change feed's triggers, this service's sync identity, old tombstones pruned, and
+ * on a kiosk the service's time set by its hub's as last measured (a kiosk restarted offline keeps the hub's time).
+ */
+export function prepareSync(ctx: Pick<Context, 'db' | 'random' | 'clock'>): void {
   installChangeFeed(ctx.db);
   ensureSyncState(ctx);
   pruneTombstones(ctx, keptTombstones);
+  const { upstreamUrl, clockSkewMs } = syncState(ctx);
+  if (upstreamUrl !== null && clockSkewMs !== null) hubTimeOf(ctx.clock)?.adopt(clockSkewMs);
 }
 
 export type AgentState = 'hub' | 'connecting' | 'online' | 'offline';
@@ -142,6 +145,9 @@ export function startSyncAgent(ctx: Context): SyncAgent {
   let clockOff = false;
   let lastSuccessAt = syncState(ctx).lastSuccessAt;
   let savedSuccessAt = lastSuccessAt;
+  // The offset to the hub is measured with the device's own clock, not with the time it corrects.
+  const hubTime = hubTimeOf(ctx.clock);
+  const device = hubTime?.device ?? ctx.clock;
 
   const current = (upstream: Upstream) => {
     const now = upstreamOf(ctx);
@@ -193,20 +199,28 @@ export function startSyncAgent(ctx: Context): SyncAgent {
         limit: String(changesPaging.defaultLimit),
         ...(cursor ? { since: cursor } : {}),
       });
-      const sentAt = ctx.clock.now();
+      const sentAt = device.now();
       const page = await hubRequest(ctx, upstream, `/sync/changes?${query}`, changesPage, {
         signal: controller.signal,
       });
       // Settings changed while the page travelled: it belongs to the old upstream.
       if (stopped || !current(upstream)) return;
-      const clockSkewMs = page.now - Math.round((sentAt + ctx.clock.now()) / 2);
-      applyPulledPage(ctx, upstream.apiKey, page, clockSkewMs);
-      if (clockOff !== Math.abs(clockSkewMs) > clockSkewWarningMs) {
-        clockOff = !clockOff;
-        if (clockOff) ctx.log.warn({ clockSkewMs }, "sync: this clock is off from the hub's");
-        else ctx.log.info({ clockSkewMs }, "sync: this clock agrees with the hub's again");
-      }
+      const clockSkewMs = page.now - Math.round((sentAt + device.now()) / 2);
+      applyPulledPage(ctx, upstream.apiKey, page);
+      observeClock(clockSkewMs);
       if (!page.hasMore) return;
+    }
+  }
+
+  /** Keeps the service on the hub's time; saves the offset for the status when it moved past noise. */
+  function observeClock(clockSkewMs: number): void {
+    hubTime?.adopt(clockSkewMs);
+    const saved = syncState(ctx).clockSkewMs;
+    if (saved === null || Math.abs(clockSkewMs - saved) > offsetNoiseMs) updateSyncState(ctx, { clockSkewMs });
+    if (clockOff !== clockIsOff(clockSkewMs)) {
+      clockOff = !clockOff;
+      if (clockOff) ctx.log.warn({ clockSkewMs }, "sync: this clock is off from the hub's; the hub's time is used");
+      else ctx.log.info({ clockSkewMs }, "sync: this clock agrees with the hub's again");
     }
   }
 

@@ -2,25 +2,15 @@ import { type KeyboardEvent, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Api } from '../api.ts';
 import { Notice, Screen, Spinner } from '../components/ui.tsx';
-import type { SyncStatus } from '../hub.ts';
-import type { KioskData } from '../kiosk-data.ts';
 import { problemText } from '../problems.ts';
 import type { KioskSettings } from '../types.ts';
 import { BlocklistPanel } from './BlocklistPanel.tsx';
 import { useAction } from './kit.tsx';
 import { ExpectedPanel, PendingPanel, RosterPanel } from './lists.tsx';
 import { PinPad } from './PinPad.tsx';
+import type { FrontDeskProps } from './props.ts';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { StatusPanel } from './StatusPanel.tsx';
-
-export interface FrontDeskProps {
-  api: Api;
-  data: KioskData;
-  lang: string;
-  sync: SyncStatus | undefined;
-  onSettings: () => void;
-  onClose: () => void;
-}
 
 const tabs = ['inside', 'pending', 'expected', 'blocklist', 'status', 'settings'] as const;
 type Tab = (typeof tabs)[number];

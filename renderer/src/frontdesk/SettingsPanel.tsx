@@ -12,8 +12,8 @@ import type {
   KioskSettings,
   VisitorFieldName,
 } from '../types.ts';
-import type { FrontDeskProps } from './FrontDesk.tsx';
 import { Check, RowAction, Section, Select, TextInput, useAction } from './kit.tsx';
+import type { FrontDeskProps } from './props.ts';
 
 /** The device's settings, one section per concern; a section whose endpoint the service lacks says so. */
 export function SettingsPanel(props: FrontDeskProps) {

@@ -6,8 +6,8 @@ import { type InsideVisit, insideVisits, todaysInvitees } from '../lists.ts';
 import { problemText } from '../problems.ts';
 import { dateAndTime, timeOfDay } from '../time.ts';
 import type { Invitee, Visit } from '../types.ts';
-import type { FrontDeskProps } from './FrontDesk.tsx';
 import { RowAction, useAction } from './kit.tsx';
+import type { FrontDeskProps } from './props.ts';
 
 /** Lists refresh themselves this often while shown: visitors come and go while staff look. */
 const refreshMs = 10_000;

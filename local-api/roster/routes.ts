@@ -1,0 +1,18 @@
+import type { Context } from '../context.ts';
+import { type RouteSpec, route } from '../http/routes.ts';
+import { rosterSchema } from './schema.ts';
+import { roster } from './store.ts';
+
+export function rosterRoutes(ctx: Context): RouteSpec[] {
+  return [
+    route({
+      method: 'get',
+      path: '/roster',
+      tag: 'Front desk',
+      summary: 'Who is inside now (one row per person, repeated check-ins flagged) and who waits for approval',
+      response: rosterSchema,
+      errors: [],
+      handle: ({ caller }) => roster(ctx, caller),
+    }),
+  ];
+}
