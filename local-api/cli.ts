@@ -31,7 +31,7 @@ const usage = `Usage:
         [--upstream <hub URL> --upstream-key <key>]   as a kiosk of that hub, for the key's company
                  [--backup-interval <24h|30m|0>] [--backup-keep <n>]   scheduled backups (default 24h, 7 kept)
                  [--allow-destinations <cidr,...>]   ranges webhooks, gates and e-mail may reach besides the
-                                                      defaults, kept until changed ('' clears; docs/security.md)
+                                                      defaults, kept until changed ('' clears; docs/reliability.md)
   portaria company create --data <dir> --name <name> [--api-key <key>] [--timezone <IANA zone>]
   portaria privacy export --data <dir> --company <id> [--email <e>] [--cpf <n>] [--document <d>]
                 [--name <name> --phone <n>] [--out <file>]   everything held about a person (docs/api.md)

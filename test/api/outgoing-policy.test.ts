@@ -94,7 +94,7 @@ async function failed(api: Api, path: string, pick: (body: Reply['body']) => Rep
   });
 }
 
-const notAllowed = /^\S+: the destination is not allowed on this device$/;
+const notAllowed = /^(SMTP )?\S+: the destination is not allowed on this device$/;
 
 test('on a shared hub, tenants reach neither loopback nor metadata nor the service itself, in any spelling', async () => {
   const webPort = portOf(web);

@@ -12,14 +12,7 @@ import type { AddressInfo, Socket } from 'node:net';
  * - `silent`: the connection is accepted and the request read, then nothing: never forwarded, never answered
  *   (a blackholing middlebox, a hub whose process hangs).
  */
-export type Fault =
-  | 'pass'
-  | 'reset'
-  | 'drop-response'
-  | 'hold'
-  | 'silent'
-  | { status: number }
-  | { delayMs: number };
+export type Fault = 'pass' | 'reset' | 'drop-response' | 'hold' | 'silent' | { status: number } | { delayMs: number };
 
 export interface FaultProxy {
   url: string;

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { answerDeadlineMs, retryCapMs } from '../../local-api/sync/agent.ts';
-import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
-import { client, startService, type TestService } from '../helpers/service.ts';
-import { startKiosk, syncNow, waitFor } from '../helpers/sync-service.ts';
+import type { FaultProxy } from '../helpers/fault-proxy.ts';
+import { client, type TestService } from '../helpers/service.ts';
+import { startHubAndKiosk, syncNow, waitFor } from '../helpers/sync-service.ts';
 
 /*
  * A hub that accepts connections and never answers: behind a blackholing middlebox, or its process stopped
@@ -24,17 +24,29 @@ const status = async () => (await atKiosk()('GET', '/v1/sync/status')).body;
 const noticeWithinMs = 5_000 + answerDeadlineMs + 3_000;
 
 before(async () => {
-  hub = await startService();
-  company = hub.company('Acme');
-  proxy = await startFaultProxy(hub.url);
-  kiosk = await startKiosk(proxy.url, company.apiKey);
+  ({ hub, company, proxy, kiosk } = await startHubAndKiosk());
 });
 after(async () => {
-  await kiosk.stop();
-  await proxy.close();
-  if (hub.process.signalCode === null) hub.process.kill('SIGCONT');
-  await hub.stop();
+  // A hub left stopped by a failed assertion must wake to hear its SIGTERM.
+  hub.process.kill('SIGCONT');
+  await Promise.all([kiosk.stop(), proxy.close(), hub.stop()]);
 });
+
+/** Waits until the status says offline, and checks that it did within the promise; answers how long it took. */
+async function noticedOffline(since: number): Promise<number> {
+  const noticed = await waitFor(
+    'the status to say offline',
+    async () => {
+      const now = await status();
+      return now.state === 'offline' && now;
+    },
+    noticeWithinMs + 5_000,
+  );
+  const noticeMs = Date.now() - since;
+  assert.ok(noticeMs <= noticeWithinMs, `offline after ${noticeMs} ms`);
+  assert.match(noticed.lastError, /^hub did not answer within 10 s$/);
+  return noticeMs;
+}
 
 async function checkIn(name: string): Promise<void> {
   const reply = await atKiosk()('POST', '/v1/visits', { visit: { id: randomUUID() }, visitor: { name } });
@@ -58,18 +70,7 @@ async function pendingLeaves(): Promise<number> {
 
 test('a blackholed hub: offline within the deadline, a manual sync returns by it, check-ins leave on its return', async (t) => {
   proxy.set('silent');
-  const silentAt = Date.now();
-  const noticed = await waitFor(
-    'the status to say offline',
-    async () => {
-      const now = await status();
-      return now.state === 'offline' && now;
-    },
-    noticeWithinMs + 5_000,
-  );
-  const noticeMs = Date.now() - silentAt;
-  assert.ok(noticeMs <= noticeWithinMs, `offline after ${noticeMs} ms`);
-  assert.match(noticed.lastError, /^hub did not answer within 10 s$/);
+  const noticeMs = await noticedOffline(Date.now());
 
   await checkIn('Blackholed Bea');
   const runStarted = Date.now();
@@ -86,25 +87,14 @@ test('a blackholed hub: offline within the deadline, a manual sync returns by it
 });
 
 test('a stopped hub process (SIGSTOP): offline within the deadline; on SIGCONT the check-ins leave within seconds', async (t) => {
-  // Straight to the hub from now on: its own kernel accepts the connections while the process sleeps.
-  proxy.target = hub.url;
+  // The proxy passes; the hub's kernel accepts its connections while the hub's process sleeps.
   proxy.set('pass');
   await syncNow(kiosk, company.apiKey);
   hub.process.kill('SIGSTOP');
   const stoppedAt = Date.now();
   let noticeMs = 0;
   try {
-    const noticed = await waitFor(
-      'the status to say offline',
-      async () => {
-        const now = await status();
-        return now.state === 'offline' && now;
-      },
-      noticeWithinMs + 5_000,
-    );
-    noticeMs = Date.now() - stoppedAt;
-    assert.ok(noticeMs <= noticeWithinMs, `offline after ${noticeMs} ms`);
-    assert.match(noticed.lastError, /^hub did not answer within 10 s$/);
+    noticeMs = await noticedOffline(stoppedAt);
     await checkIn('Stopped Stan');
     // Stopped for a while longer, as in an outage of 40 s.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, 40_000 - (Date.now() - stoppedAt))));

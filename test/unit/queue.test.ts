@@ -159,6 +159,15 @@ test('an endpoint that keeps failing is paused, tried once after its cooldown, a
   );
 });
 
+/** Waits (on real time) until `check` holds; fails after 5 s. */
+async function until(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 test("urgent jobs go first and get a slot while another company's slow jobs hold theirs", async () => {
   const ctx = testContext();
   const release: (() => void)[] = [];
@@ -174,28 +183,34 @@ test("urgent jobs go first and get a slot while another company's slow jobs hold
     },
     { concurrency: 4, reservedForUrgent: 1, perCompany: 2 },
   );
-  ctx.db.transaction(() => {
-    for (let i = 0; i < 30; i++) {
-      enqueue(ctx, { companyId: 'B', kind: 'slow', endpoint: `hook-${i}`, idempotencyKey: `b-${i}`, payload: {} });
-    }
-    enqueue(ctx, { companyId: 'C', kind: 'quick', idempotencyKey: 'c-webhook', payload: {}, priority: 'background' });
-    enqueue(ctx, {
-      companyId: 'A',
-      kind: 'quick',
-      endpoint: 'gate',
-      idempotencyKey: 'a-gate',
-      payload: {},
-      priority: 'urgent',
-    });
-  })();
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  assert.equal(started[0], 'a-gate', 'the urgent job first');
-  assert.ok(started.includes('c-webhook'), 'another company is not held up by B');
-  assert.equal(started.filter((key) => key.startsWith('b-')).length, 2, 'B runs at most perCompany jobs at once');
-  for (const done of release.splice(0)) done();
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  assert.equal(started.filter((key) => key.startsWith('b-')).length, 4, "B's next jobs start as slots free");
-  const stopping = worker.stop();
-  for (const done of release.splice(0)) done();
-  await stopping;
+  try {
+    ctx.db.transaction(() => {
+      for (let i = 0; i < 30; i++) {
+        enqueue(ctx, { companyId: 'B', kind: 'slow', endpoint: `hook-${i}`, idempotencyKey: `b-${i}`, payload: {} });
+      }
+      enqueue(ctx, { companyId: 'C', kind: 'quick', idempotencyKey: 'c-webhook', payload: {}, priority: 'background' });
+      enqueue(ctx, {
+        companyId: 'A',
+        kind: 'quick',
+        endpoint: 'gate',
+        idempotencyKey: 'a-gate',
+        payload: {},
+        priority: 'urgent',
+      });
+    })();
+    // A's callback, C's webhook and two of B's start; B gets no more while its two run, though slots are free.
+    await until(() => started.length >= 4);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(started.length, 4);
+    assert.equal(started[0], 'a-gate', 'the urgent job first');
+    assert.ok(started.includes('c-webhook'), 'another company is not held up by B');
+    assert.equal(started.filter((key) => key.startsWith('b-')).length, 2, 'B runs at most perCompany jobs at once');
+    for (const done of release.splice(0)) done();
+    await until(() => started.filter((key) => key.startsWith('b-')).length === 4);
+    assert.equal(release.length, 2, "B's next jobs start as slots free, two at a time");
+  } finally {
+    const stopping = worker.stop();
+    for (const done of release.splice(0)) done();
+    await stopping;
+  }
 });
