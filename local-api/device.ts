@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createCompany } from './companies/store.ts';
+import { companyCaller, createCompany } from './companies/store.ts';
 import { type Context, inTransaction } from './context.ts';
 import { credentialLive, insertCredential } from './credentials/store.ts';
 import { ApiError } from './http/errors.ts';
@@ -119,9 +119,10 @@ export function newPin(random: Random): string {
  * its hash is kept). Undefined when the company has a PIN already.
  */
 export async function setFirstPin(ctx: Context, companyId: string): Promise<string | undefined> {
-  if (storedPinHash(ctx, companyId)) return undefined;
+  const caller = companyCaller(ctx, companyId);
+  if (!caller || storedPinHash(ctx, companyId)) return undefined;
   const pin = newPin(ctx.random);
-  savePinHash(ctx, companyId, await hashPin(pin, ctx.random.bytes(16)));
+  savePinHash(ctx, caller, await hashPin(pin, ctx.random.bytes(16)));
   return pin;
 }
 

@@ -68,6 +68,9 @@ export function gateCallbackListener(ctx: Context): EventListener {
       idempotencyKey,
       payload,
       giveUpAfterMs: gateCallbackGiveUpMs,
+      endpoint: 'gate',
+      // A visitor waits at the turnstile: ahead of every webhook and e-mail.
+      priority: 'urgent',
     });
   };
 }
@@ -90,7 +93,7 @@ export function gateCallbackHandler(ctx: Context): JobHandler {
     if (config.username !== '' || config.password !== '') {
       headers.authorization = `Basic ${Buffer.from(`${config.username}:${config.password}`).toString('base64')}`;
     }
-    await postJson(config.url, (job.payload as CallbackPayload).body, headers, signal);
+    await postJson(ctx, config.url, (job.payload as CallbackPayload).body, headers, signal);
   };
 }
 

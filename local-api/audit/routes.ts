@@ -15,7 +15,9 @@ const auditEntry = z.object({
   objectType: z.string().nullable(),
   objectId: z.string().nullable(),
   actorHostId: z.string().nullable(),
-  details: z.record(z.string(), z.union([z.number(), z.boolean()])),
+  actorCredentialId: z.string().nullable(),
+  actorRole: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()),
 });
 
 export function auditRoutes(ctx: Context): RouteSpec[] {
@@ -25,7 +27,7 @@ export function auditRoutes(ctx: Context): RouteSpec[] {
       path: '/audit',
       roles: roles.reviewers,
       tag: 'Privacy',
-      summary: 'List the audit log of front-desk actions, oldest first',
+      summary: 'List the audit log of staff and admin actions and reads of personal data, oldest first',
       query: listQueryInput(auditPaging),
       response: z.object({ entries: z.array(auditEntry), size: z.number().int() }),
       errors: listQueryErrors,

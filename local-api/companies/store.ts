@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import { type Caller, systemCredentialId } from '../credentials/caller.ts';
 import { insertCredential } from '../credentials/store.ts';
@@ -11,7 +12,8 @@ const trialDays = 30;
 
 /**
  * Creates a company and its first admin credential (its key generated unless given). Returns the key once: only
- * its hash is kept.
+ * its hash is kept. The key's making is audited as the operator's (whoever holds the data folder: the command
+ * line, the device).
  */
 export function createCompany(
   ctx: Context,
@@ -26,8 +28,13 @@ export function createCompany(
          VALUES (?, ?, ?, ?, ?, ?)`,
       )
       .run(id, now, now, input.name, now + trialDays * 86_400_000, input.timezone ?? null);
-    const { key } = insertCredential(ctx, { companyId: id, role: 'admin', label: 'API key', key: input.apiKey });
-    return { id, apiKey: key };
+    const credential = insertCredential(ctx, { companyId: id, role: 'admin', label: 'API key', key: input.apiKey });
+    recordAudit(
+      ctx,
+      { companyId: id, credentialId: null, role: 'operator' },
+      { action: 'key.created', objectType: 'credential', objectId: credential.id },
+    );
+    return { id, apiKey: credential.key };
   });
 }
 

@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
 import { roles } from '../credentials/caller.ts';
+import { pictureUpload } from '../files/schema.ts';
+import { pictureOf } from '../files/store.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { inviteeCreateInput, inviteeInputCodes, inviteeObjectSchema, inviteeUpdateInput } from './schema.ts';
@@ -46,6 +49,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
           caller,
           listInvitees(ctx, caller, parseListQuery(req.query, inviteePaging, inviteeQueryFields)),
         );
+        auditRead(ctx, caller, { action: 'invitees.listed', objectType: 'invitee', size: invitees.length });
         return { invitees, size: invitees.length };
       },
     }),
@@ -68,7 +72,11 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve an invitee',
       response: inviteeObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => inviteeObject(ctx, caller, getInvitee(ctx, caller, String(params.id))),
+      handle: ({ caller, params }) => {
+        const invitee = getInvitee(ctx, caller, String(params.id));
+        auditRead(ctx, caller, { action: 'invitee.read', objectType: 'invitee', objectId: invitee.id });
+        return inviteeObject(ctx, caller, invitee);
+      },
     }),
     route({
       method: 'patch',
@@ -81,6 +89,27 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
       errors: ['NOT_FOUND', 'MISSING_ID', ...inputErrors],
       handle: ({ caller, params, body }) =>
         inviteeObject(ctx, caller, updateInvitee(ctx, caller, String(params.id), body)),
+    }),
+    route({
+      method: 'put',
+      path: '/invitee/:id/picture',
+      tag,
+      summary: "Set an invitee's picture, sent as itself: image/jpeg or image/png, up to 5 MiB",
+      upload: pictureUpload,
+      response: inviteeObjectSchema,
+      errors: ['NOT_FOUND', 'INVALID_PICTURE'],
+      handle: ({ caller, params, bytes }) =>
+        inviteeObject(
+          ctx,
+          caller,
+          updateInvitee(
+            ctx,
+            caller,
+            String(params.id),
+            {},
+            pictureOf(bytes ?? Buffer.alloc(0), 'pictureUrl', 'invitee-picture'),
+          ),
+        ),
     }),
     route({
       method: 'delete',

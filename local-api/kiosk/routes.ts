@@ -1,3 +1,4 @@
+import { auditActor, recordAudit } from '../audit/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import { type Caller, roles } from '../credentials/caller.ts';
 import { revokeCredential } from '../credentials/store.ts';
@@ -38,7 +39,14 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
     const stored = storedPinHash(ctx, key);
     if (!stored) throw new ApiError('PIN_NOT_SET');
     limiter.recordFailure(key);
-    if (!pinPattern.test(pin) || !(await pinMatches(pin, stored))) throw new ApiError('WRONG_PIN');
+    if (!pinPattern.test(pin) || !(await pinMatches(pin, stored))) {
+      recordAudit(ctx, auditActor(caller), {
+        action: 'kiosk.pin.failed',
+        objectType: 'kioskSettings',
+        details: { locked: limiter.retryAfter(key) > 0 },
+      });
+      throw new ApiError('WRONG_PIN');
+    }
     limiter.recordSuccess(key);
   }
 
@@ -78,7 +86,7 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
       errors: ['INVALID_PIN', 'WRONG_PIN', 'TOO_MANY_REQUESTS'],
       handle: async ({ caller, body }) => {
         if (storedPinHash(ctx, caller.companyId)) await checkPin(caller, body.currentPin ?? '');
-        savePinHash(ctx, caller.companyId, await hashPin(body.pin, ctx.random.bytes(16)));
+        savePinHash(ctx, caller, await hashPin(body.pin, ctx.random.bytes(16)));
         return { success: true };
       },
     }),
@@ -106,7 +114,7 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
       errors: [],
       handle: ({ caller }) => {
         inTransaction(ctx, () => {
-          clearPinHash(ctx, caller.companyId);
+          clearPinHash(ctx, caller);
           endFrontDeskSessions(ctx, caller.companyId);
         });
         return { success: true };

@@ -68,7 +68,13 @@ export function notifyHosts(
           },
         },
       };
-      enqueue(ctx, { companyId: caller.companyId, kind: notificationJobKind, idempotencyKey: key, payload });
+      enqueue(ctx, {
+        companyId: caller.companyId,
+        kind: notificationJobKind,
+        idempotencyKey: key,
+        payload,
+        endpoint: `notification:${channel}`,
+      });
     }
   }
 }
@@ -163,6 +169,6 @@ export function deliverNotification(ctx: Context): JobHandler {
     if (!settings || !channel.isConfigured(settings)) {
       throw new PermanentJobError(`the ${payload.channel} channel is no longer configured`);
     }
-    await channel.send(settings, payload.delivery, signal);
+    await channel.send(ctx, settings, payload.delivery, signal);
   };
 }

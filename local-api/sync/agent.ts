@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import { type Context, inTransaction } from '../context.ts';
 import { mayFollowCompany } from '../device.ts';
+import { destinationPolicy } from '../outgoing/policy.ts';
+import { OutgoingError, sendRequest } from '../outgoing/request.ts';
 import { retryDelay } from '../queue/retry.ts';
 import { hexId } from '../rules/ids.ts';
 import type { Db } from '../store/db.ts';
@@ -13,8 +15,19 @@ import { ensureSyncState, receiveRemoteHlc, syncState, type Upstream, updateSync
 
 /** Pause between syncs while the hub answers: how soon a kiosk sees the hub's changes. */
 export const pollMs = 5_000;
-/** Longest wait for one answer of the hub; a push that timed out is sent again and recognised. */
-export const requestTimeoutMs = 30_000;
+/**
+ * Longest wait for the hub to start answering a request (a hub that accepts connections and never answers, or a
+ * stopped one, is noticed within it), and for a whole answer (a page over a slow link). A push that timed out is
+ * sent again and recognised.
+ */
+export const answerDeadlineMs = 10_000;
+export const requestDeadlineMs = 60_000;
+
+/** The longest pause between tries while the hub does not answer: check-ins leave within seconds of its return. */
+export const retryCapMs = 5_000;
+
+/** Largest page or push answer taken from the hub. */
+const maxAnswerBytes = 64 * 2 ** 20;
 
 /** Tombstones the hub keeps; a kiosk whose cursor is older than the ones forgotten resyncs in full. */
 export const keptTombstones = 10_000;
@@ -62,14 +75,16 @@ export class UpstreamError extends Error {
 }
 
 function networkFailure(error: unknown): UpstreamError {
-  const err = error as { name?: string; cause?: { code?: string; message?: string }; message?: string };
-  if (err.name === 'TimeoutError') return new UpstreamError(`hub did not answer within ${requestTimeoutMs / 1000} s`);
-  if (err.name === 'AbortError') return new UpstreamError('sync stopped');
-  const reason = err.cause?.code ?? err.cause?.message ?? err.message ?? String(error);
-  return new UpstreamError(`hub unreachable (${reason})`);
+  if (!(error instanceof OutgoingError)) return new UpstreamError(`hub unreachable (${String(error)})`);
+  if (error.kind === 'timeout')
+    return new UpstreamError(`hub did not answer within ${error.message.replace(/^no answer within /, '')}`);
+  if (error.kind === 'aborted') return new UpstreamError('sync stopped');
+  if (error.kind === 'refused-destination') return new UpstreamError(`hub address not allowed (${error.detail})`);
+  return new UpstreamError(`hub unreachable (${error.detail})`);
 }
 
 async function hubRequest<T>(
+  ctx: Pick<Context, 'db'>,
   upstream: Upstream,
   path: string,
   schema: z.ZodType<T>,
@@ -78,17 +93,21 @@ async function hubRequest<T>(
   let status: number;
   let text: string;
   try {
-    const response = await fetch(`${upstream.url}/v1${path}`, {
+    const response = await sendRequest(destinationPolicy(ctx), {
+      url: `${upstream.url}/v1${path}`,
       method: options.body === undefined ? 'GET' : 'POST',
       headers: {
         authorization: `Bearer ${upstream.apiKey}`,
         ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: AbortSignal.any([options.signal, AbortSignal.timeout(requestTimeoutMs)]),
+      headersDeadlineMs: answerDeadlineMs,
+      deadlineMs: requestDeadlineMs,
+      signal: options.signal,
+      maxResponseBytes: maxAnswerBytes,
     });
     status = response.status;
-    text = await response.text();
+    text = response.body;
   } catch (error) {
     throw networkFailure(error);
   }
@@ -146,7 +165,7 @@ export function startSyncAgent(ctx: Context): SyncAgent {
       if (!first) return;
       let answer: z.output<typeof pushAnswer>;
       try {
-        answer = await hubRequest(upstream, '/sync/push', pushAnswer, {
+        answer = await hubRequest(ctx, upstream, '/sync/push', pushAnswer, {
           body: { clientId, mutations: batch },
           signal: controller.signal,
         });
@@ -154,7 +173,7 @@ export function startSyncAgent(ctx: Context): SyncAgent {
         if (error instanceof UpstreamError && error.type === 'SYNC_GAP' && !rotated) {
           // The hub or this kiosk was restored from a backup: go on as a new client (see applyPush).
           rotated = true;
-          updateSyncState(ctx, { clientId: hexId(ctx.random, 16) });
+          updateSyncState(ctx, { clientId: hexId(ctx.random, 16), confirmedMutationId: 0 });
           ctx.log.warn(
             { upstream: upstream.url },
             'sync: mutation ids out of step with the hub (a database restored from a backup); new client id',
@@ -176,13 +195,14 @@ export function startSyncAgent(ctx: Context): SyncAgent {
 
   async function pull(upstream: Upstream): Promise<void> {
     for (;;) {
-      const { cursor } = syncState(ctx);
+      const { cursor, clientId } = syncState(ctx);
       const query = new URLSearchParams({
         limit: String(changesPaging.defaultLimit),
+        clientId,
         ...(cursor ? { since: cursor } : {}),
       });
       const sentAt = device.now();
-      const page = await hubRequest(upstream, `/sync/changes?${query}`, changesPage, {
+      const page = await hubRequest(ctx, upstream, `/sync/changes?${query}`, changesPage, {
         signal: controller.signal,
       });
       // Settings changed while the page travelled: it belongs to the old upstream.
@@ -191,9 +211,9 @@ export function startSyncAgent(ctx: Context): SyncAgent {
         throw new UpstreamError(`hub names company ${page.companyId}, not the company this kiosk is enrolled for`);
       }
       const clockSkewMs = page.now - Math.round((sentAt + device.now()) / 2);
-      applyPulledPage(ctx, upstream.apiKey, page);
+      const startOver = applyPulledPage(ctx, upstream.apiKey, page);
       observeClock(clockSkewMs);
-      if (!page.hasMore) return;
+      if (!page.hasMore && !startOver) return;
     }
   }
 
@@ -225,7 +245,8 @@ export function startSyncAgent(ctx: Context): SyncAgent {
       // An idle kiosk succeeds every few seconds: the time is saved once a minute and on each return online,
       // sparing kiosks that run on flash storage a write per poll.
       if (state !== 'online' || savedSuccessAt === null || now - savedSuccessAt >= 60_000) {
-        updateSyncState(ctx, { lastSuccessAt: now });
+        // The error is history once the hub answers again.
+        updateSyncState(ctx, { lastSuccessAt: now, lastError: null, lastErrorAt: null });
         savedSuccessAt = now;
       }
       if (state !== 'online') ctx.log.info({ upstream: upstream.url, ...pendingSummary(ctx) }, 'sync online');
@@ -240,7 +261,7 @@ export function startSyncAgent(ctx: Context): SyncAgent {
       ctx.log.warn({ upstream: upstream.url, error: message, ...(expected ? {} : { err: error }) }, 'sync offline');
     }
     state = 'offline';
-    schedule(retryDelay(attempt++, ctx.random));
+    schedule(retryDelay(attempt++, ctx.random, retryCapMs));
   }
 
   async function attemptSync(): Promise<void> {
@@ -274,9 +295,11 @@ export function startSyncAgent(ctx: Context): SyncAgent {
         });
       return running;
     }
+    // Another sync after the one under way (a write may have missed it), unless that one failed: the next try
+    // is scheduled, and a manual run does not wait for the hub twice.
     followUp ??= running.then(() => {
       followUp = undefined;
-      return run();
+      return state === 'offline' ? undefined : run();
     });
     return followUp;
   }

@@ -54,6 +54,8 @@ export const feedTables: readonly FeedTable[] = [
   feedTable('visitor_types'),
   feedTable('blocklist'),
   feedTable('notification_settings', { key: 'companyId', sealed: notificationSettingsSecrets }),
+  // The hub's erasures (row ids only): each kiosk erases its own copies of the person (privacy/replica.ts).
+  feedTable('privacy_erasures'),
 ];
 
 export function feedTableNamed(name: string, tables: readonly FeedTable[] = feedTables): FeedTable | undefined {

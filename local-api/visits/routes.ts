@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
 import { roles } from '../credentials/caller.ts';
+import { ndaUpload, pictureUpload } from '../files/schema.ts';
+import { ndaOf, pictureOf } from '../files/store.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { hostNotified } from '../notifications/delivery.ts';
@@ -24,6 +27,7 @@ import {
   deleteVisit,
   getVisit,
   listVisits,
+  putVisitFile,
   screenCheckin,
   updateVisit,
   visitObject,
@@ -78,6 +82,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
           caller,
           listVisits(ctx, caller, parseListQuery(req.query, visitPaging, visitQueryFields)),
         );
+        auditRead(ctx, caller, { action: 'visits.listed', objectType: 'visit', size: visits.length });
         return { visits, size: visits.length };
       },
     }),
@@ -192,7 +197,11 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve a visit',
       response: checkinAnswerSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => checkinAnswer(caller, getVisit(ctx, caller, String(params.id))),
+      handle: ({ caller, params }) => {
+        const visit = getVisit(ctx, caller, String(params.id));
+        auditRead(ctx, caller, { action: 'visit.read', objectType: 'visit', objectId: visit.id });
+        return checkinAnswer(caller, visit);
+      },
     }),
     route({
       method: 'patch',
@@ -204,6 +213,36 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: visitInputCodes,
       errors: ['NOT_FOUND', 'MISSING_ID', ...visitorErrors],
       handle: ({ caller, params, body }) => answer(caller, updateVisit(ctx, caller, String(params.id), body)),
+    }),
+    route({
+      method: 'put',
+      path: '/visit/:id/picture',
+      tag,
+      summary: "Set a visit's picture, sent as itself: image/jpeg or image/png, up to 5 MiB",
+      upload: pictureUpload,
+      response: visitObjectSchema,
+      errors: ['NOT_FOUND', 'INVALID_PICTURE'],
+      handle: ({ caller, params, bytes }) =>
+        answer(
+          caller,
+          putVisitFile(
+            ctx,
+            caller,
+            String(params.id),
+            pictureOf(bytes ?? Buffer.alloc(0), 'visitPicture', 'visit-picture'),
+          ),
+        ),
+    }),
+    route({
+      method: 'put',
+      path: '/visit/:id/nda',
+      tag,
+      summary: "Set a visit's signed NDA, sent as itself: application/pdf, up to 10 MiB",
+      upload: ndaUpload,
+      response: visitObjectSchema,
+      errors: ['NOT_FOUND', 'INVALID_NDA'],
+      handle: ({ caller, params, bytes }) =>
+        answer(caller, putVisitFile(ctx, caller, String(params.id), ndaOf(bytes ?? Buffer.alloc(0), 'visitNda'))),
     }),
     route({
       method: 'delete',

@@ -1,3 +1,4 @@
+import { auditActor, recordAudit } from '../audit/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
@@ -26,6 +27,13 @@ export function webhookObject(row: WebhookRow, caller: Caller, shownSecret?: str
   } = rowToObject(row, webhookColumns, caller.timeZone);
   return { ...object, type: 'webhook', ...(shownSecret !== undefined ? { secret: shownSecret } : {}) };
 }
+
+/** A webhook as its audit entries show it: its id and whether it is on (its URL and secret stay out). */
+const auditedWebhook = (row: WebhookRow) => ({
+  objectType: 'webhook',
+  objectId: row.id,
+  details: { isActive: row.isActive === 1 },
+});
 
 export function getWebhook(ctx: Context, caller: Caller, id: string): WebhookRow {
   const row = prepared(ctx.db, 'SELECT * FROM webhooks WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
@@ -69,7 +77,9 @@ export function createWebhook(
       createdAt: now,
       updatedAt: now,
     });
-    return { row: getWebhook(ctx, caller, id), secret };
+    const row = getWebhook(ctx, caller, id);
+    recordAudit(ctx, auditActor(caller), { action: 'webhook.created', ...auditedWebhook(row) });
+    return { row, secret };
   });
 }
 
@@ -81,7 +91,9 @@ export function updateWebhook(ctx: Context, caller: Caller, id: string, input: W
       ...sealedSecret(ctx, input.secret),
       updatedAt: ctx.clock.now(),
     });
-    return getWebhook(ctx, caller, id);
+    const row = getWebhook(ctx, caller, id);
+    recordAudit(ctx, auditActor(caller), { action: 'webhook.updated', ...auditedWebhook(row) });
+    return row;
   });
 }
 
@@ -90,5 +102,6 @@ export function deleteWebhook(ctx: Context, caller: Caller, id: string): void {
     getWebhook(ctx, caller, id);
     const now = ctx.clock.now();
     updateRow(ctx.db, 'webhooks', caller.companyId, id, { deletedAt: now, updatedAt: now });
+    recordAudit(ctx, auditActor(caller), { action: 'webhook.deleted', objectType: 'webhook', objectId: id });
   });
 }

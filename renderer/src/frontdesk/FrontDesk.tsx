@@ -12,8 +12,9 @@ import { PinPad } from './PinPad.tsx';
 import type { FrontDeskProps } from './props.ts';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { StatusPanel } from './StatusPanel.tsx';
+import { VisitorTypesPanel } from './VisitorTypesPanel.tsx';
 
-const tabs = ['inside', 'pending', 'expected', 'blocklist', 'status', 'settings'] as const;
+const tabs = ['inside', 'pending', 'expected', 'blocklist', 'status', 'settings', 'types'] as const;
 type Tab = (typeof tabs)[number];
 
 /**
@@ -77,6 +78,7 @@ function Desk(props: FrontDeskProps) {
         {tab === 'blocklist' && <BlocklistPanel api={props.api} />}
         {tab === 'status' && <StatusPanel api={props.api} sync={props.sync} lang={props.lang} data={props.data} />}
         {tab === 'settings' && <SettingsPanel {...props} />}
+        {tab === 'types' && <VisitorTypesPanel {...props} />}
       </div>
     </Screen>
   );
