@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createCompany } from '../../local-api/companies/store.ts';
 import { frontDeskSession, insertCredential } from '../../local-api/credentials/store.ts';
 import { rolesOf } from '../../local-api/http/routes.ts';
 import { type RunningService, startService } from '../../local-api/server.ts';
 import { fillPath, specRoutes } from '../helpers/routes.ts';
-import { client, removeDir, tempDir } from '../helpers/service.ts';
+import { client, removeDir, repoRoot, tempDir } from '../helpers/service.ts';
 
 /**
  * The role matrix, written out: every route a role other than admin may call. Admin may call every company
@@ -205,4 +207,19 @@ test('the OpenAPI document shows who may call each operation', async () => {
     assert.deepEqual(operation['x-roles'], rolesOf(spec), name(spec));
     assert.match(operation.description, spec.access === 'public' ? /no credential/ : /Roles: |device owner/);
   }
+});
+
+test("docs/security.md's matrix is the routes' own", () => {
+  const columns = ['admin', 'readonly', 'frontdesk', 'kiosk', 'sync', 'owner'] as const;
+  const table = [
+    `| route | ${columns.join(' | ')} |`,
+    `| --- |${columns.map(() => ' :-: |').join('')}`,
+    ...routes.map((spec) => {
+      const cells = columns.map((role) => (rolesOf(spec).includes(role) ? '✓' : ''));
+      return `| \`${spec.method.toUpperCase()} /v1${spec.path}\` | ${cells.join(' | ')} |`;
+    }),
+  ].join('\n');
+  const doc = readFileSync(join(repoRoot, 'docs/security.md'), 'utf8');
+  const documented = /<!-- role-matrix -->\n([\s\S]*?)\n<!-- \/role-matrix -->/.exec(doc)?.[1];
+  assert.equal(documented, table, `docs/security.md should read:\n${table}`);
 });
