@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { client, runCli, startService, type TestService } from '../helpers/service.ts';
+import { startKiosk, syncNow } from '../helpers/sync-service.ts';
 
 let service: TestService;
 let acme: { id: string; apiKey: string; enrolled: boolean; pin?: string };
@@ -123,6 +124,31 @@ describe('enrolment', () => {
       assert.equal((await session(fresh.url)).body.companyId, made.id);
     } finally {
       await fresh.stop();
+    }
+  });
+});
+
+describe('a kiosk of a hub with a sync credential', () => {
+  test('pulls and pushes its company with it, and the credential reaches nothing else at the hub', async () => {
+    const created = await admin('POST', '/v1/credentials', { role: 'sync', label: 'Lobby kiosk' });
+    const host = await admin('POST', '/v1/hosts', { name: 'Hugo Hub', email: 'hugo@acme.test', isActive: true });
+    const kiosk = await startKiosk(service.url, created.body.key);
+    try {
+      const face = (await session(kiosk.url)).body;
+      assert.equal(face.companyId, acme.id, 'enrolled for the hub company the credential belongs to');
+      const screen = client(kiosk.url, face.apiKey);
+      const found = await screen('GET', '/v1/kiosk/hosts?name=hugo');
+      assert.deepEqual(found.body.hosts, [{ id: host.body.id, name: 'Hugo Hub', sector: null }]);
+      const visitId = '7b0d1c1e-8a8e-4b7e-9d2a-5b8e0c6f1a20';
+      assert.equal(
+        (await screen('POST', '/v1/kiosk/walkin', { visit: { id: visitId }, visitor: { name: 'Vera' } })).status,
+        200,
+      );
+      await syncNow(kiosk, created.body.key);
+      assert.equal((await admin('GET', `/v1/visit/${visitId}`)).body.name, 'Vera', 'the check-in reached the hub');
+      assert.deepEqual((await client(service.url, created.body.key)('GET', '/v1/visits')).body, { type: 'FORBIDDEN' });
+    } finally {
+      await kiosk.stop();
     }
   });
 });
