@@ -145,9 +145,13 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
         'MISSING_ID',
         'INVALID_ID',
         'MISSING_NAME',
+        'ALREADY_EXISTS',
         'INVALID_TICKET',
         'INVITEE_NOT_FOUND',
         'INVITEE_CANCELED',
+        'INVALID_EMAIL',
+        'INVALID_CPF',
+        'HOST_NOT_FOUND',
         'INVALID_PARAMETER',
       ],
       handle: ({ caller, body }) => {
