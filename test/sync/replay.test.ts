@@ -334,8 +334,9 @@ test("a kiosk applies the hub's retention to what it holds; erasures are the hub
   pull(kiosk);
   assert.equal(findRetention(kiosk, hubCaller.companyId).retentionDays, 5);
   assert.deepEqual(kiosk.db.prepare('SELECT name FROM visits WHERE id = ?').get(visitId(2)), { name: null });
-  assert.equal(sweepCompany(kiosk, kioskCaller(kiosk))?.visits, 1, 'not refused as a change to the hub data');
+  // The retention's arrival ran the kiosk's sweep at once; a sweep of its own is not refused either.
   assert.deepEqual(kiosk.db.prepare('SELECT name FROM visits WHERE id = ?').get(visitId(3)), { name: null });
+  assert.equal(sweepCompany(kiosk, kioskCaller(kiosk))?.visits, 0, 'not refused as a change to the hub data');
 });
 
 test('a row that arrives deleted and was never at the kiosk is not stored', () => {
