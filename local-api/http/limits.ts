@@ -8,25 +8,29 @@ import { ApiError } from './errors.ts';
 
 /**
  * A body whose declared length is over the limit is refused before it is read: body-parser would first read (and
- * drop) every byte of it, so the client would learn only at the end of its upload. Node still drops what the
- * client goes on sending (within the request time-out), so the answer is not lost to a reset connection.
+ * drop) every byte of it, so the client would learn only at the end of its upload. The connection is closed once
+ * the answer is sent (`Connection: close`, which HTTP allows after a 413): draining the megabytes a client goes on
+ * sending cost the event loop as much as reading them (a 17 MB upload every few milliseconds kept it busy).
  */
 export function refuseDeclaredOver(limit: number): RequestHandler {
-  return (req, _res, next) => {
-    if (Number(req.headers['content-length'] ?? 0) > limit)
+  return (req, res, next) => {
+    if (Number(req.headers['content-length'] ?? 0) > limit) {
+      res.setHeader('connection', 'close');
       throw new ApiError('PAYLOAD_TOO_LARGE', { maxBytes: limit });
+    }
     next();
   };
 }
 
 /**
  * What a JSON or form body may cost. Parsing is synchronous: a body of a million keys held every other request
- * for seconds, so its size, its values and its depth are bounded before `JSON.parse` sees it. A picture of 5 MiB
- * in Base64 fits the size (larger files travel as binary uploads); no resource needs a fraction of the values.
+ * for seconds, so its size, its values and its depth are bounded before `JSON.parse` sees it. The size holds a
+ * kiosk's picture and signed NDA in Base64 (tens of kB each) and a sync push (at most 1 MB of mutations); larger
+ * files travel as themselves (`PUT /v1/visit/:id/picture`…), read without parsing.
  */
 export const bodyLimits = {
-  /** Bytes of a JSON or form body (8 MiB). */
-  maxBytes: 8 * 2 ** 20,
+  /** Bytes of a JSON or form body (2 MiB). */
+  maxBytes: 2 * 2 ** 20,
   /** Keys, items and values of a JSON body (each `{`, `[`, `,` and `:` counts one). */
   maxValues: 50_000,
   /** Nesting: deeper input exhausts the stack of code that walks it. */
