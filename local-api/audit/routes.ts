@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { listQueryErrors, listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { auditQueryFields, listAudit } from './store.ts';
@@ -16,7 +17,7 @@ const auditEntry = z.object({
   actorHostId: z.string().nullable(),
   actorCredentialId: z.string().nullable(),
   actorRole: z.string().nullable(),
-  details: z.record(z.string(), z.union([z.number(), z.boolean()])),
+  details: z.record(z.string(), z.unknown()),
 });
 
 export function auditRoutes(ctx: Context): RouteSpec[] {
@@ -24,6 +25,7 @@ export function auditRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/audit',
+      roles: roles.reviewers,
       tag: 'Privacy',
       summary: 'List the audit log of staff and admin actions and reads of personal data, oldest first',
       query: listQueryInput(auditPaging),

@@ -1,5 +1,5 @@
-import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import type { DomainEvent, EventListener, EventName } from '../events.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { formatInZone } from '../rules/time.ts';
@@ -45,7 +45,7 @@ export const auditActor = (caller: Caller): AuditActor => ({
   role: caller.role ?? null,
 });
 
-/** What an entry says happened. Details are numbers and booleans only: text may be a person's data. */
+/** What an entry says happened. */
 export interface AuditFact {
   action: string;
   objectType?: string | null;

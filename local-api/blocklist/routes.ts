@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { blocklistDeleteInput, blocklistInput, blocklistInputCodes, blocklistObjectSchema } from './schema.ts';
@@ -30,6 +32,7 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/blockedlist',
+      roles: roles.readers,
       tag,
       summary: 'List blocklist entries',
       query: listQueryInput(blocklistPaging),
@@ -38,12 +41,14 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
       handle: ({ req, caller }) => {
         const query = parseListQuery(req.query, blocklistPaging, blocklistQueryFields);
         const blockedlist = listBlocklist(ctx, caller, query).map((row) => blocklistObject(row, caller));
+        auditRead(ctx, caller, { action: 'blocklist.listed', objectType: 'blocklist', size: blockedlist.length });
         return { blockedlist, size: blockedlist.length };
       },
     }),
     route({
       method: 'post',
       path: '/blockedlist',
+      roles: roles.staff,
       tag,
       summary: 'Block a person (at least one of cpf, rg, document, email, phone)',
       body: blocklistInput,
@@ -55,15 +60,21 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/blockedlist/:id',
+      roles: roles.readers,
       tag,
       summary: 'Retrieve a blocklist entry',
       response: blocklistObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => blocklistObject(getBlocklistEntry(ctx, caller, String(params.id)), caller),
+      handle: ({ caller, params }) => {
+        const entry = getBlocklistEntry(ctx, caller, String(params.id));
+        auditRead(ctx, caller, { action: 'blocklist.read', objectType: 'blocklist', objectId: entry.id });
+        return blocklistObject(entry, caller);
+      },
     }),
     route({
       method: 'patch',
       path: '/blockedlist/:id',
+      roles: roles.staff,
       tag,
       summary: 'Update a blocklist entry',
       body: blocklistInput,
@@ -76,6 +87,7 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'delete',
       path: '/blockedlist/:id',
+      roles: roles.staff,
       tag,
       summary: 'Remove a blocklist entry',
       body: blocklistDeleteInput,

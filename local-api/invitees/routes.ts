@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { pictureUpload } from '../files/schema.ts';
 import { pictureOf } from '../files/store.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
@@ -36,6 +37,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/invitees',
+      roles: roles.readers,
       tag,
       summary: 'List invitees',
       response: z.object({ invitees: z.array(inviteeObjectSchema), size: z.number().int() }),
@@ -65,6 +67,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/invitee/:id',
+      roles: roles.readers,
       tag,
       summary: 'Retrieve an invitee',
       response: inviteeObjectSchema,

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { auditActor, auditRead, recordAudit } from '../audit/store.ts';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { listQueryInput, parseLimit, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { formatInZone } from '../rules/time.ts';
@@ -42,6 +44,7 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/notifications',
+      roles: roles.readers,
       tag,
       summary: 'List notifications',
       query: listQueryInput(notificationPaging),
@@ -67,6 +70,7 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/notification/:id',
+      roles: roles.readers,
       tag,
       summary: 'Retrieve a notification and the state of its deliveries',
       response: notificationObjectSchema,
@@ -100,6 +104,7 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/integration/notifications',
+      roles: roles.staff,
       tag,
       summary: 'Retrieve how notifications are delivered (SMTP, webhook) and the state of the delivery queue',
       response: notificationSettingsSchema,
@@ -109,6 +114,7 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/integration/notifications',
+      roles: roles.staff,
       tag,
       summary: 'Create or update the delivery settings (partial; absent fields keep their value)',
       body: notificationSettingsInput,
@@ -120,16 +126,26 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/integration/notifications/test',
+      roles: roles.staff,
       tag,
       summary: 'Send a test message through a channel now, with the saved settings, and say whether it was taken',
       body: notificationTestInput,
       response: notificationTestSchema,
       errors: ['CHANNEL_NOT_CONFIGURED', 'INVALID_PARAMETER'],
-      handle: ({ caller, body }) => sendTestNotification(ctx, caller, body),
+      handle: async ({ caller, body }) => {
+        const sent = await sendTestNotification(ctx, caller, body);
+        recordAudit(ctx, auditActor(caller), {
+          action: 'notifications.channel.tested',
+          objectType: 'notificationSettings',
+          details: { channel: sent.channel, delivered: sent.delivered },
+        });
+        return sent;
+      },
     }),
     route({
       method: 'get',
       path: '/integration/notifications/deliveries',
+      roles: roles.staff,
       tag,
       summary:
         "The latest deliveries to hosts (check-in messages and notifications), newest first, with each one's state",
@@ -142,6 +158,7 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
           createdAt: formatInZone(row.createdAt, caller.timeZone),
           updatedAt: formatInZone(row.updatedAt, caller.timeZone),
         }));
+        auditRead(ctx, caller, { action: 'notifications.deliveries.read', objectType: 'job', size: deliveries.length });
         return { deliveries, size: deliveries.length };
       },
     }),

@@ -1,4 +1,6 @@
+import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { rosterSchema } from './schema.ts';
 import { roster } from './store.ts';
@@ -8,11 +10,15 @@ export function rosterRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/roster',
+      roles: roles.readers,
       tag: 'Front desk',
       summary: 'Who is inside now (one row per person, repeated check-ins flagged) and who waits for approval',
       response: rosterSchema,
       errors: [],
-      handle: ({ caller }) => roster(ctx, caller),
+      handle: ({ caller }) => {
+        auditRead(ctx, caller, { action: 'roster.read', objectType: 'visit' });
+        return roster(ctx, caller);
+      },
     }),
   ];
 }

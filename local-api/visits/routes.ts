@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { ndaUpload, pictureUpload } from '../files/schema.ts';
 import { ndaOf, pictureOf } from '../files/store.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
@@ -69,6 +70,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visits',
+      roles: roles.readers,
       tag,
       summary: 'List visits',
       response: z.object({ visits: z.array(visitObjectSchema), size: z.number().int() }),
@@ -87,6 +89,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/visits',
+      roles: roles.staff,
       tag,
       summary: 'Check a walk-in visitor in (idempotent by the client-made visit.id)',
       response: checkinAnswerSchema,
@@ -106,6 +109,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/visits/screen',
+      roles: roles.staff,
       tag,
       summary: 'Ask the blocklist before the rest of a check-in (a match records the visit, blocked, at once)',
       response: screenAnswer,
@@ -117,6 +121,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/visit/allow/:id',
+      roles: roles.staff,
       tag,
       summary: 'Allow a visit',
       response: visitObjectSchema,
@@ -129,6 +134,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/visit/deny/:id',
+      roles: roles.staff,
       tag,
       summary: 'Deny a visit',
       response: visitObjectSchema,
@@ -141,6 +147,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/visit/checkout/:id',
+      roles: roles.staff,
       tag,
       summary: 'Check a visit out',
       response: visitObjectSchema,
@@ -152,6 +159,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/visit/inviteeCheckin/:inviteeId',
+      roles: roles.staff,
       tag,
       summary: 'Check an invitee in',
       response: checkinAnswerSchema,
@@ -171,6 +179,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/visit/inviteeCheckout/:inviteeId',
+      roles: roles.staff,
       tag,
       summary: "Check out an invitee's open visit",
       response: visitObjectSchema,
@@ -183,6 +192,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visit/:id',
+      roles: roles.readers,
       tag,
       summary: 'Retrieve a visit',
       response: checkinAnswerSchema,

@@ -1,7 +1,7 @@
 import { auditActor, recordAudit } from '../audit/store.ts';
 import { screenVisitor } from '../blocklist/store.ts';
-import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import { checkinAnswers, liveAnswers, unansweredRequired } from '../custom-fields/store.ts';
 import type { EventName } from '../events.ts';
 import {
@@ -19,6 +19,7 @@ import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { findInvitee, freeCardNumber, type InviteeRow, markInviteeArrived } from '../invitees/store.ts';
 import { findMeeting } from '../meetings/store.ts';
 import { blockedNote } from '../notifications/messages.ts';
+import { redactText, tellingValues } from '../privacy/person.ts';
 import { forgetDeletedRow, settleErasures } from '../privacy/store.ts';
 import type { PersonIds } from '../rules/identity.ts';
 import { isUuidV4, newUuid } from '../rules/ids.ts';
@@ -434,11 +435,13 @@ export function checkinInvitee(
     const waived = input.waiveReason !== undefined && !options.replayed && !options.stoppedAtDoor;
     const answers = checkinAnswers(ctx, caller, given, waived ? 'waived' : answerMode(options), asked);
     if (waived) {
+      // The log is append-only, out of an erasure's reach: the reason is kept without the visitor's data.
+      const reason = redactText(input.waiveReason ?? '', tellingValues([invitee]));
       recordAudit(ctx, auditActor(caller), {
         action: 'visit.requirements.waived',
         objectType: 'visit',
         objectId: id,
-        details: { reason: input.waiveReason, unanswered: unansweredRequired(ctx, caller, answers, asked) },
+        details: { reason, unanswered: unansweredRequired(ctx, caller, answers, asked) },
       });
     }
     const person = invitee as InviteeRow & PersonIds & Record<string, string | null>;
