@@ -8,16 +8,14 @@ import { ApiError } from './errors.ts';
 
 /**
  * A body whose declared length is over the limit is refused before it is read: body-parser would first read (and
- * drop) every byte of it, so the client would learn only at the end of its upload. The connection is closed once
- * the answer is sent (`Connection: close`, which HTTP allows after a 413): draining the megabytes a client goes on
- * sending cost the event loop as much as reading them (a 17 MB upload every few milliseconds kept it busy).
+ * drop) every byte of it, so the client would learn only at the end of its upload. Node still drops what the
+ * client goes on sending (within the request time-out): a connection closed at once made clients that were still
+ * sending fail with EPIPE instead of reading the answer.
  */
 export function refuseDeclaredOver(limit: number): RequestHandler {
-  return (req, res, next) => {
-    if (Number(req.headers['content-length'] ?? 0) > limit) {
-      res.setHeader('connection', 'close');
+  return (req, _res, next) => {
+    if (Number(req.headers['content-length'] ?? 0) > limit)
       throw new ApiError('PAYLOAD_TOO_LARGE', { maxBytes: limit });
-    }
     next();
   };
 }
@@ -90,7 +88,7 @@ export interface ServerTimeouts {
   checkIntervalMs: number;
 }
 
-/** A kiosk's requests are small and local: 10 s for headers is generous, 60 s lets a 20 MB body through a slow link. */
+/** A kiosk's requests are small and local: 10 s for headers is generous, 60 s lets a 10 MB PDF through a slow link. */
 export const serverTimeouts: ServerTimeouts = {
   headersMs: 10_000,
   requestMs: 60_000,
