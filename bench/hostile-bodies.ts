@@ -14,7 +14,7 @@
  * line per phase and the figures as JSON on the last line; docs/benchmarks.md ("Hostile bodies") has a dated run.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -33,7 +33,8 @@ const { values } = parseArgs({
 const seconds = Number(values.seconds ?? 10);
 const attackers = Number(values.attackers ?? 4);
 const root = resolve(values.root ?? repoRoot);
-const cli = join(root, 'local-api/bin/portaria.mjs');
+// The command line's entry moved (local-api/bin → cli/): an older checkout has the former.
+const cli = ['cli/portaria.mjs', 'local-api/bin/portaria.mjs'].map((path) => join(root, path)).find(existsSync) ?? '';
 
 /** `{"k0":0,"k1":1,…}`: `keys` keys, each value a string of `valueLength` characters. */
 function bodyOfKeys(keys: number, valueLength = 0): Buffer {
