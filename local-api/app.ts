@@ -124,7 +124,7 @@ export function createApp(ctx: Context, extra: { before?: Router[] } = {}): expr
   v1.options('/{*path}', notFound);
   // The OpenAPI document and signed file links need no key.
   v1.use(keylessRouterOf(routes));
-  // Credentials first: a client without a key cannot make the service read and parse a 20 MB body.
+  // Credentials first: a client without a key cannot make the service read a body at all.
   v1.use(
     authenticate(
       (key) => principalForKey(ctx, key),
