@@ -1,8 +1,7 @@
 import type { Response } from 'express';
-import QRCode from 'qrcode';
 import { z } from 'zod';
-import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
+import { type Caller, roles } from '../credentials/caller.ts';
 import { getHost } from '../hosts/store.ts';
 import { ApiError } from '../http/errors.ts';
 import { validate } from '../http/fields.ts';
@@ -59,6 +58,8 @@ async function answerCode(res: Response, query: unknown, code: QrCode, caller: C
     };
   }
   if (code.expiresAt !== null) res.set('Expires', new Date(code.expiresAt).toUTCString());
+  // Loaded on the first picture of a code: the service starts without it.
+  const { default: QRCode } = await import('qrcode');
   if (format === 'svg') {
     res.type('image/svg+xml').send(await QRCode.toString(code.payload, { type: 'svg', errorCorrectionLevel: 'M' }));
   } else {
@@ -122,6 +123,7 @@ export function qrRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visit/:id/qrcode',
+      roles: roles.staff,
       tag,
       summary: "A visit's QR code, from its cardNumber (static when staticVisitorQRCode is on)",
       query: qrQuery,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { blocklistDeleteInput, blocklistInput, blocklistInputCodes, blocklistObjectSchema } from './schema.ts';
@@ -31,6 +32,7 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/blockedlist',
+      roles: roles.readers,
       tag,
       summary: 'List blocklist entries',
       query: listQueryInput(blocklistPaging),
@@ -46,6 +48,7 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/blockedlist',
+      roles: roles.staff,
       tag,
       summary: 'Block a person (at least one of cpf, rg, document, email, phone)',
       body: blocklistInput,
@@ -57,6 +60,7 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/blockedlist/:id',
+      roles: roles.readers,
       tag,
       summary: 'Retrieve a blocklist entry',
       response: blocklistObjectSchema,
@@ -70,6 +74,7 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/blockedlist/:id',
+      roles: roles.staff,
       tag,
       summary: 'Update a blocklist entry',
       body: blocklistInput,
@@ -82,6 +87,7 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'delete',
       path: '/blockedlist/:id',
+      roles: roles.staff,
       tag,
       summary: 'Remove a blocklist entry',
       body: blocklistDeleteInput,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type ErrorCode, errorStatus } from '../http/errors.ts';
-import type { RouteSpec } from '../http/routes.ts';
+import { type RouteSpec, rolesOf } from '../http/routes.ts';
 
 /** The version of the interface this service implements (the interface document's machine-readable label). */
 export const interfaceVersion = '1.15.2';
@@ -13,11 +13,39 @@ function jsonSchema(schema: z.ZodType): JsonSchema {
   return rest;
 }
 
-/** Errors every route may answer besides its own: a bad body where there is one, a missing key, a crash. */
+/** What Node and the error handler answer before (or whatever) the route: every operation may meet them. */
+const transportErrors: readonly ErrorCode[] = ['BAD_REQUEST', 'REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE', 'INTERNAL'];
+
+/**
+ * What every operation behind a key may answer before its own code runs: authentication (a missing or wrong key,
+ * a role that may not call it, the lockout of key guessing) and the reading of a body, which any request may
+ * carry, a GET's included (docs/api.md, "Request bodies").
+ */
+const keyedErrors: readonly ErrorCode[] = [
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'TOO_MANY_REQUESTS',
+  'INVALID_BODY',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'PAYLOAD_TOO_LARGE',
+];
+
+/**
+ * Errors a route may answer besides those it lists, derived from its description so that a route added later is
+ * declared as exactly: the generic ones above; a path parameter that is not valid percent-encoding; and for a
+ * body, any field's problem (INVALID_PARAMETER, or the field's own codes).
+ */
 function commonErrors(spec: RouteSpec): ErrorCode[] {
-  const codes: ErrorCode[] = ['INTERNAL'];
-  if (spec.access !== 'public') codes.push('UNAUTHORIZED');
-  if (spec.body) codes.push('INVALID_BODY', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE');
+  const codes: ErrorCode[] = [...transportErrors];
+  if (spec.access !== 'public') codes.push(...keyedErrors);
+  if (spec.path.includes(':')) codes.push('INVALID_ID');
+  if (spec.body) {
+    codes.push('INVALID_PARAMETER');
+    for (const field of Object.values(spec.fieldCodes ?? {})) {
+      if (field.missing) codes.push(field.missing);
+      if (field.invalid) codes.push(field.invalid);
+    }
+  }
   return codes;
 }
 
@@ -72,7 +100,17 @@ function queryParameters(query: z.ZodType | undefined): Record<string, unknown>[
   });
 }
 
-function requestBody(body: z.ZodType | undefined): Record<string, unknown> | undefined {
+function requestBody(spec: RouteSpec): Record<string, unknown> | undefined {
+  const { body, upload } = spec;
+  if (upload) {
+    const file = { type: 'string', description: `the file itself, up to ${upload.maxBytes} bytes` };
+    return {
+      required: true,
+      content: Object.fromEntries(
+        upload.mediaTypes.map((type) => [type, { schema: { ...file, contentMediaType: type } }]),
+      ),
+    };
+  }
   if (!body) return undefined;
   const schema = jsonSchema(body);
   return {
@@ -90,9 +128,16 @@ function security(spec: RouteSpec): Record<string, string[]>[] | undefined {
   return undefined;
 }
 
+/** Who may call the operation, in words (the `x-roles` extension lists the same roles for programs). */
+function rolesDescription(spec: RouteSpec): string {
+  if (spec.access === 'public') return 'Needs no credential.';
+  if (spec.access === 'owner') return "The device owner's (an owner token); a company's credential gets 403 FORBIDDEN.";
+  return `Roles: ${rolesOf(spec).join(', ')}. Any other credential gets 403 FORBIDDEN.`;
+}
+
 function operation(spec: RouteSpec): Record<string, unknown> {
   const { path, parameters } = pathOf(spec.path);
-  const body = requestBody(spec.body);
+  const body = requestBody(spec);
   const answers: Record<string, unknown> = {
     ...(spec.response ? { 'application/json': { schema: jsonSchema(spec.response) } } : {}),
     ...Object.fromEntries((spec.produces ?? []).map((type) => [type, { schema: {} }])),
@@ -106,6 +151,8 @@ function operation(spec: RouteSpec): Record<string, unknown> {
       .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
       .join('')}`,
     summary: spec.summary,
+    description: rolesDescription(spec),
+    'x-roles': rolesOf(spec),
     tags: [spec.tag],
     ...(scheme ? { security: scheme } : {}),
     parameters: [...parameters, ...queryParameters(spec.query)],
@@ -129,6 +176,14 @@ export function openApiDocument(routes: readonly RouteSpec[]): Record<string, un
   }
   return {
     openapi: '3.1.0',
+    servers: [
+      { url: '/', description: 'the service that served this document' },
+      {
+        url: 'http://127.0.0.1:{port}',
+        description: 'a kiosk on this machine (the service binds loopback unless started with --host)',
+        variables: { port: { default: '4780' } },
+      },
+    ],
     info: {
       title: 'Portaria visitor-management service',
       version: interfaceVersion,
@@ -143,7 +198,13 @@ export function openApiDocument(routes: readonly RouteSpec[]): Record<string, un
     paths,
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'The company API key: `Authorization: Bearer <key>`' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'A credential: the company API key (role admin), another of its credentials, or the device owner’s ' +
+            'token: `Authorization: Bearer <key>`. Each operation lists the roles it accepts (`x-roles`).',
+        },
         authenticationHeader: {
           type: 'apiKey',
           in: 'header',

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
+import { ndaUpload, pictureUpload } from '../files/schema.ts';
+import { ndaOf, pictureOf } from '../files/store.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { hostNotified } from '../notifications/delivery.ts';
@@ -24,6 +27,7 @@ import {
   deleteVisit,
   getVisit,
   listVisits,
+  putVisitFile,
   screenCheckin,
   updateVisit,
   visitObject,
@@ -66,6 +70,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visits',
+      roles: roles.readers,
       tag,
       summary: 'List visits',
       response: z.object({ visits: z.array(visitObjectSchema), size: z.number().int() }),
@@ -84,6 +89,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/visits',
+      roles: roles.staff,
       tag,
       summary: 'Check a walk-in visitor in (idempotent by the client-made visit.id)',
       response: checkinAnswerSchema,
@@ -103,6 +109,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/visits/screen',
+      roles: roles.staff,
       tag,
       summary: 'Ask the blocklist before the rest of a check-in (a match records the visit, blocked, at once)',
       response: screenAnswer,
@@ -114,6 +121,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/visit/allow/:id',
+      roles: roles.staff,
       tag,
       summary: 'Allow a visit',
       response: visitObjectSchema,
@@ -126,6 +134,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/visit/deny/:id',
+      roles: roles.staff,
       tag,
       summary: 'Deny a visit',
       response: visitObjectSchema,
@@ -138,6 +147,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/visit/checkout/:id',
+      roles: roles.staff,
       tag,
       summary: 'Check a visit out',
       response: visitObjectSchema,
@@ -149,6 +159,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/visit/inviteeCheckin/:inviteeId',
+      roles: roles.staff,
       tag,
       summary: 'Check an invitee in',
       response: checkinAnswerSchema,
@@ -168,6 +179,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/visit/inviteeCheckout/:inviteeId',
+      roles: roles.staff,
       tag,
       summary: "Check out an invitee's open visit",
       response: visitObjectSchema,
@@ -180,6 +192,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visit/:id',
+      roles: roles.readers,
       tag,
       summary: 'Retrieve a visit',
       response: checkinAnswerSchema,
@@ -200,6 +213,36 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: visitInputCodes,
       errors: ['NOT_FOUND', 'MISSING_ID', ...visitorErrors],
       handle: ({ caller, params, body }) => answer(caller, updateVisit(ctx, caller, String(params.id), body)),
+    }),
+    route({
+      method: 'put',
+      path: '/visit/:id/picture',
+      tag,
+      summary: "Set a visit's picture, sent as itself: image/jpeg or image/png, up to 5 MiB",
+      upload: pictureUpload,
+      response: visitObjectSchema,
+      errors: ['NOT_FOUND', 'INVALID_PICTURE'],
+      handle: ({ caller, params, bytes }) =>
+        answer(
+          caller,
+          putVisitFile(
+            ctx,
+            caller,
+            String(params.id),
+            pictureOf(bytes ?? Buffer.alloc(0), 'visitPicture', 'visit-picture'),
+          ),
+        ),
+    }),
+    route({
+      method: 'put',
+      path: '/visit/:id/nda',
+      tag,
+      summary: "Set a visit's signed NDA, sent as itself: application/pdf, up to 10 MiB",
+      upload: ndaUpload,
+      response: visitObjectSchema,
+      errors: ['NOT_FOUND', 'INVALID_NDA'],
+      handle: ({ caller, params, bytes }) =>
+        answer(caller, putVisitFile(ctx, caller, String(params.id), ndaOf(bytes ?? Buffer.alloc(0), 'visitNda'))),
     }),
     route({
       method: 'delete',

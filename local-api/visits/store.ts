@@ -1,7 +1,7 @@
 import { auditActor, recordAudit } from '../audit/store.ts';
 import { screenVisitor } from '../blocklist/store.ts';
-import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import { checkinAnswers, liveAnswers, unansweredRequired } from '../custom-fields/store.ts';
 import type { EventName } from '../events.ts';
 import {
@@ -589,8 +589,14 @@ export function authorizeVisit(
   });
 }
 
-export function updateVisit(ctx: Context, caller: Caller, id: string, input: VisitUpdateInput): VisitRow {
-  const uploads = decodeUploads(input);
+/** Updates a visit; `uploads` are its files, from the input's Base64 fields unless sent as themselves. */
+export function updateVisit(
+  ctx: Context,
+  caller: Caller,
+  id: string,
+  input: VisitUpdateInput,
+  uploads: VisitUploads = decodeUploads(input),
+): VisitRow {
   return inTransactionWithFiles(ctx, caller, (files) => {
     const current = getVisit(ctx, caller, id);
     const { customFields, questionnaireFields, feedbacks, ...given } = input.visit ?? {};
@@ -608,6 +614,12 @@ export function updateVisit(ctx: Context, caller: Caller, id: string, input: Vis
     publishVisit(ctx, caller, 'visit.updated', row);
     return row;
   });
+}
+
+/** Replaces a visit's picture or signed NDA with the file sent as itself (PUT /v1/visit/:id/picture and /nda). */
+export function putVisitFile(ctx: Context, caller: Caller, id: string, file: Upload): VisitRow {
+  const uploads = file.purpose === 'visit-nda' ? { picture: undefined, nda: file } : { picture: file, nda: undefined };
+  return updateVisit(ctx, caller, id, {}, uploads);
 }
 
 /** Deletes a visit, keeping none of the visitor's data in its row (see `forgetDeletedRow`). */
