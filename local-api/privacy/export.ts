@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { auditActor, auditOfObjects, recordAudit } from '../audit/store.ts';
+import { type AuditActor, auditActor, auditOfObjects, recordAudit } from '../audit/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { storedFileId } from '../files/store.ts';
@@ -56,9 +56,14 @@ function exportedFiles(ctx: Context, caller: Caller, paths: readonly string[]) {
  * their visitor records, visits, invitees and blocklist entries (as the API shows them), the meetings they are a
  * guest of or named in, notifications that name them, the deliveries that carried them, their pictures and NDAs
  * (bytes in Base64), and the audit log's entries about their records (who read or changed them). The export is
- * itself audited (`privacy.exported`, with the counts).
+ * itself audited (`privacy.exported`, with the counts), as the caller's or as the given actor's (the device owner's).
  */
-export function exportPerson(ctx: Context, caller: Caller, who: PersonIdentifiers) {
+export function exportPerson(
+  ctx: Context,
+  caller: Caller,
+  who: PersonIdentifiers,
+  actor: AuditActor = auditActor(caller),
+) {
   const person = requirePerson(who);
   return inTransaction(ctx, () => {
     const found = findPersonsRows(ctx, caller.companyId, person);
@@ -110,7 +115,7 @@ export function exportPerson(ctx: Context, caller: Caller, who: PersonIdentifier
       files: exportedFiles(ctx, caller, paths),
       audit: auditOfObjects(ctx, caller, ids),
     };
-    recordAudit(ctx, auditActor(caller), {
+    recordAudit(ctx, actor, {
       action: 'privacy.exported',
       objectType: 'subjectAccess',
       details: {

@@ -222,11 +222,11 @@ test('the command line records the keys it makes and the exports it writes', asy
   );
   const log = (await client(service.url, made.apiKey)('GET', '/v1/audit')).body.entries as Entry[];
   assert.deepEqual(
-    log.map((e) => [e.action, e.objectId, e.actorCredentialId]),
+    log.map((e) => [e.action, e.objectId, `${e.actorCredentialId} as ${e.actorRole}`]),
     [
-      ['key.created', credentialOf(made.apiKey), 'device-owner'],
-      ['privacy.exported', null, 'device-owner'],
-      ['privacy.exported', null, 'device-owner'],
+      ['key.created', credentialOf(made.apiKey), 'device-owner as owner'],
+      ['privacy.exported', null, 'device-owner as owner'],
+      ['privacy.exported', null, 'device-owner as owner'],
     ],
   );
 });
