@@ -61,6 +61,8 @@ export interface CustomFieldDefinition {
   options?: string[];
   required?: boolean;
   localizedName?: Partial<Record<string, string>>;
+  /** The options as each language shows them, position by position ('' where a language keeps the option). */
+  localizedOptions?: Partial<Record<string, string[]>>;
   sort?: number;
   location?: CustomFieldLocation | string;
 }

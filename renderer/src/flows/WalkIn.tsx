@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Api, withRetries } from '../api.ts';
 import { Field, Notice, Screen, Spinner } from '../components/ui.tsx';
-import { type AnswerProblem, answerItems, answerProblems } from '../custom-fields.ts';
+import { type AnswerProblem, answerItems, answerProblems, ndaTextFor } from '../custom-fields.ts';
 import { uuidV4 } from '../ids.ts';
 import type { KioskData } from '../kiosk-data.ts';
 import { problemText } from '../problems.ts';
@@ -53,7 +53,7 @@ export function WalkIn(props: {
       fieldDefs.length > 0 && 'fields',
       questionDefs.length > 0 && 'questionnaire',
       data.settings.pictureMode !== 'off' && 'picture',
-      data.settings.ndaText.trim() !== '' && 'nda',
+      ndaTextFor(data.settings, props.lang).trim() !== '' && 'nda',
     ] as const
   ).filter((s): s is Step => s !== false);
 
@@ -158,7 +158,7 @@ export function WalkIn(props: {
     return (
       <NdaStep
         frame={frame}
-        text={data.settings.ndaText}
+        text={ndaTextFor(data.settings, props.lang)}
         signerName={visitor.name?.trim() ?? ''}
         lang={props.lang}
         timeZone={data.timeZone}

@@ -1,4 +1,5 @@
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Field, Notice } from '../components/ui.tsx';
 import { problemText } from '../problems.ts';
 
@@ -132,5 +133,70 @@ export function Section(props: {
         {props.notice}
       </form>
     </section>
+  );
+}
+
+/** Lists refresh themselves this often while shown: visitors come and go while staff look. */
+const refreshMs = 10_000;
+
+/** What `load` answers, loaded now and every `refreshMs`, with `reload` for after an action. */
+export function useLive<T>(load: () => Promise<T>) {
+  const [value, setValue] = useState<T>();
+  const [problem, setProblem] = useState<string>();
+  const reload = useCallback(
+    () =>
+      load().then(
+        (loaded) => {
+          setValue(loaded);
+          setProblem(undefined);
+        },
+        (error) => setProblem(problemText(error)),
+      ),
+    [load],
+  );
+  useEffect(() => {
+    void reload();
+    const timer = setInterval(reload, refreshMs);
+    return () => clearInterval(timer);
+  }, [reload]);
+  return { value, problem, reload };
+}
+
+/** A search field that filters what is shown as staff type. */
+export function SearchBox(props: { label: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <div className="search-box">
+      <TextInput label={props.label} type="search" value={props.value} onChange={props.onChange} maxLength={200} />
+    </div>
+  );
+}
+
+/**
+ * A secret the page never reads back (a password, a key): it shows only whether one is stored; what is typed
+ * replaces it on save, an empty field keeps it, and "Remove" (where offered) clears it.
+ */
+export function SecretField(props: {
+  label: string;
+  stored: boolean;
+  value: string;
+  onChange: (value: string) => void;
+  onRemove?: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="secret-field">
+      <TextInput
+        label={`${props.label} (${props.stored ? t('secrets.stored') : t('secrets.none')})`}
+        type="password"
+        optional
+        value={props.value}
+        onChange={props.onChange}
+      />
+      {props.stored && props.onRemove && (
+        <button type="button" className="btn btn-small btn-secondary" onClick={props.onRemove}>
+          {t('secrets.remove', { name: props.label })}
+        </button>
+      )}
+    </div>
   );
 }
