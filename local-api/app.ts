@@ -19,8 +19,8 @@ import { fileRoutes } from './files/routes.ts';
 import { hostRoutes } from './hosts/routes.ts';
 import { authenticate } from './http/auth.ts';
 import { ApiError, errorHandler, notFound } from './http/errors.ts';
-import { authFailureLimits, maxBodyDepth, nestsDeeperThan, refuseDeclaredOver } from './http/limits.ts';
-import { createFailureLimiter } from './http/rate-limit.ts';
+import { createKeyGuessLimiter, keyGuessLimits } from './http/key-guessing.ts';
+import { maxBodyDepth, nestsDeeperThan, refuseDeclaredOver } from './http/limits.ts';
 import { requestLog } from './http/request-log.ts';
 import { isPublic, keylessRouterOf, type RouteSpec, routerOf } from './http/routes.ts';
 import { inviteeRoutes } from './invitees/routes.ts';
@@ -38,6 +38,7 @@ import { rosterRoutes } from './roster/routes.ts';
 import { syncListener } from './sync/listener.ts';
 import { syncRoutes } from './sync/routes.ts';
 import { visitLogRoutes } from './visit-log/routes.ts';
+import { visitorTypeRoutes } from './visitor-types/routes.ts';
 import { visitorRoutes } from './visitors/routes.ts';
 import { visitRoutes } from './visits/routes.ts';
 import { webhookDeliveryHandler, webhookJobKind, webhookListener } from './webhooks/events.ts';
@@ -77,6 +78,7 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...visitRoutes(ctx),
     ...visitorRoutes(ctx),
     ...customFieldRoutes(ctx),
+    ...visitorTypeRoutes(ctx),
     ...blocklistRoutes(ctx),
     ...notificationRoutes(ctx),
     ...fileRoutes(ctx),
@@ -129,7 +131,7 @@ export function createApp(ctx: Context, extra: { before?: Router[] } = {}): expr
   v1.use(
     authenticate(
       (key) => companyForKey(ctx, key),
-      createFailureLimiter(authFailureLimits, ctx.clock),
+      createKeyGuessLimiter(keyGuessLimits, ctx.clock),
       (address) => ctx.log.warn({ address }, 'too many wrong API keys: address locked'),
     ),
   );

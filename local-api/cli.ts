@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
@@ -13,11 +13,16 @@ import {
   restoreDatabase,
   verifyDatabaseFile,
 } from './backup/backup.ts';
-import { createCompany } from './companies/store.ts';
+import { companyCaller, createCompany } from './companies/store.ts';
 import { deviceCredential } from './device.ts';
 import { startGate } from './gate/gate.ts';
+import { ApiError } from './http/errors.ts';
+import { parseCidrList } from './outgoing/destinations.ts';
+import { exportPerson } from './privacy/export.ts';
+import { erasureInput } from './privacy/schema.ts';
 import { isTimeZone } from './rules/time.ts';
 import { openService, startService } from './server.ts';
+import { privateDataFolder, privateFolder } from './store/private-files.ts';
 import { upstreamInput } from './sync/schema.ts';
 
 const usage = `Usage:
@@ -25,9 +30,13 @@ const usage = `Usage:
   portaria serve --port <n> --data <dir> [--host <ip>] the service: kiosk page at /, API at /v1
         [--upstream <hub URL> --upstream-key <key>]   as a kiosk of that hub, for the key's company
                  [--backup-interval <24h|30m|0>] [--backup-keep <n>]   scheduled backups (default 24h, 7 kept)
+                 [--allow-destinations <cidr,...>]   ranges webhooks, gates and e-mail may reach besides the
+                                                      defaults, kept until changed ('' clears; docs/security.md)
   portaria company create --data <dir> --name <name> [--api-key <key>] [--timezone <IANA zone>]
-  portaria backup --data <dir> [--out <file>]          an online backup, also while the service runs
-  portaria restore --data <dir> --from <file> [--force] checks the backup, then restores it
+  portaria privacy export --data <dir> --company <id> [--email <e>] [--cpf <n>] [--document <d>]
+                [--name <name> --phone <n>] [--out <file>]   everything held about a person (docs/api.md)
+  portaria backup --data <dir> [--out <file>]          an online backup and its digest (<file>.sha256)
+  portaria restore --data <dir> --from <file> [--force] [--without-digest]   checks the backup, then restores it
   portaria gate --port <n> --aes-key <key> --username <u> --password <p> [--totp] [--host <ip>]
                 [--webhook-secret <s>] [--leeway-ms <n>]   the reference gate (docs/access-control.md)`;
 
@@ -64,9 +73,13 @@ async function serve(args: string[]): Promise<void> {
       'upstream-key': { type: 'string' },
       'backup-interval': { type: 'string' },
       'backup-keep': { type: 'string' },
+      'allow-destinations': { type: 'string' },
     },
   });
   if (!values.port || !values.data) fail('serve needs --port and --data');
+  const allowed = values['allow-destinations'];
+  const destinations = allowed === undefined ? undefined : parseCidrList(allowed);
+  if (destinations && !destinations.ok) fail(`--allow-destinations: ${destinations.bad} is not an address or range`);
   const url = values.upstream;
   const apiKey = values['upstream-key'];
   if ((url === undefined) !== (apiKey === undefined)) fail('--upstream and --upstream-key go together');
@@ -79,6 +92,7 @@ async function serve(args: string[]): Promise<void> {
     host: values.host,
     upstream: upstream?.data,
     backups,
+    allowDestinations: destinations?.ok ? destinations.cidrs : undefined,
   });
   process.stdout.write(`Portaria listening on ${service.url}\n`);
   closeOnSignal(service.close);
@@ -160,6 +174,38 @@ function companyCreate(args: string[]): void {
 }
 
 /**
+ * `portaria privacy export`: the subject-access export of POST /v1/privacy/export, for an operator who holds the
+ * data folder (audited as the operator's). Written to `--out` (readable by its owner only) or to stdout.
+ */
+function privacyExport(args: string[]): void {
+  const text = { type: 'string' } as const;
+  const { values } = parseArgs({
+    args,
+    options: { data: text, company: text, out: text, email: text, cpf: text, document: text, name: text, phone: text },
+  });
+  if (!values.data || !values.company) fail('privacy export needs --data and --company');
+  const { email, cpf, document, name, phone } = values;
+  const who = erasureInput.safeParse({ email, cpf, document, name, phone });
+  if (!who.success)
+    fail(`privacy export: ${who.error.issues.map((i) => `--${i.path.join('.')} ${i.message}`).join('; ')}`);
+  const ctx = openService({ dataDir: values.data, logLevel: 'warn' });
+  try {
+    const company = companyCaller(ctx, values.company);
+    if (!company) fail(`no company ${values.company} in ${values.data}`);
+    const answer = `${JSON.stringify(exportPerson(ctx, { ...company, role: 'operator' }, who.data), null, 2)}\n`;
+    if (values.out) writeFileSync(values.out, answer, { mode: 0o600 });
+    else process.stdout.write(answer);
+  } catch (error) {
+    if (error instanceof ApiError && error.type === 'MISSING_IDENTIFIER') {
+      fail('privacy export needs --email, --cpf, --document, or --name with --phone');
+    }
+    throw error;
+  } finally {
+    ctx.db.close();
+  }
+}
+
+/**
  * `npm start`: the Electron kiosk where it can run (Electron's binary is installed and there is a display);
  * elsewhere, or if Electron fails, the same service in browser mode, so a newcomer's first run always gets a data
  * folder, a company and its key, and the kiosk's address. `--browser` asks for browser mode outright.
@@ -206,6 +252,8 @@ async function backup(args: string[]): Promise<void> {
   if (!values.data) fail('backup needs --data');
   const dataDir = resolve(values.data);
   if (!existsSync(databaseFile(dataDir))) fail(`${dataDir} holds no Portaria database`);
+  privateDataFolder(dataDir);
+  if (values.out === undefined) privateFolder(backupsDir(dataDir));
   const out = resolve(values.out ?? join(backupsDir(dataDir), backupFileName(Date.now())));
   const db = new Database(databaseFile(dataDir), { fileMustExist: true });
   db.pragma('busy_timeout = 5000');
@@ -221,11 +269,19 @@ async function backup(args: string[]): Promise<void> {
 async function restore(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: { data: { type: 'string' }, from: { type: 'string' }, force: { type: 'boolean' } },
+    options: {
+      data: { type: 'string' },
+      from: { type: 'string' },
+      force: { type: 'boolean' },
+      'without-digest': { type: 'boolean' },
+    },
   });
   if (!values.data || !values.from) fail('restore needs --data and --from');
   try {
-    const restored = await restoreDatabase(resolve(values.data), resolve(values.from), { force: values.force });
+    const restored = await restoreDatabase(resolve(values.data), resolve(values.from), {
+      force: values.force,
+      withoutDigest: values['without-digest'],
+    });
     process.stdout.write(`${JSON.stringify({ restored: resolve(values.from), ...restored })}\n`);
   } catch (error) {
     if (!(error instanceof BackupError)) throw error;
@@ -242,5 +298,6 @@ export async function main(argv: string[]): Promise<void> {
   if (command === 'start') return start(argv.slice(1));
   if (command === 'gate') return gate(argv.slice(1));
   if (command === 'company' && sub === 'create') return companyCreate(rest);
+  if (command === 'privacy' && sub === 'export') return privacyExport(rest);
   fail(command ? `unknown command: ${argv.join(' ')}` : 'no command given');
 }

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -15,12 +14,16 @@ import { type Clock, type Context, systemClock, systemRandom } from './context.t
 import { createEventBus } from './events.ts';
 import { answerClientError, type ServerTimeouts, serverTimeouts } from './http/limits.ts';
 import { createLogger } from './log.ts';
+import type { Cidr } from './outgoing/destinations.ts';
+import { registerOwnPort, saveAllowedDestinations } from './outgoing/policy.ts';
 import { startRetentionSweeper } from './privacy/store.ts';
 import { startWorker } from './queue/queue.ts';
 import type { Random } from './rules/ids.ts';
 import { loadDeviceKey, secretBox } from './secrets/box.ts';
 import { openDatabase } from './store/db.ts';
+import { privateDataFolder } from './store/private-files.ts';
 import { prepareSync, startSyncAgent } from './sync/agent.ts';
+import { HubTime } from './sync/hub-time.ts';
 import { configureUpstream } from './sync/state.ts';
 
 export interface ServiceOptions {
@@ -44,18 +47,23 @@ export interface StartOptions extends ServiceOptions {
   host?: string;
   /** Makes the service a kiosk of this hub (the same as PUT /v1/sync/upstream; stored). */
   upstream?: { url: string; apiKey: string };
+  /**
+   * The address ranges the device owner lets outgoing requests reach besides the defaults (stored; an empty list
+   * clears them): `portaria serve --allow-destinations`. See docs/security.md.
+   */
+  allowDestinations?: readonly Cidr[];
 }
 
 /** Opens (and migrates) the data folder and assembles the context every part of the service runs on. */
 export function openService(options: ServiceOptions): Context {
   const dataDir = resolve(options.dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  privateDataFolder(dataDir);
   // The key first: a wrong one fails the start before the database is open.
   const secrets = secretBox(options.deviceKey ?? loadDeviceKey(dataDir));
   const log = createLogger(options.logLevel ?? process.env.PORTARIA_LOG_LEVEL ?? 'info');
   const ctx: Context = {
     db: openDatabase(databaseFile(dataDir)),
-    clock: options.clock ?? systemClock,
+    clock: new HubTime(options.clock ?? systemClock),
     random: options.random ?? systemRandom,
     secrets,
     log,
@@ -80,6 +88,7 @@ export interface RunningService {
 export async function startService(options: StartOptions): Promise<RunningService> {
   const ctx = openService(options);
   if (options.upstream) configureUpstream(ctx, options.upstream);
+  if (options.allowDestinations) saveAllowedDestinations(ctx, options.allowDestinations);
   for (const listener of eventListeners(ctx)) ctx.events.subscribe(listener);
   const app = createApp(ctx);
   const host = options.host ?? '127.0.0.1';
@@ -102,11 +111,12 @@ export async function startService(options: StartOptions): Promise<RunningServic
       listening();
     });
   });
+  const address = server.address() as AddressInfo;
+  registerOwnPort(ctx.db, address.port);
   const worker = startWorker(ctx, jobHandlers(ctx));
   const sweeper = startRetentionSweeper(ctx);
   const backups = startBackupSchedule(ctx, options.backups ?? defaultBackupSchedule);
   const sync = startSyncAgent(ctx);
-  const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
   writeServiceLock(ctx.dataDir, { pid: process.pid, url });

@@ -67,6 +67,9 @@ export function gateCallbackListener(ctx: Context): EventListener {
       idempotencyKey,
       payload,
       giveUpAfterMs: gateCallbackGiveUpMs,
+      endpoint: 'gate',
+      // A visitor waits at the turnstile: ahead of every webhook and e-mail.
+      priority: 'urgent',
     });
   };
 }
@@ -89,7 +92,7 @@ export function gateCallbackHandler(ctx: Context): JobHandler {
     if (config.username !== '' || config.password !== '') {
       headers.authorization = `Basic ${Buffer.from(`${config.username}:${config.password}`).toString('base64')}`;
     }
-    await postJson(config.url, (job.payload as CallbackPayload).body, headers, signal);
+    await postJson(ctx, config.url, (job.payload as CallbackPayload).body, headers, signal);
   };
 }
 

@@ -14,6 +14,8 @@ const auditEntry = z.object({
   objectType: z.string().nullable(),
   objectId: z.string().nullable(),
   actorHostId: z.string().nullable(),
+  actorCredentialId: z.string().nullable(),
+  actorRole: z.string().nullable(),
   details: z.record(z.string(), z.union([z.number(), z.boolean()])),
 });
 
@@ -23,7 +25,7 @@ export function auditRoutes(ctx: Context): RouteSpec[] {
       method: 'get',
       path: '/audit',
       tag: 'Privacy',
-      summary: 'List the audit log of front-desk actions, oldest first',
+      summary: 'List the audit log of staff and admin actions and reads of personal data, oldest first',
       query: listQueryInput(auditPaging),
       response: z.object({ entries: z.array(auditEntry), size: z.number().int() }),
       errors: listQueryErrors,

@@ -26,7 +26,36 @@ interface AuditRow {
   objectType: string | null;
   objectId: string | null;
   actorHostId: string | null;
+  actorCredentialId: string | null;
+  actorRole: string | null;
   details: string;
+}
+
+/** Who acted, as the audit log records it: the company, the credential and its role. */
+export interface AuditActor {
+  companyId: string;
+  credentialId: string | null;
+  role: string | null;
+}
+
+/** The one place a request's caller becomes the actor of an entry. */
+export const auditActor = (caller: Caller): AuditActor => ({
+  companyId: caller.companyId,
+  credentialId: caller.credentialId ?? null,
+  role: caller.role ?? null,
+});
+
+/** What an entry says happened. Details are numbers and booleans only: text may be a person's data. */
+export interface AuditFact {
+  action: string;
+  objectType?: string | null;
+  objectId?: string | null;
+  actorHostId?: string | null;
+  /**
+   * An event's details are its numbers and booleans only (text may be a person's data); an action recorded by
+   * name may add text its actor chose to give (the reason the front desk waived a requirement).
+   */
+  details?: Record<string, unknown>;
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
@@ -40,17 +69,71 @@ function detailsOf(object: Record<string, unknown>): Record<string, number | boo
   return details;
 }
 
+/**
+ * Appends an entry. Inside a write's transaction it commits or rolls back with the write; outside one (a refused
+ * PIN, a read) it commits at once.
+ */
+export function recordAudit(ctx: Pick<Context, 'db' | 'clock'>, actor: AuditActor, fact: AuditFact): void {
+  insertRow(ctx.db, 'audit_log', {
+    companyId: actor.companyId,
+    at: ctx.clock.now(),
+    action: fact.action,
+    objectType: fact.objectType ?? null,
+    objectId: fact.objectId ?? null,
+    actorHostId: fact.actorHostId ?? null,
+    actorCredentialId: actor.credentialId,
+    actorRole: actor.role,
+    details: JSON.stringify(fact.details ?? {}),
+  });
+}
+
+/**
+ * Reads of the same thing by the same credential are recorded once a minute: the front desk's lists refresh every
+ * few seconds, and an entry (an fsync on a kiosk's flash) per refresh would say no more about who saw what.
+ */
+export const readCoalesceMs = 60_000;
+const lastReads = new WeakMap<Context['db'], Map<string, number>>();
+const maxRememberedReads = 10_000;
+
+/** Records a read of personal data (a list of visitors, a visit, a picture, an NDA). */
+export function recordRead(ctx: Pick<Context, 'db' | 'clock'>, actor: AuditActor, fact: AuditFact): void {
+  let seen = lastReads.get(ctx.db);
+  if (!seen) {
+    seen = new Map();
+    lastReads.set(ctx.db, seen);
+  }
+  const key = [actor.companyId, actor.credentialId, fact.action, fact.objectId].join('\n');
+  const now = ctx.clock.now();
+  const last = seen.get(key);
+  if (last !== undefined && now - last < readCoalesceMs) return;
+  if (seen.size >= maxRememberedReads) seen.clear();
+  seen.set(key, now);
+  recordAudit(ctx, actor, fact);
+}
+
+/** A caller's read of one personal record (`objectId`) or of a list (`size` records). */
+export function auditRead(
+  ctx: Pick<Context, 'db' | 'clock'>,
+  caller: Caller,
+  read: { action: string; objectType: string; objectId?: string; size?: number },
+): void {
+  recordRead(ctx, auditActor(caller), {
+    action: read.action,
+    objectType: read.objectType,
+    objectId: read.objectId ?? null,
+    details: read.size === undefined ? {} : { size: read.size },
+  });
+}
+
 function auditEntry(ctx: Pick<Context, 'db' | 'clock'>, event: DomainEvent): void {
   const object = event.object();
   const actor = actorField[event.name];
-  insertRow(ctx.db, 'audit_log', {
-    companyId: event.caller.companyId,
-    at: ctx.clock.now(),
+  recordAudit(ctx, auditActor(event.caller), {
     action: event.name,
     objectType: text(object.type),
     objectId: text(object.id),
     actorHostId: actor ? text(object[actor]) : null,
-    details: JSON.stringify(detailsOf(object)),
+    details: detailsOf(object),
   });
 }
 
@@ -66,6 +149,8 @@ export const auditQueryFields: QueryFields = {
   objectType: { kind: 'text' },
   objectId: { kind: 'text' },
   actorHostId: { kind: 'text' },
+  actorCredentialId: { kind: 'text' },
+  actorRole: { kind: 'text' },
   at: { kind: 'timestamp' },
 };
 
@@ -76,10 +161,21 @@ export function listAudit(ctx: Context, caller: Caller, query: ListQuery): Recor
     ctx.db,
     `SELECT * FROM audit_log WHERE companyId = :companyId ${where} ORDER BY ${query.orderBy} LIMIT :limit OFFSET :offset`,
   ).all({ ...query.params, companyId: caller.companyId, limit: query.limit, offset: query.offset }) as AuditRow[];
-  return rows.map(({ companyId: _company, at, details, ...row }) => ({
-    ...row,
-    type: 'audit',
-    at: formatInZone(at, caller.timeZone),
-    details: JSON.parse(details) as unknown,
-  }));
+  return rows.map((row) => auditObject(row, caller));
+}
+
+const auditObject = ({ companyId: _company, at, details, ...row }: AuditRow, caller: Caller) => ({
+  ...row,
+  type: 'audit',
+  at: formatInZone(at, caller.timeZone),
+  details: JSON.parse(details) as unknown,
+});
+
+/** The company's entries about the given objects (a person's visits, invitees…), oldest first. */
+export function auditOfObjects(ctx: Context, caller: Caller, ids: readonly string[]): Record<string, unknown>[] {
+  const rows = prepared(
+    ctx.db,
+    `SELECT * FROM audit_log WHERE companyId = ? AND objectId IN (SELECT value FROM json_each(?)) ORDER BY id`,
+  ).all(caller.companyId, JSON.stringify(ids)) as AuditRow[];
+  return rows.map((row) => auditObject(row, caller));
 }

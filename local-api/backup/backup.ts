@@ -1,8 +1,25 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import Database from 'better-sqlite3';
 import type { Context } from '../context.ts';
 import { type Db, loadMigrations } from '../store/db.ts';
+import { privateDatabase, privateFile, privateFolder } from '../store/private-files.ts';
 
 /*
  * Online backups of the database with SQLite's backup API (they run while the service writes), on a schedule in
@@ -57,28 +74,90 @@ export function verifyDatabaseFile(file: string): number {
   }
 }
 
+/** Where a backup's SHA-256 digest is written: beside it, in the format of `sha256sum` (so `sha256sum -c` checks it). */
+export const digestFile = (backupFile: string) => `${backupFile}.sha256`;
+
+/** The SHA-256 of a file, read as a stream: a large database is hashed without holding up the service. */
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(file), hash);
+  return hash.digest('hex');
+}
+
+/** Writes the digest file of `backupFile` whole (temporary name, fsync, rename), mode 0600. */
+function writeDigest(backupFile: string, sha256: string): void {
+  const file = digestFile(backupFile);
+  const temp = `${file}.${process.pid}.tmp`;
+  const fd = openSync(temp, 'w', 0o600);
+  try {
+    writeSync(fd, `${sha256}  ${basename(backupFile)}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temp, file);
+}
+
+/**
+ * Refuses a backup whose bytes are not the ones its digest was written for: SQLite's integrity check sees a
+ * damaged page, not a changed byte inside a row (an e-mail of an unindexed column). A backup without a digest
+ * (made before digests were written, or copied without it) is refused unless the caller accepts it outright.
+ */
+async function verifyDigest(file: string, options: { withoutDigest?: boolean }): Promise<void> {
+  let expected: string | undefined;
+  try {
+    expected = /^([0-9a-f]{64})\b/i.exec(readFileSync(digestFile(file), 'utf8'))?.[1]?.toLowerCase();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (options.withoutDigest) return;
+    throw new BackupError(
+      `${file} has no SHA-256 digest (${digestFile(file)}): restore it with --without-digest only if you trust it`,
+    );
+  }
+  if (!expected) throw new BackupError(`${digestFile(file)} is not a SHA-256 digest`);
+  let actual: string;
+  try {
+    actual = await sha256Of(file);
+  } catch (error) {
+    throw new BackupError(`${file} cannot be read: ${(error as Error).message}`);
+  }
+  if (actual !== expected) {
+    throw new BackupError(`${file} does not match its SHA-256 digest (${digestFile(file)}): it was altered or damaged`);
+  }
+}
+
 /**
  * Copies a live database into `outFile`, written as `.partial` and renamed when complete, so a backup file that
- * exists is whole. Each step copies every page: SQLite restarts a backup whenever another connection writes between
- * steps, and a kiosk that never pauses would never let a step-by-step copy finish. The copy leaves WAL mode, so
- * the backup is one self-contained file.
+ * exists is whole, then writes its SHA-256 digest beside it (`<file>.sha256`). Each step copies every page: SQLite
+ * restarts a backup whenever another connection writes between steps, and a kiosk that never pauses would never
+ * let a step-by-step copy finish. The copy leaves WAL mode, so the backup is one self-contained file. The backup
+ * and its digest are created 0600, and a folder made for them 0700.
  */
-export async function backupDatabase(db: Db, outFile: string): Promise<{ file: string; bytes: number }> {
-  mkdirSync(dirname(outFile), { recursive: true });
+export async function backupDatabase(
+  db: Db,
+  outFile: string,
+): Promise<{ file: string; bytes: number; sha256: string }> {
+  mkdirSync(dirname(outFile), { recursive: true, mode: 0o700 });
   const partial = `${outFile}.partial`;
   rmSync(partial, { force: true });
+  privateFile(partial);
   await db.backup(partial, { progress: ({ totalPages }) => Math.max(totalPages, 100) });
   const copy = new Database(partial, { fileMustExist: true });
   copy.pragma('journal_mode = DELETE');
   copy.close();
+  const sha256 = await sha256Of(partial);
   renameSync(partial, outFile);
-  return { file: outFile, bytes: statSync(outFile).size };
+  writeDigest(outFile, sha256);
+  return { file: outFile, bytes: statSync(outFile).size, sha256 };
 }
 
 /** A `.partial` this old was left by a copy that died; a younger one may be another copy being written now. */
 const abandonedPartialMs = 3_600_000;
 
-/** Keeps the newest `keep` scheduled backups (and no abandoned half-written ones); other files are never touched. */
+/**
+ * Keeps the newest `keep` scheduled backups with their digests (and no abandoned half-written ones); other files
+ * are never touched.
+ */
 export function pruneBackups(dir: string, keep: number): string[] {
   if (!existsSync(dir)) return [];
   const names = readdirSync(dir);
@@ -97,7 +176,10 @@ export function pruneBackups(dir: string, keep: number): string[] {
       .reverse()
       .slice(keep),
   ];
-  for (const name of stale) rmSync(join(dir, name), { force: true });
+  for (const name of stale) {
+    rmSync(join(dir, name), { force: true });
+    rmSync(digestFile(join(dir, name)), { force: true });
+  }
   return stale;
 }
 
@@ -134,6 +216,7 @@ export function startBackupSchedule(
 ): { stop(): Promise<void> } {
   if (schedule.intervalMs <= 0) return { stop: async () => {} };
   const dir = backupsDir(ctx.dataDir);
+  privateFolder(dir);
   let running: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
@@ -182,7 +265,7 @@ export interface ServiceLock {
 }
 
 export function writeServiceLock(dataDir: string, lock: ServiceLock): void {
-  writeFileSync(lockFile(dataDir), JSON.stringify(lock));
+  writeFileSync(lockFile(dataDir), JSON.stringify(lock), { mode: 0o600 });
 }
 
 export function removeServiceLock(dataDir: string): void {
@@ -214,15 +297,17 @@ function schemaVersion(file: string): number {
 }
 
 /**
- * Restores `<data>/portaria.db` from a backup: the backup is checked first; the current database is kept in
- * `<data>/backups/pre-restore-….db`; the copy goes through SQLite, so a service that holds the folder (allowed
- * with `force` only, and only at the same schema version) sees the restored data at its next statement.
+ * Restores `<data>/portaria.db` from a backup: the backup is checked first (its SHA-256 digest, then SQLite's
+ * checks); the current database is kept in `<data>/backups/pre-restore-….db`; the copy goes through SQLite, so a
+ * service that holds the folder (allowed with `force` only, and only at the same schema version) sees the restored
+ * data at its next statement.
  */
 export async function restoreDatabase(
   dataDir: string,
   from: string,
-  options: { force?: boolean; now?: number } = {},
+  options: { force?: boolean; now?: number; withoutDigest?: boolean } = {},
 ): Promise<{ restoredVersion: number; safetyCopy?: string }> {
+  await verifyDigest(from, options);
   const restoredVersion = verifyDatabaseFile(from);
   const live = databaseFile(dataDir);
   const holder = serviceHolding(dataDir);
@@ -234,6 +319,8 @@ export async function restoreDatabase(
   if (holder && schemaVersion(live) !== restoredVersion) {
     throw new BackupError('the running service has another schema version than the backup: stop it, then restore');
   }
+  privateFolder(dataDir);
+  privateFolder(backupsDir(dataDir));
   let safetyCopy: string | undefined;
   if (existsSync(live)) {
     const current = new Database(live, { fileMustExist: true });
@@ -249,6 +336,7 @@ export async function restoreDatabase(
       current.close();
     }
   }
+  privateDatabase(live);
   const source = new Database(from, { readonly: true, fileMustExist: true });
   try {
     await source.backup(live, { progress: ({ totalPages }) => Math.max(totalPages, 100) });

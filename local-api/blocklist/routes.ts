@@ -16,7 +16,13 @@ import {
 export const blocklistPaging = { defaultLimit: 500, maxLimit: 1000 };
 
 const tag = 'Blocklist';
-const inputErrors = ['MISSING_IDENTIFIER', 'INVALID_CPF', 'INVALID_EMAIL', 'INVALID_PARAMETER'] as const;
+const inputErrors = [
+  'MISSING_IDENTIFIER',
+  'INVALID_CPF',
+  'INVALID_EMAIL',
+  'INVALID_PARAMETER',
+  'HOST_NOT_FOUND',
+] as const;
 
 /** At `/blockedlist`, the path the vendor's public API gives this resource; `:id` on the same path. */
 export function blocklistRoutes(ctx: Context): RouteSpec[] {
@@ -74,7 +80,7 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
       summary: 'Remove a blocklist entry',
       body: blocklistDeleteInput,
       response: successSchema,
-      errors: ['NOT_FOUND', 'MISSING_ID', 'INVALID_PARAMETER'],
+      errors: ['NOT_FOUND', 'MISSING_ID', 'INVALID_PARAMETER', 'HOST_NOT_FOUND'],
       handle: ({ caller, params, body }) => {
         deleteBlocklistEntry(ctx, caller, String(params.id), body.deletedById ?? null);
         return { success: true };

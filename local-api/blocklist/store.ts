@@ -1,5 +1,6 @@
 import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
+import { findHost } from '../hosts/store.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { identityKeys, type PersonIds, samePhone } from '../rules/identity.ts';
@@ -45,6 +46,11 @@ export function getBlocklistEntry(ctx: Context, caller: Caller, id: string): Blo
   return row;
 }
 
+/** Who created or deleted an entry is one of the company's hosts: another company's id is refused. */
+function requireOwnHost(ctx: Context, caller: Caller, hostId: string | null | undefined): void {
+  if (hostId && !findHost(ctx, caller, hostId)) throw new ApiError('HOST_NOT_FOUND');
+}
+
 /** The entry's stored fields with the normalized keys the door compares. */
 function storedFields(entry: BlocklistInput & PersonIds) {
   const { companyId: _company, ...fields } = entry;
@@ -55,6 +61,7 @@ function storedFields(entry: BlocklistInput & PersonIds) {
 export function createBlocklistEntry(ctx: Context, caller: Caller, input: BlocklistInput): BlocklistRow {
   const fields = storedFields(input);
   return inTransaction(ctx, () => {
+    requireOwnHost(ctx, caller, input.createdById);
     const id = newRecordId(ctx.random);
     const now = ctx.clock.now();
     insertRow(ctx.db, 'blocklist', { ...fields, id, companyId: caller.companyId, createdAt: now, updatedAt: now });
@@ -67,6 +74,7 @@ export function createBlocklistEntry(ctx: Context, caller: Caller, input: Blockl
 export function updateBlocklistEntry(ctx: Context, caller: Caller, id: string, input: BlocklistInput): BlocklistRow {
   return inTransaction(ctx, () => {
     const current = getBlocklistEntry(ctx, caller, id);
+    requireOwnHost(ctx, caller, input.createdById);
     const merged = { ...(rowToObject(current, blocklistColumns, caller.timeZone) as PersonIds), ...input };
     const { cpfKey, rgKey, documentKey, emailKey, phoneKey, phoneTail } = storedFields(merged);
     updateRow(ctx.db, 'blocklist', caller.companyId, id, {
@@ -84,6 +92,7 @@ export function updateBlocklistEntry(ctx: Context, caller: Caller, id: string, i
 export function deleteBlocklistEntry(ctx: Context, caller: Caller, id: string, deletedById: string | null): void {
   inTransaction(ctx, () => {
     const row = getBlocklistEntry(ctx, caller, id);
+    requireOwnHost(ctx, caller, deletedById);
     const now = ctx.clock.now();
     updateRow(ctx.db, 'blocklist', caller.companyId, id, { deletedAt: now, updatedAt: now, deletedById });
     const deleted = { ...row, deletedAt: now, updatedAt: now, deletedById };

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import { hexId } from '../rules/ids.ts';
@@ -16,11 +17,18 @@ export interface Caller {
    * local duties (the gate callback), so listeners that act for the device skip it.
    */
   replayedFor?: string;
+  /** The credential that made the request (an API key's id), for the audit log; absent for the service's own work. */
+  credentialId?: string;
+  /** What the credential may do; absent until credentials carry roles. */
+  role?: string;
 }
 
 const trialDays = 30;
 
-/** Creates a company and its first API key (generated unless given). Returns the key once: only its hash is kept. */
+/**
+ * Creates a company and its first API key (generated unless given). Returns the key once: only its hash is kept.
+ * The key's making is audited as the operator's (whoever holds the data folder: the command line, the device).
+ */
 export function createCompany(
   ctx: Context,
   input: { name: string; apiKey?: string | undefined; timezone?: string | undefined },
@@ -35,12 +43,19 @@ export function createCompany(
          VALUES (?, ?, ?, ?, ?, ?)`,
       )
       .run(id, now, now, input.name, now + trialDays * 86_400_000, input.timezone ?? null);
-    ctx.db
-      .prepare('INSERT INTO api_keys (keyHash, companyId, createdAt) VALUES (?, ?, ?)')
-      .run(hashKey(apiKey), id, now);
+    const keyHash = hashKey(apiKey);
+    ctx.db.prepare('INSERT INTO api_keys (keyHash, companyId, createdAt) VALUES (?, ?, ?)').run(keyHash, id, now);
+    recordAudit(
+      ctx,
+      { companyId: id, credentialId: null, role: 'operator' },
+      { action: 'key.created', objectType: 'apiKey', objectId: keyCredentialId(keyHash) },
+    );
   });
   return { id, apiKey };
 }
+
+/** An API key's id: the start of its hash, which says nothing of the key and names it in the audit log. */
+export const keyCredentialId = (keyHash: Buffer): string => `key_${keyHash.subarray(0, 8).toString('hex')}`;
 
 interface KeyRow {
   keyHash: Buffer;
@@ -109,6 +124,7 @@ export function companyForKey(ctx: Context, key: string): Caller | undefined {
   if (!row || !keyMatches(key, row.keyHash)) return undefined;
   const caller = Object.freeze({
     companyId: row.companyId,
+    credentialId: keyCredentialId(hash),
     timeZone: row.timezone ?? defaultTimeZone(),
     lang: row.lang,
   });
@@ -148,7 +164,13 @@ export function updateCompany(ctx: Context, caller: Caller, input: CompanyUpdate
   const timeZone = changes.timezone === undefined ? caller.timeZone : (changes.timezone ?? defaultTimeZone());
   const updated: Caller = { ...caller, timeZone, lang: changes.lang ?? caller.lang };
   inTransaction(ctx, () => {
-    companyRow(ctx, caller);
+    const current = companyRow(ctx, caller);
+    // This service keeps no hierarchy of companies: a parent is not the caller's to name (another tenant's id on a
+    // shared hub, or its own). The value already stored is accepted back, for clients that send the object back.
+    const parent = changes.parentCompanyId;
+    if (parent && parent !== current.parentCompanyId) {
+      throw new ApiError('INVALID_PARAMETER', { field: 'parentCompanyId' });
+    }
     const columns = Object.keys(row);
     prepared(
       ctx.db,

@@ -186,6 +186,7 @@ function resolveAnswers(
   answers: readonly AnswerItem[],
   location: CustomFieldLocation,
   requireAll: boolean,
+  asked: AskedFields = null,
 ): ResolvedAnswer[] {
   const seen = new Set<string>();
   const resolved = answers.map((answer) => {
@@ -211,12 +212,16 @@ function resolveAnswers(
   if (requireAll) {
     for (const definition of known.values()) {
       if (definition.location !== location || !definition.required) continue;
+      if (asked !== null && !asked.includes(definition.id)) continue;
       const answer = resolved.find((a) => a.customFieldId === definition.id);
       if (!isAnswered(definition, answer?.value)) throw invalid(definition.id, 'required');
     }
   }
   return resolved.sort((a, b) => (a.sort ?? 0) - (b.sort ?? 0));
 }
+
+/** The fields a visitor is asked (a visitor type's list); null: every one of the company's. */
+export type AskedFields = readonly string[] | null;
 
 export interface AnswerSets<T> {
   customFields: T;
@@ -232,15 +237,18 @@ const locations: AnswerSets<CustomFieldLocation> = {
 
 /**
  * The answers of a check-in, checked and completed. At check-in (`checkin`) the required fields and questionnaire
- * questions must be answered (feedback comes later); on an update, each list that is sent replaces the stored one
- * and must answer its required definitions, and a list not sent stays as it is (undefined). A replayed check-in's
- * answers (`replay`) were checked and completed by the kiosk that took them: they are kept as they are.
+ * questions the visitor is asked (`asked`: their type's) must be answered (feedback comes later); on an update,
+ * each list that is sent replaces the stored one and must answer its required definitions, and a list not sent
+ * stays as it is (undefined). `waived`: the front desk let the visitor in without the missing answers (the answers
+ * given are still checked). A replayed check-in's answers (`replay`) were checked and completed by the kiosk that
+ * took them: they are kept as they are.
  */
 export function checkinAnswers(
   ctx: Context,
   caller: Caller,
   input: Partial<AnswerSets<readonly AnswerItem[] | undefined>>,
-  mode: 'checkin' | 'update' | 'replay',
+  mode: 'checkin' | 'waived' | 'update' | 'replay',
+  asked: AskedFields = null,
 ): Partial<AnswerSets<readonly AnswerItem[]>> {
   if (mode === 'replay') return input;
   const known = definitions(ctx, caller);
@@ -248,10 +256,28 @@ export function checkinAnswers(
   for (const key of Object.keys(locations) as (keyof AnswerSets<unknown>)[]) {
     const answers = input[key];
     if (mode === 'update' && answers === undefined) continue;
-    const requireAll = mode === 'update' || key !== 'feedbacks';
-    resolved[key] = resolveAnswers(known, answers ?? [], locations[key], requireAll);
+    const requireAll = mode === 'update' || (mode === 'checkin' && key !== 'feedbacks');
+    resolved[key] = resolveAnswers(known, answers ?? [], locations[key], requireAll, mode === 'update' ? null : asked);
   }
   return resolved;
+}
+
+/** The required fields and questions of a check-in left unanswered (what a waiver lets pass), by id. */
+export function unansweredRequired(
+  ctx: Context,
+  caller: Caller,
+  answers: Partial<AnswerSets<readonly AnswerItem[]>>,
+  asked: AskedFields,
+): string[] {
+  const missing: string[] = [];
+  for (const definition of definitions(ctx, caller).values()) {
+    if (!definition.required || definition.location === 'FEEDBACK') continue;
+    if (asked !== null && !asked.includes(definition.id)) continue;
+    const list = definition.location === 'FIELD' ? answers.customFields : answers.questionnaireFields;
+    const answer = list?.find((a) => a.customFieldId === definition.id);
+    if (!isAnswered(definition, answer?.value)) missing.push(definition.id);
+  }
+  return missing;
 }
 
 /** Keeps the answers whose definition still exists: an invitee registered before a field was deleted. */

@@ -1,3 +1,4 @@
+import { auditActor, recordRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { signedLinkQuery } from './schema.ts';
@@ -16,6 +17,11 @@ export function fileRoutes(ctx: Context): RouteSpec[] {
       errors: ['NOT_FOUND', 'MISSING_ID', 'LINK_EXPIRED'],
       handle: ({ req, res, caller, params }) => {
         const file = openFile(ctx, caller, String(params.name), req.query);
+        // A signed link names no credential: the read of the visit or invitee that handed it out is audited too.
+        const actor = caller
+          ? auditActor(caller)
+          : { companyId: file.companyId, credentialId: null, role: 'signedLink' };
+        recordRead(ctx, actor, { action: 'file.read', objectType: file.purpose, objectId: file.id });
         res
           .status(200)
           .type(file.mediaType)

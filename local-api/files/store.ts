@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import { ApiError, type ErrorCode } from '../http/errors.ts';
@@ -72,6 +72,17 @@ const fileName = /^([0-9a-f]{32})\.(jpg|png|pdf)$/;
  */
 const relativePath = (companyId: string, name: string) => `files/${companyId}/${name}`;
 
+/**
+ * Marks a file's row deleted. The row keeps what a signed link to it is checked against (its company, its type) and
+ * loses its hash and size: they would identify the picture or document of the person it showed.
+ */
+export function forgetFileRow(ctx: Pick<Context, 'db'>, companyId: string, id: string, now: number): void {
+  prepared(
+    ctx.db,
+    `UPDATE files SET deletedAt = COALESCE(deletedAt, ?), size = 0, sha256 = '' WHERE id = ? AND companyId = ?`,
+  ).run(now, id, companyId);
+}
+
 /** What a write may do with files; used inside the write's transaction. */
 export interface FileBatch {
   /** Writes the upload (fsynced: a committed row never names missing bytes), records it, answers its path. */
@@ -120,11 +131,7 @@ export function inTransactionWithFiles<T>(ctx: Context, caller: Caller, work: (f
     retire(path) {
       const id = path ? fileName.exec(basename(path))?.[1] : undefined;
       if (!path || !id) return;
-      prepared(ctx.db, 'UPDATE files SET deletedAt = ? WHERE id = ? AND companyId = ? AND deletedAt IS NULL').run(
-        ctx.clock.now(),
-        id,
-        caller.companyId,
-      );
+      forgetFileRow(ctx, caller.companyId, id, ctx.clock.now());
       retired.push(relativePath(caller.companyId, basename(path)));
     },
   };
@@ -142,16 +149,19 @@ export function inTransactionWithFiles<T>(ctx: Context, caller: Caller, work: (f
 /** Signed links live 10 to 15 minutes: the expiry is rounded up to 5 minutes, so a link is stable for a while. */
 const linkLifetimeMs = 10 * 60_000;
 const linkStepMs = 5 * 60_000;
+/** No link this service signs expires later than this from now: a link claiming more was not made here. */
+export const maxLinkLifetimeMs = linkLifetimeMs + linkStepMs;
 
 const linkKeys = new WeakMap<Context['secrets'], Buffer>();
 
-function linkSignature(ctx: Context, name: string, expires: number): string {
+/** The signature binds the file, its expiry and its company: a link opens one company's file, and only until then. */
+function linkSignature(ctx: Context, companyId: string, name: string, expires: number): string {
   let key = linkKeys.get(ctx.secrets);
   if (!key) {
     key = ctx.secrets.deriveKey('file-links');
     linkKeys.set(ctx.secrets, key);
   }
-  return createHmac('sha256', key).update(`${name}\n${expires}`).digest('base64url');
+  return createHmac('sha256', key).update(`${companyId}\n${name}\n${expires}`).digest('base64url');
 }
 
 /** The URL path of a stored file (its path as a row holds it → `/v1/files/<id>.<ext>`). */
@@ -164,25 +174,53 @@ export function fileUrls(
 ): { url: string | null; signedUrl: string | null } {
   if (!path) return { url: null, signedUrl: null };
   const name = basename(path);
+  const companyId = basename(dirname(path));
   const expires = Math.ceil((ctx.clock.now() + linkLifetimeMs) / linkStepMs) * (linkStepMs / 1000);
   const url = fileUrlOf(path);
-  return { url, signedUrl: `${url}?expires=${expires}&signature=${linkSignature(ctx, name, expires)}` };
+  return { url, signedUrl: `${url}?expires=${expires}&signature=${linkSignature(ctx, companyId, name, expires)}` };
 }
 
 export interface StoredFile {
+  id: string;
+  companyId: string;
+  purpose: FilePurpose;
   bytes: Buffer;
   mediaType: string;
 }
 
 interface FileRow {
   companyId: string;
+  deletedAt: number | null;
+  purpose: FilePurpose;
   mediaType: string;
   extension: string;
 }
 
 /**
- * A file the caller may open: its company's own, or, without a caller, any whose signed link is genuine and
- * unexpired. Unknown, foreign and deleted files are all NOT_FOUND.
+ * Whether a signed link is genuine for the file's company and unexpired; one expiring beyond the longest lifetime
+ * a link is given was not signed here. An unknown file is checked against a made-up company, so the time taken
+ * does not tell which files exist.
+ */
+function checkLink(
+  ctx: Context,
+  row: FileRow | undefined,
+  name: string,
+  link: { expires?: unknown; signature?: unknown },
+) {
+  const expires = Number(link.expires);
+  const presented = Buffer.from(String(link.signature ?? ''));
+  const expected = Buffer.from(linkSignature(ctx, row?.companyId ?? '-', name, expires));
+  const genuine = presented.length === expected.length && timingSafeEqual(presented, expected);
+  if (!row || !Number.isInteger(expires) || !genuine || expires * 1000 > ctx.clock.now() + maxLinkLifetimeMs) {
+    throw new ApiError('UNAUTHORIZED');
+  }
+  if (expires * 1000 < ctx.clock.now()) throw new ApiError('LINK_EXPIRED');
+}
+
+/**
+ * A file the caller may open: its company's own, or, without a caller, one whose signed link is genuine and
+ * unexpired. Unknown, foreign and deleted files are all NOT_FOUND (without a caller: UNAUTHORIZED, as a forged
+ * link is).
  */
 export function openFile(
   ctx: Context,
@@ -192,29 +230,22 @@ export function openFile(
 ): StoredFile {
   const [, id, extension] = fileName.exec(name) ?? [];
   if (!id) throw new ApiError('NOT_FOUND');
-  if (!caller) {
-    const expires = Number(link.expires);
-    const presented = Buffer.from(String(link.signature ?? ''));
-    const expected = Buffer.from(linkSignature(ctx, name, expires));
-    if (!Number.isInteger(expires) || presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
-      throw new ApiError('UNAUTHORIZED');
-    }
-    if (expires * 1000 < ctx.clock.now()) throw new ApiError('LINK_EXPIRED');
-  }
-  const row = prepared(
+  const found = prepared(
     ctx.db,
-    'SELECT companyId, mediaType, extension FROM files WHERE id = ? AND deletedAt IS NULL',
+    'SELECT companyId, deletedAt, purpose, mediaType, extension FROM files WHERE id = ?',
   ).get(id) as FileRow | undefined;
-  if (!row || row.extension !== extension || (caller && row.companyId !== caller.companyId)) {
+  const row = found?.extension === extension ? found : undefined;
+  if (!caller) checkLink(ctx, row, name, link);
+  if (!row || row.deletedAt !== null || (caller && row.companyId !== caller.companyId)) {
     throw new ApiError('NOT_FOUND');
   }
-  return readStoredFile(ctx, row.companyId, name, row.mediaType);
+  return readStoredFile(ctx, { id, companyId: row.companyId, purpose: row.purpose, mediaType: row.mediaType }, name);
 }
 
 /** The bytes of a company's stored file whose row was found; bytes already deleted are NOT_FOUND. */
-export function readStoredFile(ctx: Context, companyId: string, name: string, mediaType: string): StoredFile {
+export function readStoredFile(ctx: Context, file: Omit<StoredFile, 'bytes'>, name: string): StoredFile {
   try {
-    return { bytes: readFileSync(join(ctx.dataDir, relativePath(companyId, name))), mediaType };
+    return { ...file, bytes: readFileSync(join(ctx.dataDir, relativePath(file.companyId, name))) };
   } catch (error) {
     // Erasure and retention delete the bytes of a visitor's files: a link to one of them finds nothing.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ApiError('NOT_FOUND');

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Caller } from '../companies/store.ts';
 import { ApiError } from './errors.ts';
-import type { FailureLimiter } from './rate-limit.ts';
+import type { KeyGuessLimiter } from './key-guessing.ts';
 
 declare global {
   namespace Express {
@@ -39,15 +39,15 @@ export function presentedKeys(headers: Request['headers']): string[] {
 }
 
 /**
- * Finds the caller of a request by its credentials. Wrong keys are counted per client address by `limiter`; an
- * address that reached the limit is answered 429 TOO_MANY_REQUESTS with `Retry-After`, whatever it presents, so
+ * Finds the caller of a request by its credentials. Wrong keys are counted by `limiter` (per client address and
+ * per target); a locked address is answered 429 TOO_MANY_REQUESTS with `Retry-After`, whatever it presents, so
  * a guess made while locked says nothing. A right key does not clear the count: a client holding one company's
  * key could otherwise interleave it to keep guessing another's. A request without credentials guesses nothing
  * and is not counted.
  */
 export function authenticate(
   findCaller: (key: string) => Caller | undefined,
-  limiter: FailureLimiter,
+  limiter: KeyGuessLimiter,
   onLocked: (address: string) => void = () => {},
 ): RequestHandler {
   return (req, res, next) => {
@@ -61,13 +61,14 @@ export function authenticate(
     for (const key of keys) {
       const caller = findCaller(key);
       if (caller) {
+        limiter.recordRightKey(address);
         req.caller = caller;
         next();
         return;
       }
     }
     if (keys.length > 0) {
-      limiter.recordFailure(address);
+      limiter.recordWrongKey(address);
       if (limiter.retryAfter(address) > 0) onLocked(address);
     }
     throw new ApiError('UNAUTHORIZED');

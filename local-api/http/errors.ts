@@ -30,6 +30,7 @@ export const errorStatus = {
   MISSING_COUNTRY_CODE: 400,
   INVALID_COUNTRY_CODE: 400,
   HOST_NOT_FOUND: 400,
+  VISITOR_TYPE_NOT_FOUND: 400,
   INVALID_CPF: 400,
   INVALID_STATUS: 400,
   INVALID_CARD_NUMBER: 400,
@@ -66,6 +67,7 @@ export const errorStatus = {
   INVALID_CUSTOM_FIELD: 400,
   LINK_EXPIRED: 403,
   CHANNEL_NOT_CONFIGURED: 409,
+  MEETING_NOT_FOUND: 400,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

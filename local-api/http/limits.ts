@@ -1,7 +1,6 @@
 import type { Duplex } from 'node:stream';
 import type { RequestHandler } from 'express';
 import { ApiError } from './errors.ts';
-import type { FailureLimiterOptions } from './rate-limit.ts';
 
 /**
  * The limits that keep one client from holding or crashing the service (docs/reliability.md, "Limits").
@@ -32,13 +31,6 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
   }
   return false;
 }
-
-/**
- * Wrong API keys per client address: 10 within a minute lock the address for a minute. Keys are 256-bit random,
- * so this is not what keeps them secret; it keeps a guessing client from costing CPU and filling the log, and
- * slows the guessing of a short key given with `--api-key`.
- */
-export const authFailureLimits: FailureLimiterOptions = { maxFailures: 10, windowMs: 60_000, lockMs: 60_000 };
 
 export interface ServerTimeouts {
   /** The request line and headers must arrive within this (slowloris). */

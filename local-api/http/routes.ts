@@ -106,9 +106,15 @@ export function routerOf(routes: readonly RouteSpec[]): Router {
   return router;
 }
 
-/** A request that presents a signed link (`?expires=…&signature=…`) instead of a key. */
+/**
+ * A request that presents a signed link (`?expires=…&signature=…`) instead of a key. One that presents a key as
+ * well is judged by its key: another company's link does not open a file to it.
+ */
 const carriesSignedLink = (req: Request): boolean =>
-  typeof req.query.signature === 'string' && typeof req.query.expires === 'string';
+  typeof req.query.signature === 'string' &&
+  typeof req.query.expires === 'string' &&
+  req.headers.authorization === undefined &&
+  req.headers.authentication === undefined;
 
 /**
  * Mounts the routes answered without a key, before authentication (and before any body is read: they take none):

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
@@ -44,6 +45,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
           caller,
           listInvitees(ctx, caller, parseListQuery(req.query, inviteePaging, inviteeQueryFields)),
         );
+        auditRead(ctx, caller, { action: 'invitees.listed', objectType: 'invitee', size: invitees.length });
         return { invitees, size: invitees.length };
       },
     }),
@@ -65,7 +67,11 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve an invitee',
       response: inviteeObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => inviteeObject(ctx, caller, getInvitee(ctx, caller, String(params.id))),
+      handle: ({ caller, params }) => {
+        const invitee = getInvitee(ctx, caller, String(params.id));
+        auditRead(ctx, caller, { action: 'invitee.read', objectType: 'invitee', objectId: invitee.id });
+        return inviteeObject(ctx, caller, invitee);
+      },
     }),
     route({
       method: 'patch',

@@ -17,6 +17,7 @@ import { meetingsById } from '../meetings/objects.ts';
 import { newCardNumber, newUuid } from '../rules/ids.ts';
 import { parseTimestampInput } from '../rules/time.ts';
 import { findLiveRow, insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
+import { requireVisitorType } from '../visitor-types/store.ts';
 import { visitorDataFields } from '../visitors/schema.ts';
 import {
   type InviteeCreateInput,
@@ -37,7 +38,7 @@ export type InviteeRow = Record<string, unknown> & {
   pictureFile: string | null;
 };
 
-const textFields = [...visitorDataFields, 'hostId'];
+const textFields = [...visitorDataFields, 'hostId', 'visitorTypeId'];
 
 export const inviteeQueryFields: QueryFields = {
   ...Object.fromEntries(textFields.map((key) => [key, { kind: 'text' as const }])),
@@ -126,6 +127,7 @@ function requireHost(ctx: Context, caller: Caller, hostId: string): void {
 function resolvedFields(ctx: Context, caller: Caller, input: InviteeUpdateInput) {
   const { expectedAt, pictureUrl: _picture, customFields, ...rest } = input;
   if (rest.hostId !== undefined) requireHost(ctx, caller, rest.hostId);
+  requireVisitorType(ctx, caller, rest.visitorTypeId);
   return {
     ...objectToRow(rest, inviteeColumns),
     ...(customFields !== undefined

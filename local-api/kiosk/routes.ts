@@ -1,3 +1,4 @@
+import { auditActor, recordAudit } from '../audit/store.ts';
 import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
@@ -36,7 +37,14 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
     const stored = storedPinHash(ctx, key);
     if (!stored) throw new ApiError('PIN_NOT_SET');
     limiter.recordFailure(key);
-    if (!pinPattern.test(pin) || !(await pinMatches(pin, stored))) throw new ApiError('WRONG_PIN');
+    if (!pinPattern.test(pin) || !(await pinMatches(pin, stored))) {
+      recordAudit(ctx, auditActor(caller), {
+        action: 'kiosk.pin.failed',
+        objectType: 'kioskSettings',
+        details: { locked: limiter.retryAfter(key) > 0 },
+      });
+      throw new ApiError('WRONG_PIN');
+    }
     limiter.recordSuccess(key);
   }
 
@@ -71,7 +79,7 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
       errors: ['INVALID_PIN', 'WRONG_PIN', 'TOO_MANY_REQUESTS'],
       handle: async ({ caller, body }) => {
         if (storedPinHash(ctx, caller.companyId)) await checkPin(caller, body.currentPin ?? '');
-        savePinHash(ctx, caller.companyId, await hashPin(body.pin, ctx.random.bytes(16)));
+        savePinHash(ctx, caller, await hashPin(body.pin, ctx.random.bytes(16)));
         return { success: true };
       },
     }),

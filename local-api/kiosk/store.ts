@@ -1,3 +1,4 @@
+import { auditActor, recordAudit } from '../audit/store.ts';
 import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import { formatInZone } from '../rules/time.ts';
@@ -108,7 +109,13 @@ export function saveKioskSettings(ctx: Context, caller: Caller, input: KioskSett
         )
       : undefined;
     upsert(ctx, caller.companyId, objectToRow({ ...input, visitorFields, localizedNdaText }, columnKinds));
-    return kioskSettings(ctx, caller);
+    const saved = kioskSettings(ctx, caller);
+    recordAudit(ctx, auditActor(caller), {
+      action: 'kiosk.settings.updated',
+      objectType: 'kioskSettings',
+      details: { requireAuthorization: saved.requireAuthorization, idleSeconds: saved.idleSeconds },
+    });
+    return saved;
   });
 }
 
@@ -118,6 +125,9 @@ export function storedPinHash(ctx: Context, companyId: string): string | undefin
   return sealed ? ctx.secrets.open(sealed) : undefined;
 }
 
-export function savePinHash(ctx: Context, companyId: string, hash: string): void {
-  inTransaction(ctx, () => upsert(ctx, companyId, { pinHash: ctx.secrets.seal(hash) }));
+export function savePinHash(ctx: Context, caller: Caller, hash: string): void {
+  inTransaction(ctx, () => {
+    upsert(ctx, caller.companyId, { pinHash: ctx.secrets.seal(hash) });
+    recordAudit(ctx, auditActor(caller), { action: 'kiosk.pin.set', objectType: 'kioskSettings' });
+  });
 }

@@ -47,19 +47,19 @@ export function deleteLogo(ctx: Context, caller: Caller) {
 
 interface LogoRow {
   companyId: string;
+  purpose: 'company-logo';
   mediaType: string;
 }
 
 /** A logo file by name; any other file (a visitor's picture) is NOT_FOUND here, whatever its name. */
 export function openLogo(ctx: Context, name: string): StoredFile {
   const [, id, extension] = /^([0-9a-f]{32})\.(jpg|png)$/.exec(name) ?? [];
-  const row = id
-    ? (prepared(
-        ctx.db,
-        `SELECT companyId, mediaType FROM files
+  if (!id) throw new ApiError('NOT_FOUND');
+  const row = prepared(
+    ctx.db,
+    `SELECT companyId, purpose, mediaType FROM files
          WHERE id = ? AND extension = ? AND purpose = 'company-logo' AND deletedAt IS NULL`,
-      ).get(id, extension) as LogoRow | undefined)
-    : undefined;
+  ).get(id, extension) as LogoRow | undefined;
   if (!row) throw new ApiError('NOT_FOUND');
-  return readStoredFile(ctx, row.companyId, name, row.mediaType);
+  return readStoredFile(ctx, { id, ...row }, name);
 }

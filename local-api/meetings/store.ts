@@ -49,8 +49,12 @@ export function meetingObjects(ctx: Context, caller: Caller, rows: MeetingRow[])
 export const meetingObject = (ctx: Context, caller: Caller, row: MeetingRow) =>
   meetingObjects(ctx, caller, [row])[0] as Record<string, unknown>;
 
+export function findMeeting(ctx: Context, caller: Caller, id: string): MeetingRow | undefined {
+  return findLiveRow<MeetingRow>(ctx.db, 'meetings', caller.companyId, id);
+}
+
 export function getMeeting(ctx: Context, caller: Caller, id: string): MeetingRow {
-  const row = findLiveRow<MeetingRow>(ctx.db, 'meetings', caller.companyId, id);
+  const row = findMeeting(ctx, caller, id);
   if (!row) throw new ApiError('NOT_FOUND');
   return row;
 }

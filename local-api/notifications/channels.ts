@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import nodemailer from 'nodemailer';
+import type { Context } from '../context.ts';
+import { destinationPolicy } from '../outgoing/policy.ts';
+import { connectChecked } from '../outgoing/request.ts';
 import { PermanentJobError } from '../queue/queue.ts';
-import { attemptTimeoutMs, postJson } from '../webhooks/delivery.ts';
+import { attemptTimeoutMs, deliveryFailure, postJson } from '../webhooks/delivery.ts';
 import { deliveryHeader, eventHeader, signatureHeader, signBody } from '../webhooks/signature.ts';
 import type { DeliveryChannel } from './schema.ts';
 import type { NotificationSettings } from './settings.ts';
@@ -18,10 +21,18 @@ export interface Delivery {
   body: Record<string, unknown>;
 }
 
-/** A way out of the device. `send` resolves once the peer accepted, throws to retry, PermanentJobError to give up. */
+/**
+ * A way out of the device. `send` resolves once the peer accepted, throws to retry, PermanentJobError to give up;
+ * it goes only where the device's destination policy allows (`ctx`'s), and ends within attemptTimeoutMs.
+ */
 export interface Channel {
   isConfigured(settings: NotificationSettings): boolean;
-  send(settings: NotificationSettings, delivery: Delivery, signal: AbortSignal): Promise<void>;
+  send(
+    ctx: Pick<Context, 'db'>,
+    settings: NotificationSettings,
+    delivery: Delivery,
+    signal: AbortSignal,
+  ): Promise<void>;
 }
 
 /** SMTP answers that refuse the message itself (unknown mailbox, policy): sending it again cannot help. */
@@ -29,7 +40,14 @@ const refusedSmtpCodes = new Set([550, 551, 552, 553, 554]);
 
 const email: Channel = {
   isConfigured: (settings) => settings.smtpHost !== '',
-  async send(settings, delivery, signal) {
+  async send(ctx, settings, delivery, signal) {
+    const server = `SMTP ${settings.smtpHost}:${settings.smtpPort}`;
+    // The whole exchange within the deadline, whatever the server trickles: nodemailer's own time-outs are idle ones.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), attemptTimeoutMs);
+    const stop = () => deadline.abort();
+    signal.addEventListener('abort', stop, { once: true });
+    const policy = destinationPolicy(ctx);
     const transport = nodemailer.createTransport({
       host: settings.smtpHost,
       port: settings.smtpPort,
@@ -40,9 +58,14 @@ const email: Channel = {
       connectionTimeout: attemptTimeoutMs,
       greetingTimeout: attemptTimeoutMs,
       socketTimeout: attemptTimeoutMs,
+      // The connection is made here, to an address the policy allows; nodemailer speaks SMTP (and TLS) over it.
+      getSocket: (_options, done) => {
+        connectChecked(policy, settings.smtpHost, settings.smtpPort, attemptTimeoutMs).then(
+          (connection) => done(null, { connection }),
+          (error: unknown) => done(error as Error, undefined),
+        );
+      },
     });
-    const abort = () => transport.close();
-    signal.addEventListener('abort', abort, { once: true });
     try {
       await transport.sendMail({
         from: settings.emailFrom || settings.smtpUsername || 'portaria@localhost',
@@ -51,14 +74,20 @@ const email: Channel = {
         text: delivery.text,
         // The same message id on every attempt: a mail system that got it already can recognize the repeat.
         messageId: `<${createHash('sha256').update(delivery.key).digest('hex').slice(0, 32)}@portaria>`,
+        signal: deadline.signal,
       });
     } catch (error) {
       const code = (error as { responseCode?: number }).responseCode;
-      const message = `SMTP ${settings.smtpHost}:${settings.smtpPort}: ${code ?? (error as Error).message}`;
-      if (code !== undefined && refusedSmtpCodes.has(code)) throw new PermanentJobError(message);
-      throw new Error(message);
+      // The server's reply code is its answer; anything else (refused, reset, timed out, TLS) is the network's.
+      if (code !== undefined) {
+        const message = `${server} answered ${code}`;
+        if (refusedSmtpCodes.has(code)) throw new PermanentJobError(message);
+        throw new Error(message);
+      }
+      throw deliveryFailure(server, error);
     } finally {
-      signal.removeEventListener('abort', abort);
+      clearTimeout(timer);
+      signal.removeEventListener('abort', stop);
       transport.close();
     }
   },
@@ -70,7 +99,7 @@ const email: Channel = {
  */
 const webhook: Channel = {
   isConfigured: (settings) => settings.webhookUrl !== '',
-  async send(settings, delivery, signal) {
+  async send(ctx, settings, delivery, signal) {
     const body = JSON.stringify(delivery.body);
     const headers: Record<string, string> = {
       [eventHeader]: 'notification',
@@ -78,7 +107,7 @@ const webhook: Channel = {
       'idempotency-key': delivery.key,
     };
     if (settings.webhookSecret) headers[signatureHeader] = signBody(settings.webhookSecret, body);
-    await postJson(settings.webhookUrl, body, headers, signal);
+    await postJson(ctx, settings.webhookUrl, body, headers, signal);
   },
 };
 

@@ -68,7 +68,13 @@ export function notifyHosts(
           },
         },
       };
-      enqueue(ctx, { companyId: caller.companyId, kind: notificationJobKind, idempotencyKey: key, payload });
+      enqueue(ctx, {
+        companyId: caller.companyId,
+        kind: notificationJobKind,
+        idempotencyKey: key,
+        payload,
+        endpoint: `notification:${channel}`,
+      });
     }
   }
 }
@@ -132,6 +138,21 @@ export function notifyOnCheckin(ctx: Context): EventListener {
   };
 }
 
+/**
+ * Whether the host of a check-in was told: a "your visitor is here" message queued for them on a channel the
+ * company set up (the check-in's own transaction queues it). The kiosk says "we have let … know" only then.
+ */
+export function hostNotified(ctx: Pick<Context, 'db'>, companyId: string, visitId: string): boolean {
+  // The keys of a check-in's messages are `checkin:<visit>:<host>:<channel>`: a range of the unique index.
+  const prefix = `checkin:${visitId}:`;
+  return (
+    prepared(
+      ctx.db,
+      'SELECT 1 FROM jobs WHERE kind = ? AND idempotencyKey >= ? AND idempotencyKey < ? AND companyId = ? LIMIT 1',
+    ).get(notificationJobKind, prefix, `${prefix.slice(0, -1)};`, companyId) !== undefined
+  );
+}
+
 const isLiveNotification = (ctx: Context, companyId: string, id: string) =>
   prepared(ctx.db, 'SELECT 1 FROM notifications WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
     id,
@@ -148,6 +169,6 @@ export function deliverNotification(ctx: Context): JobHandler {
     if (!settings || !channel.isConfigured(settings)) {
       throw new PermanentJobError(`the ${payload.channel} channel is no longer configured`);
     }
-    await channel.send(settings, payload.delivery, signal);
+    await channel.send(ctx, settings, payload.delivery, signal);
   };
 }

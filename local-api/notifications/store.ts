@@ -1,3 +1,4 @@
+import { auditActor, recordAudit } from '../audit/store.ts';
 import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import { findHost, type HostRow } from '../hosts/store.ts';
@@ -57,6 +58,14 @@ export function notificationObjects(ctx: Context, caller: Caller, rows: Notifica
 export const notificationObject = (ctx: Context, caller: Caller, row: NotificationRow) =>
   notificationObjects(ctx, caller, [row])[0] as Record<string, unknown>;
 
+/** A notification as its audit entries show it: its id and how many hosts it went to (never its text). */
+const auditedNotification = (action: string, row: NotificationRow) => ({
+  action,
+  objectType: 'notification',
+  objectId: row.id,
+  details: { hosts: (JSON.parse(row.hosts) as string[]).length },
+});
+
 export function getNotification(ctx: Context, caller: Caller, id: string): NotificationRow {
   const row = findLiveRow<NotificationRow>(ctx.db, 'notifications', caller.companyId, id);
   if (!row) throw new ApiError('NOT_FOUND');
@@ -101,6 +110,7 @@ export function createNotification(ctx: Context, caller: Caller, input: Notifica
     });
     const row = getNotification(ctx, caller, id);
     send(ctx, caller, row, hosts);
+    recordAudit(ctx, auditActor(caller), auditedNotification('notification.created', row));
     return row;
   });
 }
@@ -122,6 +132,7 @@ export function updateNotification(
     });
     const row = getNotification(ctx, caller, id);
     if (hosts) send(ctx, caller, row, hosts);
+    recordAudit(ctx, auditActor(caller), auditedNotification('notification.updated', row));
     return row;
   });
 }
@@ -132,6 +143,7 @@ export function deleteNotification(ctx: Context, caller: Caller, id: string): vo
     getNotification(ctx, caller, id);
     const now = ctx.clock.now();
     updateRow(ctx.db, 'notifications', caller.companyId, id, { deletedAt: now, updatedAt: now });
+    recordAudit(ctx, auditActor(caller), { action: 'notification.deleted', objectType: 'notification', objectId: id });
   });
 }
 

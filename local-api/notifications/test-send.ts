@@ -24,6 +24,7 @@ export async function sendTestNotification(ctx: Context, caller: Caller, input: 
   const timer = setTimeout(() => controller.abort(), attemptTimeoutMs + 1000);
   try {
     await channel.send(
+      ctx,
       settings,
       {
         key,

@@ -1,3 +1,4 @@
+import { type BlocklistRow, blocklistObject } from '../blocklist/store.ts';
 import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
 import type { EventName } from '../events.ts';
@@ -10,12 +11,13 @@ import { type VisitRow, visitObject } from '../visits/store.ts';
  * The tables that hold a visitor's personal data, and how to take it out of a row. Retention and erasure both
  * anonymise rows rather than delete them: the row keeps its id, times and host (other rows and the hub refer to
  * them; a deletion must be able to travel by sync), loses every field that says who the person was, and is marked
- * deleted. A part that stores more of a visitor (meeting attendees, files) adds its table here.
+ * deleted. A part that stores more of a visitor adds its table here; meetings (guest lists, titles), notification
+ * texts, queued deliveries and files are reached by the erasure itself (store.ts).
  */
 export interface PersonalTable {
   table: string;
-  /** The time a row's retention counts from. */
-  retainedFrom: string;
+  /** The time a row's retention counts from; absent for rows kept until erased (the blocklist). */
+  retainedFrom?: string;
   /** Columns with the person's data, set to NULL. */
   personal: readonly string[];
   /** JSON lists of the person's answers, set to '[]'. */
@@ -62,6 +64,29 @@ export const personalTables: readonly PersonalTable[] = [
     files: [],
     deletedEvent: 'visitor.deleted',
     object: (_ctx, caller, row) => visitorObject(row as VisitorRow, caller),
+  },
+  {
+    // Whom the door refuses: kept until the company deletes it or the person has their data erased.
+    table: 'blocklist',
+    personal: [
+      'name',
+      'reason',
+      'phone',
+      'email',
+      'document',
+      'cpf',
+      'rg',
+      'cpfKey',
+      'rgKey',
+      'documentKey',
+      'emailKey',
+      'phoneKey',
+      'phoneTail',
+    ],
+    answers: [],
+    files: [],
+    deletedEvent: 'blocklist.deleted',
+    object: (_ctx, caller, row) => blocklistObject(row as BlocklistRow, caller),
   },
 ];
 

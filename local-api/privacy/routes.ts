@@ -1,6 +1,14 @@
 import type { Context } from '../context.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
-import { erasureInput, erasureInputCodes, erasureOutput, retentionInput, retentionOutput } from './schema.ts';
+import { exportPerson } from './export.ts';
+import {
+  erasureInput,
+  erasureInputCodes,
+  erasureOutput,
+  retentionInput,
+  retentionOutput,
+  subjectAccessOutput,
+} from './schema.ts';
 import { eraseVisitor, findRetention, retentionObject, saveRetention } from './store.ts';
 
 const tag = 'Privacy';
@@ -30,12 +38,24 @@ export function privacyRoutes(ctx: Context): RouteSpec[] {
       method: 'post',
       path: '/privacy/erasure',
       tag,
-      summary: "Erase a visitor's data (invitees, visits, files) by e-mail, CPF or document",
+      summary:
+        "Erase a person's data everywhere (records, files, meetings, notifications, deliveries, kiosks) by e-mail, CPF, document, or name with phone",
       body: erasureInput,
       fieldCodes: erasureInputCodes,
       response: erasureOutput,
       errors: ['MISSING_IDENTIFIER', 'INVALID_EMAIL', 'INVALID_CPF', 'INVALID_PARAMETER'],
       handle: ({ caller, body }) => ({ type: 'erasure', ...eraseVisitor(ctx, caller, body) }),
+    }),
+    route({
+      method: 'post',
+      path: '/privacy/export',
+      tag,
+      summary: "Everything held about a person (subject access), files included, by the erasure's identifiers",
+      body: erasureInput,
+      fieldCodes: erasureInputCodes,
+      response: subjectAccessOutput,
+      errors: ['MISSING_IDENTIFIER', 'INVALID_EMAIL', 'INVALID_CPF', 'INVALID_PARAMETER'],
+      handle: ({ caller, body }) => exportPerson(ctx, caller, body),
     }),
   ];
 }

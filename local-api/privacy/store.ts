@@ -1,19 +1,46 @@
 import { unlinkSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { basename, isAbsolute, relative, resolve } from 'node:path';
 import { type Caller, companyCaller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
+import { forgetFileRow } from '../files/store.ts';
 import { ApiError } from '../http/errors.ts';
+import { emailKey } from '../rules/identity.ts';
+import { newRecordId } from '../rules/ids.ts';
 import { formatInZone } from '../rules/time.ts';
+import type { Db } from '../store/db.ts';
 import { prepared } from '../store/rows.ts';
+import {
+  isPersonsRow,
+  learnFrom,
+  type Person,
+  type PersonIdentifiers,
+  personOf,
+  redactJson,
+  redactText,
+  tellingValues,
+} from './person.ts';
 import { anonymiseSql, holdsPersonalData, type PersonalTable, personalTables } from './personal-data.ts';
-import type { ErasureInput } from './schema.ts';
 
 const dayMs = 86_400_000;
 
 type Row = Record<string, unknown> & { id: string; deletedAt: number | null };
 
-/** Takes the person's data out of the rows and queues their files for deletion; returns how many files. */
-function anonymise(ctx: Context, caller: Caller, table: PersonalTable, rows: Row[], now: number): number {
+/** Databases whose WAL still holds the page images from before an anonymisation (see `settleErasures`). */
+const walToTruncate = new WeakSet<Db>();
+
+const storedFileId = (path: string): string | undefined => /^([0-9a-f]{32})\.\w+$/.exec(basename(path))?.[1];
+
+/**
+ * Takes the person's data out of the rows, queues their files for deletion and marks the files' rows deleted
+ * without their hash and size (those are the person's too); returns how many files.
+ */
+function anonymise(
+  ctx: Pick<Context, 'db'>,
+  companyId: string,
+  table: PersonalTable,
+  rows: Row[],
+  now: number,
+): number {
   let files = 0;
   for (const row of rows) {
     for (const column of table.files) {
@@ -21,13 +48,15 @@ function anonymise(ctx: Context, caller: Caller, table: PersonalTable, rows: Row
       if (typeof path !== 'string' || path === '') continue;
       prepared(ctx.db, 'INSERT OR IGNORE INTO file_deletions (path, companyId, createdAt) VALUES (?, ?, ?)').run(
         path,
-        caller.companyId,
+        companyId,
         now,
       );
+      forgetFileRow(ctx, companyId, storedFileId(path) ?? '', now);
       files++;
     }
     prepared(ctx.db, anonymiseSql(table)).run({ id: row.id, now });
   }
+  if (rows.length > 0) walToTruncate.add(ctx.db);
   return files;
 }
 
@@ -65,77 +94,278 @@ function truncateWal(ctx: Context): void {
   if (result?.busy) ctx.log.warn('the WAL could not be emptied after an erasure: a reader held it');
 }
 
-export interface ErasureCounts {
-  visits: number;
-  invitees: number;
-  files: number;
+/** After the transaction of an anonymisation: the files go, and the WAL is emptied of what the rows held. */
+export function settleErasures(ctx: Context): void {
+  deleteQueuedFiles(ctx);
+  if (walToTruncate.delete(ctx.db)) truncateWal(ctx);
 }
 
-function identifierConditions(who: ErasureInput): { sql: string; params: Record<string, string> } {
-  const conditions: string[] = [];
-  const params: Record<string, string> = {};
-  if (who.email) {
-    conditions.push('email = :email'); // e-mail columns compare without case
-    params.email = who.email;
+/** What is known of the person to look for elsewhere: the ids of their rows and the texts that tell them. */
+interface Traces {
+  ids: string[];
+  values: string[];
+}
+
+/** SQL true for a row whose `column` holds one of the ids (`:ids`) or texts (`:values`, without regard to case). */
+const mentions = (column: string) =>
+  `(EXISTS (SELECT 1 FROM json_each(:ids) WHERE instr(${column}, value) > 0)
+    OR EXISTS (SELECT 1 FROM json_each(:values) WHERE instr(lower(${column}), lower(value)) > 0))`;
+
+const traceParams = (traces: Traces) => ({ ids: JSON.stringify(traces.ids), values: JSON.stringify(traces.values) });
+
+/** What a delivered job keeps once the person it carried is erased: its kind, key, status, attempts and times. */
+export const deliveryProof = JSON.stringify({ erased: true });
+
+/**
+ * The queue's jobs that carry the person. Not yet delivered: a job about one of their rows is dropped (its news is
+ * gone with the row), any other (a meeting's guest list, a blocklist entry) is sent without them; delivered or
+ * given up: only the proof of delivery is kept. Answers how many jobs changed.
+ */
+function scrubQueue(ctx: Pick<Context, 'db'>, companyId: string, traces: Traces): number {
+  if (traces.ids.length + traces.values.length === 0) return 0;
+  const jobs = prepared(
+    ctx.db,
+    `SELECT id, status, payload FROM jobs WHERE companyId = :companyId AND ${mentions('payload')}`,
+  ).all({ companyId, ...traceParams(traces) }) as { id: number; status: string; payload: string }[];
+  for (const job of jobs) {
+    if (job.status === 'done' || job.status === 'failed') {
+      prepared(ctx.db, 'UPDATE jobs SET payload = ?, lastError = NULL WHERE id = ?').run(deliveryProof, job.id);
+    } else if (traces.ids.some((id) => job.payload.includes(id))) {
+      prepared(ctx.db, 'DELETE FROM jobs WHERE id = ?').run(job.id);
+    } else {
+      const payload = JSON.stringify(redactJson(JSON.parse(job.payload) as unknown, traces.values));
+      prepared(ctx.db, 'UPDATE jobs SET payload = ? WHERE id = ?').run(payload, job.id);
+    }
   }
-  if (who.cpf) {
-    conditions.push("REPLACE(REPLACE(REPLACE(cpf, '.', ''), '-', ''), ' ', '') = :cpf");
-    params.cpf = who.cpf.replace(/\D/g, '');
-  }
-  if (who.document) {
-    conditions.push('TRIM(document) = :document');
-    params.document = who.document.trim();
-  }
-  if (conditions.length === 0) throw new ApiError('MISSING_IDENTIFIER');
-  return { sql: conditions.join(' OR '), params };
+  return jobs.length;
 }
 
 /**
- * A visitor's erasure (LGPD art. 18, GDPR art. 17): every invitee and visit of the caller's company that carries
- * the e-mail, CPF or document given (deleted ones too), and the visits made from those invitees, are anonymised in
- * one transaction with the audit entry; sent and failed deliveries that carried them are dropped.
+ * A kiosk's mutations not yet at the hub, and the hub's mutations it could not apply, that carry the person: they
+ * are removed (a pending check-in of an erased person is not pushed).
  */
-export function eraseVisitor(ctx: Context, caller: Caller, who: ErasureInput): ErasureCounts {
-  const { sql, params } = identifierConditions(who);
+function scrubSyncQueues(ctx: Pick<Context, 'db'>, companyId: string, traces: Traces): number {
+  if (traces.ids.length + traces.values.length === 0) return 0;
+  const params = { companyId, ...traceParams(traces) };
+  let removed = 0;
+  for (const table of ['sync_outbox', 'sync_rejections']) {
+    removed += prepared(ctx.db, `DELETE FROM ${table} WHERE companyId = :companyId AND ${mentions('args')}`).run(
+      params,
+    ).changes;
+  }
+  return removed;
+}
+
+interface MeetingText {
+  id: string;
+  guests: string;
+  title: string;
+  message: string | null;
+  notes: string | null;
+  location: string | null;
+}
+
+/** Takes the person out of the company's meetings: off the guest lists, and out of titles, messages and notes. */
+function scrubMeetings(ctx: Pick<Context, 'db'>, companyId: string, person: Person, values: string[], now: number) {
+  const meetings = prepared(
+    ctx.db,
+    'SELECT id, guests, title, message, notes, location FROM meetings WHERE companyId = ?',
+  ).all(companyId) as MeetingText[];
+  let changed = 0;
+  for (const meeting of meetings) {
+    const guests = JSON.parse(meeting.guests) as string[];
+    const kept = guests.filter((guest) => !person.emails.has(emailKey(guest) ?? ''));
+    const text = (value: string | null) => (value === null ? null : redactText(value, values));
+    const scrubbed = { title: text(meeting.title), message: text(meeting.message), notes: text(meeting.notes) };
+    const location = text(meeting.location);
+    const same =
+      kept.length === guests.length &&
+      scrubbed.title === meeting.title &&
+      scrubbed.message === meeting.message &&
+      scrubbed.notes === meeting.notes &&
+      location === meeting.location;
+    if (same) continue;
+    prepared(
+      ctx.db,
+      `UPDATE meetings SET guests = :guests, title = :title, message = :message, notes = :notes,
+       location = :location, updatedAt = :now WHERE id = :id`,
+    ).run({ ...scrubbed, location, guests: JSON.stringify(kept), now, id: meeting.id });
+    changed++;
+  }
+  if (changed > 0) walToTruncate.add(ctx.db);
+  return changed;
+}
+
+/** Takes the person's name, e-mail, phone and documents out of the texts of the company's notifications. */
+function scrubNotifications(ctx: Pick<Context, 'db'>, companyId: string, values: string[], now: number): number {
+  if (values.length === 0) return 0;
+  const rows = prepared(
+    ctx.db,
+    `SELECT id, message FROM notifications WHERE companyId = :companyId AND message IS NOT NULL
+     AND ${mentions('message')}`,
+  ).all({ companyId, ...traceParams({ ids: [], values }) }) as { id: string; message: string }[];
+  for (const row of rows) {
+    prepared(ctx.db, 'UPDATE notifications SET message = ?, updatedAt = ? WHERE id = ?').run(
+      redactText(row.message, values),
+      now,
+      row.id,
+    );
+  }
+  if (rows.length > 0) walToTruncate.add(ctx.db);
+  return rows.length;
+}
+
+/** A table's rows found to be the person's. */
+export interface FoundRows {
+  table: PersonalTable;
+  rows: Row[];
+}
+
+/**
+ * Every row of the company that holds the person's data: matched by their identifiers, or by id (`seeds`, by
+ * table), or made from a row found (a visit from an invitee's). What a row found says of the person (its e-mail,
+ * CPF, document, name and phone) is looked for in turn, until nothing new is found.
+ */
+export function findPersonsRows(
+  ctx: Pick<Context, 'db'>,
+  companyId: string,
+  person: Person,
+  seeds: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
+): FoundRows[] {
+  const candidates = personalTables.map((table) => ({
+    table,
+    rows: prepared(ctx.db, `SELECT * FROM ${table.table} WHERE companyId = ? AND (${holdsPersonalData(table)})`).all(
+      companyId,
+    ) as Row[],
+    found: new Map<string, Row>(),
+  }));
+  const foundIn = (table: string) => candidates.find((c) => c.table.table === table)?.found;
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const { table, rows, found } of candidates) {
+      const linked = table.erasedWith ? foundIn(table.erasedWith.table) : undefined;
+      for (const row of rows) {
+        if (found.has(row.id)) continue;
+        const isLinked = linked?.has(String(row[table.erasedWith?.column ?? ''])) === true;
+        if (!seeds.get(table.table)?.has(row.id) && !isLinked && !isPersonsRow(person, row)) continue;
+        found.set(row.id, row);
+        learnFrom(person, row);
+        grew = true;
+      }
+    }
+  }
+  return candidates.map(({ table, found }) => ({ table, rows: [...found.values()] }));
+}
+
+export interface ErasureCounts {
+  visits: number;
+  invitees: number;
+  visitors: number;
+  blocklist: number;
+  files: number;
+  meetings: number;
+  notifications: number;
+  deliveries: number;
+}
+
+const countOf = (found: FoundRows[], table: string) => found.find((f) => f.table.table === table)?.rows.length ?? 0;
+
+/**
+ * Erases what the company holds of the person: the rows found, their files, the meetings, notifications, queued
+ * deliveries and pending mutations that name them. Runs inside the caller's transaction; publishes nothing.
+ */
+function eraseFound(ctx: Pick<Context, 'db'>, companyId: string, person: Person, found: FoundRows[], now: number) {
+  const rows = found.flatMap((f) => f.rows);
+  const traces: Traces = { ids: rows.map((row) => row.id), values: tellingValues(rows) };
+  let files = 0;
+  for (const { table, rows: tableRows } of found) files += anonymise(ctx, companyId, table, tableRows, now);
+  const counts: ErasureCounts = {
+    visits: countOf(found, 'visits'),
+    invitees: countOf(found, 'invitees'),
+    visitors: countOf(found, 'visitors'),
+    blocklist: countOf(found, 'blocklist'),
+    files,
+    meetings: scrubMeetings(ctx, companyId, person, traces.values, now),
+    notifications: scrubNotifications(ctx, companyId, traces.values, now),
+    deliveries: scrubQueue(ctx, companyId, traces),
+  };
+  scrubSyncQueues(ctx, companyId, traces);
+  return counts;
+}
+
+/** The person the identifiers name; MISSING_IDENTIFIER when they name nobody (a name without a phone). */
+export function requirePerson(who: PersonIdentifiers): Person {
+  const person = personOf(who);
+  if (!person) throw new ApiError('MISSING_IDENTIFIER');
+  return person;
+}
+
+/**
+ * A visitor's erasure (LGPD art. 18, GDPR art. 17) in one transaction with its audit entry: the person's rows in
+ * every table of the caller's company (deleted ones too), their files, and their traces in meetings,
+ * notifications, queued deliveries and sync queues. Kiosks learn of it by the feed (`privacy_erasures`, written
+ * before the rows change, so it reaches a kiosk before the anonymised rows do) and erase their own copies.
+ */
+export function eraseVisitor(ctx: Context, caller: Caller, who: PersonIdentifiers): ErasureCounts {
+  const person = requirePerson(who);
   const counts = inTransaction(ctx, () => {
     const now = ctx.clock.now();
-    const erased = new Map<string, string[]>();
-    const found: Record<string, number> = {};
-    let files = 0;
-    for (const table of personalTables) {
-      const linked = table.erasedWith ? `OR ${table.erasedWith.column} IN (SELECT value FROM json_each(:linked))` : '';
-      const rows = prepared(
-        ctx.db,
-        `SELECT * FROM ${table.table} WHERE companyId = :companyId AND (${holdsPersonalData(table)})
-         AND (${sql} ${linked})`,
-      ).all({
-        ...params,
-        companyId: caller.companyId,
-        ...(table.erasedWith ? { linked: JSON.stringify(erased.get(table.erasedWith.table) ?? []) } : {}),
-      }) as Row[];
-      files += anonymise(ctx, caller, table, rows, now);
+    const found = findPersonsRows(ctx, caller.companyId, person);
+    if (found.some((f) => f.rows.length > 0)) {
+      const rowIds = Object.fromEntries(found.map((f) => [f.table.table, f.rows.map((row) => row.id)]));
+      prepared(ctx.db, 'INSERT INTO privacy_erasures (id, companyId, createdAt, rowIds) VALUES (?, ?, ?, ?)').run(
+        newRecordId(ctx.random),
+        caller.companyId,
+        now,
+        JSON.stringify(rowIds),
+      );
+    }
+    const result = eraseFound(ctx, caller.companyId, person, found, now);
+    // Published once everything is scrubbed: the events' objects (and the deliveries they queue) hold no trace.
+    for (const { table, rows } of found) {
       for (const row of rows.filter((r) => r.deletedAt === null)) {
         const tombstone = prepared(ctx.db, `SELECT * FROM ${table.table} WHERE id = ?`).get(row.id) as Row;
         ctx.events.publish(table.deletedEvent, caller, () => table.object(ctx, caller, tombstone));
       }
-      erased.set(
-        table.table,
-        rows.map((row) => row.id),
-      );
-      found[table.table] = rows.length;
     }
-    const dropJob = prepared(
-      ctx.db,
-      "DELETE FROM jobs WHERE companyId = ? AND status <> 'pending' AND instr(payload, ?) > 0",
-    );
-    for (const id of [...erased.values()].flat()) dropJob.run(caller.companyId, id);
-    const result = { visits: found.visits ?? 0, invitees: found.invitees ?? 0, files };
     ctx.events.publish('privacy.erased', caller, () => ({ type: 'erasure', ...result }));
     return result;
   });
-  deleteQueuedFiles(ctx);
-  truncateWal(ctx);
+  settleErasures(ctx);
   return counts;
+}
+
+/**
+ * On a kiosk: the hub's erasure, received by the feed. The kiosk's copies of the rows it names still hold the
+ * person's data (the anonymised rows come after it); they say whom to look for in what only the kiosk holds (its
+ * visitor records, pictures and NDAs, queued deliveries, check-ins not yet pushed). Runs in the pull's transaction.
+ */
+export function applyHubErasure(ctx: Pick<Context, 'db' | 'clock'>, companyId: string, rowIds: string): void {
+  const named = JSON.parse(rowIds) as Record<string, string[]>;
+  const seeds = new Map(Object.entries(named).map(([table, ids]) => [table, new Set(ids)]));
+  const person: Person = { emails: new Set(), cpfs: new Set(), documents: new Set(), namePhones: new Map() };
+  const found = findPersonsRows(ctx, companyId, person, seeds);
+  eraseFound(ctx, companyId, person, found, ctx.clock.now());
+}
+
+/**
+ * A row deleted through the API keeps no personal data: it is anonymised in the deletion's transaction, its files
+ * are queued for deletion, and the deliveries about it are dropped or reduced to their proof.
+ */
+export function forgetDeletedRow(
+  ctx: Pick<Context, 'db'>,
+  companyId: string,
+  tableName: string,
+  id: string,
+  now: number,
+) {
+  const table = personalTables.find((t) => t.table === tableName);
+  const row = prepared(ctx.db, `SELECT * FROM ${tableName} WHERE id = ? AND companyId = ?`).get(id, companyId) as
+    | Row
+    | undefined;
+  if (!table || !row) return;
+  anonymise(ctx, companyId, table, [row], now);
+  scrubQueue(ctx, companyId, { ids: [id], values: [] });
 }
 
 export interface Retention {
@@ -177,13 +407,22 @@ export function saveRetention(ctx: Context, caller: Caller, retentionDays: numbe
   return findRetention(ctx, caller.companyId);
 }
 
-export interface SweepCounts extends ErasureCounts {
+export interface SweepCounts {
+  visits: number;
+  invitees: number;
+  visitors: number;
+  files: number;
+  meetings: number;
+  notifications: number;
   jobs: number;
 }
 
 /**
- * Anonymises the company's visits and invitees older than its retention, with their files, and drops finished
- * deliveries older than it (their bodies carried the same data). Writes an audit entry when it removed anything.
+ * Anonymises what the company holds older than its retention: visits (by check-in), invitees (by expected time),
+ * visitor records (by last visit), with their files; meetings that ended before (guest list, title, message and
+ * notes); notifications sent before (their text). The deliveries about any of them go with them, whatever their
+ * own age (pending ones dropped, delivered ones reduced to their proof), and finished deliveries older than the
+ * retention are dropped. Writes an audit entry when it removed anything.
  */
 export function sweepCompany(ctx: Context, caller: Caller): SweepCounts | undefined {
   const { retentionDays } = findRetention(ctx, caller.companyId);
@@ -192,22 +431,48 @@ export function sweepCompany(ctx: Context, caller: Caller): SweepCounts | undefi
     const now = ctx.clock.now();
     const before = now - retentionDays * dayMs;
     const found: Record<string, number> = {};
+    const ids: string[] = [];
     let files = 0;
     for (const table of personalTables) {
+      if (!table.retainedFrom) continue;
       const rows = prepared(
         ctx.db,
         `SELECT * FROM ${table.table} WHERE companyId = ? AND ${table.retainedFrom} < ? AND (${holdsPersonalData(table)})`,
       ).all(caller.companyId, before) as Row[];
-      files += anonymise(ctx, caller, table, rows, now);
+      files += anonymise(ctx, caller.companyId, table, rows, now);
       found[table.table] = rows.length;
+      ids.push(...rows.map((row) => row.id));
     }
-    const jobs = prepared(ctx.db, "DELETE FROM jobs WHERE companyId = ? AND status <> 'pending' AND updatedAt < ?").run(
-      caller.companyId,
-      before,
-    ).changes;
+    const meetings = prepared(
+      ctx.db,
+      `UPDATE meetings SET guests = '[]', title = '', message = NULL, notes = NULL,
+       deletedAt = COALESCE(deletedAt, :now), updatedAt = :now
+       WHERE companyId = :companyId AND "end" < :before AND (guests <> '[]' OR title <> '' OR message IS NOT NULL
+       OR notes IS NOT NULL) RETURNING id`,
+    ).all({ now, before, companyId: caller.companyId }) as { id: string }[];
+    const notifications = prepared(
+      ctx.db,
+      `UPDATE notifications SET message = NULL, deletedAt = COALESCE(deletedAt, :now), updatedAt = :now
+       WHERE companyId = :companyId AND createdAt < :before AND message IS NOT NULL RETURNING id`,
+    ).all({ now, before, companyId: caller.companyId }) as { id: string }[];
+    ids.push(...meetings.map((m) => m.id), ...notifications.map((n) => n.id));
+    const scrubbed = scrubQueue(ctx, caller.companyId, { ids, values: [] });
+    const aged = prepared(
+      ctx.db,
+      "DELETE FROM jobs WHERE companyId = ? AND status IN ('done', 'failed') AND updatedAt < ?",
+    ).run(caller.companyId, before).changes;
     prepared(ctx.db, 'UPDATE privacy_settings SET lastSweepAt = ? WHERE companyId = ?').run(now, caller.companyId);
-    const result = { visits: found.visits ?? 0, invitees: found.invitees ?? 0, files, jobs };
-    if (result.visits + result.invitees + result.jobs > 0) {
+    if (meetings.length + notifications.length + aged > 0) walToTruncate.add(ctx.db);
+    const result: SweepCounts = {
+      visits: found.visits ?? 0,
+      invitees: found.invitees ?? 0,
+      visitors: found.visitors ?? 0,
+      files,
+      meetings: meetings.length,
+      notifications: notifications.length,
+      jobs: scrubbed + aged,
+    };
+    if (Object.values(result).some((n) => n > 0)) {
       ctx.events.publish('privacy.retention.swept', caller, () => ({
         type: 'retentionSweep',
         retentionDays,
@@ -216,8 +481,7 @@ export function sweepCompany(ctx: Context, caller: Caller): SweepCounts | undefi
     }
     return result;
   });
-  deleteQueuedFiles(ctx);
-  if (counts.visits + counts.invitees + counts.jobs > 0) truncateWal(ctx);
+  settleErasures(ctx);
   return counts;
 }
 

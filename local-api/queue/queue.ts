@@ -1,4 +1,4 @@
-import type { Context } from '../context.ts';
+import { type Context, inTransaction } from '../context.ts';
 import type { Db } from '../store/db.ts';
 import { prepared } from '../store/rows.ts';
 import { retryDelay } from './retry.ts';
@@ -11,7 +11,17 @@ export interface JobInput {
   payload: unknown;
   /** How long delivery is tried before the job is given up as failed. Default: 3 days. */
   giveUpAfterMs?: number;
+  /**
+   * Where the job goes, within its company (`gate`, `webhook:<id>`): slots are shared between endpoints, and an
+   * endpoint that keeps failing is paused (the circuit breaker). Default: the kind.
+   */
+  endpoint?: string;
+  /** Default: `normal`. `urgent` jobs (gate callbacks: a visitor waits at the turnstile) go first. */
+  priority?: JobPriority;
 }
+
+export const jobPriorities = { urgent: 0, normal: 1, background: 2 } as const;
+export type JobPriority = keyof typeof jobPriorities;
 
 export interface Job {
   id: number;
@@ -37,11 +47,14 @@ export function enqueue(ctx: Pick<Context, 'db' | 'clock'>, job: JobInput): void
   const now = ctx.clock.now();
   prepared(
     ctx.db,
-    `INSERT INTO jobs (companyId, kind, idempotencyKey, payload, nextAttemptAt, giveUpAt, createdAt, updatedAt)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (kind, idempotencyKey) DO NOTHING`,
+    `INSERT INTO jobs (companyId, kind, endpoint, priority, idempotencyKey, payload, nextAttemptAt, giveUpAt,
+       createdAt, updatedAt)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (kind, idempotencyKey) DO NOTHING`,
   ).run(
     job.companyId,
     job.kind,
+    job.endpoint ?? job.kind,
+    jobPriorities[job.priority ?? 'normal'],
     job.idempotencyKey,
     JSON.stringify(job.payload),
     now,
@@ -82,16 +95,39 @@ export function queueStatus(ctx: Pick<Context, 'db'>, companyId: string, kind: s
 }
 
 export interface WorkerOptions {
-  /** Jobs run at once. */
+  /** Jobs run at once (each is a wait on a peer, not CPU). */
   concurrency?: number;
+  /** Slots only `urgent` jobs may take: gate callbacks are never stuck behind other work. */
+  reservedForUrgent?: number;
+  /** Non-urgent jobs of one company run at once: one company's slow endpoints cannot take every slot. */
+  perCompany?: number;
+  /** Jobs of one endpoint run at once (one while its breaker tries it again). */
+  perEndpoint?: number;
+  /** Consecutive failed attempts that open an endpoint's circuit breaker. */
+  breakerThreshold?: number;
+  /** The first pause of an open breaker; each failed trial doubles it, up to `breakerMaxMs`. */
+  breakerCooldownMs?: number;
+  breakerMaxMs?: number;
   /** Longest a handler may take before it is aborted and counted as a failed attempt. */
   attemptTimeoutMs?: number;
   /** Longest the worker sleeps when nothing is due (a safety net; enqueue wakes it at once). */
   idleMs?: number;
 }
 
+export const defaultWorkerOptions: Required<WorkerOptions> = {
+  concurrency: 16,
+  reservedForUrgent: 4,
+  perCompany: 4,
+  perEndpoint: 2,
+  breakerThreshold: 5,
+  breakerCooldownMs: 30_000,
+  breakerMaxMs: 10 * 60_000,
+  attemptTimeoutMs: 10_000,
+  idleMs: 60_000,
+};
+
 export interface Worker {
-  /** Runs due jobs now; resolves when this round has finished. */
+  /** Runs due jobs now; resolves once none is running and none that may start is due. */
   drain(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -100,6 +136,8 @@ interface JobRow {
   id: number;
   companyId: string;
   kind: string;
+  endpoint: string;
+  priority: number;
   idempotencyKey: string;
   payload: string;
   attempts: number;
@@ -107,52 +145,89 @@ interface JobRow {
   createdAt: number;
 }
 
+/** An endpoint's circuit breaker: closed below the threshold, open until `openUntil`, then one trial at a time. */
+interface Breaker {
+  failures: number;
+  openUntil: number;
+  cooldownMs: number;
+}
+
 /**
- * Runs queued jobs through their kind's handler: due jobs first, failures retried with backoff and jitter until
- * the job's give-up time, then marked failed (visible in `queueStatus`). It sleeps until the next job is due or a
- * new one is enqueued: no polling loop.
+ * Runs queued jobs through their kind's handler: urgent ones first, then by due time, sharing the slots fairly
+ * (at most `perCompany` non-urgent jobs of one company and `perEndpoint` of one endpoint at once, `reservedForUrgent`
+ * slots kept for urgent ones). Failures are retried with backoff and jitter until the job's give-up time, then
+ * marked failed (visible in `queueStatus`). An endpoint whose attempts fail `breakerThreshold` times in a row is
+ * paused: its jobs wait, untried, for the cooldown, then one trial goes; success closes the breaker, failure doubles
+ * the pause. Each finished attempt and each enqueue fills the free slots at once; a timer wakes the worker when the
+ * next job is due: no polling loop.
  */
 export function startWorker(
   ctx: Pick<Context, 'db' | 'clock' | 'random' | 'log'>,
   handlers: Readonly<Record<string, JobHandler>>,
   options: WorkerOptions = {},
 ): Worker {
-  const concurrency = options.concurrency ?? 4;
-  const attemptTimeoutMs = options.attemptTimeoutMs ?? 10_000;
-  const idleMs = options.idleMs ?? 60_000;
+  const settings = { ...defaultWorkerOptions, ...options };
   const kinds = Object.keys(handlers);
-  const running = new Map<number, Promise<void>>();
-  const controller = new AbortController();
+  const kindList = kinds.map(() => '?').join(', ') || "''";
+  const running = new Map<number, { row: JobRow; done: Promise<void>; controller: AbortController }>();
+  const breakers = new Map<string, Breaker>();
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
-  let round: Promise<void> | undefined;
-  let followUp: Promise<void> | undefined;
 
-  const dueSql = `SELECT id, companyId, kind, idempotencyKey, payload, attempts, giveUpAt, createdAt FROM jobs
-    WHERE status = 'pending' AND nextAttemptAt <= ? AND kind IN (${kinds.map(() => '?').join(', ') || "''"})
-    ORDER BY nextAttemptAt LIMIT ?`;
+  const endpointKey = (row: Pick<JobRow, 'companyId' | 'endpoint'>) => `${row.companyId}\u0000${row.endpoint}`;
 
-  async function attempt(row: JobRow): Promise<void> {
-    const handler = handlers[row.kind];
-    if (!handler) return;
-    const job: Job = { ...row, payload: JSON.parse(row.payload) as unknown };
-    const attemptController = new AbortController();
-    const signal = AbortSignal.any([controller.signal, attemptController.signal]);
-    const timeout = setTimeout(
-      () => attemptController.abort(new Error(`attempt timed out after ${attemptTimeoutMs} ms`)),
-      attemptTimeoutMs,
+  // The heads of each endpoint's due jobs, most urgent and oldest first: a backlog at one endpoint cannot hide
+  // another endpoint's job from the scan.
+  const candidatesSql = `SELECT id, companyId, kind, endpoint, priority, idempotencyKey, payload, attempts, giveUpAt,
+      createdAt FROM (
+      SELECT *, ROW_NUMBER() OVER (PARTITION BY companyId, endpoint ORDER BY priority, nextAttemptAt, id) AS place
+      FROM jobs WHERE status = 'pending' AND nextAttemptAt <= ? AND kind IN (${kindList}))
+    WHERE place <= ? ORDER BY priority, nextAttemptAt, id LIMIT ?`;
+
+  function recordSuccess(row: JobRow): void {
+    prepared(ctx.db, "UPDATE jobs SET status = 'done', attempts = attempts + 1, updatedAt = ? WHERE id = ?").run(
+      ctx.clock.now(),
+      row.id,
     );
-    try {
-      await handler(job, signal);
-      prepared(ctx.db, "UPDATE jobs SET status = 'done', attempts = attempts + 1, updatedAt = ? WHERE id = ?").run(
-        ctx.clock.now(),
-        row.id,
-      );
-    } catch (error) {
-      if (stopped) return; // aborted by shutdown: the attempt does not count
-      const message = error instanceof Error ? error.message : String(error);
-      const now = ctx.clock.now();
-      const giveUp = error instanceof PermanentJobError || now >= row.giveUpAt;
+    breakers.delete(endpointKey(row));
+  }
+
+  /** Pauses an endpoint: its pending jobs wait for the trial; those whose give-up time comes first fail now. */
+  function openBreaker(row: JobRow, breaker: Breaker, message: string, detail: string): void {
+    const now = ctx.clock.now();
+    breaker.cooldownMs =
+      breaker.cooldownMs === 0 ? settings.breakerCooldownMs : Math.min(settings.breakerMaxMs, breaker.cooldownMs * 2);
+    breaker.openUntil = now + breaker.cooldownMs;
+    const given = prepared(
+      ctx.db,
+      `UPDATE jobs SET status = 'failed', lastError = ?, updatedAt = ?
+       WHERE companyId = ? AND endpoint = ? AND status = 'pending' AND giveUpAt <= ?`,
+    ).run(`${message} (kept failing; given up)`.slice(0, 500), now, row.companyId, row.endpoint, breaker.openUntil);
+    prepared(
+      ctx.db,
+      `UPDATE jobs SET nextAttemptAt = ? WHERE companyId = ? AND endpoint = ? AND status = 'pending'
+       AND nextAttemptAt < ?`,
+    ).run(breaker.openUntil, row.companyId, row.endpoint, breaker.openUntil);
+    ctx.log.warn(
+      {
+        companyId: row.companyId,
+        endpoint: row.endpoint,
+        failures: breaker.failures,
+        pausedMs: breaker.cooldownMs,
+        givenUp: given.changes,
+        error: detail,
+      },
+      'endpoint keeps failing: paused',
+    );
+  }
+
+  function recordFailure(row: JobRow, error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    const cause = error instanceof Error ? (error.cause as { detail?: string } | undefined) : undefined;
+    const now = ctx.clock.now();
+    const permanent = error instanceof PermanentJobError;
+    const giveUp = permanent || now >= row.giveUpAt;
+    inTransaction(ctx, () => {
       prepared(
         ctx.db,
         `UPDATE jobs SET status = ?, attempts = attempts + 1, lastError = ?, nextAttemptAt = ?, updatedAt = ?
@@ -164,72 +239,109 @@ export function startWorker(
         now,
         row.id,
       );
-      if (giveUp) ctx.log.warn({ jobId: row.id, kind: row.kind, error: message }, 'job given up');
+      // A refusal of this one request says nothing of the endpoint's health.
+      if (permanent) return;
+      const key = endpointKey(row);
+      const breaker = breakers.get(key) ?? { failures: 0, openUntil: 0, cooldownMs: 0 };
+      breakers.set(key, breaker);
+      breaker.failures++;
+      if (breaker.failures >= settings.breakerThreshold && breaker.openUntil <= now) {
+        openBreaker(row, breaker, message, cause?.detail ?? message);
+      }
+    });
+    if (giveUp) ctx.log.warn({ jobId: row.id, kind: row.kind, error: message }, 'job given up');
+  }
+
+  async function attempt(row: JobRow, controller: AbortController): Promise<void> {
+    const handler = handlers[row.kind];
+    if (!handler) return;
+    const job: Job = { ...row, payload: JSON.parse(row.payload) as unknown };
+    // The worker's own deadline: the attempt ends with it even if the handler ignores its signal.
+    let expire: () => void = () => undefined;
+    const expired = new Promise<never>((_resolve, reject) => {
+      expire = () => {
+        const reason = new Error(`attempt timed out after ${settings.attemptTimeoutMs} ms`);
+        controller.abort(reason);
+        reject(reason);
+      };
+    });
+    const timeout = setTimeout(expire, settings.attemptTimeoutMs);
+    try {
+      await Promise.race([handler(job, controller.signal), expired]);
+      recordSuccess(row);
+    } catch (error) {
+      if (stopped) return; // aborted by shutdown: the attempt does not count
+      recordFailure(row, error);
     } finally {
       clearTimeout(timeout);
     }
   }
 
-  async function runRound(): Promise<void> {
-    while (!stopped) {
-      const free = concurrency - running.size;
-      if (free <= 0) {
-        await Promise.race(running.values());
-        continue;
-      }
-      const rows = (prepared(ctx.db, dueSql).all(ctx.clock.now(), ...kinds, free + running.size) as JobRow[]).filter(
-        (row) => !running.has(row.id),
-      );
-      if (rows.length === 0) break;
-      for (const row of rows.slice(0, free)) {
-        const task = attempt(row).finally(() => running.delete(row.id));
-        running.set(row.id, task);
-      }
+  /** Whether `row` may start now, given what runs. */
+  function mayStart(row: JobRow, now: number): boolean {
+    const jobs = [...running.values()].map((r) => r.row);
+    const urgent = row.priority === jobPriorities.urgent;
+    if (!urgent) {
+      const nonUrgent = jobs.filter((j) => j.priority !== jobPriorities.urgent).length;
+      if (nonUrgent >= settings.concurrency - settings.reservedForUrgent) return false;
+      const ofCompany = jobs.filter((j) => j.companyId === row.companyId && j.priority !== jobPriorities.urgent);
+      if (ofCompany.length >= settings.perCompany) return false;
     }
-    await Promise.all(running.values());
+    const key = endpointKey(row);
+    const breaker = breakers.get(key);
+    if (breaker && breaker.openUntil > now) return false;
+    const trial = breaker !== undefined && breaker.failures >= settings.breakerThreshold;
+    const atEndpoint = jobs.filter((j) => endpointKey(j) === key).length;
+    return atEndpoint < (trial ? 1 : settings.perEndpoint);
   }
 
-  function schedule(): void {
+  /** Starts what may start; then sleeps until the next job is due. */
+  function pump(): void {
     if (stopped) return;
+    const now = ctx.clock.now();
+    if (running.size < settings.concurrency) {
+      const rows = prepared(ctx.db, candidatesSql).all(now, ...kinds, settings.perEndpoint, 500) as JobRow[];
+      for (const row of rows) {
+        if (running.size >= settings.concurrency) break;
+        if (running.has(row.id) || !mayStart(row, now)) continue;
+        const controller = new AbortController();
+        const done = attempt(row, controller)
+          .catch((error: unknown) => ctx.log.error({ err: error }, 'job attempt failed unexpectedly'))
+          .finally(() => {
+            running.delete(row.id);
+            pump();
+          });
+        running.set(row.id, { row, done, controller });
+      }
+    }
     clearTimeout(timer);
     const next = prepared(
       ctx.db,
-      `SELECT MIN(nextAttemptAt) AS at FROM jobs WHERE status = 'pending' AND kind IN (${kinds.map(() => '?').join(', ') || "''"})`,
-    ).get(...kinds) as { at: number | null };
-    const delay = next.at === null ? idleMs : Math.max(0, Math.min(idleMs, next.at - ctx.clock.now()));
-    timer = setTimeout(() => void drain(), delay);
+      `SELECT MIN(nextAttemptAt) AS at FROM jobs WHERE status = 'pending' AND nextAttemptAt > ? AND kind IN (${kindList})`,
+    ).get(now, ...kinds) as { at: number | null };
+    const delay = next.at === null ? settings.idleMs : Math.max(0, Math.min(settings.idleMs, next.at - now));
+    timer = setTimeout(pump, delay);
     timer.unref();
   }
 
-  /** A drain asked for while a round runs gets a fresh round after it: the running one may have missed its job. */
-  function drain(): Promise<void> {
-    if (stopped) return Promise.resolve();
-    if (!round) {
-      round = runRound()
-        .catch((error: unknown) => ctx.log.error({ err: error }, 'job worker round failed'))
-        .finally(() => {
-          round = undefined;
-          schedule();
-        });
-      return round;
+  async function drain(): Promise<void> {
+    for (;;) {
+      pump();
+      if (stopped || running.size === 0) return;
+      await Promise.race([...running.values()].map((r) => r.done));
     }
-    followUp ??= round.then(() => {
-      followUp = undefined;
-      return drain();
-    });
-    return followUp;
   }
 
-  wakers.set(ctx.db, () => void drain());
-  void drain();
+  wakers.set(ctx.db, pump);
+  pump();
   return {
     drain,
     async stop() {
       stopped = true;
       clearTimeout(timer);
       wakers.delete(ctx.db);
-      controller.abort();
-      await Promise.allSettled(running.values());
+      for (const r of running.values()) r.controller.abort(new Error('the service is stopping'));
+      await Promise.allSettled([...running.values()].map((r) => r.done));
     },
   };
 }

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { privateDatabase } from './private-files.ts';
 
 export type Db = Database.Database;
 
@@ -32,9 +33,10 @@ export function loadMigrations(dir = migrationsDir): Migration[] {
  * `synchronous=FULL` fsyncs the WAL on every commit: a kiosk gets unplugged, and NORMAL may lose the last
  * acknowledged check-ins on power loss (never on a process crash). See docs/reliability.md.
  * `secure_delete` zeroes what a delete or an update frees, so an erased visitor's data does not linger in free
- * space of the file.
+ * space of the file. The file and its WAL and shared memory are the user's alone (mode 0600).
  */
 export function openDatabase(file: string, migrations = loadMigrations()): Db {
+  privateDatabase(file);
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');

@@ -1,30 +1,46 @@
 import type { z } from 'zod';
 import { type Context, inTransaction } from '../context.ts';
+import { destinationPolicy } from '../outgoing/policy.ts';
+import { OutgoingError, sendRequest } from '../outgoing/request.ts';
 import { retryDelay } from '../queue/retry.ts';
 import { hexId } from '../rules/ids.ts';
 import type { Db } from '../store/db.ts';
 import { applyPulledPage } from './apply.ts';
 import { installChangeFeed, pruneTombstones } from './feed.ts';
+import { clockIsOff, hubTimeOf, offsetNoiseMs } from './hub-time.ts';
 import { acknowledge, batchLimits, onMutationRecorded, pendingBatch, pendingSummary } from './outbox.ts';
 import { changesPage, changesPaging, pushAnswer } from './schema.ts';
 import { ensureSyncState, receiveRemoteHlc, syncState, type Upstream, updateSyncState, upstreamOf } from './state.ts';
 
 /** Pause between syncs while the hub answers: how soon a kiosk sees the hub's changes. */
 export const pollMs = 5_000;
-/** Longest wait for one answer of the hub; a push that timed out is sent again and recognised. */
-export const requestTimeoutMs = 30_000;
+/**
+ * Longest wait for the hub to start answering a request (a hub that accepts connections and never answers, or a
+ * stopped one, is noticed within it), and for a whole answer (a page over a slow link). A push that timed out is
+ * sent again and recognised.
+ */
+export const answerDeadlineMs = 10_000;
+export const requestDeadlineMs = 60_000;
 
-/** A clock further than this from the hub's is logged (once, when it becomes so): its visits carry its times. */
-export const clockSkewWarningMs = 60_000;
+/** The longest pause between tries while the hub does not answer: check-ins leave within seconds of its return. */
+export const retryCapMs = 5_000;
+
+/** Largest page or push answer taken from the hub. */
+const maxAnswerBytes = 64 * 2 ** 20;
 
 /** Tombstones the hub keeps; a kiosk whose cursor is older than the ones forgotten resyncs in full. */
 export const keptTombstones = 10_000;
 
-/** Readies a database for sync: the change feed's triggers, this service's sync identity, old tombstones pruned. */
-export function prepareSync(ctx: Pick<Context, 'db' | 'random'>): void {
+/**
+ * Readies a database for sync: the change feed's triggers, this service's sync identity, old tombstones pruned, and
+ * on a kiosk the service's time set by its hub's as last measured (a kiosk restarted offline keeps the hub's time).
+ */
+export function prepareSync(ctx: Pick<Context, 'db' | 'random' | 'clock'>): void {
   installChangeFeed(ctx.db);
   ensureSyncState(ctx);
   pruneTombstones(ctx, keptTombstones);
+  const { upstreamUrl, clockSkewMs } = syncState(ctx);
+  if (upstreamUrl !== null && clockSkewMs !== null) hubTimeOf(ctx.clock)?.adopt(clockSkewMs);
 }
 
 export type AgentState = 'hub' | 'connecting' | 'online' | 'offline';
@@ -58,14 +74,16 @@ export class UpstreamError extends Error {
 }
 
 function networkFailure(error: unknown): UpstreamError {
-  const err = error as { name?: string; cause?: { code?: string; message?: string }; message?: string };
-  if (err.name === 'TimeoutError') return new UpstreamError(`hub did not answer within ${requestTimeoutMs / 1000} s`);
-  if (err.name === 'AbortError') return new UpstreamError('sync stopped');
-  const reason = err.cause?.code ?? err.cause?.message ?? err.message ?? String(error);
-  return new UpstreamError(`hub unreachable (${reason})`);
+  if (!(error instanceof OutgoingError)) return new UpstreamError(`hub unreachable (${String(error)})`);
+  if (error.kind === 'timeout')
+    return new UpstreamError(`hub did not answer within ${error.message.replace(/^no answer within /, '')}`);
+  if (error.kind === 'aborted') return new UpstreamError('sync stopped');
+  if (error.kind === 'refused-destination') return new UpstreamError(`hub address not allowed (${error.detail})`);
+  return new UpstreamError(`hub unreachable (${error.detail})`);
 }
 
 async function hubRequest<T>(
+  ctx: Pick<Context, 'db'>,
   upstream: Upstream,
   path: string,
   schema: z.ZodType<T>,
@@ -74,17 +92,21 @@ async function hubRequest<T>(
   let status: number;
   let text: string;
   try {
-    const response = await fetch(`${upstream.url}/v1${path}`, {
+    const response = await sendRequest(destinationPolicy(ctx), {
+      url: `${upstream.url}/v1${path}`,
       method: options.body === undefined ? 'GET' : 'POST',
       headers: {
         authorization: `Bearer ${upstream.apiKey}`,
         ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: AbortSignal.any([options.signal, AbortSignal.timeout(requestTimeoutMs)]),
+      headersDeadlineMs: answerDeadlineMs,
+      deadlineMs: requestDeadlineMs,
+      signal: options.signal,
+      maxResponseBytes: maxAnswerBytes,
     });
     status = response.status;
-    text = await response.text();
+    text = response.body;
   } catch (error) {
     throw networkFailure(error);
   }
@@ -123,6 +145,9 @@ export function startSyncAgent(ctx: Context): SyncAgent {
   let clockOff = false;
   let lastSuccessAt = syncState(ctx).lastSuccessAt;
   let savedSuccessAt = lastSuccessAt;
+  // The offset to the hub is measured with the device's own clock, not with the time it corrects.
+  const hubTime = hubTimeOf(ctx.clock);
+  const device = hubTime?.device ?? ctx.clock;
 
   const current = (upstream: Upstream) => {
     const now = upstreamOf(ctx);
@@ -139,7 +164,7 @@ export function startSyncAgent(ctx: Context): SyncAgent {
       if (!first) return;
       let answer: z.output<typeof pushAnswer>;
       try {
-        answer = await hubRequest(upstream, '/sync/push', pushAnswer, {
+        answer = await hubRequest(ctx, upstream, '/sync/push', pushAnswer, {
           body: { clientId, mutations: batch },
           signal: controller.signal,
         });
@@ -174,20 +199,28 @@ export function startSyncAgent(ctx: Context): SyncAgent {
         limit: String(changesPaging.defaultLimit),
         ...(cursor ? { since: cursor } : {}),
       });
-      const sentAt = ctx.clock.now();
-      const page = await hubRequest(upstream, `/sync/changes?${query}`, changesPage, {
+      const sentAt = device.now();
+      const page = await hubRequest(ctx, upstream, `/sync/changes?${query}`, changesPage, {
         signal: controller.signal,
       });
       // Settings changed while the page travelled: it belongs to the old upstream.
       if (stopped || !current(upstream)) return;
-      const clockSkewMs = page.now - Math.round((sentAt + ctx.clock.now()) / 2);
-      applyPulledPage(ctx, upstream.apiKey, page, clockSkewMs);
-      if (clockOff !== Math.abs(clockSkewMs) > clockSkewWarningMs) {
-        clockOff = !clockOff;
-        if (clockOff) ctx.log.warn({ clockSkewMs }, "sync: this clock is off from the hub's");
-        else ctx.log.info({ clockSkewMs }, "sync: this clock agrees with the hub's again");
-      }
+      const clockSkewMs = page.now - Math.round((sentAt + device.now()) / 2);
+      applyPulledPage(ctx, upstream.apiKey, page);
+      observeClock(clockSkewMs);
       if (!page.hasMore) return;
+    }
+  }
+
+  /** Keeps the service on the hub's time; saves the offset for the status when it moved past noise. */
+  function observeClock(clockSkewMs: number): void {
+    hubTime?.adopt(clockSkewMs);
+    const saved = syncState(ctx).clockSkewMs;
+    if (saved === null || Math.abs(clockSkewMs - saved) > offsetNoiseMs) updateSyncState(ctx, { clockSkewMs });
+    if (clockOff !== clockIsOff(clockSkewMs)) {
+      clockOff = !clockOff;
+      if (clockOff) ctx.log.warn({ clockSkewMs }, "sync: this clock is off from the hub's; the hub's time is used");
+      else ctx.log.info({ clockSkewMs }, "sync: this clock agrees with the hub's again");
     }
   }
 
@@ -207,7 +240,8 @@ export function startSyncAgent(ctx: Context): SyncAgent {
       // An idle kiosk succeeds every few seconds: the time is saved once a minute and on each return online,
       // sparing kiosks that run on flash storage a write per poll.
       if (state !== 'online' || savedSuccessAt === null || now - savedSuccessAt >= 60_000) {
-        updateSyncState(ctx, { lastSuccessAt: now });
+        // The error is history once the hub answers again.
+        updateSyncState(ctx, { lastSuccessAt: now, lastError: null, lastErrorAt: null });
         savedSuccessAt = now;
       }
       if (state !== 'online') ctx.log.info({ upstream: upstream.url, ...pendingSummary(ctx) }, 'sync online');
@@ -222,7 +256,7 @@ export function startSyncAgent(ctx: Context): SyncAgent {
       ctx.log.warn({ upstream: upstream.url, error: message, ...(expected ? {} : { err: error }) }, 'sync offline');
     }
     state = 'offline';
-    schedule(retryDelay(attempt++, ctx.random));
+    schedule(retryDelay(attempt++, ctx.random, retryCapMs));
   }
 
   async function attemptSync(): Promise<void> {
@@ -256,9 +290,11 @@ export function startSyncAgent(ctx: Context): SyncAgent {
         });
       return running;
     }
+    // Another sync after the one under way (a write may have missed it), unless that one failed: the next try
+    // is scheduled, and a manual run does not wait for the hub twice.
     followUp ??= running.then(() => {
       followUp = undefined;
-      return run();
+      return state === 'offline' ? undefined : run();
     });
     return followUp;
   }

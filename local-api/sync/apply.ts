@@ -1,5 +1,7 @@
 import { hashKey } from '../companies/keys.ts';
 import { type Context, inTransaction } from '../context.ts';
+import { receivePulledRow } from '../privacy/replica.ts';
+import { settleErasures } from '../privacy/store.ts';
 import type { Db } from '../store/db.ts';
 import { prepared } from '../store/rows.ts';
 import type { Change, ChangesPage, FeedRow } from './feed.ts';
@@ -77,22 +79,22 @@ function applyChange(
   // The kiosk's own change is newer than the hub's copy until the hub has it; the hub re-sends the row after.
   if (hasPendingMutation(ctx, spec.table, change.key)) return;
   if (!change.row) {
-    prepared(ctx.db, `DELETE FROM ${spec.table} WHERE ${spec.key} = ?`).run(change.key);
+    if (!spec.witnessed) prepared(ctx.db, `DELETE FROM ${spec.table} WHERE ${spec.key} = ?`).run(change.key);
     return;
   }
   // A row that arrives deleted and was never here (an old visit anonymised at the hub) need not be kept.
   const known = prepared(ctx.db, `SELECT 1 FROM ${spec.table} WHERE ${spec.key} = ?`).get(change.key) !== undefined;
   if (typeof change.row.deletedAt === 'number' && !known) return;
-  writeRow(ctx, spec, change.row, page.columns(spec.table));
+  writeRow(ctx, spec, receivePulledRow(ctx, spec.table, page.companyId, change.row), page.columns(spec.table));
 }
 
 /**
  * The end of a full resync: rows of the company the hub did not send are gone there (unless pending here). Tables
- * the hub sends only in part (visits: the recent and open ones) are left alone: a row missing from them may be
- * one the hub keeps but does not send, or one it lost (restored from a backup) that only this kiosk still has.
+ * the hub sends only in part, and witnessed rows (visits), are left alone: a row missing from them may be one the
+ * hub keeps but does not send, or one it lost (restored from a backup) that only this kiosk still has.
  */
 function sweep(ctx: Context, companyId: string): void {
-  for (const spec of feedTables.filter((t) => t.keep === undefined)) {
+  for (const spec of feedTables.filter((t) => t.keep === undefined && !t.witnessed)) {
     prepared(
       ctx.db,
       `DELETE FROM ${spec.table} WHERE ${spec.company} = :companyId
@@ -109,7 +111,7 @@ function sweep(ctx: Context, companyId: string): void {
  * each row at its latest change, so an invitee may come a page before the host it refers to; the hub holds them
  * consistent, and the kiosk mirrors it.
  */
-export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage, clockSkewMs: number | null): void {
+export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage): void {
   const before = syncState(ctx);
   const idle =
     page.changes.length === 0 &&
@@ -137,10 +139,10 @@ export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage, 
         cursor: page.cursor,
         companyId: page.companyId,
         resyncing: resyncing ? 1 : 0,
-        clockSkewMs,
       });
     });
   } finally {
     ctx.db.pragma('foreign_keys = ON');
   }
+  settleErasures(ctx);
 }

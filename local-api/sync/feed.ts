@@ -50,12 +50,17 @@ export function installChangeFeed(db: Db, tables: readonly FeedTable[] = feedTab
 
 /**
  * Moves a row's entry to the end of the feed without writing the row: the hub does so for every row a kiosk's
- * mutation concerns, so the kiosk receives the hub's version even when the mutation changed nothing there.
+ * mutation concerns, so the kiosk receives the hub's version even when the mutation changed nothing there. A key
+ * that names another company's row is left alone: that row is not the kiosk's to receive.
  */
 export function touchRow(ctx: Pick<Context, 'db'>, table: string, key: string, companyId: string): void {
   const spec = feedTableNamed(table);
   if (!spec) return;
-  const exists = prepared(ctx.db, `SELECT 1 FROM ${spec.table} WHERE ${spec.key} = ?`).get(key) !== undefined;
+  const owner = prepared(ctx.db, `SELECT ${spec.company} AS companyId FROM ${spec.table} WHERE ${spec.key} = ?`).get(
+    key,
+  ) as { companyId: string } | undefined;
+  if (owner && owner.companyId !== companyId) return;
+  const exists = owner !== undefined;
   prepared(ctx.db, 'DELETE FROM sync_changes WHERE tableName = ? AND rowKey = ?').run(table, key);
   prepared(ctx.db, 'INSERT INTO sync_changes (tableName, rowKey, companyId, deleted) VALUES (?, ?, ?, ?)').run(
     table,

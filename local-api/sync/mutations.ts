@@ -63,6 +63,8 @@ export function setRegisterHlc(ctx: Pick<Context, 'db'>, table: string, key: str
 const inviteeCheckinArgs = z.object({
   inviteeId: z.string().max(64),
   checkin: inviteeCheckinInput.required({ id: true }),
+  /** The kiosk's record of the visit, as a walk-in's arguments: what the hub records if it lost the invitation. */
+  record: visitCreateInput.optional(),
 });
 const checkoutArgs = z.object({ id: z.string().max(64), checkout: checkoutInput });
 const authorizeArgs = z.object({
@@ -82,12 +84,19 @@ export const mutationKinds: Readonly<Record<string, MutationKind<unknown>>> = {
       checkinWalkIn(ctx, caller, args, { replayed: true });
     },
   }),
-  /** An invitee's check-in, replayed: recorded even when the hub canceled the invitee meanwhile, flagged. */
+  /**
+   * An invitee's check-in, replayed: recorded even when the hub canceled the invitee meanwhile, flagged; and from
+   * the kiosk's record, flagged, when the hub no longer has the invitation (deleted, or lost to a restore).
+   */
   'invitee.checkin': kind({
     args: inviteeCheckinArgs,
     rows: (args) => [visitRef(args.checkin.id), { table: 'invitees', key: args.inviteeId }],
     apply: (ctx, caller, args) => {
-      checkinInvitee(ctx, caller, args.inviteeId, args.checkin, { replayed: true });
+      if (args.record && !findInvitee(ctx, caller, args.inviteeId)) {
+        checkinWalkIn(ctx, caller, args.record, { replayed: true, lostInviteeId: args.inviteeId });
+      } else {
+        checkinInvitee(ctx, caller, args.inviteeId, args.checkin, { replayed: true });
+      }
     },
   }),
   /** A check-out is never undone: the first to reach the hub holds, a later one changes nothing. */
@@ -139,6 +148,7 @@ const visitorColumns = ['name', 'email', 'phone', 'cpf', 'rg', 'document', 'comp
 const walkInColumns = [
   'id',
   'hostId',
+  'visitorTypeId',
   'checkinType',
   'checkoutType',
   'cardNumber',
@@ -176,10 +186,8 @@ function visitRowOf(ctx: Pick<Context, 'db'>, event: DomainEvent): VisitRow {
 
 function checkinOf(ctx: Context, event: DomainEvent): Mutation {
   const row = visitRowOf(ctx, event);
-  if (row.inviteeId === null) {
-    const args = { visit: inputFields(row, walkInColumns), visitor: inputFields(row, visitorColumns) };
-    return { name: 'visit.checkin', args, rows: [visitRef(row.id)] };
-  }
+  const record = { visit: inputFields(row, walkInColumns), visitor: inputFields(row, visitorColumns) };
+  if (row.inviteeId === null) return { name: 'visit.checkin', args: record, rows: [visitRef(row.id)] };
   const checkin = inputFields(row, [
     'id',
     'checkinAt',
@@ -195,7 +203,7 @@ function checkinOf(ctx: Context, event: DomainEvent): Mutation {
   if (invitee && row.customFields === JSON.stringify(inviteeAnswers(invitee))) delete checkin.customFields;
   return {
     name: 'invitee.checkin',
-    args: { inviteeId: row.inviteeId, checkin },
+    args: { inviteeId: row.inviteeId, checkin, record },
     rows: [visitRef(row.id), { table: 'invitees', key: row.inviteeId }],
   };
 }

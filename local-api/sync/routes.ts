@@ -6,6 +6,7 @@ import { type RouteSpec, route } from '../http/routes.ts';
 import { formatInZone } from '../rules/time.ts';
 import { syncAgentOf } from './agent.ts';
 import { readChanges } from './feed.ts';
+import { clockIsOff } from './hub-time.ts';
 import { pendingSummary } from './outbox.ts';
 import { applyPush, syncClients, syncRejections } from './push.ts';
 import {
@@ -51,6 +52,7 @@ function statusOf(ctx: Context, caller: Caller) {
     rejected: state.rejected,
     cursor: state.cursor,
     clockSkewMs: state.clockSkewMs,
+    clockWarning: clockIsOff(state.clockSkewMs),
     clients: syncClients(ctx, caller.companyId).map((c) => ({
       ...c,
       lastPushAt: formatInZone(c.lastPushAt, caller.timeZone),

@@ -89,7 +89,16 @@ export const statusObject = z.object({
   lastError: z.string().nullable(),
   rejected: z.number().int(),
   cursor: z.string().nullable(),
-  clockSkewMs: z.number().nullable(),
+  clockSkewMs: z
+    .number()
+    .nullable()
+    .describe("The hub's clock minus this device's, in milliseconds, as last measured (kiosk); null before"),
+  clockWarning: z
+    .boolean()
+    .describe(
+      "True when this device's clock is more than 30 s from its hub's: the service keeps the hub's time " +
+        "(visits, QR codes), but the device's clock should be set right",
+    ),
   clients: z.array(
     z.object({
       clientId: z.string(),

@@ -14,6 +14,11 @@ export interface FeedTable {
   sealed: readonly string[];
   /** SQL condition on the row's columns: rows failing it are left out of a full pass (`:recentSince` is bound). */
   keep?: string;
+  /**
+   * Rows that record what a kiosk witnessed (a person checking in): the kiosk never removes them on the hub's
+   * word, since its copy may be the only one left (a check-in the hub refused, or lost to a restore).
+   */
+  witnessed?: boolean;
 }
 
 const feedTable = (table: string, options: Partial<Omit<FeedTable, 'table'>> = {}): FeedTable => ({
@@ -39,15 +44,18 @@ export const feedTables: readonly FeedTable[] = [
   feedTable('companies', { company: 'id', omit: ['serproClientSecret', 'serproAuthToken', 'liberadoAuthToken'] }),
   feedTable('hosts'),
   feedTable('invitees'),
-  feedTable('visits', { keep: 'checkoutAt IS NULL OR checkinAt >= :recentSince' }),
+  feedTable('visits', { keep: 'checkoutAt IS NULL OR checkinAt >= :recentSince', witnessed: true }),
   feedTable('access_configs', { key: 'companyId', sealed: accessConfigSecrets }),
   feedTable('privacy_settings', { key: 'companyId' }),
   // What a kiosk needs at the door besides: the meetings its invitees belong to, the check-in's custom fields, the
-  // blocklist it screens against, and how it sends its hosts' notifications.
+  // blocklist it screens against, its visitor types, and how it sends its hosts' notifications.
   feedTable('meetings'),
   feedTable('custom_fields'),
+  feedTable('visitor_types'),
   feedTable('blocklist'),
   feedTable('notification_settings', { key: 'companyId', sealed: notificationSettingsSecrets }),
+  // The hub's erasures (row ids only): each kiosk erases its own copies of the person (privacy/replica.ts).
+  feedTable('privacy_erasures'),
 ];
 
 export function feedTableNamed(name: string, tables: readonly FeedTable[] = feedTables): FeedTable | undefined {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
@@ -22,6 +23,7 @@ export function visitorRoutes(ctx: Context): RouteSpec[] {
       handle: ({ req, caller }) => {
         const query = parseListQuery(req.query, visitorPaging, visitorQueryFields);
         const visitors = listVisitors(ctx, caller, query).map((row) => visitorObject(row, caller));
+        auditRead(ctx, caller, { action: 'visitors.listed', objectType: 'visitor', size: visitors.length });
         return { visitors, size: visitors.length };
       },
     }),
@@ -32,7 +34,11 @@ export function visitorRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve a visitor',
       response: visitorObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => visitorObject(getVisitor(ctx, caller, String(params.id)), caller),
+      handle: ({ caller, params }) => {
+        const visitor = getVisitor(ctx, caller, String(params.id));
+        auditRead(ctx, caller, { action: 'visitor.read', objectType: 'visitor', objectId: visitor.id });
+        return visitorObject(visitor, caller);
+      },
     }),
     route({
       method: 'delete',

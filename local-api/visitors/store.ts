@@ -2,6 +2,7 @@ import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
+import { forgetDeletedRow, settleErasures } from '../privacy/store.ts';
 import { cpfKey, documentKey, emailKey } from '../rules/identity.ts';
 import { newRecordId } from '../rules/ids.ts';
 import { findLiveRow, insertRow, listRows, prepared, queryFieldsOf, rowToObject, updateRow } from '../store/rows.ts';
@@ -102,16 +103,15 @@ export function recognizeVisitor(
   return id;
 }
 
-/** Forgets a visitor record; their visits keep the data they were made with. */
+/** Forgets a visitor record, keeping none of its data; their visits keep the data they were made with. */
 export function deleteVisitor(ctx: Context, caller: Caller, id: string): void {
   inTransaction(ctx, () => {
-    const row = getVisitor(ctx, caller, id);
-    const now = ctx.clock.now();
-    updateRow(ctx.db, 'visitors', caller.companyId, id, { deletedAt: now, updatedAt: now });
-    ctx.events.publish('visitor.deleted', caller, () =>
-      visitorObject({ ...row, deletedAt: now, updatedAt: now }, caller),
-    );
+    getVisitor(ctx, caller, id);
+    forgetDeletedRow(ctx, caller.companyId, 'visitors', id, ctx.clock.now());
+    const row = prepared(ctx.db, 'SELECT * FROM visitors WHERE id = ?').get(id) as VisitorRow;
+    ctx.events.publish('visitor.deleted', caller, () => visitorObject(row, caller));
   });
+  settleErasures(ctx);
 }
 
 export const listVisitors = (ctx: Context, caller: Caller, query: ListQuery) =>

@@ -1,11 +1,15 @@
 import { z } from 'zod';
+import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
+import { hostNotified } from '../notifications/delivery.ts';
 import {
   authorizationInput,
   checkoutInput,
   inviteeCheckinInput,
+  screenAnswer,
+  screenInput,
   visitCreateInput,
   visitInputCodes,
   visitObjectSchema,
@@ -20,6 +24,7 @@ import {
   deleteVisit,
   getVisit,
   listVisits,
+  screenCheckin,
   updateVisit,
   visitObject,
   visitObjects,
@@ -30,12 +35,33 @@ import {
 export const visitPaging = { defaultLimit: 500, maxLimit: 1000 };
 
 const tag = 'Visits';
-const checkoutErrors = ['ALREADY_CHECKOUT', 'CHECKOUT_AT_BEFORE_CHECKIN', 'WRONG_CHECKOUT_AT_FORMAT'] as const;
-const visitorErrors = ['INVALID_EMAIL', 'INVALID_CPF', 'HOST_NOT_FOUND', 'INVALID_PARAMETER'] as const;
+const checkoutErrors = [
+  'ALREADY_CHECKOUT',
+  'CHECKOUT_AT_BEFORE_CHECKIN',
+  'WRONG_CHECKOUT_AT_FORMAT',
+  'HOST_NOT_FOUND',
+] as const;
+const visitorErrors = [
+  'INVALID_EMAIL',
+  'INVALID_CPF',
+  'HOST_NOT_FOUND',
+  'MEETING_NOT_FOUND',
+  'VISITOR_TYPE_NOT_FOUND',
+  'INVALID_PARAMETER',
+] as const;
+
+/** The answer of a check-in, and of reading one visit: the visit, and whether its host was told it began. */
+const checkinAnswerSchema = visitObjectSchema.extend({
+  hostNotified: z.boolean().describe("a message to the host was queued on the company's notification channels"),
+});
 
 export function visitRoutes(ctx: Context): RouteSpec[] {
   const answer = (caller: Parameters<typeof visitObject>[1], row: Parameters<typeof visitObject>[2]) =>
     visitObject(ctx, caller, row);
+  const checkinAnswer = (caller: Parameters<typeof visitObject>[1], row: Parameters<typeof visitObject>[2]) => ({
+    ...visitObject(ctx, caller, row),
+    hostNotified: hostNotified(ctx, caller.companyId, row.id),
+  });
   return [
     route({
       method: 'get',
@@ -51,6 +77,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
           caller,
           listVisits(ctx, caller, parseListQuery(req.query, visitPaging, visitQueryFields)),
         );
+        auditRead(ctx, caller, { action: 'visits.listed', objectType: 'visit', size: visits.length });
         return { visits, size: visits.length };
       },
     }),
@@ -59,7 +86,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       path: '/visits',
       tag,
       summary: 'Check a walk-in visitor in (idempotent by the client-made visit.id)',
-      response: visitObjectSchema,
+      response: checkinAnswerSchema,
       body: visitCreateInput,
       fieldCodes: visitInputCodes,
       errors: [
@@ -71,7 +98,18 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
         'CHECKOUT_AT_BEFORE_CHECKIN',
         ...visitorErrors,
       ],
-      handle: ({ caller, body }) => answer(caller, checkinWalkIn(ctx, caller, body)),
+      handle: ({ caller, body }) => checkinAnswer(caller, checkinWalkIn(ctx, caller, body)),
+    }),
+    route({
+      method: 'post',
+      path: '/visits/screen',
+      tag,
+      summary: 'Ask the blocklist before the rest of a check-in (a match records the visit, blocked, at once)',
+      response: screenAnswer,
+      body: screenInput,
+      fieldCodes: visitInputCodes,
+      errors: ['MISSING_ID', 'INVALID_ID', 'MISSING_NAME', 'INVITEE_NOT_FOUND', 'INVITEE_CANCELED', ...visitorErrors],
+      handle: ({ caller, body }) => screenCheckin(ctx, caller, body),
     }),
     route({
       method: 'patch',
@@ -113,7 +151,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       path: '/visit/inviteeCheckin/:inviteeId',
       tag,
       summary: 'Check an invitee in',
-      response: visitObjectSchema,
+      response: checkinAnswerSchema,
       body: inviteeCheckinInput,
       fieldCodes: visitInputCodes,
       errors: [
@@ -124,7 +162,8 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
         'ALREADY_EXISTS',
         'WRONG_CHECKIN_AT_FORMAT',
       ],
-      handle: ({ caller, params, body }) => answer(caller, checkinInvitee(ctx, caller, String(params.inviteeId), body)),
+      handle: ({ caller, params, body }) =>
+        checkinAnswer(caller, checkinInvitee(ctx, caller, String(params.inviteeId), body)),
     }),
     route({
       method: 'post',
@@ -143,9 +182,13 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       path: '/visit/:id',
       tag,
       summary: 'Retrieve a visit',
-      response: visitObjectSchema,
+      response: checkinAnswerSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => answer(caller, getVisit(ctx, caller, String(params.id))),
+      handle: ({ caller, params }) => {
+        const visit = getVisit(ctx, caller, String(params.id));
+        auditRead(ctx, caller, { action: 'visit.read', objectType: 'visit', objectId: visit.id });
+        return checkinAnswer(caller, visit);
+      },
     }),
     route({
       method: 'patch',

@@ -74,6 +74,7 @@ export type VisitorInput = z.output<typeof visitorInput>;
 const visitFields = {
   id: z.string().max(64),
   hostId: z.string().max(64).nullable(),
+  visitorTypeId: z.string().max(64).nullable(),
   checkinType: upperEnum(checkinTypes),
   checkoutType: upperEnum(checkinTypes),
   cardNumber: z
@@ -168,15 +169,32 @@ export const inviteeCheckinInput = z
     notes: nullableText(5000),
     customFields: answers(),
     questionnaireFields: answers(),
+    waiveReason: z.string().trim().min(3).max(500),
     ...visitFiles,
   })
   .partial();
 export type InviteeCheckinInput = z.output<typeof inviteeCheckinInput>;
 
+/**
+ * POST /v1/visits/screen: the walk-in's visit (its id, host, type) and the visitor's data typed so far, or an
+ * invitee and the id its visit will have.
+ */
+export const screenInput = z.object({
+  visit: z.object({
+    ...z.object(visitFields).pick({ hostId: true, visitorTypeId: true, checkinType: true }).partial().shape,
+    id: visitFields.id,
+  }),
+  visitor: visitorInput.optional(),
+  inviteeId: z.string().max(64).optional(),
+});
+export type ScreenInput = z.output<typeof screenInput>;
+export const screenAnswer = z.object({ stop: z.boolean().describe('the visitor is to see the reception now') });
+
 export const visitInputCodes: Readonly<Record<string, FieldCodes>> = {
   'visit.id': { missing: 'MISSING_ID', invalid: 'INVALID_ID' },
   id: { invalid: 'INVALID_ID' },
   'visit.hostId': { invalid: 'HOST_NOT_FOUND' },
+  'visit.visitorTypeId': { invalid: 'VISITOR_TYPE_NOT_FOUND' },
   'visit.checkinAt': { invalid: 'WRONG_CHECKIN_AT_FORMAT' },
   checkinAt: { invalid: 'WRONG_CHECKIN_AT_FORMAT' },
   'visit.checkoutAt': { invalid: 'WRONG_CHECKOUT_AT_FORMAT' },
@@ -240,6 +258,7 @@ const answerObject = () =>
 const visitTextFields = [
   ...visitorDataFields,
   'hostId',
+  'visitorTypeId',
   'inviteeId',
   'visitorId',
   'cardNumber',

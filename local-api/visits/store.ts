@@ -1,7 +1,8 @@
+import { auditActor, recordAudit } from '../audit/store.ts';
 import { screenVisitor } from '../blocklist/store.ts';
 import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
-import { checkinAnswers, liveAnswers } from '../custom-fields/store.ts';
+import { checkinAnswers, liveAnswers, unansweredRequired } from '../custom-fields/store.ts';
 import type { EventName } from '../events.ts';
 import {
   decodeNda,
@@ -16,11 +17,14 @@ import { hostSummaries } from '../hosts/summaries.ts';
 import { ApiError, type ErrorCode } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { findInvitee, freeCardNumber, type InviteeRow, markInviteeArrived } from '../invitees/store.ts';
+import { findMeeting } from '../meetings/store.ts';
 import { blockedNote } from '../notifications/messages.ts';
+import { forgetDeletedRow, settleErasures } from '../privacy/store.ts';
 import type { PersonIds } from '../rules/identity.ts';
 import { isUuidV4, newUuid } from '../rules/ids.ts';
 import { parseTimestampInput } from '../rules/time.ts';
 import { findLiveRow, insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
+import { requireVisitorType, typeRules } from '../visitor-types/store.ts';
 import { visitorDataFields } from '../visitors/schema.ts';
 import { recognizeVisitor, requireVisitor } from '../visitors/store.ts';
 import {
@@ -30,6 +34,7 @@ import {
   authorizationStatusOut,
   type CheckoutInput,
   type InviteeCheckinInput,
+  type ScreenInput,
   type VisitCreateInput,
   type VisitUpdateInput,
   visitColumns,
@@ -52,6 +57,7 @@ export type VisitRow = Record<string, unknown> & {
 const textFields = [
   ...visitorDataFields,
   'hostId',
+  'visitorTypeId',
   'inviteeId',
   'meetingId',
   'cardNumber',
@@ -158,6 +164,36 @@ function requireHost(ctx: Context, caller: Caller, hostId: string | null | undef
   if (hostId && !findHost(ctx, caller, hostId)) throw new ApiError('HOST_NOT_FOUND');
 }
 
+interface VisitReferences {
+  meetingId?: string | null;
+  checkinByHostId?: string | null;
+  checkoutByHostId?: string | null;
+}
+
+/**
+ * The visit's other references (its meeting, the hosts who checked it in and out) must name the company's own
+ * live rows: another company's id, or an unknown one, is refused. A replayed write happened already at a kiosk
+ * and is kept, as `checkinReferences` keeps it: a reference to a row the company deleted meanwhile stays, one the
+ * company has no row for is dropped (null).
+ */
+function ownReferences<T extends VisitReferences>(ctx: Context, caller: Caller, fields: T, replayed: boolean): T {
+  const checked = { ...fields };
+  const own = (table: 'hosts' | 'meetings', id: string, live: boolean, code: ErrorCode) => {
+    if (live) return id;
+    if (!replayed) throw new ApiError(code);
+    return companyHasRow(ctx, caller, table, id) ? id : null;
+  };
+  if (checked.meetingId) {
+    const id = checked.meetingId;
+    checked.meetingId = own('meetings', id, findMeeting(ctx, caller, id) !== undefined, 'MEETING_NOT_FOUND');
+  }
+  for (const key of ['checkinByHostId', 'checkoutByHostId'] as const) {
+    const id = checked[key];
+    if (id) checked[key] = own('hosts', id, findHost(ctx, caller, id) !== undefined, 'HOST_NOT_FOUND');
+  }
+  return checked;
+}
+
 function publishVisit(ctx: Context, caller: Caller, name: EventName, row: VisitRow): void {
   ctx.events.publish(name, caller, () => visitObject(ctx, caller, row));
 }
@@ -193,16 +229,27 @@ function fileColumns(uploads: VisitUploads, files: FileBatch, current?: VisitRow
 
 export interface CheckinOptions {
   /**
-   * The check-in already happened, at a kiosk that was offline (a sync replay, docs/sync.md). An invitee's is
-   * recorded even when the invitee was canceled or is inside already, since the kiosk could not know, and flagged
-   * for review (`statusNote` says why, the authorization waits) instead of refused. Its answers were checked by
-   * the kiosk, against the definitions it had, and are kept as they are.
+   * The check-in already happened, at a kiosk that was offline (a sync replay, docs/sync.md). It is recorded even
+   * when the kiosk could not know better: an invitee canceled or inside already, a host deleted meanwhile; such a
+   * visit is flagged for review (`statusNote` says why, the authorization waits) instead of refused. Its answers
+   * were checked by the kiosk, against the definitions it had, and are kept as they are.
    */
   replayed?: boolean;
+  /**
+   * A replayed check-in of an invitation this service no longer has (deleted meanwhile, or lost to a restore from
+   * a backup), recorded as a walk-in from the kiosk's own record of the visit and flagged INVITEE_NOT_FOUND.
+   */
+  lostInviteeId?: string;
+  /**
+   * The visitor is stopped by the blocklist before finishing the kiosk's steps (`screenCheckin`): the visit is
+   * recorded with what is known so far, without the answers a complete check-in requires.
+   */
+  stoppedAtDoor?: boolean;
 }
 
 /** Answers are checked at the door; a replay's were checked by the kiosk. */
-const answerMode = (options: CheckinOptions) => (options.replayed ? 'replay' : 'checkin');
+const answerMode = (options: CheckinOptions) =>
+  options.replayed ? 'replay' : options.stoppedAtDoor ? 'waived' : 'checkin';
 
 /**
  * The door's part of a check-in: the visitor record (a returning visitor is recognized) and the blocklist. A
@@ -229,6 +276,44 @@ function atTheDoor(
   };
 }
 
+/** Whether the company has the row, live or deleted. */
+function companyHasRow(ctx: Context, caller: Caller, table: 'hosts' | 'invitees' | 'meetings', id: string): boolean {
+  return (
+    prepared(ctx.db, `SELECT 1 FROM ${table} WHERE id = ? AND companyId = ?`).get(id, caller.companyId) !== undefined
+  );
+}
+
+type WalkInFields = Omit<VisitCreateInput['visit'], 'customFields' | 'questionnaireFields' | 'feedbacks'>;
+
+/**
+ * The hosts and invitation a check-in refers to. At the door they must be live. A replayed check-in happened
+ * already: a host or an invitation deleted meanwhile does not undo it. The visit keeps each reference the company
+ * still has a row for (a deleted one), drops one it has none for (lost to a restore from a backup), and is flagged
+ * for review when the invitation or the visit's host is gone.
+ */
+function checkinReferences(ctx: Context, caller: Caller, fields: WalkInFields, options: CheckinOptions) {
+  if (!options.replayed) {
+    requireHost(ctx, caller, fields.hostId);
+    requireHost(ctx, caller, fields.authorizedById);
+    return { fields, inviteeId: null };
+  }
+  const kept = (table: 'hosts' | 'invitees', id: string | null | undefined) =>
+    id && companyHasRow(ctx, caller, table, id) ? id : null;
+  const hostGone = Boolean(fields.hostId) && !findHost(ctx, caller, String(fields.hostId));
+  const authorizerGone = Boolean(fields.authorizedById) && !findHost(ctx, caller, String(fields.authorizedById));
+  const lostInvitee = options.lostInviteeId;
+  const flag = lostInvitee !== undefined ? 'INVITEE_NOT_FOUND' : hostGone ? 'HOST_NOT_FOUND' : null;
+  return {
+    fields: {
+      ...fields,
+      ...(hostGone ? { hostId: kept('hosts', fields.hostId) } : {}),
+      ...(authorizerGone ? { authorizedById: kept('hosts', fields.authorizedById) } : {}),
+      ...(flag ? { statusNote: flag, authorizationStatus: 'AWAITING' as const } : {}),
+    },
+    inviteeId: kept('invitees', lostInvitee),
+  };
+}
+
 /**
  * Walk-in check-in. The visit's id is made by the client, so a retried POST (the kiosk lost the answer) finds
  * the visit it already made and answers it unchanged instead of creating a second one.
@@ -249,9 +334,15 @@ export function checkinWalkIn(
       return existing;
     }
     if (!visitor.name) throw new ApiError('MISSING_NAME');
-    requireHost(ctx, caller, visit.hostId);
-    requireHost(ctx, caller, visit.authorizedById);
-    const { companyId: _ignored, customFields, questionnaireFields, feedbacks, ...fields } = visit;
+    const { companyId: _ignored, customFields, questionnaireFields, feedbacks, ...requested } = visit;
+    if (!options.replayed) requireVisitorType(ctx, caller, visit.visitorTypeId);
+    const rules = typeRules(ctx, caller, visit.visitorTypeId);
+    const references = checkinReferences(ctx, caller, requested, options);
+    const fields = ownReferences(ctx, caller, references.fields, options.replayed === true);
+    const { inviteeId } = references;
+    // The type's approval rule, unless the client decided the authorization itself.
+    if (fields.authorizationStatus === undefined && rules?.requireAuthorization)
+      fields.authorizationStatus = 'AWAITING';
     const dates = resolveDates(fields, caller);
     const now = ctx.clock.now();
     const checkinAt = (dates.checkinAt as number | undefined) ?? now;
@@ -259,11 +350,18 @@ export function checkinWalkIn(
     if (checkoutAt !== null && Math.floor(checkoutAt / 1000) < Math.floor(checkinAt / 1000)) {
       throw new ApiError('CHECKOUT_AT_BEFORE_CHECKIN');
     }
-    const answers = checkinAnswers(ctx, caller, { customFields, questionnaireFields, feedbacks }, answerMode(options));
-    const { letIn, ...door } = atTheDoor(ctx, caller, visitor, checkinAt, visit, options);
+    const answers = checkinAnswers(
+      ctx,
+      caller,
+      { customFields, questionnaireFields, feedbacks },
+      answerMode(options),
+      rules?.customFieldIds ?? null,
+    );
+    const { letIn, ...door } = atTheDoor(ctx, caller, visitor, checkinAt, fields, options);
     insertRow(ctx.db, 'visits', {
       ...objectToRow({ ...dates, ...visitor, ...answers, ...door }, visitColumns),
       ...fileColumns(uploads, files),
+      ...(inviteeId ? { inviteeId } : {}),
       checkinType: visit.checkinType ?? 'API',
       cardNumber: visit.cardNumber ?? String(freeCardNumber(ctx, caller)),
       checkinAt,
@@ -326,15 +424,23 @@ export function checkinInvitee(
     const now = ctx.clock.now();
     const checkinAt = (resolveDate(input.checkinAt, caller, 'WRONG_CHECKIN_AT_FORMAT') as number | undefined) ?? now;
     const id = input.id ?? newUuid(ctx.random);
-    const answers = checkinAnswers(
-      ctx,
-      caller,
-      {
-        customFields: input.customFields ?? liveAnswers(ctx, caller, inviteeAnswers(invitee)),
-        questionnaireFields: input.questionnaireFields,
-      },
-      answerMode(options),
-    );
+    const visitorTypeId = (invitee.visitorTypeId as string | null) ?? null;
+    const rules = typeRules(ctx, caller, visitorTypeId);
+    const asked = rules?.customFieldIds ?? null;
+    const given = {
+      customFields: mergeAnswers(liveAnswers(ctx, caller, inviteeAnswers(invitee)), input.customFields ?? []),
+      questionnaireFields: input.questionnaireFields,
+    };
+    const waived = input.waiveReason !== undefined && !options.replayed && !options.stoppedAtDoor;
+    const answers = checkinAnswers(ctx, caller, given, waived ? 'waived' : answerMode(options), asked);
+    if (waived) {
+      recordAudit(ctx, auditActor(caller), {
+        action: 'visit.requirements.waived',
+        objectType: 'visit',
+        objectId: id,
+        details: { reason: input.waiveReason, unanswered: unansweredRequired(ctx, caller, answers, asked) },
+      });
+    }
     const person = invitee as InviteeRow & PersonIds & Record<string, string | null>;
     const { letIn, ...door } = atTheDoor(ctx, caller, person, checkinAt, {}, options);
     insertRow(ctx.db, 'visits', {
@@ -346,6 +452,7 @@ export function checkinInvitee(
       updatedAt: now,
       inviteeId,
       hostId: invitee.hostId,
+      visitorTypeId,
       meetingId: invitee.meetingId,
       name: invitee.name,
       email: invitee.email,
@@ -364,7 +471,8 @@ export function checkinInvitee(
       checkinType: input.checkinType ?? 'INVITES',
       checkinByIpadId: input.checkinByIpadId ?? null,
       checkinByHostId: input.checkinByHostId ?? null,
-      authorizationStatus: flag !== null || invitee.requiresAuthorization === 1 ? 'AWAITING' : null,
+      authorizationStatus:
+        flag !== null || invitee.requiresAuthorization === 1 || rules?.requireAuthorization ? 'AWAITING' : null,
       statusNote: door.statusNote ?? flag,
       isInsideCompany: letIn ? 1 : 0,
     });
@@ -373,6 +481,34 @@ export function checkinInvitee(
     publishVisit(ctx, caller, 'visit.checkin', row);
     return row;
   });
+}
+
+/**
+ * The blocklist asked before the kiosk's later steps (picture, agreement), right after the visitor said who they
+ * are. A match records the visit at once, as the check-in would (BLOCKED, not let in, the door's hosts told), so
+ * a visitor learns nothing more by asking than by checking in; no match records nothing. The answer says only
+ * whether to stop: never why, nor anything of the entry.
+ */
+export function screenCheckin(ctx: Context, caller: Caller, input: ScreenInput): { stop: boolean } {
+  if (!isUuidV4(input.visit.id)) throw new ApiError('INVALID_ID');
+  if (input.inviteeId !== undefined) {
+    const invitee = requireInvitee(ctx, caller, input.inviteeId);
+    if (!findVisitAnyState(ctx, input.visit.id) && !screenVisitor(ctx, caller, invitee as InviteeRow & PersonIds)) {
+      return { stop: false };
+    }
+    const visit = checkinInvitee(ctx, caller, input.inviteeId, { id: input.visit.id }, { stoppedAtDoor: true });
+    return { stop: visit.visitorStatus === 'BLOCKED' };
+  }
+  const visitor = input.visitor ?? {};
+  if (!findVisitAnyState(ctx, input.visit.id) && !screenVisitor(ctx, caller, visitor)) return { stop: false };
+  const visit = checkinWalkIn(ctx, caller, { visit: input.visit, visitor }, { stoppedAtDoor: true });
+  return { stop: visit.visitorStatus === 'BLOCKED' };
+}
+
+/** The invitee's answers completed by those given at check-in: one per field, the later one kept. */
+function mergeAnswers(registered: readonly AnswerItem[], given: readonly AnswerItem[]): AnswerItem[] {
+  const fresh = new Set(given.map((answer) => answer.customFieldId));
+  return [...registered.filter((answer) => !fresh.has(answer.customFieldId)), ...given];
 }
 
 /** The invitee's Custom Field Objects as the visit's answers. */
@@ -389,14 +525,18 @@ export function inviteeAnswers(invitee: InviteeRow): AnswerItem[] {
 function applyCheckout(ctx: Context, caller: Caller, row: VisitRow, input: CheckoutInput): VisitRow {
   if (row.checkoutAt !== null) throw new ApiError('ALREADY_CHECKOUT');
   const now = ctx.clock.now();
-  const checkoutAt = (resolveDate(input.checkoutAt, caller, 'WRONG_CHECKOUT_AT_FORMAT') as number | undefined) ?? now;
+  // A check-out "now" of a visit stamped later than now (by a device clock running ahead) ends it at its check-in:
+  // the person is leaving, and a visit that cannot be closed would count them inside for ever.
+  const checkoutAt =
+    (resolveDate(input.checkoutAt, caller, 'WRONG_CHECKOUT_AT_FORMAT') as number | undefined) ??
+    Math.max(now, row.checkinAt);
   if (Math.floor(checkoutAt / 1000) < Math.floor(row.checkinAt / 1000))
     throw new ApiError('CHECKOUT_AT_BEFORE_CHECKIN');
   const changes = {
     checkoutAt,
     isInsideCompany: 0,
     checkoutType: input.checkoutType ?? 'API',
-    checkoutByHostId: input.checkoutByHostId ?? null,
+    checkoutByHostId: ownReferences(ctx, caller, input, caller.replayedFor !== undefined).checkoutByHostId ?? null,
     checkoutByIpadId: input.checkoutByIpadId ?? null,
     updatedAt: now,
   };
@@ -450,7 +590,8 @@ export function updateVisit(ctx: Context, caller: Caller, id: string, input: Vis
   const uploads = decodeUploads(input);
   return inTransactionWithFiles(ctx, caller, (files) => {
     const current = getVisit(ctx, caller, id);
-    const { customFields, questionnaireFields, feedbacks, ...fields } = input.visit ?? {};
+    const { customFields, questionnaireFields, feedbacks, ...given } = input.visit ?? {};
+    const fields = ownReferences(ctx, caller, given, caller.replayedFor !== undefined);
     requireHost(ctx, caller, fields.hostId);
     requireHost(ctx, caller, fields.authorizedById);
     requireVisitor(ctx, caller, fields.visitorId);
@@ -466,13 +607,19 @@ export function updateVisit(ctx: Context, caller: Caller, id: string, input: Vis
   });
 }
 
+/** Deletes a visit, keeping none of the visitor's data in its row (see `forgetDeletedRow`). */
 export function deleteVisit(ctx: Context, caller: Caller, id: string): void {
   inTransaction(ctx, () => {
-    const row = getVisit(ctx, caller, id);
-    const now = ctx.clock.now();
-    updateRow(ctx.db, 'visits', caller.companyId, id, { deletedAt: now, updatedAt: now });
-    publishVisit(ctx, caller, 'visit.deleted', { ...row, deletedAt: now, updatedAt: now });
+    getVisit(ctx, caller, id);
+    forgetDeletedRow(ctx, caller.companyId, 'visits', id, ctx.clock.now());
+    publishVisit(
+      ctx,
+      caller,
+      'visit.deleted',
+      prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(id) as VisitRow,
+    );
   });
+  settleErasures(ctx);
 }
 
 export const listVisits = (ctx: Context, caller: Caller, query: ListQuery) =>

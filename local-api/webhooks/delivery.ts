@@ -1,5 +1,7 @@
 import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
+import { destinationPolicy } from '../outgoing/policy.ts';
+import { OutgoingError, sendRequest } from '../outgoing/request.ts';
 import { PermanentJobError, queueStatus } from '../queue/queue.ts';
 import { formatInZone } from '../rules/time.ts';
 
@@ -14,41 +16,47 @@ export const attemptTimeoutMs = 8_000;
 /** Answers that refuse this very request: sending the same body again cannot help, so the job fails at once. */
 const refusedStatuses = new Set([400, 405, 410, 413, 415, 422]);
 
-function reasonOf(error: unknown): string {
-  if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${attemptTimeoutMs / 1000} s`;
-  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+/**
+ * What a company reads of a failed attempt: that its endpoint failed, not what the network said (refused, reset,
+ * timed out, not resolved), which would make the status a port scanner. The detail is the `cause`, for the log.
+ */
+export function deliveryFailure(origin: string, error: unknown): Error {
+  const refusedHere = error instanceof OutgoingError && error.kind === 'refused-destination';
+  const message = refusedHere ? `${origin}: ${error.message}` : `cannot reach ${origin}`;
+  return new Error(message, { cause: error });
 }
 
 /**
- * POSTs a JSON body for a queued job. Resolves on 2xx; throws to have the job retried (network errors, time-outs,
- * redirects, 5xx and the other 4xx, which a change on the peer's side can cure: credentials, a path) or
- * PermanentJobError for the statuses above. Messages name the peer's origin only: a URL may hold credentials.
+ * POSTs a JSON body for a queued job, to a destination the device's policy allows, within attemptTimeoutMs.
+ * Resolves on 2xx; throws to have the job retried (network errors, time-outs, redirects, 5xx and the other 4xx,
+ * which a change on the peer's side can cure: credentials, a path) or PermanentJobError for the statuses above.
+ * Messages name the peer's origin only: a URL may hold credentials.
  */
 export async function postJson(
+  ctx: Pick<Context, 'db'>,
   url: string,
   body: string,
   headers: Record<string, string>,
   signal: AbortSignal,
 ): Promise<void> {
   const origin = new URL(url).origin;
-  let response: Response;
+  let status: number;
   try {
-    response = await fetch(url, {
+    ({ status } = await sendRequest(destinationPolicy(ctx), {
+      url,
       method: 'POST',
       body,
       headers: { 'content-type': 'application/json', 'user-agent': 'Portaria', ...headers },
-      // Credentials and signed bodies go to the configured address only, never where a redirect points.
-      redirect: 'manual',
-      signal: AbortSignal.any([signal, AbortSignal.timeout(attemptTimeoutMs)]),
-    });
+      deadlineMs: attemptTimeoutMs,
+      signal,
+      maxResponseBytes: 0,
+    }));
   } catch (error) {
-    throw new Error(`cannot reach ${origin}: ${reasonOf(error)}`);
+    throw deliveryFailure(origin, error);
   }
-  await response.body?.cancel();
-  if (response.ok) return;
-  const message = `${origin} answered HTTP ${response.status}`;
-  if (refusedStatuses.has(response.status)) throw new PermanentJobError(message);
+  if (status >= 200 && status <= 299) return;
+  const message = `${origin} answered HTTP ${status}`;
+  if (refusedStatuses.has(status)) throw new PermanentJobError(message);
   throw new Error(message);
 }
 

@@ -44,6 +44,8 @@ export function webhookListener(ctx: Context): EventListener {
         idempotencyKey: `${eventId}.${hook.id}`,
         payload,
         giveUpAfterMs: webhookGiveUpMs,
+        endpoint: `webhook:${hook.id}`,
+        priority: 'background',
       });
     }
   };
@@ -59,6 +61,7 @@ export function webhookDeliveryHandler(ctx: Context): JobHandler {
     ).get(webhookId, job.companyId) as { url: string; secret: string } | undefined;
     if (!hook) return;
     await postJson(
+      ctx,
       hook.url,
       body,
       {

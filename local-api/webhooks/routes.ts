@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Context } from '../context.ts';
-import { type RouteSpec, route, successSchema } from '../http/routes.ts';
+import { listQueryInput, parseListQuery } from '../http/list-query.ts';
+import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { deliveryStatus } from './delivery.ts';
 import { webhookJobKind } from './events.ts';
 import {
@@ -10,9 +11,19 @@ import {
   webhookObjectSchema,
   webhookUpdateInput,
 } from './schema.ts';
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook, webhookObject } from './store.ts';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhooks,
+  updateWebhook,
+  webhookObject,
+  webhookQueryFields,
+} from './store.ts';
 
 const tag = 'Webhooks';
+/** A company has at most 20 webhooks; the list pages as the others do all the same. */
+const webhookPaging = { defaultLimit: 500, maxLimit: 1000 };
 const inputErrors = ['MISSING_URL', 'INVALID_URL', 'INVALID_EVENT', 'INVALID_PARAMETER'] as const;
 
 export function webhookRoutes(ctx: Context): RouteSpec[] {
@@ -22,10 +33,12 @@ export function webhookRoutes(ctx: Context): RouteSpec[] {
       path: '/webhooks',
       tag,
       summary: 'List the webhooks (their secrets are not shown)',
+      query: listQueryInput(webhookPaging),
       response: z.object({ webhooks: z.array(webhookObjectSchema), size: z.number().int() }),
-      errors: [],
-      handle: ({ caller }) => {
-        const webhooks = listWebhooks(ctx, caller).map((row) => webhookObject(row, caller));
+      errors: listErrors,
+      handle: ({ req, caller }) => {
+        const query = parseListQuery(req.query, webhookPaging, webhookQueryFields);
+        const webhooks = listWebhooks(ctx, caller, query).map((row) => webhookObject(row, caller));
         return { webhooks, size: webhooks.length };
       },
     }),

@@ -1,8 +1,10 @@
+import { auditActor, recordAudit } from '../audit/store.ts';
 import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
+import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { newUuid } from '../rules/ids.ts';
-import { insertRow, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
+import { insertRow, listRows, objectToRow, prepared, queryFieldsOf, rowToObject, updateRow } from '../store/rows.ts';
 import { maxWebhooksPerCompany, type WebhookCreateInput, type WebhookUpdateInput, webhookColumns } from './schema.ts';
 
 export type WebhookRow = Record<string, unknown> & {
@@ -26,6 +28,13 @@ export function webhookObject(row: WebhookRow, caller: Caller, shownSecret?: str
   return { ...object, type: 'webhook', ...(shownSecret !== undefined ? { secret: shownSecret } : {}) };
 }
 
+/** A webhook as its audit entries show it: its id and whether it is on (its URL and secret stay out). */
+const auditedWebhook = (row: WebhookRow) => ({
+  objectType: 'webhook',
+  objectId: row.id,
+  details: { isActive: row.isActive === 1 },
+});
+
 export function getWebhook(ctx: Context, caller: Caller, id: string): WebhookRow {
   const row = prepared(ctx.db, 'SELECT * FROM webhooks WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
     id,
@@ -35,11 +44,11 @@ export function getWebhook(ctx: Context, caller: Caller, id: string): WebhookRow
   return row;
 }
 
-export function listWebhooks(ctx: Context, caller: Caller): WebhookRow[] {
-  return prepared(ctx.db, 'SELECT * FROM webhooks WHERE companyId = ? AND deletedAt IS NULL ORDER BY rowid').all(
-    caller.companyId,
-  ) as WebhookRow[];
-}
+/** Queryable as every list is (docs/api.md, "Lists"): the URL and the times and activity of the webhook. */
+export const webhookQueryFields: QueryFields = queryFieldsOf(['url'], webhookColumns);
+
+export const listWebhooks = (ctx: Context, caller: Caller, query: ListQuery) =>
+  listRows<WebhookRow>(ctx.db, 'webhooks', caller.companyId, query);
 
 /** Sealed before storage, like every secret; the field is dropped when the input has none. */
 function sealedSecret(ctx: Context, secret: string | undefined): { secret?: string } {
@@ -53,7 +62,11 @@ export function createWebhook(
 ): { row: WebhookRow; secret: string } {
   const secret = input.secret ?? `whsec_${ctx.random.bytes(24).toString('base64url')}`;
   return inTransaction(ctx, () => {
-    if (listWebhooks(ctx, caller).length >= maxWebhooksPerCompany) throw new ApiError('TOO_MANY_WEBHOOKS');
+    const { count } = prepared(
+      ctx.db,
+      'SELECT COUNT(*) AS count FROM webhooks WHERE companyId = ? AND deletedAt IS NULL',
+    ).get(caller.companyId) as { count: number };
+    if (count >= maxWebhooksPerCompany) throw new ApiError('TOO_MANY_WEBHOOKS');
     const id = newUuid(ctx.random);
     const now = ctx.clock.now();
     insertRow(ctx.db, 'webhooks', {
@@ -64,7 +77,9 @@ export function createWebhook(
       createdAt: now,
       updatedAt: now,
     });
-    return { row: getWebhook(ctx, caller, id), secret };
+    const row = getWebhook(ctx, caller, id);
+    recordAudit(ctx, auditActor(caller), { action: 'webhook.created', ...auditedWebhook(row) });
+    return { row, secret };
   });
 }
 
@@ -76,7 +91,9 @@ export function updateWebhook(ctx: Context, caller: Caller, id: string, input: W
       ...sealedSecret(ctx, input.secret),
       updatedAt: ctx.clock.now(),
     });
-    return getWebhook(ctx, caller, id);
+    const row = getWebhook(ctx, caller, id);
+    recordAudit(ctx, auditActor(caller), { action: 'webhook.updated', ...auditedWebhook(row) });
+    return row;
   });
 }
 
@@ -85,5 +102,6 @@ export function deleteWebhook(ctx: Context, caller: Caller, id: string): void {
     getWebhook(ctx, caller, id);
     const now = ctx.clock.now();
     updateRow(ctx.db, 'webhooks', caller.companyId, id, { deletedAt: now, updatedAt: now });
+    recordAudit(ctx, auditActor(caller), { action: 'webhook.deleted', objectType: 'webhook', objectId: id });
   });
 }

@@ -10,10 +10,10 @@ import { hubOffline, useSyncStatus } from './hub.ts';
 import { kioskLanguage, type Lang } from './i18n/index.ts';
 import { type KioskData, loadKioskData } from './kiosk-data.ts';
 import { useReached } from './reach.ts';
-import { Outcome } from './screens/Outcome.tsx';
+import { Outcome, SeeReception } from './screens/Outcome.tsx';
 import { ScreenFailure } from './screens/ScreenFailure.tsx';
 import { Welcome } from './screens/Welcome.tsx';
-import type { Visit } from './types.ts';
+import type { Visit, VisitorType } from './types.ts';
 
 // The visitors' flows are in the first chunk: a tap must never wait for (or fail on) a download. What they load
 // later (camera decoding, signature pad, PDF maker, QR drawing) is fetched in the background once the kiosk is up;
@@ -22,10 +22,11 @@ const FrontDesk = lazy(() => import('./frontdesk/FrontDesk.tsx').then((m) => ({ 
 
 type Screen =
   | { name: 'welcome' }
-  | { name: 'walkIn' }
+  | { name: 'walkIn'; visitorType: VisitorType | undefined }
   | { name: 'invited' }
   | { name: 'checkout' }
   | { name: 'outcome'; visit: Visit; picture: string | undefined }
+  | { name: 'stopped'; visitorName: string }
   | { name: 'frontDesk' };
 
 /** Seconds of the "are you still there?" warning before an idle kiosk returns to its welcome screen. */
@@ -62,7 +63,7 @@ export function App({ api, initial }: { api: Api; initial: KioskData }) {
 
   const idleSeconds =
     screen.name === 'frontDesk' ? Math.max(frontDeskIdleSeconds, data.settings.idleSeconds) : data.settings.idleSeconds;
-  const watched = screen.name !== 'welcome' && screen.name !== 'outcome';
+  const watched = screen.name !== 'welcome' && screen.name !== 'outcome' && screen.name !== 'stopped';
   const { remaining, stay } = useIdle(watched, idleSeconds * 1000, warnSeconds * 1000, home);
 
   useEffect(() => {
@@ -77,7 +78,9 @@ export function App({ api, initial }: { api: Api; initial: KioskData }) {
   }, []);
 
   const done = (visit: Visit, picture?: string) => setScreen({ name: 'outcome', visit, picture });
+  const stopped = (visitorName: string) => setScreen({ name: 'stopped', visitorName });
   const flowProps = { api, data, lang, onCancel: home };
+  const offeredTypes = data.visitorTypes.filter((type) => type.isActive);
   return (
     <div className="kiosk" data-screen={screen.name}>
       {!reached && (
@@ -96,15 +99,21 @@ export function App({ api, initial }: { api: Api; initial: KioskData }) {
             <Welcome
               company={data.company}
               lang={lang}
+              visitorTypes={offeredTypes}
               onLang={setLang}
-              onWalkIn={() => setScreen({ name: 'walkIn' })}
+              onWalkIn={(visitorType) => setScreen({ name: 'walkIn', visitorType })}
               onInvited={() => setScreen({ name: 'invited' })}
               onCheckout={() => setScreen({ name: 'checkout' })}
               onFrontDesk={() => setScreen({ name: 'frontDesk' })}
             />
           )}
-          {screen.name === 'walkIn' && <WalkIn key={session} {...flowProps} onDone={done} />}
-          {screen.name === 'invited' && <Invited key={session} {...flowProps} onDone={(visit) => done(visit)} />}
+          {screen.name === 'walkIn' && (
+            <WalkIn key={session} {...flowProps} visitorType={screen.visitorType} onDone={done} onStopped={stopped} />
+          )}
+          {screen.name === 'invited' && <Invited key={session} {...flowProps} onDone={done} onStopped={stopped} />}
+          {screen.name === 'stopped' && (
+            <SeeReception key={session} name={screen.visitorName} reason="blocked" onHome={home} />
+          )}
           {screen.name === 'checkout' && <Checkout key={session} {...flowProps} />}
           {screen.name === 'outcome' && (
             <Outcome

@@ -1,5 +1,5 @@
 import { isAnswered, type ValueProblem, valueProblem } from '../../local-api/custom-fields/values.ts';
-import type { AnswerItem, CustomFieldDefinition, KioskSettings } from './types.ts';
+import type { AnswerItem, CustomFieldDefinition } from './types.ts';
 
 /** Why an answer is refused, as the page says it (`validation.<problem>`): the service's reasons, in words. */
 export type AnswerProblem = 'required' | 'date' | 'number' | 'email' | 'phone';
@@ -21,10 +21,6 @@ export const fieldLabel = (def: CustomFieldDefinition, lang: string) => def.loca
 /** A dropdown option as the visitor's language shows it, else the option itself (which is what is stored). */
 export const optionLabel = (def: CustomFieldDefinition, option: string, lang: string) =>
   def.localizedOptions?.[lang]?.[(def.options ?? []).indexOf(option)] || option;
-
-/** The agreement in the visitor's language, else the text for every language. */
-export const ndaTextFor = (settings: Pick<KioskSettings, 'ndaText' | 'localizedNdaText'>, lang: string) =>
-  settings.localizedNdaText?.[lang as keyof KioskSettings['localizedNdaText']] || settings.ndaText;
 
 const rule = (def: CustomFieldDefinition) => ({
   type: def.type,

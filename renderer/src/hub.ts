@@ -9,6 +9,10 @@ export interface SyncStatus {
   pending: number;
   lastSuccessAt: string | null;
   lastError: string | null;
+  /** The hub's clock minus this device's, in milliseconds; absent from services older than the clock warning. */
+  clockSkewMs?: number | null;
+  /** This device's clock is more than 30 s from the hub's. */
+  clockWarning?: boolean;
 }
 
 const everyMs = 30_000;

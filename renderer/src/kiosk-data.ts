@@ -1,6 +1,6 @@
 import { type Api, listQuery } from './api.ts';
 import { browserTimeZone } from './time.ts';
-import type { AccessConfig, Company, CustomFieldDefinition, HostSummary, KioskSettings } from './types.ts';
+import type { AccessConfig, Company, CustomFieldDefinition, HostSummary, KioskSettings, VisitorType } from './types.ts';
 
 /** What the kiosk's screens need from the service, loaded at start and again whenever the welcome screen shows. */
 export interface KioskData {
@@ -10,6 +10,8 @@ export interface KioskData {
   /** The hosts shown on this kiosk (`isActive`, section 2.2). */
   hosts: HostSummary[];
   customFields: CustomFieldDefinition[];
+  /** The company's visitor types, in their order (the active ones are offered; invitees may carry any). */
+  visitorTypes: VisitorType[];
   accessEnabled: boolean;
   timeZone: string;
 }
@@ -22,11 +24,12 @@ export function itemsOf<T>(answer: unknown, key: string): T[] {
 }
 
 export async function loadKioskData(api: Api): Promise<KioskData> {
-  const [company, settings, hosts, customFields, access] = await Promise.all([
+  const [company, settings, hosts, customFields, visitorTypes, access] = await Promise.all([
     api.optional<Company>('/v1/company'),
     api.get<KioskSettings>('/v1/kiosk/settings'),
     api.get<{ hosts: HostSummary[] }>(`/v1/hosts${listQuery('isActive', '==', 'true')}`),
     api.optional<unknown>('/v1/customfields'),
+    api.optional<unknown>('/v1/visitortypes'),
     api.optional<AccessConfig>('/v1/integration/access'),
   ]);
   return {
@@ -36,6 +39,7 @@ export async function loadKioskData(api: Api): Promise<KioskData> {
     customFields: itemsOf<CustomFieldDefinition>(customFields, 'customFields').sort(
       (a, b) => (a.sort ?? 0) - (b.sort ?? 0),
     ),
+    visitorTypes: itemsOf<VisitorType>(visitorTypes, 'visitorTypes'),
     accessEnabled: access?.enabled === true,
     timeZone: company?.timezone || browserTimeZone(),
   };

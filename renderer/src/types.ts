@@ -1,6 +1,7 @@
 import type { FieldMode, KioskSettings, VisitorFieldName } from '../../local-api/kiosk/schema.ts';
+import type { VisitorType } from '../../local-api/visitor-types/schema.ts';
 
-export type { FieldMode, KioskSettings, VisitorFieldName };
+export type { FieldMode, KioskSettings, VisitorFieldName, VisitorType };
 
 /** The fields of the service's objects the kiosk reads (the API answers more). */
 export interface HostSummary {
@@ -29,6 +30,9 @@ export interface Visit {
   pictureSignedUrl?: string | null;
   ndaUrl: string | null;
   cardNumber: string | null;
+  visitorTypeId?: string | null;
+  /** Whether a message to the host was queued on a configured channel (the check-in's answers say so). */
+  hostNotified?: boolean;
 }
 
 export interface Invitee {
@@ -40,6 +44,10 @@ export interface Invitee {
   host: HostSummary | null;
   cardNumber?: number;
   requiresAuthorization?: boolean;
+  visitorTypeId?: string | null;
+  pictureUrl?: string | null;
+  /** The answers the invitation already holds (Custom Field Objects). */
+  customFields?: { id: string; value: string | null }[];
 }
 
 export interface Company {

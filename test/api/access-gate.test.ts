@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { eventually, type GateProcess, gateCredentials, startGateProcess } from '../helpers/gate.ts';
-import { client, type Reply, startService, type TestService } from '../helpers/service.ts';
+import { allowLoopback, client, type Reply, startService, type TestService } from '../helpers/service.ts';
 
 const aesKey = 'gate-aes-key-0123456789abcdef';
 
@@ -11,7 +11,7 @@ let gate: GateProcess;
 const stopped: (() => Promise<void>)[] = [];
 
 before(async () => {
-  [service, gate] = await Promise.all([startService(), startGateProcess({ aesKey })]);
+  [service, gate] = await Promise.all([startService({ args: allowLoopback }), startGateProcess({ aesKey })]);
 });
 after(async () => {
   await Promise.all([service.stop(), gate.stop(), ...stopped.map((stop) => stop())]);

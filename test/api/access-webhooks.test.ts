@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { eventually, type GateProcess, startGateProcess } from '../helpers/gate.ts';
-import { client, startService, type TestService } from '../helpers/service.ts';
+import { allowLoopback, client, startService, type TestService } from '../helpers/service.ts';
 
 const webhookSecret = 'whsec_test_0123456789abcdef';
 
@@ -13,7 +13,10 @@ let api: ReturnType<typeof client>;
 let gate: GateProcess;
 
 before(async () => {
-  [service, gate] = await Promise.all([startService(), startGateProcess({ aesKey: 'unused here', webhookSecret })]);
+  [service, gate] = await Promise.all([
+    startService({ args: allowLoopback }),
+    startGateProcess({ aesKey: 'unused here', webhookSecret }),
+  ]);
   api = client(service.url, service.company().apiKey);
 });
 after(() => Promise.all([service.stop(), gate.stop()]));

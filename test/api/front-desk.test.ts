@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { csvCell } from '../../local-api/visit-log/csv.ts';
 import { pngBytes } from '../helpers/files.ts';
-import { client, startService, type TestService } from '../helpers/service.ts';
+import { allowLoopback, client, startService, type TestService } from '../helpers/service.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 
 let service: TestService;
@@ -15,7 +15,7 @@ let hostId: string;
 
 before(async () => {
   smtp = await startSmtp();
-  service = await startService();
+  service = await startService({ args: allowLoopback });
   api = client(service.url, service.company('Acme', 'America/Sao_Paulo').apiKey);
   other = client(service.url, service.company('Other', 'UTC').apiKey);
   hostId = (await api('POST', '/v1/hosts', { name: 'Helena Dias', email: 'helena@acme.test' })).body.id;
@@ -144,7 +144,7 @@ describe('notifications from the front desk', () => {
     await api('POST', '/v1/integration/notifications', { smtpPort: 9 });
     const failed = await api('POST', '/v1/integration/notifications/test', { channel: 'email', to: 'desk@acme.test' });
     assert.equal(failed.body.delivered, false);
-    assert.match(failed.body.error, /^SMTP 127\.0\.0\.1:9: /);
+    assert.match(failed.body.error, /SMTP 127\.0\.0\.1:9/);
   });
 
   test('deliveries list the queue: each message to a host with its state', async () => {

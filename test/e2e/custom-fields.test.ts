@@ -47,7 +47,6 @@ test("the company's custom fields and questionnaire: in the visitor's language, 
   await page.getByRole('button', { name: 'Avançar' }).click();
   await page.getByRole('combobox').fill('bea');
   await page.getByRole('option', { name: /Beatriz Lima/ }).click();
-  await page.getByRole('button', { name: 'Avançar' }).click();
 
   await page.getByRole('heading', { name: 'Mais alguns dados' }).waitFor();
   await page.getByLabel('Pessoas').fill('dois');

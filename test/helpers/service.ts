@@ -17,6 +17,12 @@ export interface TestService {
   stderr(): string;
 }
 
+/**
+ * For services that hold several companies (a shared hub, to the destination policy) and deliver to the tests'
+ * peers on loopback: the device owner allows loopback.
+ */
+export const allowLoopback = ['--allow-destinations', '127.0.0.0/8'];
+
 export function tempDir(prefix = 'portaria-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
@@ -30,11 +36,25 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): string {
 
 /** Starts `portaria serve` as its own process on a free port and waits until it prints its URL. */
 export async function startService(
-  options: { dataDir?: string; args?: string[]; env?: NodeJS.ProcessEnv } = {},
+  options: {
+    dataDir?: string;
+    args?: string[];
+    env?: NodeJS.ProcessEnv;
+    /** Runs the service on a wall clock this far from the machine's (a device whose clock is set wrong). */
+    clockOffsetMs?: number;
+  } = {},
 ): Promise<TestService> {
   const dataDir = options.dataDir ?? tempDir();
-  const child = spawn(process.execPath, [cliPath, 'serve', '--port', '0', '--data', dataDir, ...(options.args ?? [])], {
-    env: { ...process.env, PORTARIA_LOG_LEVEL: 'info', ...options.env },
+  const skewed =
+    options.clockOffsetMs === undefined
+      ? { node: [], env: {} }
+      : {
+          node: ['--import', join(repoRoot, 'test/helpers/skewed-clock.mjs')],
+          env: { PORTARIA_TEST_CLOCK_OFFSET_MS: String(options.clockOffsetMs) },
+        };
+  const serve = [cliPath, 'serve', '--port', '0', '--data', dataDir, ...(options.args ?? [])];
+  const child = spawn(process.execPath, [...skewed.node, ...serve], {
+    env: { ...process.env, PORTARIA_LOG_LEVEL: 'info', ...skewed.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

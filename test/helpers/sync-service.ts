@@ -27,8 +27,13 @@ export function online(kiosk: TestService, apiKey: string): Promise<Reply> {
 }
 
 /** Starts a kiosk of the hub behind `upstreamUrl` (a proxy, usually) and waits until it is online. */
-export async function startKiosk(upstreamUrl: string, apiKey: string, dataDir?: string): Promise<TestService> {
-  const kiosk = await startService({ dataDir, args: upstreamArgs(upstreamUrl, apiKey) });
+export async function startKiosk(
+  upstreamUrl: string,
+  apiKey: string,
+  dataDir?: string,
+  clockOffsetMs?: number,
+): Promise<TestService> {
+  const kiosk = await startService({ dataDir, clockOffsetMs, args: upstreamArgs(upstreamUrl, apiKey) });
   await online(kiosk, apiKey);
   return kiosk;
 }

@@ -43,7 +43,7 @@ export function syncFixture(options: { kiosks?: number; pageLimit?: number } = {
     for (;;) {
       const since = syncState(kiosk).cursor ?? undefined;
       const page = readChanges(hub, hubCaller.companyId, since, options.pageLimit ?? 500);
-      applyPulledPage(kiosk, company.apiKey, { ...page, hlc: syncState(hub).hlc }, 0);
+      applyPulledPage(kiosk, company.apiKey, { ...page, hlc: syncState(hub).hlc });
       applied += page.changes.length;
       if (!page.hasMore) return applied;
     }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { copyFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -93,7 +93,8 @@ test('a damaged backup is refused and the data stays as it was', async () => {
   const other = await cli(['backup', '--data', scratch, '--out', notPortaria]);
   assert.equal(other.status, 2, 'no database to back up in a folder without one');
   for (const from of [damaged, join(scratch, 'missing.db')]) {
-    const result = await cli(['restore', '--data', dataDir, '--from', from, '--force']);
+    // Without a digest to check, SQLite's own checks refuse them.
+    const result = await cli(['restore', '--data', dataDir, '--from', from, '--force', '--without-digest']);
     assert.equal(result.status, 1, result.stderr);
     assert.match(result.stderr, /restore refused/);
   }
@@ -125,6 +126,63 @@ test('scheduled backups are written every interval and only the newest are kept'
   // Copied first: the schedule may prune it while the restore starts.
   const newest = join(scratch, 'scheduled.db');
   copyFileSync(join(dataDir, 'backups', later.sort().at(-1) ?? ''), newest);
+  copyFileSync(join(dataDir, 'backups', `${later.sort().at(-1)}.sha256`), `${newest}.sha256`);
+  // Each kept backup has its digest, and pruned ones took theirs along (read from one listing, again if a
+  // backup was being written or pruned just then).
+  const digestsMatch = () => {
+    const names = readdirSync(join(dataDir, 'backups')).filter((name) => name.startsWith('portaria-'));
+    const backups = names.filter((name) => name.endsWith('.db'));
+    return (
+      JSON.stringify(backups.map((name) => `${name}.sha256`)) ===
+      JSON.stringify(names.filter((n) => n.endsWith('.sha256')))
+    );
+  };
+  for (let tries = 0; !digestsMatch(); tries++) {
+    assert.ok(tries < 20, 'every scheduled backup has its digest, and no digest outlives its backup');
+    await sleep(50);
+  }
   const check = await cli(['restore', '--data', scratch, '--from', newest]);
   assert.equal(check.status, 0, `a scheduled backup restores: ${check.stderr}`);
+});
+
+test('every backup carries its SHA-256 digest; one altered byte and the restore is refused', async () => {
+  const marker = 'digest-probe@backup.test';
+  const visit = await api()('POST', '/v1/visits', {
+    visit: { id: randomUUID() },
+    visitor: { name: 'Probe', email: marker },
+  });
+  assert.equal(visit.status, 200);
+  const out = join(scratch, 'digest.db');
+  const backedUp = await cli(['backup', '--data', dataDir, '--out', out]);
+  assert.equal(backedUp.status, 0, backedUp.stderr);
+  const bytes = readFileSync(out);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  assert.equal(JSON.parse(backedUp.stdout).sha256, sha256);
+  assert.equal(readFileSync(`${out}.sha256`, 'utf8'), `${sha256}  digest.db\n`, 'the format of sha256sum');
+
+  // One byte of the e-mail, in a column no index covers: SQLite's integrity check cannot see it.
+  const at = bytes.indexOf(marker);
+  assert.ok(at > 0);
+  const altered = join(scratch, 'altered.db');
+  bytes[at] = 'D'.charCodeAt(0);
+  writeFileSync(altered, bytes);
+  copyFileSync(`${out}.sha256`, `${altered}.sha256`);
+  const before = await hostNames();
+  await api()('POST', '/v1/hosts', { name: 'After Digest', email: 'after-digest@b.test' });
+  const refused = await cli(['restore', '--data', dataDir, '--from', altered, '--force']);
+  assert.equal(refused.status, 1, refused.stdout);
+  assert.match(refused.stderr, /restore refused: .*altered\.db does not match its SHA-256 digest/);
+  assert.deepEqual(await hostNames(), [...before, 'After Digest'].sort(), 'nothing was restored');
+
+  // Without its digest a backup is refused too, unless the operator accepts it outright.
+  const bare = join(scratch, 'bare.db');
+  copyFileSync(out, bare);
+  const undigested = await cli(['restore', '--data', dataDir, '--from', bare, '--force']);
+  assert.equal(undigested.status, 1);
+  assert.match(undigested.stderr, /has no SHA-256 digest .*--without-digest/);
+  const accepted = await cli(['restore', '--data', dataDir, '--from', bare, '--force', '--without-digest']);
+  assert.equal(accepted.status, 0, accepted.stderr);
+  const restored = await cli(['restore', '--data', dataDir, '--from', out, '--force']);
+  assert.equal(restored.status, 0, restored.stderr);
+  assert.deepEqual(await hostNames(), before);
 });

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createCompany } from '../../local-api/companies/store.ts';
-import { authFailureLimits } from '../../local-api/http/limits.ts';
+import { keyGuessLimits } from '../../local-api/http/key-guessing.ts';
 import { type RunningService, startService } from '../../local-api/server.ts';
 import { manualClock } from '../helpers/context.ts';
 import { parseResponses } from '../helpers/raw-http.ts';
@@ -123,20 +123,70 @@ describe('wrong API keys', () => {
     for (let i = 0; i < 20; i++) {
       assert.equal((await get(service.url, {})).status, 401, 'no credentials guess nothing and are not counted');
     }
-    for (let i = 0; i < authFailureLimits.maxFailures; i++) {
+    for (let i = 0; i < keyGuessLimits.perAddress.maxFailures; i++) {
       assert.deepEqual(await get(service.url, wrong(i)), { status: 401, retryAfter: undefined, type: 'UNAUTHORIZED' });
     }
     const locked = await get(service.url, right());
     assert.deepEqual(locked, { status: 429, retryAfter: '60', type: 'TOO_MANY_REQUESTS' }, 'even the right key');
     assert.equal((await get(service.url, right(), '127.0.0.2')).status, 200, 'another address is not locked');
 
-    clock.advance(authFailureLimits.lockMs - 1_000);
+    clock.advance(keyGuessLimits.perAddress.lockMs - 1_000);
     assert.equal((await get(service.url, right())).retryAfter, '1');
     clock.advance(1_000);
     assert.equal((await get(service.url, right())).status, 200, 'unlocked once the lock ran out');
     assert.equal((await get(service.url, wrong(99))).status, 401, 'the count starts again from zero');
     console.log(
-      `auth limiter: locked after ${authFailureLimits.maxFailures} wrong keys for ${authFailureLimits.lockMs / 1000} s`,
+      `auth limiter: locked after ${keyGuessLimits.perAddress.maxFailures} wrong keys for ${keyGuessLimits.perAddress.lockMs / 1000} s`,
+    );
+  });
+});
+
+describe('wrong API keys from rotating addresses', () => {
+  const clock = manualClock();
+  let service: RunningService;
+  let dataDir: string;
+  let apiKey: string;
+
+  before(async () => {
+    dataDir = tempDir();
+    service = await startService({ port: 0, dataDir, logLevel: 'silent', clock });
+    apiKey = createCompany(service.ctx, { name: 'Target Co' }).apiKey;
+  });
+  after(async () => {
+    await service.close();
+    removeDir(dataDir);
+  });
+
+  test('are limited per target too: unknown addresses are locked, the known ones go on', async () => {
+    const known = '127.0.0.1';
+    assert.equal((await get(service.url, { authorization: `Bearer ${apiKey}` }, known)).status, 200);
+    // Each address stays under its own limit; together they pass the target's.
+    const { perAddress, perTarget } = keyGuessLimits;
+    const perSource = perAddress.maxFailures - 1;
+    let guesses = 0;
+    let firstLocked: number | undefined;
+    for (let source = 2; source < 2 + Math.ceil((3 * perTarget.maxFailures) / perSource); source++) {
+      for (let i = 0; i < perSource; i++) {
+        const answer = await get(
+          service.url,
+          { authorization: `Bearer prt_guess_${source}_${i}` },
+          `127.0.0.${source}`,
+        );
+        guesses++;
+        if (answer.status === 429) firstLocked ??= guesses;
+        else assert.equal(answer.status, 401);
+      }
+    }
+    assert.equal(firstLocked, perTarget.maxFailures + 1, 'the guess after the target limit is refused');
+    const fresh = await get(service.url, { authorization: `Bearer ${apiKey}` }, '127.0.0.200');
+    assert.deepEqual(fresh, { status: 429, retryAfter: '60', type: 'TOO_MANY_REQUESTS' }, 'even the right key');
+    const ownScreens = await get(service.url, { authorization: `Bearer ${apiKey}` }, known);
+    assert.equal(ownScreens.status, 200, 'an address that holds a key is not locked out by others');
+    clock.advance(perTarget.lockMs);
+    assert.equal((await get(service.url, { authorization: `Bearer ${apiKey}` }, '127.0.0.200')).status, 200);
+    console.log(
+      `auth limiter: ${guesses} guesses from ${guesses / perSource} rotating addresses, locked after ` +
+        `${perTarget.maxFailures} for ${perTarget.lockMs / 1000} s`,
     );
   });
 });

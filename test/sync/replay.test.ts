@@ -346,3 +346,49 @@ test('a row that arrives deleted and was never at the kiosk is not stored', () =
   pull(kiosk);
   assert.equal(kiosk.db.prepare('SELECT 1 FROM visits WHERE id = ?').get(visitId(1)), undefined);
 });
+
+test('a check-in the hub refuses stays at the kiosk: its copy may be the only record of the person', () => {
+  const { hub, hubCaller, kiosks, kioskCaller, pull, push } = withKiosk();
+  const kiosk = kiosks[0]?.ctx as Context;
+  checkinWalkIn(kiosk, kioskCaller(kiosk), walkIn(visitId(1), 'Inside Person'));
+  // Arguments the hub cannot apply (as from a kiosk of another version): the check-in is refused there.
+  kiosk.db.prepare("UPDATE sync_outbox SET args = json_set(args, '$.visit.checkoutAt', '2000-01-01T00:00:00Z')").run();
+  assert.deepEqual(push(kiosk)?.results, [{ id: 1, result: 'rejected', type: 'CHECKOUT_AT_BEFORE_CHECKIN' }]);
+  assert.throws(() => getVisit(hub, hubCaller, visitId(1)), rejectsWith('NOT_FOUND'));
+  pull(kiosk);
+  const kept = getVisit(kiosk, kioskCaller(kiosk), visitId(1));
+  assert.deepEqual([kept.name, kept.isInsideCompany], ['Inside Person', 1]);
+});
+
+test("a refused check-in whose visit id another company holds at the hub brings the kiosk none of that company's", () => {
+  const { hub, kiosks, kioskCaller, pull, push } = withKiosk();
+  const kiosk = kiosks[0]?.ctx as Context;
+  const other = createCompany(hub, { name: 'Other' });
+  checkinWalkIn(hub, callerOf(hub, other.apiKey), walkIn(visitId(1), 'Someone Else'));
+  checkinWalkIn(kiosk, kioskCaller(kiosk), walkIn(visitId(1), 'Inside Person'));
+  assert.deepEqual(push(kiosk)?.results, [{ id: 1, result: 'rejected', type: 'ALREADY_EXISTS' }]);
+  const entry = hub.db.prepare("SELECT companyId FROM sync_changes WHERE tableName = 'visits' AND rowKey = ?");
+  assert.deepEqual(entry.get(visitId(1)), { companyId: other.id }, "the other company's feed keeps its entry");
+  pull(kiosk);
+  assert.equal(getVisit(kiosk, kioskCaller(kiosk), visitId(1)).name, 'Inside Person');
+});
+
+test('a visit stamped ahead of time by a clock running fast can still be checked out: it ends at its check-in', () => {
+  const { hub, hubClock, hubCaller, kiosks, kioskCaller, push } = withKiosk();
+  const { ctx: kiosk, clock } = kiosks[0] as { ctx: Context; clock: { set(ms: number): void } };
+  // A kiosk whose clock jumped three hours ahead while it could not reach the hub to notice.
+  clock.set(hubClock.now() + 3 * 3_600_000);
+  const visit = checkinWalkIn(kiosk, kioskCaller(kiosk), walkIn(visitId(1)));
+  push(kiosk);
+  const out = checkoutVisit(hub, hubCaller, visitId(1), {});
+  assert.equal(out.checkoutAt, visit.checkinAt);
+  assert.throws(
+    () =>
+      checkinWalkIn(hub, hubCaller, walkIn(visitId(2))) &&
+      checkoutVisit(hub, hubCaller, visitId(2), {
+        checkoutAt: new Date(hubClock.now() - 60_000).toISOString(),
+      }),
+    rejectsWith('CHECKOUT_AT_BEFORE_CHECKIN'),
+    'a check-out time given before the check-in is still refused',
+  );
+});

@@ -77,7 +77,12 @@ test('the retention sweep deletes the pictures and NDAs of the visits it removes
   assert.equal(existsSync(outside), true, 'a path leading out of the data folder is never deleted');
   assert.deepEqual(ctx.db.prepare('SELECT * FROM file_deletions').all(), []);
   const audit = ctx.db.prepare("SELECT details FROM audit_log WHERE action = 'privacy.retention.swept'").all();
-  assert.deepEqual(audit, [{ details: '{"retentionDays":30,"visits":2,"invitees":0,"files":3,"jobs":0}' }]);
+  assert.deepEqual(audit, [
+    {
+      details:
+        '{"retentionDays":30,"visits":2,"invitees":0,"visitors":2,"files":3,"meetings":0,"notifications":0,"jobs":0}',
+    },
+  ]);
   ctx.db.close();
 });
 

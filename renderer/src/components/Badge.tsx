@@ -1,8 +1,27 @@
 import { useTranslation } from 'react-i18next';
+import { inLanguage } from '../../../local-api/visitor-types/rules.ts';
 import { visitCode } from '../codes.ts';
 import { dateAndTime } from '../time.ts';
-import type { Visit } from '../types.ts';
+import type { Visit, VisitorType } from '../types.ts';
 import { QrImage } from './QrImage.tsx';
+
+/** The word on the badge: the visit's type's label in the visitor's language; undefined for "Visitor". */
+export function badgeLabel(types: readonly VisitorType[], typeId: string | null | undefined, lang: string) {
+  const type = types.find((candidate) => candidate.id === typeId);
+  return type ? inLanguage(type.localizedBadgeLabel, lang, type.badgeLabel) : undefined;
+}
+
+/**
+ * How large the name is printed: a short name large, a long one smaller, and beyond that wrapped and cut with an
+ * ellipsis (print CSS), so that the host, the date and the check-out code always keep their place on the label.
+ */
+export function nameSize(name: string): 'large' | 'medium' | 'small' | 'tiny' {
+  const length = [...name].length;
+  if (length <= 18) return 'large';
+  if (length <= 32) return 'medium';
+  if (length <= 60) return 'small';
+  return 'tiny';
+}
 
 /**
  * The visitor's badge, laid out for a 62 × 100 mm label (print CSS: `@page badge`). Its QR code is the visit's
@@ -11,6 +30,7 @@ import { QrImage } from './QrImage.tsx';
 export function Badge(props: {
   visit: Visit;
   companyName: string | undefined;
+  label: string | undefined;
   picture: string | undefined;
   lang: string;
   timeZone: string;
@@ -18,12 +38,15 @@ export function Badge(props: {
   const { t } = useTranslation();
   const { visit } = props;
   const picture = props.picture ?? visit.pictureSignedUrl ?? undefined;
+  const name = visit.name ?? '';
   return (
     <article className="badge" aria-label={t('badge.label')}>
       <header className="badge-company">{props.companyName}</header>
-      <p className="badge-kind">{t('badge.visitor')}</p>
+      <p className="badge-kind">{props.label ?? t('badge.visitor')}</p>
       {picture && <img className="badge-picture" src={picture} alt="" />}
-      <p className="badge-name">{visit.name}</p>
+      <p className={`badge-name badge-name-${nameSize(name)}`} title={name}>
+        {name}
+      </p>
       {visit.company && <p className="badge-visitor-company">{visit.company}</p>}
       <dl className="badge-facts">
         {visit.host && (
@@ -37,7 +60,10 @@ export function Badge(props: {
           <dd>{dateAndTime(props.lang, props.timeZone, visit.checkinAt)}</dd>
         </div>
       </dl>
-      <QrImage className="badge-qr" text={visitCode(visit.id)} label={t('badge.qr')} />
+      <figure className="badge-checkout">
+        <QrImage className="badge-qr" text={visitCode(visit.id)} label={t('badge.qr')} />
+        <figcaption>{t('badge.checkoutCode')}</figcaption>
+      </figure>
     </article>
   );
 }

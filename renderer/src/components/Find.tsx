@@ -107,7 +107,7 @@ export function ConfirmScreen(props: {
             <button type="button" className="btn btn-secondary" onClick={props.onBack}>
               {t('invited.notMe')}
             </button>
-            <button type="button" className="btn btn-primary" onClick={props.onConfirm}>
+            <button type="button" className="btn btn-primary btn-main" onClick={props.onConfirm}>
               {props.confirmLabel}
             </button>
           </>

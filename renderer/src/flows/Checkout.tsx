@@ -116,7 +116,7 @@ function Goodbye({ visit, onHome }: { visit: Visit; onHome: () => void }) {
       title={t('checkout.goodbye', { name: visit.name ?? '' })}
       className="outcome"
       actions={
-        <button type="button" className="btn btn-primary" onClick={onHome}>
+        <button type="button" className="btn btn-primary btn-main" onClick={onHome}>
           {t('common.done')}
         </button>
       }

@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isAnswered } from '../../../local-api/custom-fields/values.ts';
 import { type Api, ApiProblem, listQuery, withRetries } from '../api.ts';
 import { readCode } from '../codes.ts';
 import { ConfirmScreen, FindScreen } from '../components/Find.tsx';
+import { answerItems } from '../custom-fields.ts';
 import { uuidV4 } from '../ids.ts';
 import type { KioskData } from '../kiosk-data.ts';
 import { todaysInvitees } from '../lists.ts';
@@ -10,16 +12,50 @@ import { problemText } from '../problems.ts';
 import { matching, minSearchLength } from '../search.ts';
 import { isToday, longDate, timeOfDay } from '../time.ts';
 import type { Invitee, Visit } from '../types.ts';
+import { CheckinSteps, type Gathered, type Requirements, requirementsOf, type Step } from './CheckinSteps.tsx';
+
+/** What an invitation still lacks before its guest may be checked in. */
+interface Completion {
+  steps: Step[];
+  requirements: Requirements;
+}
+
+/**
+ * The steps an invited guest still has to take, by their type's rules (or the kiosk's): the required fields the
+ * invitation did not answer, the questionnaire, the agreement, and the picture where it is required and the
+ * invitation brought none.
+ */
+export function completionOf(invitee: Invitee, data: KioskData, lang: string): Completion {
+  const type = data.visitorTypes.find((candidate) => candidate.id === invitee.visitorTypeId);
+  const asked = requirementsOf(data, type, lang);
+  const given = new Map((invitee.customFields ?? []).map((field) => [field.id, field.value ?? '']));
+  const fieldDefs = asked.fieldDefs.filter(
+    (def) =>
+      def.required && !isAnswered({ type: def.type, options: def.options ?? [], required: true }, given.get(def.id)),
+  );
+  const requirements = { ...asked, fieldDefs };
+  const steps = (
+    [
+      fieldDefs.length > 0 && 'fields',
+      asked.questionDefs.length > 0 && 'questionnaire',
+      asked.rules.pictureMode === 'required' && !invitee.pictureUrl && 'picture',
+      asked.rules.ndaText.trim() !== '' && 'nda',
+    ] as const
+  ).filter((s) => s !== false);
+  return { steps, requirements };
+}
 
 /**
  * An invited guest: the invitation's QR code held up to the camera, or their name or invitation code typed; then
- * "is this you?" and the check-in.
+ * "is this you?", what the company still requires of them (asked after the blocklist had its say), and the
+ * check-in.
  */
 export function Invited(props: {
   api: Api;
   data: KioskData;
   lang: string;
-  onDone: (visit: Visit) => void;
+  onDone: (visit: Visit, picture: string | undefined) => void;
+  onStopped: (name: string) => void;
   onCancel: () => void;
 }) {
   const { t } = useTranslation();
@@ -29,6 +65,7 @@ export function Invited(props: {
   const [chosen, setChosen] = useState<Invitee>();
   const [message, setMessage] = useState<string>();
   const [sending, setSending] = useState(false);
+  const [completing, setCompleting] = useState<Completion>();
   const [visitId] = useState(uuidV4);
 
   useEffect(() => {
@@ -61,18 +98,57 @@ export function Invited(props: {
     }
   };
 
-  const checkIn = async (invitee: Invitee) => {
+  const checkinBody = (requirements: Requirements | undefined, gathered: Partial<Gathered>) => ({
+    id: visitId,
+    checkinType: 'IPAD',
+    ...(requirements && gathered.answers
+      ? {
+          customFields: answerItems(requirements.fieldDefs, gathered.answers, 'FIELD'),
+          questionnaireFields: answerItems(requirements.questionDefs, gathered.answers, 'QUESTIONNAIRE'),
+        }
+      : {}),
+    ...(gathered.picture ? { visitPicture: gathered.picture.slice(gathered.picture.indexOf(',') + 1) } : {}),
+    ...(gathered.nda ? { visitNda: gathered.nda } : {}),
+  });
+
+  const submit = (invitee: Invitee, requirements: Requirements | undefined, gathered: Partial<Gathered>) =>
+    withRetries(() =>
+      api.send<Visit>('POST', `/v1/visit/inviteeCheckin/${invitee.id}`, checkinBody(requirements, gathered)),
+    );
+
+  /** Checks the guest in at once, or first asks the blocklist and then what the invitation lacks. */
+  const confirm = async (invitee: Invitee) => {
     setSending(true);
     try {
-      const visit = await withRetries(() =>
-        api.send<Visit>('POST', `/v1/visit/inviteeCheckin/${invitee.id}`, { id: visitId, checkinType: 'IPAD' }),
+      const completion = completionOf(invitee, data, props.lang);
+      if (completion.steps.length === 0) return props.onDone(await submit(invitee, undefined, {}), undefined);
+      const { stop } = await withRetries(() =>
+        api.send<{ stop: boolean }>('POST', '/v1/visits/screen', { visit: { id: visitId }, inviteeId: invitee.id }),
       );
-      props.onDone(visit);
+      if (stop) return props.onStopped(invitee.name ?? '');
+      setSending(false);
+      setCompleting(completion);
     } catch (error) {
       setSending(false);
       setMessage(problemText(error));
     }
   };
+
+  if (chosen && completing) {
+    return (
+      <CheckinSteps
+        steps={completing.steps}
+        requirements={completing.requirements}
+        data={data}
+        lang={props.lang}
+        signerName={chosen.name ?? ''}
+        submit={(gathered) => submit(chosen, completing.requirements, gathered)}
+        onDone={props.onDone}
+        onStopped={props.onStopped}
+        onCancel={props.onCancel}
+      />
+    );
+  }
 
   if (chosen) {
     return (
@@ -87,7 +163,7 @@ export function Invited(props: {
         confirmLabel={t('invited.confirm')}
         sending={sending}
         message={message}
-        onConfirm={() => checkIn(chosen)}
+        onConfirm={() => confirm(chosen)}
         onBack={() => setChosen(undefined)}
         onCancel={props.onCancel}
       />

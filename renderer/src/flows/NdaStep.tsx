@@ -91,13 +91,13 @@ export function NdaStep(props: {
       >
         {t('nda.clear')}
       </button>
-      <button type="button" className="btn btn-primary" onClick={sign}>
+      <button type="button" className="btn btn-primary btn-main" onClick={sign}>
         {t('nda.agree')}
       </button>
     </>
   );
   return (
-    <Screen {...props.frame} actions={actions}>
+    <Screen {...props.frame} className="nda-step" actions={actions}>
       <p className="lead">{t('nda.intro')}</p>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the agreement scrolls, and keyboard users scroll it */}
       <section className="nda-text" tabIndex={0} aria-label={t('nda.document')}>

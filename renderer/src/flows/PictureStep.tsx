@@ -56,7 +56,7 @@ export function PictureStep(props: {
         <button type="button" className="btn btn-secondary" onClick={() => setRetaking(true)}>
           {t('picture.retake')}
         </button>
-        <button type="button" className="btn btn-primary" onClick={props.onNext}>
+        <button type="button" className="btn btn-primary btn-main" onClick={props.onNext}>
           {t('picture.use')}
         </button>
       </>
@@ -67,7 +67,7 @@ export function PictureStep(props: {
         {props.mode === 'optional' && skip}
         <button
           type="button"
-          className="btn btn-primary"
+          className="btn btn-primary btn-main"
           onClick={() => {
             const video = videoRef.current;
             if (!video || video.videoWidth === 0) return;

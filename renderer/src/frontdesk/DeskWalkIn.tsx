@@ -1,15 +1,13 @@
-import { useRef, useState } from 'react';
-import { flushSync } from 'react-dom';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { withRetries } from '../api.ts';
-import { Badge } from '../components/Badge.tsx';
 import { Notice } from '../components/ui.tsx';
 import { type AnswerProblem, answerItems, answerProblems } from '../custom-fields.ts';
 import { CustomFieldsForm } from '../flows/CustomFieldsForm.tsx';
 import { uuidV4 } from '../ids.ts';
 import { Refusal } from '../problems.ts';
 import type { Visit } from '../types.ts';
-import { reprintBadge } from './badge-print.ts';
+import { useBadgePrinter } from './badge-print.tsx';
 import { Check, Section, Select, TextInput, useAction } from './kit.tsx';
 import type { FrontDeskProps } from './props.ts';
 
@@ -29,8 +27,7 @@ export function DeskWalkIn({ api, data, lang }: FrontDeskProps) {
   const [problems, setProblems] = useState<Record<string, AnswerProblem>>({});
   const [visitId, setVisitId] = useState(uuidV4);
   const [done, setDone] = useState<Visit>();
-  const [badge, setBadge] = useState<Visit>();
-  const holder = useRef<HTMLDivElement>(null);
+  const printer = useBadgePrinter(data, lang);
   const { busy, notice, run } = useAction();
   const fieldDefs = data.customFields.filter((d) => (d.location ?? 'FIELD') === 'FIELD');
   const questionDefs = data.customFields.filter((d) => d.location === 'QUESTIONNAIRE');
@@ -67,17 +64,6 @@ export function DeskWalkIn({ api, data, lang }: FrontDeskProps) {
       return t(visit.authorizationStatus === 'waiting' ? 'deskWalkIn.waiting' : 'deskWalkIn.checkedIn', {
         name: visit.name ?? '',
       });
-    });
-
-  const printBadge = (visit: Visit) =>
-    run(async () => {
-      flushSync(() => setBadge(visit));
-      try {
-        if ((await reprintBadge(visit, holder.current)) === 'failed') throw new Refusal(t('outcome.printFailed'));
-      } finally {
-        setBadge(undefined);
-      }
-      return t('visitLog.reprinted', { name: visit.name ?? '' });
     });
 
   const text = (key: keyof typeof blank, label: string, type = 'text') => (
@@ -128,21 +114,11 @@ export function DeskWalkIn({ api, data, lang }: FrontDeskProps) {
         )}
       </Section>
       {done && done.visitorStatus !== 'BLOCKED' && (
-        <button type="button" className="btn btn-secondary" disabled={busy} onClick={() => printBadge(done)}>
+        <button type="button" className="btn btn-secondary" disabled={busy} onClick={() => run(printer.print(done))}>
           {t('deskWalkIn.printBadge', { name: done.name ?? '' })}
         </button>
       )}
-      {badge && (
-        <div className="reprint" ref={holder}>
-          <Badge
-            visit={badge}
-            companyName={data.company?.name}
-            picture={undefined}
-            lang={lang}
-            timeZone={data.timeZone}
-          />
-        </div>
-      )}
+      {printer.badge}
       {data.hosts.length === 0 && <Notice kind="info">{t('deskWalkIn.noHosts')}</Notice>}
     </div>
   );

@@ -14,6 +14,16 @@ interface GateStatus {
   lastError: string | null;
 }
 
+/** How far apart two clocks are, in the largest whole unit that fits: "3 hr", "12 min", "45 sec" (localized). */
+function clockDistance(lang: string, ms: number): string {
+  const seconds = Math.round(Math.abs(ms) / 1000);
+  const [value, unit]: [number, string] =
+    seconds >= 3600 ? [seconds / 3600, 'hour'] : seconds >= 60 ? [seconds / 60, 'minute'] : [seconds, 'second'];
+  return new Intl.NumberFormat(lang, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 }).format(
+    value,
+  );
+}
+
 /** The kiosk's service, its sync with the hub and its gate callbacks; those the service lacks say so. */
 export function StatusPanel(props: { api: Api; sync: SyncStatus | undefined; lang: string; data: KioskData }) {
   const { t } = useTranslation();
@@ -44,6 +54,13 @@ export function StatusPanel(props: { api: Api; sync: SyncStatus | undefined; lan
       <section className="fd-section">
         <h2>{t('statusTab.sync')}</h2>
         {sync === null && <p>{t('statusTab.unavailable')}</p>}
+        {sync?.clockWarning && typeof sync.clockSkewMs === 'number' && (
+          <p className="notice notice-error" role="alert">
+            {t(sync.clockSkewMs < 0 ? 'statusTab.clockAhead' : 'statusTab.clockBehind', {
+              amount: clockDistance(props.lang, sync.clockSkewMs),
+            })}
+          </p>
+        )}
         {sync && (
           <dl className="facts">
             <dt>{t('statusTab.state')}</dt>

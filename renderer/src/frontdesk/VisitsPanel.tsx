@@ -1,12 +1,10 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { flushSync } from 'react-dom';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Badge } from '../components/Badge.tsx';
 import { Notice, Spinner } from '../components/ui.tsx';
-import { problemText, Refusal } from '../problems.ts';
+import { problemText } from '../problems.ts';
 import { dateAndTime, dayIn } from '../time.ts';
 import type { Visit } from '../types.ts';
-import { reprintBadge } from './badge-print.ts';
+import { useBadgePrinter } from './badge-print.tsx';
 import { RowAction, SearchBox, TextInput, useAction } from './kit.tsx';
 import type { FrontDeskProps } from './props.ts';
 
@@ -33,7 +31,6 @@ export function VisitsPanel({ api, data, lang }: FrontDeskProps) {
   const [offset, setOffset] = useState(0);
   const [visits, setVisits] = useState<Visit[]>();
   const [problem, setProblem] = useState<string>();
-  const [reprint, setReprint] = useState<Visit>();
   const { busy, notice, run } = useAction();
 
   const params = useCallback(
@@ -75,18 +72,7 @@ export function VisitsPanel({ api, data, lang }: FrontDeskProps) {
       return t('visitLog.exported');
     });
 
-  const holder = useRef<HTMLDivElement>(null);
-  const printAgain = (visit: Visit) =>
-    run(async () => {
-      // The badge is rendered (hidden on screen) before the page prints it.
-      flushSync(() => setReprint(visit));
-      try {
-        if ((await reprintBadge(visit, holder.current)) === 'failed') throw new Refusal(t('outcome.printFailed'));
-      } finally {
-        setReprint(undefined);
-      }
-      return t('visitLog.reprinted', { name: visit.name ?? '' });
-    });
+  const printer = useBadgePrinter(data, lang);
 
   const day = (key: 'from' | 'to', label: string) => (
     <TextInput
@@ -153,7 +139,7 @@ export function VisitsPanel({ api, data, lang }: FrontDeskProps) {
                     label={t('visitLog.reprint')}
                     name={visit.name}
                     disabled={busy}
-                    onClick={() => printAgain(visit)}
+                    onClick={() => run(printer.print(visit))}
                   />
                 </td>
               </tr>
@@ -179,17 +165,7 @@ export function VisitsPanel({ api, data, lang }: FrontDeskProps) {
           {t('visitLog.older')}
         </button>
       </div>
-      {reprint && (
-        <div className="reprint" ref={holder}>
-          <Badge
-            visit={reprint}
-            companyName={data.company?.name}
-            picture={undefined}
-            lang={lang}
-            timeZone={data.timeZone}
-          />
-        </div>
-      )}
+      {printer.badge}
     </div>
   );
 }

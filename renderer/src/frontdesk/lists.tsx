@@ -1,9 +1,11 @@
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice } from '../components/ui.tsx';
+import { completionOf } from '../flows/Invited.tsx';
 import { todaysInvitees } from '../lists.ts';
 import { timeOfDay } from '../time.ts';
 import type { Invitee, Visit } from '../types.ts';
+import { ExpectedCheckin } from './ExpectedCheckin.tsx';
 import { RowAction, useAction, useLive } from './kit.tsx';
 import type { FrontDeskProps } from './props.ts';
 import { loadRoster } from './roster.ts';
@@ -67,16 +69,40 @@ export function ExpectedPanel({ api, data, lang }: FrontDeskProps) {
   );
   const { value: items, problem, reload } = useLive<Invitee[]>(load);
   const { busy, notice, run } = useAction();
-  const checkIn = (invitee: Invitee) =>
-    run(async () => {
+  const [completing, setCompleting] = useState<Invitee>();
+  /** A guest whose invitation lacks required answers is asked them here first (or let in with a reason). */
+  const checkIn = (invitee: Invitee) => {
+    const { requirements } = completionOf(invitee, data, lang);
+    if (requirements.fieldDefs.length + requirements.questionDefs.length > 0) {
+      setCompleting(invitee);
+      return;
+    }
+    void run(async () => {
       await api.send('POST', `/v1/visit/inviteeCheckin/${invitee.id}`, { checkinType: 'DASHBOARD' });
       await reload();
       return t('expected.checkedIn', { name: invitee.name ?? '' });
+    });
+  };
+  const completed = (sentence: string) =>
+    run(async () => {
+      setCompleting(undefined);
+      await reload();
+      return sentence;
     });
   return (
     <div>
       {problem && <Notice kind="error">{problem}</Notice>}
       {notice}
+      {completing && (
+        <ExpectedCheckin
+          api={api}
+          data={data}
+          lang={lang}
+          invitee={completing}
+          onDone={completed}
+          onCancel={() => setCompleting(undefined)}
+        />
+      )}
       {items?.length === 0 && <p>{t('expected.empty')}</p>}
       {items && items.length > 0 && (
         <table className="table">

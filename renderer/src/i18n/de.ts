@@ -22,6 +22,7 @@ export const de: Messages = {
     to: 'Willkommen bei {{company}}',
     walkIn: 'Ich bin zu Besuch',
     walkInHint: 'Als Besucher anmelden',
+    chooseType: 'Was führt Sie zu uns?',
     invited: 'Ich habe eine Einladung',
     invitedHint: 'QR-Code scannen oder Namen suchen',
     checkout: 'Ich gehe',
@@ -66,7 +67,8 @@ export const de: Messages = {
     noMatch: 'Niemand gefunden. Versuchen Sie eine andere Schreibweise oder fragen Sie am Empfang.',
     chosen: 'Sie besuchen {{name}}.',
     change: 'Andere Person wählen',
-    choose: 'Bitte wählen Sie die Person, die Sie besuchen.',
+    dontKnow: 'Ich weiß nicht, wen ich besuche',
+    receptionChosen: 'Der Empfang hilft Ihnen, die richtige Person zu finden.',
   },
   picture: {
     intro: 'Wir machen schnell ein Foto für Ihren Ausweis. Bitte schauen Sie in die Kamera.',
@@ -129,9 +131,10 @@ export const de: Messages = {
   outcome: {
     checkedIn: 'Sie sind angemeldet, {{name}}!',
     hostTold: 'Wir haben {{host}} Bescheid gegeben, dass Sie da sind.',
-    noHost: 'Bitte nehmen Sie Platz: Gleich kümmert sich jemand um Sie.',
-    gateCode: 'Ihr Zutrittscode',
-    gateHint: 'Zeigen Sie diesen Code am Drehkreuz.',
+    tellReceptionHost: 'Bitte melden Sie sich am Empfang: Sie möchten zu {{host}}.',
+    tellReception: 'Bitte melden Sie sich am Empfang.',
+    gateCode: 'Ihr Code für das Drehkreuz',
+    gateHint: 'Halten Sie ihn an den Leser am Drehkreuz.',
     gateRenews: 'Er erneuert sich von selbst.',
     print: 'Ausweis drucken',
     printing: 'Wird gedruckt…',
@@ -141,6 +144,7 @@ export const de: Messages = {
     waitingHost: 'Wir haben {{host}} gebeten, Ihren Besuch zu bestätigen.',
     waitingReception: 'Der Empfang bestätigt Ihren Besuch.',
     waitingLong: 'Das dauert länger als üblich. Bitte fragen Sie am Empfang.',
+    deniedText: 'Ihr Besuch konnte nicht bestätigt werden.',
     seeReception: 'Danke, {{name}}. Bitte wenden Sie sich an den Empfang.',
     blockedTitle: 'Vielen Dank',
     blockedText: 'Bitte warten Sie hier: Gleich kommt jemand vom Empfang zu Ihnen.',
@@ -152,6 +156,7 @@ export const de: Messages = {
     date: 'Datum',
     label: 'Besucherausweis',
     qr: 'QR-Code zum Abmelden',
+    checkoutCode: 'Code zum Abmelden',
   },
   idle: {
     title: 'Sind Sie noch da?',
@@ -283,6 +288,10 @@ export const de: Messages = {
     done: 'Gesendet',
     lastSuccess: 'Letzter Erfolg',
     lastError: 'Letzter Fehler',
+    clockAhead:
+      'Die Uhr dieses Geräts geht gegenüber dem Hub {{amount}} vor. Besuche und QR-Codes verwenden die Zeit des Hubs; stellen Sie die Uhr des Geräts richtig.',
+    clockBehind:
+      'Die Uhr dieses Geräts geht gegenüber dem Hub {{amount}} nach. Besuche und QR-Codes verwenden die Zeit des Hubs; stellen Sie die Uhr des Geräts richtig.',
   },
   settings: {
     company: 'Firma',
@@ -437,5 +446,14 @@ export const de: Messages = {
       done: 'Zugestellt',
       failed: 'Nach {{count}} Versuchen aufgegeben',
     },
+  },
+  expectedCheckin: {
+    title: '{{name}} anmelden',
+    intro:
+      'Der Einladung fehlen Antworten, die die Firma verlangt. Fragen Sie den Gast oder melden Sie ihn ohne sie an und nennen Sie den Grund.',
+    reason: 'Grund für die Anmeldung ohne die Antworten',
+    skip: 'Ohne die Antworten anmelden',
+    reasonNeeded: 'Nennen Sie einen Grund (mindestens 3 Zeichen).',
+    waived: '{{name}} wurde ohne die fehlenden Antworten angemeldet; der Grund steht im Prüfprotokoll.',
   },
 };

@@ -21,6 +21,7 @@ export const en = {
     to: 'Welcome to {{company}}',
     walkIn: "I'm visiting",
     walkInHint: 'Check in as a visitor',
+    chooseType: 'What brings you here?',
     invited: 'I have an invitation',
     invitedHint: 'Scan your QR code or find your name',
     checkout: "I'm leaving",
@@ -65,7 +66,8 @@ export const en = {
     noMatch: 'No one found. Try another spelling, or ask at the reception.',
     chosen: 'You are visiting {{name}}.',
     change: 'Choose someone else',
-    choose: 'Please choose the person you are visiting.',
+    dontKnow: "I don't know whom I'm visiting",
+    receptionChosen: 'The reception will help you find the right person.',
   },
   picture: {
     intro: 'We will take a quick picture for your badge. Look at the camera.',
@@ -128,9 +130,10 @@ export const en = {
   outcome: {
     checkedIn: 'You are checked in, {{name}}!',
     hostTold: 'We have let {{host}} know you are here.',
-    noHost: 'Please take a seat: someone will be with you shortly.',
-    gateCode: 'Your entry code',
-    gateHint: 'Show this code at the turnstile.',
+    tellReceptionHost: 'Please let the reception know you are here to see {{host}}.',
+    tellReception: 'Please let the reception know you are here.',
+    gateCode: 'Your code for the gate',
+    gateHint: 'Hold it to the reader at the turnstile.',
     gateRenews: 'It renews itself.',
     print: 'Print badge',
     printing: 'Printing…',
@@ -140,6 +143,7 @@ export const en = {
     waitingHost: 'We have asked {{host}} to confirm your visit.',
     waitingReception: 'The reception will confirm your visit.',
     waitingLong: 'This is taking longer than usual. Please ask at the reception.',
+    deniedText: 'Your visit could not be confirmed.',
     seeReception: 'Thank you, {{name}}. Please speak to the reception.',
     blockedTitle: 'Thank you',
     blockedText: 'Please wait here: someone from the reception will be with you shortly.',
@@ -151,6 +155,7 @@ export const en = {
     date: 'Date',
     label: 'Visitor badge',
     qr: 'QR code for checking out',
+    checkoutCode: 'Check-out code',
   },
   idle: {
     title: 'Are you still there?',
@@ -281,6 +286,10 @@ export const en = {
     done: 'Sent',
     lastSuccess: 'Last success',
     lastError: 'Last error',
+    clockAhead:
+      "This device's clock is {{amount}} ahead of the hub's. Visits and QR codes use the hub's time; set the device's clock right.",
+    clockBehind:
+      "This device's clock is {{amount}} behind the hub's. Visits and QR codes use the hub's time; set the device's clock right.",
   },
   settings: {
     company: 'Company',
@@ -435,6 +444,15 @@ export const en = {
       done: 'Delivered',
       failed: 'Given up after {{count}} attempts',
     },
+  },
+  expectedCheckin: {
+    title: 'Check in {{name}}',
+    intro:
+      'The invitation lacks answers the company requires. Ask the guest, or check them in without the answers and say why.',
+    reason: 'Reason for checking in without the answers',
+    skip: 'Check in without the answers',
+    reasonNeeded: 'Give a reason (at least 3 characters).',
+    waived: '{{name}} was checked in without the missing answers; the reason is in the audit log.',
   },
 } as const;
 

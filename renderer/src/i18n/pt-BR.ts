@@ -22,6 +22,7 @@ export const ptBR: Messages = {
     to: '{{company}} dá as boas-vindas',
     walkIn: 'Vim fazer uma visita',
     walkInHint: 'Fazer check-in como visitante',
+    chooseType: 'O que traz você aqui?',
     invited: 'Tenho um convite',
     invitedHint: 'Leia seu QR code ou encontre seu nome',
     checkout: 'Estou saindo',
@@ -66,7 +67,8 @@ export const ptBR: Messages = {
     noMatch: 'Ninguém encontrado. Tente outra grafia ou pergunte na recepção.',
     chosen: 'Você vai visitar {{name}}.',
     change: 'Escolher outra pessoa',
-    choose: 'Escolha a pessoa que você vai visitar.',
+    dontKnow: 'Não sei quem vou visitar',
+    receptionChosen: 'A recepção vai ajudar você a encontrar a pessoa certa.',
   },
   picture: {
     intro: 'Vamos tirar uma foto rápida para o seu crachá. Olhe para a câmera.',
@@ -129,9 +131,10 @@ export const ptBR: Messages = {
   outcome: {
     checkedIn: 'Check-in feito, {{name}}!',
     hostTold: 'Avisamos {{host}} que você chegou.',
-    noHost: 'Sente-se, por favor: alguém virá atendê-lo em instantes.',
-    gateCode: 'Seu código de acesso',
-    gateHint: 'Mostre este código na catraca.',
+    tellReceptionHost: 'Avise a recepção que você chegou para falar com {{host}}.',
+    tellReception: 'Avise a recepção que você chegou.',
+    gateCode: 'Seu código para a catraca',
+    gateHint: 'Aproxime-o do leitor da catraca.',
     gateRenews: 'Ele se renova sozinho.',
     print: 'Imprimir crachá',
     printing: 'Imprimindo…',
@@ -141,6 +144,7 @@ export const ptBR: Messages = {
     waitingHost: 'Pedimos a {{host}} que confirme sua visita.',
     waitingReception: 'A recepção vai confirmar sua visita.',
     waitingLong: 'Está demorando mais que o normal. Pergunte na recepção.',
+    deniedText: 'Não foi possível confirmar sua visita.',
     seeReception: 'Obrigado, {{name}}. Fale com a recepção, por favor.',
     blockedTitle: 'Obrigado',
     blockedText: 'Aguarde aqui: alguém da recepção virá atendê-lo em instantes.',
@@ -152,6 +156,7 @@ export const ptBR: Messages = {
     date: 'Data',
     label: 'Crachá de visitante',
     qr: 'QR code para o check-out',
+    checkoutCode: 'Código de saída',
   },
   idle: {
     title: 'Você ainda está aí?',
@@ -282,6 +287,10 @@ export const ptBR: Messages = {
     done: 'Enviados',
     lastSuccess: 'Último sucesso',
     lastError: 'Último erro',
+    clockAhead:
+      'O relógio deste dispositivo está {{amount}} adiantado em relação ao hub. Visitas e QR codes usam a hora do hub; acerte o relógio do dispositivo.',
+    clockBehind:
+      'O relógio deste dispositivo está {{amount}} atrasado em relação ao hub. Visitas e QR codes usam a hora do hub; acerte o relógio do dispositivo.',
   },
   settings: {
     company: 'Empresa',
@@ -436,5 +445,14 @@ export const ptBR: Messages = {
       done: 'Entregue',
       failed: 'Desistiu após {{count}} tentativas',
     },
+  },
+  expectedCheckin: {
+    title: 'Fazer o check-in de {{name}}',
+    intro:
+      'O convite não tem respostas que a empresa exige. Pergunte ao convidado ou faça o check-in sem elas, dizendo o motivo.',
+    reason: 'Motivo do check-in sem as respostas',
+    skip: 'Fazer check-in sem as respostas',
+    reasonNeeded: 'Informe um motivo (pelo menos 3 caracteres).',
+    waived: 'O check-in de {{name}} foi feito sem as respostas; o motivo está no registro de auditoria.',
   },
 };

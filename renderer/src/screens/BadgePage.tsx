@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Api } from '../api.ts';
-import { Badge } from '../components/Badge.tsx';
+import { Badge, badgeLabel } from '../components/Badge.tsx';
 import type { KioskData } from '../kiosk-data.ts';
 import type { Visit } from '../types.ts';
 
@@ -25,6 +25,13 @@ export function BadgePage({ api, data, visitId, lang }: { api: Api; data: KioskD
   }, [visit]);
   if (!visit) return null;
   return (
-    <Badge visit={visit} companyName={data.company?.name} picture={undefined} lang={lang} timeZone={data.timeZone} />
+    <Badge
+      visit={visit}
+      companyName={data.company?.name}
+      label={badgeLabel(data.visitorTypes, visit.visitorTypeId, lang)}
+      picture={undefined}
+      lang={lang}
+      timeZone={data.timeZone}
+    />
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Api, ApiProblem } from '../api.ts';
-import { Badge } from '../components/Badge.tsx';
+import { Badge, badgeLabel } from '../components/Badge.tsx';
 import { QrImage } from '../components/QrImage.tsx';
 import { Notice, Screen, Spinner } from '../components/ui.tsx';
 import { useCountdown } from '../hooks.ts';
@@ -22,7 +22,9 @@ interface Props {
 
 /**
  * What a check-in ends with: the welcome and badge; a wait while the host decides, followed live; or, for a
- * visitor on the blocklist or denied, a calm request to see the reception that names no reason.
+ * visitor on the blocklist, denied or kept waiting too long, a calm request to see the reception that names no
+ * reason. Each says only what happened: the host "was told" only when a message to them was queued on a channel
+ * the company set up; otherwise the visitor is asked to tell the reception.
  */
 export function Outcome(props: Props) {
   const [visit, setVisit] = useState(props.visit);
@@ -48,8 +50,10 @@ export function Outcome(props: Props) {
     return () => clearInterval(timer);
   }, [waiting, props.api, visit.id]);
 
-  if (visit.visitorStatus === 'BLOCKED') return <SeeReception {...props} blocked />;
-  if (visit.authorizationStatus === 'denied' || waitedTooLong) return <SeeReception {...props} />;
+  const name = visit.name ?? '';
+  if (visit.visitorStatus === 'BLOCKED') return <SeeReception name={name} reason="blocked" onHome={props.onHome} />;
+  if (visit.authorizationStatus === 'denied') return <SeeReception name={name} reason="denied" onHome={props.onHome} />;
+  if (waitedTooLong) return <SeeReception name={name} reason="late" onHome={props.onHome} />;
   if (waiting) return <Waiting visit={visit} onHome={props.onHome} />;
   return <Confirmed {...props} visit={visit} />;
 }
@@ -59,26 +63,40 @@ function Waiting({ visit, onHome }: { visit: Visit; onHome: () => void }) {
   return (
     <Screen title={t('outcome.waitingTitle')} onCancel={onHome} className="outcome">
       <Spinner
-        label={visit.host ? t('outcome.waitingHost', { host: visit.host.name }) : t('outcome.waitingReception')}
+        label={
+          visit.host && visit.hostNotified
+            ? t('outcome.waitingHost', { host: visit.host.name })
+            : t('outcome.waitingReception')
+        }
       />
     </Screen>
   );
 }
 
-function SeeReception({ visit, onHome, blocked }: Props & { blocked?: boolean }) {
+const receptionText = {
+  blocked: 'outcome.blockedText',
+  denied: 'outcome.deniedText',
+  late: 'outcome.waitingLong',
+} as const;
+
+/**
+ * The reception takes over: a visitor on the blocklist (no word like "blocked"), one the host turned away, or one
+ * kept waiting too long; each with its own words, none with a reason.
+ */
+export function SeeReception(props: { name: string; reason: 'blocked' | 'denied' | 'late'; onHome: () => void }) {
   const { t } = useTranslation();
-  const seconds = useCountdown(20, onHome);
+  const seconds = useCountdown(20, props.onHome);
   return (
     <Screen
-      title={blocked ? t('outcome.blockedTitle') : t('outcome.seeReception', { name: visit.name ?? '' })}
+      title={props.reason === 'blocked' ? t('outcome.blockedTitle') : t('outcome.seeReception', { name: props.name })}
       className="outcome outcome-quiet"
       actions={
-        <button type="button" className="btn btn-primary" onClick={onHome}>
+        <button type="button" className="btn btn-primary btn-main" onClick={props.onHome}>
           {t('common.done')}
         </button>
       }
     >
-      <p className="lead">{blocked ? t('outcome.blockedText') : t('outcome.waitingLong')}</p>
+      <p className="lead">{t(receptionText[props.reason])}</p>
       <p className="hint">{t('outcome.autoReturn', { seconds })}</p>
     </Screen>
   );
@@ -112,18 +130,32 @@ function Confirmed({ api, data, lang, visit, picture, onHome }: Props) {
               {print === 'printing' ? t('outcome.printing') : t('outcome.print')}
             </button>
           )}
-          <button type="button" className="btn btn-primary" onClick={onHome}>
+          <button type="button" className="btn btn-primary btn-main" onClick={onHome}>
             {t('common.done')}
           </button>
         </>
       }
     >
-      <p className="lead">{visit.host ? t('outcome.hostTold', { host: visit.host.name }) : t('outcome.noHost')}</p>
+      {/* The host "was told" only when a message is on its way; otherwise the visitor tells the reception. */}
+      <p className="lead">
+        {visit.host && visit.hostNotified
+          ? t('outcome.hostTold', { host: visit.host.name })
+          : visit.host
+            ? t('outcome.tellReceptionHost', { host: visit.host.name })
+            : t('outcome.tellReception')}
+      </p>
       {print === 'printed' && <Notice kind="success">{t('outcome.printed')}</Notice>}
       {print === 'failed' && <Notice kind="error">{t('outcome.printFailed')}</Notice>}
       <div className="outcome-cards">
-        <Badge visit={visit} companyName={data.company?.name} picture={picture} lang={lang} timeZone={data.timeZone} />
         {data.accessEnabled && <GateCode api={api} visitId={visit.id} />}
+        <Badge
+          visit={visit}
+          companyName={data.company?.name}
+          label={badgeLabel(data.visitorTypes, visit.visitorTypeId, lang)}
+          picture={picture}
+          lang={lang}
+          timeZone={data.timeZone}
+        />
       </div>
       <p className="hint">{t('outcome.autoReturn', { seconds })}</p>
     </Screen>
@@ -168,7 +200,7 @@ function GateCode({ api, visitId }: { api: Api; visitId: string }) {
     <section className="gate-code" aria-label={t('outcome.gateCode')}>
       <h2>{t('outcome.gateCode')}</h2>
       <QrImage className="gate-qr" text={code.payload} label={t('outcome.gateCode')} />
-      <p className="hint">
+      <p className="gate-hint">
         {t('outcome.gateHint')} {code.expiresAt && t('outcome.gateRenews')}
       </p>
     </section>

@@ -1,14 +1,21 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { inLanguage } from '../../../local-api/visitor-types/rules.ts';
 import { LanguageBar } from '../components/ui.tsx';
 import type { Lang } from '../i18n/index.ts';
-import type { Company } from '../types.ts';
+import type { Company, VisitorType } from '../types.ts';
 
+/**
+ * The start: the company, the ways in and out, and the languages. A company with several visitor types offers
+ * one large choice per type (the visitor says what brings them with the first tap); with one type or none, a
+ * single "I'm visiting".
+ */
 export function Welcome(props: {
   company: Company | undefined;
   lang: Lang;
+  visitorTypes: readonly VisitorType[];
   onLang: (lang: Lang) => void;
-  onWalkIn: () => void;
+  onWalkIn: (visitorType: VisitorType | undefined) => void;
   onInvited: () => void;
   onCheckout: () => void;
   onFrontDesk: () => void;
@@ -17,6 +24,7 @@ export function Welcome(props: {
   // A logo the page cannot show (another origin, which the CSP refuses, or a broken link) gives way to the name.
   const [logoFailed, setLogoFailed] = useState(false);
   const logo = props.company?.pictureUrl && !logoFailed ? props.company.pictureUrl : undefined;
+  const choosing = props.visitorTypes.length > 1;
   return (
     <main className="screen welcome">
       <header className="welcome-header">
@@ -32,10 +40,32 @@ export function Welcome(props: {
       <div className="welcome-body">
         <h1>{props.company?.name ? t('welcome.to', { company: props.company.name }) : t('welcome.title')}</h1>
         <div className="welcome-actions">
-          <button type="button" className="btn btn-primary btn-choice" onClick={props.onWalkIn}>
-            <span className="choice-title">{t('welcome.walkIn')}</span>
-            <span className="choice-hint">{t('welcome.walkInHint')}</span>
-          </button>
+          {choosing ? (
+            <section className="visitor-types" aria-labelledby="visitor-types-title">
+              <h2 id="visitor-types-title">{t('welcome.chooseType')}</h2>
+              <div className="visitor-type-list">
+                {props.visitorTypes.map((type) => (
+                  <button
+                    key={type.id}
+                    type="button"
+                    className="btn btn-primary btn-choice btn-type"
+                    onClick={() => props.onWalkIn(type)}
+                  >
+                    <span className="choice-title">{inLanguage(type.localizedName, props.lang, type.name)}</span>
+                  </button>
+                ))}
+              </div>
+            </section>
+          ) : (
+            <button
+              type="button"
+              className="btn btn-primary btn-choice"
+              onClick={() => props.onWalkIn(props.visitorTypes[0])}
+            >
+              <span className="choice-title">{t('welcome.walkIn')}</span>
+              <span className="choice-hint">{t('welcome.walkInHint')}</span>
+            </button>
+          )}
           <button type="button" className="btn btn-secondary btn-choice" onClick={props.onInvited}>
             <span className="choice-title">{t('welcome.invited')}</span>
             <span className="choice-hint">{t('welcome.invitedHint')}</span>

@@ -1,0 +1,51 @@
+import type { Context } from '../context.ts';
+import { prepared } from '../store/rows.ts';
+import type { FeedRow } from '../sync/feed.ts';
+import { type PersonalTable, personalTables } from './personal-data.ts';
+import { applyHubErasure, forgetDeletedRow } from './store.ts';
+
+/** The feed table that carries a hub's erasures to its kiosks. */
+export const erasureFeedTable = 'privacy_erasures';
+
+const holdsData = (table: PersonalTable, row: FeedRow) => table.personal.some((column) => row[column] != null);
+
+/** Whether the path names a file this service holds for the company (a picture taken at this kiosk). */
+function isLocalFile(ctx: Pick<Context, 'db'>, companyId: string, path: unknown): boolean {
+  const id = typeof path === 'string' ? /([0-9a-f]{32})\.\w+$/.exec(path)?.[1] : undefined;
+  return (
+    id !== undefined &&
+    prepared(ctx.db, 'SELECT 1 FROM files WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(id, companyId) !==
+      undefined
+  );
+}
+
+/**
+ * What a kiosk does with a row of its hub's feed before writing it, for data protection; answers the row to write.
+ * - An erasure: the kiosk erases its own copies of the person (see `applyHubErasure`).
+ * - A row the hub deleted or anonymised (an erasure, the retention, a deletion) that the kiosk still holds with
+ *   data: the kiosk forgets its copy as the hub did, its files and queued deliveries included.
+ * - A live row: the pictures and NDAs taken at this kiosk stay named in it (the hub does not hold their bytes),
+ *   so that erasure and retention here still find them.
+ * Runs inside the pull's transaction; `settleErasures` deletes the files and empties the WAL after it.
+ */
+export function receivePulledRow(ctx: Context, tableName: string, companyId: string, row: FeedRow): FeedRow {
+  if (tableName === erasureFeedTable) {
+    applyHubErasure(ctx, companyId, String(row.rowIds));
+    return row;
+  }
+  const table = personalTables.find((t) => t.table === tableName);
+  if (!table) return row;
+  const local = prepared(ctx.db, `SELECT * FROM ${table.table} WHERE id = ? AND companyId = ?`).get(
+    row.id,
+    companyId,
+  ) as FeedRow | undefined;
+  if (!local) return row;
+  if (typeof row.deletedAt === 'number') {
+    if (holdsData(table, local)) forgetDeletedRow(ctx, companyId, table.table, String(row.id), ctx.clock.now());
+    return row;
+  }
+  const kept = table.files.filter((column) => row[column] == null && isLocalFile(ctx, companyId, local[column]));
+  return kept.length === 0
+    ? row
+    : { ...row, ...Object.fromEntries(kept.map((column) => [column, local[column] ?? null])) };
+}

@@ -1,0 +1,272 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { asksField, type EffectiveRules, effectiveRules } from '../../../local-api/visitor-types/rules.ts';
+import { Field, Notice, Screen, Spinner } from '../components/ui.tsx';
+import { type AnswerProblem, answerProblems } from '../custom-fields.ts';
+import type { KioskData } from '../kiosk-data.ts';
+import { problemText } from '../problems.ts';
+import type { CustomFieldDefinition, Visit, VisitorType } from '../types.ts';
+import {
+  askedFields,
+  maxLength,
+  type Problem,
+  type VisitorData,
+  type VisitorKey,
+  visitorProblems,
+} from '../visitor-rules.ts';
+import { CustomFieldsForm } from './CustomFieldsForm.tsx';
+import { type HostChoice, HostPicker } from './HostPicker.tsx';
+import { NdaStep } from './NdaStep.tsx';
+import { PictureStep } from './PictureStep.tsx';
+
+export type Step = 'details' | 'host' | 'fields' | 'questionnaire' | 'picture' | 'nda';
+
+/** What a visitor of a type is asked at this kiosk: the type's rules where it has them, the kiosk's elsewhere. */
+export interface Requirements {
+  rules: EffectiveRules;
+  visitorFields: { key: VisitorKey; required: boolean }[];
+  fieldDefs: CustomFieldDefinition[];
+  questionDefs: CustomFieldDefinition[];
+}
+
+export function requirementsOf(data: KioskData, type: VisitorType | undefined, lang: string): Requirements {
+  const rules = effectiveRules(type, data.settings, lang);
+  const asked = data.customFields.filter((def) => asksField(rules, def.id));
+  return {
+    rules,
+    visitorFields: askedFields(rules.visitorFields),
+    fieldDefs: asked.filter((def) => (def.location ?? 'FIELD') === 'FIELD'),
+    questionDefs: asked.filter((def) => def.location === 'QUESTIONNAIRE'),
+  };
+}
+
+/** What the steps gathered, for the check-in to send. */
+export interface Gathered {
+  visitor: VisitorData;
+  host: HostChoice;
+  answers: Record<string, string>;
+  picture: string | undefined;
+  nda: string | undefined;
+}
+
+const inputKind: Partial<Record<VisitorKey, { type: string; inputMode?: 'email' | 'tel' | 'numeric' }>> = {
+  email: { type: 'email', inputMode: 'email' },
+  phone: { type: 'tel', inputMode: 'tel' },
+  cpf: { type: 'text', inputMode: 'numeric' },
+};
+
+/**
+ * The steps of a check-in, one short screen each: the visitor's data, whom they visit, the company's custom fields
+ * and questionnaire, a picture and the agreement, as `steps` lists them. After the visitor's data, `screen` may
+ * stop the visitor (the blocklist) before anything else is asked; after the last step, `submit` checks them in.
+ */
+export function CheckinSteps(props: {
+  steps: readonly Step[];
+  requirements: Requirements;
+  data: KioskData;
+  lang: string;
+  /** Who signs the agreement when the name was not typed here (an invited guest). */
+  signerName?: string;
+  screen?: (visitor: VisitorData) => Promise<boolean>;
+  submit: (gathered: Gathered) => Promise<Visit>;
+  onDone: (visit: Visit, picture: string | undefined) => void;
+  onStopped: (name: string) => void;
+  onCancel: () => void;
+}) {
+  const { t } = useTranslation();
+  const { steps, requirements, data } = props;
+  const { fieldDefs, questionDefs, visitorFields } = requirements;
+
+  const [index, setIndex] = useState(0);
+  const [visitor, setVisitor] = useState<VisitorData>({});
+  const [host, setHost] = useState<HostChoice>();
+  const [answers, setAnswers] = useState<Record<string, string>>({});
+  const [picture, setPicture] = useState<string>();
+  const [problems, setProblems] = useState<Partial<Record<VisitorKey, Problem>>>({});
+  const [answerErrors, setAnswerErrors] = useState<Record<string, AnswerProblem>>({});
+  const [busy, setBusy] = useState<'screening' | 'sending'>();
+  const [failure, setFailure] = useState<{ text: string; retry: () => void }>();
+
+  const step = steps[index] ?? 'details';
+  const back = () => (index === 0 ? props.onCancel() : setIndex(index - 1));
+  const frame = {
+    title: t(`walkIn.${step}`),
+    step: { current: index + 1, total: steps.length },
+    onBack: back,
+    onCancel: props.onCancel,
+  };
+
+  const submit = async (nda?: string) => {
+    setBusy('sending');
+    setFailure(undefined);
+    try {
+      props.onDone(await props.submit({ visitor, host: host ?? { kind: 'none' }, answers, picture, nda }), picture);
+    } catch (error) {
+      setBusy(undefined);
+      setFailure({ text: problemText(error), retry: () => void submit(nda) });
+    }
+  };
+
+  const next = (nda?: string) => {
+    if (index + 1 < steps.length) setIndex(index + 1);
+    else void submit(nda);
+  };
+
+  /** After the visitor says who they are, the blocklist is asked before anything else. */
+  const screenThenNext = async () => {
+    if (!props.screen) return next();
+    setBusy('screening');
+    setFailure(undefined);
+    try {
+      if (await props.screen(visitor)) return props.onStopped(visitor.name?.trim() ?? '');
+      setBusy(undefined);
+      next();
+    } catch (error) {
+      setBusy(undefined);
+      setFailure({ text: problemText(error), retry: () => void screenThenNext() });
+    }
+  };
+
+  const checkThenNext = () => {
+    if (step === 'details') {
+      const found = visitorProblems(visitor, visitorFields);
+      setProblems(found);
+      if (Object.keys(found).length === 0) void screenThenNext();
+      return;
+    }
+    const found = answerProblems(step === 'fields' ? fieldDefs : questionDefs, answers);
+    setAnswerErrors(found);
+    if (Object.keys(found).length === 0) next();
+  };
+
+  if (busy === 'sending' || failure) {
+    return (
+      <Screen
+        title={t('walkIn.title')}
+        onBack={busy ? undefined : () => setFailure(undefined)}
+        onCancel={props.onCancel}
+        actions={
+          failure && (
+            <button type="button" className="btn btn-primary btn-main" onClick={failure.retry}>
+              {t('common.retry')}
+            </button>
+          )
+        }
+      >
+        {busy ? <Spinner label={t('walkIn.sending')} /> : <Notice kind="error">{failure?.text}</Notice>}
+      </Screen>
+    );
+  }
+
+  if (step === 'picture') {
+    return (
+      <PictureStep
+        frame={frame}
+        mode={requirements.rules.pictureMode}
+        picture={picture}
+        onPicture={setPicture}
+        onNext={() => next()}
+      />
+    );
+  }
+  if (step === 'nda') {
+    return (
+      <NdaStep
+        frame={frame}
+        text={requirements.rules.ndaText}
+        signerName={props.signerName ?? visitor.name?.trim() ?? ''}
+        lang={props.lang}
+        timeZone={data.timeZone}
+        onSigned={(pdf) => next(pdf)}
+      />
+    );
+  }
+  if (step === 'host') {
+    return (
+      <Screen
+        {...frame}
+        actions={
+          host && (
+            <button type="button" className="btn btn-primary btn-main" onClick={() => next()}>
+              {t('common.next')}
+            </button>
+          )
+        }
+      >
+        <HostPicker
+          hosts={data.hosts}
+          choice={host}
+          onChange={(choice) => {
+            setHost(choice);
+            // Choosing is the step's answer: the kiosk moves on without a "Next".
+            if (choice) next();
+          }}
+        />
+      </Screen>
+    );
+  }
+
+  const invalid = Object.keys(step === 'details' ? problems : answerErrors).length > 0;
+  return (
+    <Screen
+      {...frame}
+      actions={
+        busy === 'screening' ? (
+          <Spinner label={t('common.loading')} />
+        ) : (
+          <button type="button" className="btn btn-primary btn-main" onClick={checkThenNext}>
+            {t('common.next')}
+          </button>
+        )
+      }
+    >
+      <form
+        className="form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          checkThenNext();
+        }}
+      >
+        {step === 'details' &&
+          visitorFields.map(({ key, required }, position) => (
+            <Field
+              key={key}
+              label={t(`visitor.${key}`)}
+              optional={!required}
+              error={problems[key] && t(`validation.${problems[key]}`)}
+            >
+              {(control) => (
+                <input
+                  {...control}
+                  type={inputKind[key]?.type ?? 'text'}
+                  inputMode={inputKind[key]?.inputMode}
+                  // biome-ignore lint/a11y/noAutofocus: the screen asks for the name first; the visitor types at once
+                  autoFocus={position === 0}
+                  // A shared screen: the browser must not offer one visitor what another typed.
+                  autoComplete="off"
+                  autoCapitalize={key === 'name' ? 'words' : 'off'}
+                  spellCheck={false}
+                  maxLength={maxLength[key]}
+                  value={visitor[key] ?? ''}
+                  onChange={(e) => setVisitor({ ...visitor, [key]: e.target.value })}
+                />
+              )}
+            </Field>
+          ))}
+        {(step === 'fields' || step === 'questionnaire') && (
+          <CustomFieldsForm
+            defs={step === 'fields' ? fieldDefs : questionDefs}
+            answers={answers}
+            problems={answerErrors}
+            lang={props.lang}
+            onChange={(id, value) => setAnswers({ ...answers, [id]: value })}
+          />
+        )}
+        {invalid && <Notice kind="error">{t('validation.check')}</Notice>}
+        {/* Enter in a field moves on, as the Next button does. */}
+        <button type="submit" hidden tabIndex={-1} aria-hidden="true" />
+      </form>
+    </Screen>
+  );
+}

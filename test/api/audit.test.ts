@@ -1,0 +1,192 @@
+import assert from 'node:assert/strict';
+import { createHash, randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { jpegBytes } from '../helpers/files.ts';
+import { client, runCli, startService, type TestService } from '../helpers/service.ts';
+
+let service: TestService;
+let company: { id: string; apiKey: string };
+let api: ReturnType<typeof client>;
+
+before(async () => {
+  service = await startService();
+  company = service.company('Audited Co');
+  api = client(service.url, company.apiKey);
+});
+after(() => service.stop());
+
+/** The id the audit log gives an API key: the start of its SHA-256. */
+const credentialOf = (apiKey: string) => `key_${createHash('sha256').update(apiKey).digest('hex').slice(0, 16)}`;
+
+interface Entry {
+  action: string;
+  objectType: string | null;
+  objectId: string | null;
+  actorCredentialId: string | null;
+  actorRole: string | null;
+  details: Record<string, unknown>;
+}
+
+async function entries(): Promise<Entry[]> {
+  const reply = await api('GET', '/v1/audit?limit=1000');
+  assert.equal(reply.status, 200);
+  return reply.body.entries;
+}
+
+async function ok(method: string, path: string, body?: unknown) {
+  const reply = await api(method, path, body);
+  assert.ok(reply.status < 300, `${method} ${path}: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return reply.body;
+}
+
+test('every staff and admin action, and every read of personal data, leaves an entry naming the credential', async () => {
+  const credential = credentialOf(company.apiKey);
+  const host = await ok('POST', '/v1/hosts', { name: 'Dora Desk', email: 'dora@audited.test' });
+  await ok('PATCH', '/v1/company', { name: 'Audited Company' });
+  await ok('PATCH', '/v1/kiosk/settings', { requireAuthorization: true });
+  await ok('POST', '/v1/kiosk/pin', { pin: '246810' });
+  assert.equal((await api('POST', '/v1/kiosk/pin/verify', { pin: '000000' })).body.type, 'WRONG_PIN');
+  const hook = await ok('POST', '/v1/webhooks', { url: 'https://hooks.example.test/in', events: ['visit.deleted'] });
+  await ok('PATCH', `/v1/webhook/${hook.id}`, { isActive: false });
+  await ok('DELETE', `/v1/webhook/${hook.id}`);
+  await ok('POST', '/v1/integration/notifications', { webhookUrl: 'https://notify.example.test/in' });
+  await ok('DELETE', '/v1/integration/notifications');
+  const note = await ok('POST', '/v1/notifications', { type: 'delivery', message: 'A parcel', hosts: [host.id] });
+  await ok('PATCH', `/v1/notification/${note.id}`, { message: 'Two parcels' });
+  await ok('DELETE', `/v1/notification/${note.id}`);
+  await ok('POST', '/v1/integration/access', { enabled: true, aesKey: 'audit-aes-secret', password: 'audit-pw' });
+  await ok('DELETE', '/v1/integration/access');
+  await ok('PUT', '/v1/privacy/retention', { retentionDays: 3650 });
+
+  const visit = await ok('POST', '/v1/visits', {
+    visit: { id: randomUUID() },
+    visitor: { name: 'Vera Visitor', email: 'vera@visitor.test' },
+    visitPicture: jpegBytes().toString('base64'),
+  });
+  const invitee = await ok('POST', '/v1/invitees', {
+    name: 'Ian Invitee',
+    email: 'ian@visitor.test',
+    hostId: host.id,
+    expectedAt: new Date(Date.now() + 86_400_000).toISOString(),
+  });
+  await ok('PATCH', `/v1/visit/allow/${visit.id}`, { authorizedById: host.id });
+  await ok('PATCH', `/v1/visit/checkout/${visit.id}`, { checkoutByHostId: host.id });
+  await ok('GET', '/v1/visits');
+  await ok('GET', `/v1/visit/${visit.id}`);
+  const visitors = await ok('GET', '/v1/visitors');
+  await ok('GET', `/v1/visitor/${visitors.visitors[0].id}`);
+  await ok('GET', '/v1/invitees');
+  await ok('GET', `/v1/invitee/${invitee.id}`);
+  const picture = await api('GET', visit.pictureUrl);
+  assert.equal(picture.status, 200);
+  const signed = await fetch(`${service.url}${visit.pictureSignedUrl}`);
+  assert.equal(signed.status, 200);
+  await ok('POST', '/v1/privacy/export', { email: 'vera@visitor.test' });
+  await ok('DELETE', `/v1/visit/${visit.id}`);
+  await ok('POST', '/v1/privacy/erasure', { email: 'ian@visitor.test' });
+
+  const log = await entries();
+  const first = (action: string) => {
+    const entry = log.find((e) => e.action === action);
+    assert.ok(entry, `an entry for ${action}`);
+    return entry;
+  };
+  const byKey = [
+    'host.created',
+    'company.updated',
+    'kiosk.settings.updated',
+    'kiosk.pin.set',
+    'kiosk.pin.failed',
+    'webhook.created',
+    'webhook.updated',
+    'webhook.deleted',
+    'notifications.settings.updated',
+    'notifications.settings.deleted',
+    'notification.created',
+    'notification.updated',
+    'notification.deleted',
+    'access.updated',
+    'access.deleted',
+    'privacy.retention.updated',
+    'visit.allowed',
+    'visit.checkout',
+    'visits.listed',
+    'visit.read',
+    'visitors.listed',
+    'visitor.read',
+    'invitees.listed',
+    'invitee.read',
+    'file.read',
+    'privacy.exported',
+    'visit.deleted',
+    'invitee.deleted',
+    'privacy.erased',
+  ];
+  for (const action of byKey) assert.equal(first(action).actorCredentialId, credential, `${action} names the key`);
+  assert.equal(first('visit.allowed').objectId, visit.id);
+  assert.equal(first('webhook.deleted').objectId, hook.id);
+  assert.equal(first('notification.deleted').objectId, note.id);
+  assert.equal(first('invitee.read').objectId, invitee.id);
+  assert.deepEqual(first('visits.listed').details, { size: 1 });
+  assert.deepEqual(first('kiosk.pin.failed').details, { locked: false });
+
+  const keyMade = first('key.created');
+  assert.deepEqual([keyMade.objectId, keyMade.actorCredentialId, keyMade.actorRole], [credential, null, 'operator']);
+  const fileReads = log.filter((e) => e.action === 'file.read');
+  assert.deepEqual(
+    fileReads.map((e) => [e.objectType, e.actorCredentialId, e.actorRole]),
+    [
+      ['visit-picture', credential, null],
+      ['visit-picture', null, 'signedLink'],
+    ],
+  );
+
+  const text = JSON.stringify(log);
+  for (const secret of ['audit-aes-secret', 'Vera Visitor', 'vera@visitor.test', 'Two parcels', 'notify.example']) {
+    assert.equal(text.includes(secret), false, `${secret} is not in the audit log`);
+  }
+});
+
+test('reads of the same thing by the same key within a minute make one entry', async () => {
+  const before = (await entries()).filter((e) => e.action === 'visitors.listed').length;
+  await ok('GET', '/v1/visitors');
+  await ok('GET', '/v1/visitors');
+  const after = (await entries()).filter((e) => e.action === 'visitors.listed').length;
+  assert.equal(after, before, 'read a moment ago: not recorded again');
+  const other = service.company('Reader Co');
+  const reader = client(service.url, other.apiKey);
+  assert.equal((await reader('GET', '/v1/visitors')).status, 200);
+  const theirs = (await reader('GET', '/v1/audit')).body.entries as Entry[];
+  assert.deepEqual(
+    theirs.filter((e) => e.action === 'visitors.listed').map((e) => e.actorCredentialId),
+    [credentialOf(other.apiKey)],
+  );
+});
+
+test('the audit log is append-only, even for someone holding the database file', () => {
+  const db = new Database(join(service.dataDir, 'portaria.db'));
+  try {
+    assert.throws(() => db.prepare('UPDATE audit_log SET action = ?').run('nothing'), /append-only/);
+    assert.throws(() => db.prepare('DELETE FROM audit_log').run(), /append-only/);
+  } finally {
+    db.close();
+  }
+});
+
+test('the command line records the keys it makes and the exports it writes', async () => {
+  const made = service.company('Cli Co');
+  const exported = JSON.parse(
+    runCli(['privacy', 'export', '--data', service.dataDir, '--company', made.id, '--email', 'nobody@cli.test']),
+  );
+  assert.equal(exported.type, 'subjectAccess');
+  const log = (await client(service.url, made.apiKey)('GET', '/v1/audit')).body.entries as Entry[];
+  assert.deepEqual(
+    log.map((e) => [e.action, e.objectId, e.actorRole]),
+    [
+      ['key.created', credentialOf(made.apiKey), 'operator'],
+      ['privacy.exported', null, 'operator'],
+    ],
+  );
+});
