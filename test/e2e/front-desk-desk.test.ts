@@ -326,6 +326,46 @@ describe('front-desk basics', () => {
     await page.getByText('The badge of Tiago Desk was sent to the printer.').waitFor();
   });
 
+  test('an expected guest missing a required answer: asked at the desk, or let in with a reason for the audit', async () => {
+    const invite = async (name: string) =>
+      (
+        await kiosk.api('POST', '/v1/invitees', {
+          name,
+          email: `${randomUUID()}@guest.test`,
+          expectedAt: new Date().toISOString(),
+          hostId: kiosk.hosts.carlos.id,
+        })
+      ).body.id as string;
+    const answered = await invite('Uma Answered');
+    const waived = await invite('Vera Waived');
+    await tab('Expected today');
+    await page.getByRole('button', { name: 'Check in: Uma Answered' }).click();
+    const dialog = section('Check in Uma Answered');
+    await dialog.getByLabel('Delivery').check();
+    assert.deepEqual(await axeProblems(page), []);
+    await screenshotSizes(page, 'front-desk-expected-complete');
+    await dialog.getByRole('button', { name: 'Check in', exact: true }).click();
+    await page.getByText('Uma Answered was checked in.').waitFor();
+    assert.equal((await kiosk.api('GET', `/v1/invitee/${answered}`)).body.status, 'arrived');
+
+    await page.getByRole('button', { name: 'Check in: Vera Waived' }).click();
+    const skip = section('Check in Vera Waived');
+    await skip.getByRole('button', { name: 'Check in without the answers' }).click();
+    await skip.getByText('Give a reason (at least 3 characters).').waitFor();
+    await skip.getByLabel('Reason for checking in without the answers').fill('Guest speaks no language we offer');
+    await skip.getByRole('button', { name: 'Check in without the answers' }).click();
+    await page
+      .getByText('Vera Waived was checked in without the missing answers; the reason is in the audit log.')
+      .waitFor();
+    assert.equal((await kiosk.api('GET', `/v1/invitee/${waived}`)).body.status, 'arrived');
+    const audit = (await kiosk.api('GET', '/v1/audit?limit=1000')).body.entries as {
+      action: string;
+      details: unknown;
+    }[];
+    const entry = audit.find((e) => e.action === 'visit.requirements.waived');
+    assert.match(JSON.stringify(entry?.details), /Guest speaks no language we offer/);
+  });
+
   test("today's and past visits: searched, badges printed again, exported as formula-safe CSV", async () => {
     const required = (await kiosk.api('GET', '/v1/customfields')).body.customFields[0].id;
     await walkIn(
