@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { client, type Reply, startService, type TestService } from '../helpers/service.ts';
+import { allowLoopback, client, type Reply, startService, type TestService } from '../helpers/service.ts';
 import { settledQueue, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 
 let service: TestService;
@@ -14,7 +14,7 @@ let hostId: string;
 
 before(async () => {
   smtp = await startSmtp();
-  service = await startService();
+  service = await startService({ args: allowLoopback });
   api = client(service.url, service.company('Acme', 'America/Sao_Paulo').apiKey);
   other = client(service.url, service.company('Globex').apiKey);
   door = client(service.url, service.company('Door', 'America/Sao_Paulo').apiKey);
