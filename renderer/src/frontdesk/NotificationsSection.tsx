@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Refusal } from '../problems.ts';
 import { dateAndTime } from '../time.ts';
-import { SecretField, Section, Select, TextInput, useAction } from './kit.tsx';
+import { Section, Select, TextInput, useAction, useSecrets } from './kit.tsx';
 import type { FrontDeskProps } from './props.ts';
 
 /** GET /v1/integration/notifications, as far as the desk shows it; secrets come back only as "********" or "". */
@@ -29,6 +29,8 @@ interface Delivery {
   lastError: string | null;
 }
 
+type ChannelSecret = 'smtpPassword' | 'webhookSecret';
+
 const blank = {
   smtpHost: '',
   smtpPort: '587',
@@ -46,27 +48,30 @@ const blank = {
 export function NotificationsSection({ api, data, lang }: FrontDeskProps) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState(blank);
-  const [secrets, setSecrets] = useState({ smtpPassword: '', webhookSecret: '' });
-  const [stored, setStored] = useState({ smtpPassword: false, webhookSecret: false });
   const [queue, setQueue] = useState<ChannelSettings['queue']>();
   const [deliveries, setDeliveries] = useState<Delivery[]>();
   const [testTo, setTestTo] = useState('');
   const save = useAction();
   const test = useAction();
+  const secrets = useSecrets<ChannelSecret>(['smtpPassword', 'webhookSecret'], (key) => submit(key));
+  const storedSecrets = secrets.setStored;
 
-  const take = useCallback((settings: ChannelSettings | undefined) => {
-    if (!settings) return;
-    setDraft({
-      smtpHost: settings.smtpHost,
-      smtpPort: String(settings.smtpPort),
-      smtpSecurity: settings.smtpSecurity,
-      smtpUsername: settings.smtpUsername,
-      emailFrom: settings.emailFrom,
-      webhookUrl: settings.webhookUrl,
-    });
-    setStored({ smtpPassword: settings.smtpPassword !== '', webhookSecret: settings.webhookSecret !== '' });
-    setQueue(settings.queue);
-  }, []);
+  const take = useCallback(
+    (settings: ChannelSettings | undefined) => {
+      if (!settings) return;
+      setDraft({
+        smtpHost: settings.smtpHost,
+        smtpPort: String(settings.smtpPort),
+        smtpSecurity: settings.smtpSecurity,
+        smtpUsername: settings.smtpUsername,
+        emailFrom: settings.emailFrom,
+        webhookUrl: settings.webhookUrl,
+      });
+      storedSecrets({ smtpPassword: settings.smtpPassword !== '', webhookSecret: settings.webhookSecret !== '' });
+      setQueue(settings.queue);
+    },
+    [storedSecrets],
+  );
   const refresh = useCallback(() => {
     api.optional<ChannelSettings>('/v1/integration/notifications').then(
       (settings) => settings && setQueue(settings.queue),
@@ -82,17 +87,15 @@ export function NotificationsSection({ api, data, lang }: FrontDeskProps) {
     refresh();
   }, [api, take, refresh]);
 
-  const submit = (clear?: keyof typeof secrets) =>
+  const submit = (clear?: ChannelSecret) =>
     save.run(async () => {
-      const typed = Object.fromEntries(Object.entries(secrets).filter(([, value]) => value !== ''));
       const saved = await api.send<ChannelSettings>('POST', '/v1/integration/notifications', {
         ...draft,
         smtpPort: Number(draft.smtpPort),
-        ...typed,
-        ...(clear ? { [clear]: '' } : {}),
+        ...secrets.toSend(clear),
       });
+      secrets.saved(clear);
       take(saved);
-      setSecrets({ smtpPassword: '', webhookSecret: '' });
       return t('common.saved');
     });
   const sendTest = (channel: 'email' | 'webhook') =>
@@ -113,15 +116,6 @@ export function NotificationsSection({ api, data, lang }: FrontDeskProps) {
       optional
       value={draft[key]}
       onChange={(value) => setDraft({ ...draft, [key]: value })}
-    />
-  );
-  const secret = (key: keyof typeof secrets, label: string) => (
-    <SecretField
-      label={label}
-      stored={stored[key]}
-      value={secrets[key]}
-      onChange={(value) => setSecrets({ ...secrets, [key]: value })}
-      onRemove={() => submit(key)}
     />
   );
   const channelOn = { email: draft.smtpHost.trim() !== '', webhook: draft.webhookUrl.trim() !== '' };
@@ -150,13 +144,13 @@ export function NotificationsSection({ api, data, lang }: FrontDeskProps) {
             onChange={(smtpSecurity) => setDraft({ ...draft, smtpSecurity })}
           />
           {text('smtpUsername', t('notify.smtpUsername'))}
-          {secret('smtpPassword', t('notify.smtpPassword'))}
+          {secrets.field('smtpPassword', t('notify.smtpPassword'))}
           {text('emailFrom', t('notify.emailFrom'), 'email')}
         </fieldset>
         <fieldset className="field field-group">
           <legend>{t('notify.webhook')}</legend>
           {text('webhookUrl', t('notify.webhookUrl'), 'url')}
-          {secret('webhookSecret', t('notify.webhookSecret'))}
+          {secrets.field('webhookSecret', t('notify.webhookSecret'))}
         </fieldset>
       </Section>
       <section className="fd-section" aria-labelledby="notify-test-title">

@@ -28,23 +28,19 @@ export function RosterPanel({ api, data, lang }: FrontDeskProps) {
       document.body.classList.remove('printing-roster');
     }, 50);
   };
+  /** Checks out the given open visits of a person, then says so. */
+  const close = (ids: readonly string[], sentence: string) =>
+    run(async () => {
+      for (const id of ids) await api.send('PATCH', `/v1/visit/checkout/${id}`, { checkoutType: 'DASHBOARD' });
+      await reload();
+      return sentence;
+    });
+  const repeats = (person: RosterPerson) => person.duplicateVisits.map((d) => d.id);
   /** A person leaves once: every open visit of theirs is closed. */
   const checkOut = (person: RosterPerson) =>
-    run(async () => {
-      for (const id of [person.id, ...person.duplicateVisits.map((d) => d.id)]) {
-        await api.send('PATCH', `/v1/visit/checkout/${id}`, { checkoutType: 'DASHBOARD' });
-      }
-      await reload();
-      return t('roster.checkedOut', { name: person.name ?? '' });
-    });
+    close([person.id, ...repeats(person)], t('roster.checkedOut', { name: person.name ?? '' }));
   const closeRepeats = (person: RosterPerson) =>
-    run(async () => {
-      for (const { id } of person.duplicateVisits) {
-        await api.send('PATCH', `/v1/visit/checkout/${id}`, { checkoutType: 'DASHBOARD' });
-      }
-      await reload();
-      return t('roster.repeatsClosed', { name: person.name ?? '' });
-    });
+    close(repeats(person), t('roster.repeatsClosed', { name: person.name ?? '' }));
   const inside = roster ? searchVisits(roster.inside, query) : [];
   const since = (visit: Visit) => timeOfDay(lang, data.timeZone, visit.checkinAt);
   return (

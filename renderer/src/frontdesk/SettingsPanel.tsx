@@ -5,7 +5,7 @@ import { Refusal } from '../problems.ts';
 import type { AccessConfig, FieldMode, KioskSettings, VisitorFieldName } from '../types.ts';
 import { CompanySection } from './CompanySection.tsx';
 import { CustomFieldsSection } from './CustomFieldsEditor.tsx';
-import { Check, SecretField, Section, Select, TextInput, useAction } from './kit.tsx';
+import { Check, Section, Select, TextInput, useAction, useSecrets } from './kit.tsx';
 import { NotificationsSection } from './NotificationsSection.tsx';
 import type { FrontDeskProps } from './props.ts';
 
@@ -198,24 +198,23 @@ const accessDefaults: AccessSettings = {
 function AccessSection({ api, onSettings }: FrontDeskProps) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState<AccessSettings>(accessDefaults);
-  const [secrets, setSecrets] = useState<Record<AccessSecret, string>>({ password: '', aesKey: '' });
-  const [stored, setStored] = useState<Record<AccessSecret, boolean>>({ password: false, aesKey: false });
   const { busy, notice, run } = useAction();
+  const secrets = useSecrets<AccessSecret>(['password', 'aesKey'], (key) => save(key));
+  const storedSecrets = secrets.setStored;
   useEffect(() => {
     api.optional<Partial<AccessConfig>>('/v1/integration/access').then(
       (config) => {
         if (!config) return;
         const { password, aesKey, ...settings } = config;
         setDraft({ ...accessDefaults, ...settings });
-        setStored({ password: Boolean(password), aesKey: Boolean(aesKey) });
+        storedSecrets({ password: Boolean(password), aesKey: Boolean(aesKey) });
       },
       () => undefined,
     );
-  }, [api]);
+  }, [api, storedSecrets]);
   const save = (clear?: AccessSecret) =>
     run(async () => {
       const { enabled, url, username, qrcodeDuration, totpEnabled, staticVisitorQRCode } = draft;
-      const typed = Object.fromEntries(Object.entries(secrets).filter(([, value]) => value !== ''));
       await api.send('POST', '/v1/integration/access', {
         enabled,
         url,
@@ -223,14 +222,9 @@ function AccessSection({ api, onSettings }: FrontDeskProps) {
         qrcodeDuration,
         totpEnabled,
         staticVisitorQRCode,
-        ...typed,
-        ...(clear ? { [clear]: '' } : {}),
+        ...secrets.toSend(clear),
       });
-      setStored({
-        password: clear === 'password' ? false : stored.password || 'password' in typed,
-        aesKey: clear === 'aesKey' ? false : stored.aesKey || 'aesKey' in typed,
-      });
-      setSecrets({ password: '', aesKey: '' });
+      secrets.saved(clear);
       onSettings();
       return t('common.saved');
     });
@@ -241,15 +235,6 @@ function AccessSection({ api, onSettings }: FrontDeskProps) {
       optional
       value={draft[key]}
       onChange={(value) => setDraft({ ...draft, [key]: value })}
-    />
-  );
-  const secret = (key: AccessSecret, label: string) => (
-    <SecretField
-      label={label}
-      stored={stored[key]}
-      value={secrets[key]}
-      onChange={(value) => setSecrets({ ...secrets, [key]: value })}
-      onRemove={() => save(key)}
     />
   );
   const check = (key: 'enabled' | 'totpEnabled' | 'staticVisitorQRCode', label: string) => (
@@ -266,8 +251,8 @@ function AccessSection({ api, onSettings }: FrontDeskProps) {
       {check('enabled', t('settings.accessEnabled'))}
       {text('url', t('settings.accessUrl'), 'url')}
       {text('username', t('settings.accessUsername'))}
-      {secret('password', t('settings.accessPassword'))}
-      {secret('aesKey', t('settings.accessKey'))}
+      {secrets.field('password', t('settings.accessPassword'))}
+      {secrets.field('aesKey', t('settings.accessKey'))}
       <TextInput
         label={t('settings.accessDuration')}
         type="number"

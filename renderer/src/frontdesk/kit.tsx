@@ -200,3 +200,39 @@ export function SecretField(props: {
     </div>
   );
 }
+
+/**
+ * The write-only secrets of a settings form: what staff typed (sent only when not empty), and whether each is
+ * stored (all the page ever learns of a stored one). `field` draws one; `saved` records a save's outcome.
+ */
+export function useSecrets<K extends string>(keys: readonly K[], onRemove: (key: K) => void) {
+  const none = () => Object.fromEntries(keys.map((key) => [key, ''])) as Record<K, string>;
+  const [typed, setTyped] = useState<Record<K, string>>(none);
+  const [stored, setStored] = useState<Record<K, boolean>>(
+    () => Object.fromEntries(keys.map((key) => [key, false])) as Record<K, boolean>,
+  );
+  /** The secrets to send: those typed, and '' for the one being removed. */
+  const toSend = (removing?: K) => ({
+    ...Object.fromEntries(Object.entries(typed).filter(([, value]) => value !== '')),
+    ...(removing ? { [removing]: '' } : {}),
+  });
+  const saved = (removing?: K) => {
+    setStored(
+      Object.fromEntries(keys.map((key) => [key, key !== removing && (stored[key] || typed[key] !== '')])) as Record<
+        K,
+        boolean
+      >,
+    );
+    setTyped(none());
+  };
+  const field = (key: K, label: string) => (
+    <SecretField
+      label={label}
+      stored={stored[key]}
+      value={typed[key]}
+      onChange={(value) => setTyped({ ...typed, [key]: value })}
+      onRemove={() => onRemove(key)}
+    />
+  );
+  return { toSend, saved, setStored, field };
+}
