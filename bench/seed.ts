@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { hashKey } from '../local-api/companies/keys.ts';
+import { hashKey } from '../local-api/credentials/keys.ts';
 import { loadMigrations, migrate } from '../local-api/store/db.ts';
 
 /** Bumped whenever the generated rows change shape, so a stale database in bench/.work is seeded again. */
@@ -138,11 +138,9 @@ export function seed(dir: string, counts: SeedCounts, profile: SeedProfile): See
   db.prepare(
     `INSERT INTO companies (id, createdAt, updatedAt, name, trialUntil, timezone) VALUES (?, ?, ?, 'Bench', ?, ?)`,
   ).run(companyId, baseTime - historyMs, baseTime - historyMs, baseTime + 30 * dayMs, timezone);
-  db.prepare('INSERT INTO api_keys (keyHash, companyId, createdAt) VALUES (?, ?, ?)').run(
-    hashKey(apiKey),
-    companyId,
-    baseTime - historyMs,
-  );
+  db.prepare(
+    "INSERT INTO credentials (id, companyId, role, label, keyHash, createdAt) VALUES ('bench', ?, 'admin', 'Bench', ?, ?)",
+  ).run(companyId, hashKey(apiKey), baseTime - historyMs);
 
   const hostIds = insertHosts(db, companyId, counts.hosts, random);
   const inviteeIds = insertInvitees(db, companyId, counts.invitees, hostIds, profile, random);

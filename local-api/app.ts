@@ -11,8 +11,8 @@ import { auditRoutes } from './audit/routes.ts';
 import { auditListener } from './audit/store.ts';
 import { blocklistRoutes } from './blocklist/routes.ts';
 import { companyRoutes } from './companies/routes.ts';
-import { companyForKey } from './companies/store.ts';
 import type { Context } from './context.ts';
+import { principalForKey } from './credentials/store.ts';
 import { customFieldRoutes } from './custom-fields/routes.ts';
 import type { EventListener } from './events.ts';
 import { fileRoutes } from './files/routes.ts';
@@ -130,7 +130,7 @@ export function createApp(ctx: Context, extra: { before?: Router[] } = {}): expr
   // Credentials first: a client without a key cannot make the service read and parse a 20 MB body.
   v1.use(
     authenticate(
-      (key) => companyForKey(ctx, key),
+      (key) => principalForKey(ctx, key),
       createKeyGuessLimiter(keyGuessLimits, ctx.clock),
       (address) => ctx.log.warn({ address }, 'too many wrong API keys: address locked'),
     ),

@@ -14,6 +14,7 @@ import {
   verifyDatabaseFile,
 } from './backup/backup.ts';
 import { companyCaller, createCompany } from './companies/store.ts';
+import { credentialsUsage, ownerTokenCommand } from './credentials/commands.ts';
 import { deviceCredential } from './device.ts';
 import { startGate } from './gate/gate.ts';
 import { ApiError } from './http/errors.ts';
@@ -38,7 +39,8 @@ const usage = `Usage:
   portaria backup --data <dir> [--out <file>]          an online backup and its digest (<file>.sha256)
   portaria restore --data <dir> --from <file> [--force] [--without-digest]   checks the backup, then restores it
   portaria gate --port <n> --aes-key <key> --username <u> --password <p> [--totp] [--host <ip>]
-                [--webhook-secret <s>] [--leeway-ms <n>]   the reference gate (docs/access-control.md)`;
+                [--webhook-secret <s>] [--leeway-ms <n>]   the reference gate (docs/access-control.md)
+${credentialsUsage}`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${usage}\n`);
@@ -192,7 +194,7 @@ function privacyExport(args: string[]): void {
   try {
     const company = companyCaller(ctx, values.company);
     if (!company) fail(`no company ${values.company} in ${values.data}`);
-    const answer = `${JSON.stringify(exportPerson(ctx, { ...company, role: 'operator' }, who.data), null, 2)}\n`;
+    const answer = `${JSON.stringify(exportPerson(ctx, { ...company, credentialId: 'device-owner' }, who.data), null, 2)}\n`;
     if (values.out) writeFileSync(values.out, answer, { mode: 0o600 });
     else process.stdout.write(answer);
   } catch (error) {
@@ -299,5 +301,6 @@ export async function main(argv: string[]): Promise<void> {
   if (command === 'gate') return gate(argv.slice(1));
   if (command === 'company' && sub === 'create') return companyCreate(rest);
   if (command === 'privacy' && sub === 'export') return privacyExport(rest);
+  if (command === 'owner' && sub === 'token') return ownerTokenCommand(rest, fail);
   fail(command ? `unknown command: ${argv.join(' ')}` : 'no command given');
 }

@@ -1,4 +1,4 @@
-import type { Caller } from './companies/store.ts';
+import type { Caller } from './credentials/caller.ts';
 
 export const eventNames = [
   'visit.checkin',

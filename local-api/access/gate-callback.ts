@@ -1,4 +1,5 @@
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import type { EventListener } from '../events.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { enqueue, type JobHandler, PermanentJobError } from '../queue/queue.ts';
@@ -101,6 +102,7 @@ export function gateCallbackRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/integration/access/status',
+      roles: roles.readers,
       tag: 'Access control',
       summary: 'Gate callbacks pending, failed (given up) and done, with the last error',
       response: deliveryStatusSchema,

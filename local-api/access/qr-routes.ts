@@ -1,8 +1,8 @@
 import type { Response } from 'express';
 import QRCode from 'qrcode';
 import { z } from 'zod';
-import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
+import { type Caller, roles } from '../credentials/caller.ts';
 import { getHost } from '../hosts/store.ts';
 import { ApiError } from '../http/errors.ts';
 import { validate } from '../http/fields.ts';
@@ -122,6 +122,7 @@ export function qrRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visit/:id/qrcode',
+      roles: roles.staff,
       tag,
       summary: "A visit's QR code, from its cardNumber (static when staticVisitorQRCode is on)",
       query: qrQuery,

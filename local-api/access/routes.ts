@@ -1,4 +1,5 @@
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { accessConfigInput, accessConfigObjectSchema } from './schema.ts';
 import { accessConfigObject, deleteAccessConfig, getAccessConfig, saveAccessConfig } from './store.ts';
@@ -10,6 +11,7 @@ export function accessConfigRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/integration/access',
+      roles: roles.staff,
       tag,
       summary: 'Retrieve the access-control integration configuration',
       response: accessConfigObjectSchema,
@@ -19,6 +21,7 @@ export function accessConfigRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/integration/access',
+      roles: roles.staff,
       tag,
       summary: 'Create or update the configuration (partial; absent fields keep their value)',
       response: accessConfigObjectSchema,

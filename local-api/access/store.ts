@@ -1,5 +1,6 @@
-import type { Caller } from '../companies/store.ts';
+import { secretMask } from '../companies/schema.ts';
 import { type Context, inTransaction } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import { formatInZone } from '../rules/time.ts';
 import { insertRow, objectToRow, prepared } from '../store/rows.ts';
@@ -34,9 +35,16 @@ export function findAccessConfig(ctx: Context, companyId: string): AccessConfig 
   return config as unknown as AccessConfig;
 }
 
+/**
+ * The configuration as the API answers it. Its secrets are the admin's to read: any other role sees them masked
+ * (write-only: a form that sends the mask back keeps them, see `saveAccessConfig`).
+ */
 export function accessConfigObject(config: AccessConfig, caller: Caller) {
+  const masked =
+    caller.role === 'admin' ? {} : Object.fromEntries(accessConfigSecrets.map((k) => [k, config[k] ? secretMask : '']));
   return {
     ...config,
+    ...masked,
     createdAt: formatInZone(config.createdAt, caller.timeZone),
     updatedAt: formatInZone(config.updatedAt, caller.timeZone),
   };
@@ -52,7 +60,8 @@ export function saveAccessConfig(ctx: Context, caller: Caller, input: AccessConf
   const sealed: Record<string, unknown> = { ...input };
   for (const key of accessConfigSecrets) {
     const value = input[key];
-    if (value !== undefined) sealed[key] = ctx.secrets.seal(value);
+    if (value === secretMask) delete sealed[key];
+    else if (value !== undefined) sealed[key] = ctx.secrets.seal(value);
   }
   const row = objectToRow(sealed, columnKinds);
   const now = ctx.clock.now();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { listQueryErrors, listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { auditQueryFields, listAudit } from './store.ts';
@@ -24,6 +25,7 @@ export function auditRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/audit',
+      roles: roles.reviewers,
       tag: 'Privacy',
       summary: 'List the audit log of staff and admin actions and reads of personal data, oldest first',
       query: listQueryInput(auditPaging),

@@ -1,5 +1,5 @@
-import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import type { DomainEvent, EventListener, EventName } from '../events.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { formatInZone } from '../rules/time.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { blocklistDeleteInput, blocklistInput, blocklistInputCodes, blocklistObjectSchema } from './schema.ts';
@@ -30,6 +31,7 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/blockedlist',
+      roles: roles.readers,
       tag,
       summary: 'List blocklist entries',
       query: listQueryInput(blocklistPaging),
@@ -44,6 +46,7 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/blockedlist',
+      roles: roles.staff,
       tag,
       summary: 'Block a person (at least one of cpf, rg, document, email, phone)',
       body: blocklistInput,
@@ -55,6 +58,7 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/blockedlist/:id',
+      roles: roles.readers,
       tag,
       summary: 'Retrieve a blocklist entry',
       response: blocklistObjectSchema,
@@ -64,6 +68,7 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/blockedlist/:id',
+      roles: roles.staff,
       tag,
       summary: 'Update a blocklist entry',
       body: blocklistInput,
@@ -76,6 +81,7 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'delete',
       path: '/blockedlist/:id',
+      roles: roles.staff,
       tag,
       summary: 'Remove a blocklist entry',
       body: blocklistDeleteInput,

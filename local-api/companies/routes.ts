@@ -1,4 +1,5 @@
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { companyInputCodes, companyObjectSchema, companyUpdateInput } from './schema.ts';
 import { companyObject, updateCompany } from './store.ts';
@@ -10,6 +11,7 @@ export function companyRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/company',
+      roles: roles.readers,
       tag,
       summary: "Retrieve the caller's company",
       response: companyObjectSchema,
@@ -19,6 +21,7 @@ export function companyRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/company',
+      roles: roles.staff,
       tag,
       summary: "Update the caller's company (plan, planIsActive and trialUntil are read-only)",
       body: companyUpdateInput,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import {
@@ -27,6 +28,7 @@ export function customFieldRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/customfields',
+      roles: roles.readers,
       tag,
       summary: "List the company's custom-field definitions, in their order",
       query: listQueryInput(customFieldPaging),
@@ -41,6 +43,7 @@ export function customFieldRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/customfields',
+      roles: roles.staff,
       tag,
       summary: 'Define a custom field',
       body: customFieldCreateInput,
@@ -52,6 +55,7 @@ export function customFieldRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/customfield/:id',
+      roles: roles.readers,
       tag,
       summary: 'Retrieve a custom-field definition',
       response: customFieldObjectSchema,
@@ -61,6 +65,7 @@ export function customFieldRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/customfield/:id',
+      roles: roles.staff,
       tag,
       summary: 'Update a custom-field definition (answers already given keep the name they had)',
       body: customFieldUpdateInput,
@@ -73,6 +78,7 @@ export function customFieldRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'delete',
       path: '/customfield/:id',
+      roles: roles.staff,
       tag,
       summary: 'Delete a custom-field definition',
       response: successSchema,

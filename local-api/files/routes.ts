@@ -1,5 +1,6 @@
 import { auditActor, recordRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { signedLinkQuery } from './schema.ts';
 import { openFile } from './store.ts';
@@ -9,6 +10,7 @@ export function fileRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/files/:name',
+      roles: roles.readers,
       access: 'signedLink',
       tag: 'Files',
       summary: 'Download a visit picture, signed NDA or invitee picture (with the API key, or a signed link)',

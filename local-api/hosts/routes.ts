@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { hostCreateInput, hostInputCodes, hostObjectSchema, hostUpdateInput } from './schema.ts';
@@ -14,6 +15,7 @@ export function hostRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/hosts',
+      roles: roles.readers,
       tag,
       summary: 'List hosts',
       response: z.object({ hosts: z.array(hostObjectSchema), size: z.number().int() }),
@@ -49,6 +51,7 @@ export function hostRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/host/:id',
+      roles: roles.readers,
       tag,
       summary: 'Retrieve a host',
       response: hostObjectSchema,

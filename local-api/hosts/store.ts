@@ -1,5 +1,5 @@
-import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ListQuery, QueryField, QueryFields } from '../http/list-query.ts';
 import { newHostId } from '../rules/ids.ts';

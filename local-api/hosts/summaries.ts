@@ -1,5 +1,5 @@
-import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import { rowsByIds } from '../store/rows.ts';
 
 export interface HostSummary {

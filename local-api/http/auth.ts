@@ -1,12 +1,12 @@
 import type { Request, RequestHandler } from 'express';
-import type { Caller } from '../companies/store.ts';
+import type { Principal } from '../credentials/caller.ts';
 import { ApiError } from './errors.ts';
 import type { KeyGuessLimiter } from './key-guessing.ts';
 
 declare global {
   namespace Express {
     interface Request {
-      caller?: Caller;
+      principal?: Principal;
     }
   }
 }
@@ -39,14 +39,14 @@ export function presentedKeys(headers: Request['headers']): string[] {
 }
 
 /**
- * Finds the caller of a request by its credentials. Wrong keys are counted by `limiter` (per client address and
+ * Finds who makes a request (a company's credential, or the device owner) by its credentials. Wrong keys are counted by `limiter` (per client address and
  * per target); a locked address is answered 429 TOO_MANY_REQUESTS with `Retry-After`, whatever it presents, so
  * a guess made while locked says nothing. A right key does not clear the count: a client holding one company's
  * key could otherwise interleave it to keep guessing another's. A request without credentials guesses nothing
  * and is not counted.
  */
 export function authenticate(
-  findCaller: (key: string) => Caller | undefined,
+  findPrincipal: (key: string) => Principal | undefined,
   limiter: KeyGuessLimiter,
   onLocked: (address: string) => void = () => {},
 ): RequestHandler {
@@ -59,10 +59,10 @@ export function authenticate(
     }
     const keys = presentedKeys(req.headers);
     for (const key of keys) {
-      const caller = findCaller(key);
-      if (caller) {
+      const principal = findPrincipal(key);
+      if (principal) {
         limiter.recordRightKey(address);
-        req.caller = caller;
+        req.principal = principal;
         next();
         return;
       }
@@ -75,7 +75,7 @@ export function authenticate(
   };
 }
 
-export function callerOf(req: Request): Caller {
-  if (!req.caller) throw new ApiError('UNAUTHORIZED');
-  return req.caller;
+export function principalOf(req: Request): Principal {
+  if (!req.principal) throw new ApiError('UNAUTHORIZED');
+  return req.principal;
 }

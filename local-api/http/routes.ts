@@ -1,23 +1,27 @@
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
-import type { Caller } from '../companies/store.ts';
-import { callerOf } from './auth.ts';
-import { type ErrorCode, missingId } from './errors.ts';
+import { type Caller, type DeviceOwner, isDeviceOwner, type Principal, type Role } from '../credentials/caller.ts';
+import { principalOf } from './auth.ts';
+import { ApiError, type ErrorCode, missingId } from './errors.ts';
 import { type FieldCodes, validate } from './fields.ts';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
 /**
- * Who may call a route: the company's API key (the default); anyone (`public`: the OpenAPI document); or the key
- * or a signed link (`signedLink`: files, whose short-lived links work in an <img> tag without the key).
+ * How a route is called: with a company's credential (`apiKey`, the default; `roles` says which); by anyone
+ * (`public`: the OpenAPI document); with a company's credential or a signed link (`signedLink`: files, whose
+ * short-lived links work in an <img> tag without the key); or by the device owner only (`owner`: what concerns
+ * the device or the whole service).
  */
-export type Access = 'apiKey' | 'public' | 'signedLink';
+export type Access = 'apiKey' | 'public' | 'signedLink' | 'owner';
 
 export interface RouteInput<Body, A extends Access = 'apiKey'> {
   req: Request;
   res: Response;
-  /** The authenticated company; absent only where the route's access lets a request in without a key. */
-  caller: A extends 'apiKey' ? Caller : Caller | undefined;
+  /** The authenticated company; absent where the route lets a request in without a key, and on owner routes. */
+  caller: A extends 'apiKey' ? Caller : A extends 'owner' ? undefined : Caller | undefined;
+  /** The device owner, on owner routes. */
+  owner: A extends 'owner' ? DeviceOwner : undefined;
   body: Body;
   params: Record<string, string>;
 }
@@ -33,6 +37,8 @@ export interface RouteSpec<
   method: Method;
   /** Default `apiKey`. */
   access?: A;
+  /** The company roles that may call it (default: admin only); not for owner and public routes. */
+  roles?: readonly Role[];
   /** Express path under /v1, e.g. `/host/:id`. */
   path: string;
   summary: string;
@@ -60,6 +66,20 @@ export function route<BodySchema extends z.ZodType | undefined = undefined, A ex
 
 export const isPublic = (spec: RouteSpec): boolean => spec.access === 'public';
 
+/** Who may call a route, as the OpenAPI document and the role matrix show it: company roles, `owner` or `public`. */
+export function rolesOf(spec: RouteSpec): readonly (Role | 'owner' | 'public')[] {
+  if (spec.access === 'public') return ['public'];
+  if (spec.access === 'owner') return ['owner'];
+  return spec.roles ?? ['admin'];
+}
+
+/** Whether a principal may call the route: a route outside its role answers 403 FORBIDDEN. */
+export function mayCall(spec: RouteSpec, principal: Principal): boolean {
+  if (spec.access === 'public') return true;
+  if (isDeviceOwner(principal)) return spec.access === 'owner';
+  return spec.access !== 'owner' && (spec.roles ?? ['admin']).includes(principal.role);
+}
+
 /** The errors of every list endpoint (paging and the one-field query). */
 export const listErrors = [
   'INVALID_LIMIT_VALUE',
@@ -72,9 +92,11 @@ export const listErrors = [
 /** What DELETE endpoints answer. */
 export const successSchema = z.object({ success: z.literal(true) });
 
-function answer(spec: RouteSpec, req: Request, res: Response, caller: Caller | undefined): void | Promise<void> {
+function answer(spec: RouteSpec, req: Request, res: Response, principal: Principal | undefined): void | Promise<void> {
   const body = spec.body ? validate(spec.body, req.body, spec.fieldCodes) : undefined;
-  const result = spec.handle({ req, res, caller, body, params: req.params as Record<string, string> });
+  const owner = principal && isDeviceOwner(principal) ? principal : undefined;
+  const caller = principal && !isDeviceOwner(principal) ? principal : undefined;
+  const result = spec.handle({ req, res, caller, owner, body, params: req.params as Record<string, string> });
   // A handler may await (a QR picture is rendered asynchronously): Express 5 passes its rejection on. The others
   // answer in the same turn, without a promise and a microtask per request.
   if (result instanceof Promise) return result.then((value) => send(res, value));
@@ -86,7 +108,8 @@ function send(res: Response, answer: unknown): void {
 }
 
 /**
- * Mounts the routes of a company's key, behind authentication (every request here has a caller). A path whose
+ * Mounts the authenticated routes, behind authentication (every request here has a principal); a principal
+ * outside a route's roles is answered 403 FORBIDDEN before its body is validated. A path whose
  * last segment is a parameter, called without it (`/host/`), answers MISSING_ID: registered first, so that
  * `/visit/allow/` is not taken for the visit whose id is "allow".
  */
@@ -100,7 +123,11 @@ export function routerOf(routes: readonly RouteSpec[]): Router {
   const last = withoutId.filter((p) => paths.has(p));
   if (first.length > 0) router.all(first, missingId);
   for (const spec of routes) {
-    router[spec.method](spec.path, (req, res) => answer(spec, req, res, callerOf(req)));
+    router[spec.method](spec.path, (req, res) => {
+      const principal = principalOf(req);
+      if (!mayCall(spec, principal)) throw new ApiError('FORBIDDEN');
+      return answer(spec, req, res, principal);
+    });
   }
   if (last.length > 0) router.all(last, missingId);
   return router;

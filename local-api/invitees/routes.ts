@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { inviteeCreateInput, inviteeInputCodes, inviteeObjectSchema, inviteeUpdateInput } from './schema.ts';
@@ -34,6 +35,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/invitees',
+      roles: roles.readers,
       tag,
       summary: 'List invitees',
       response: z.object({ invitees: z.array(inviteeObjectSchema), size: z.number().int() }),
@@ -63,6 +65,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/invitee/:id',
+      roles: roles.readers,
       tag,
       summary: 'Retrieve an invitee',
       response: inviteeObjectSchema,

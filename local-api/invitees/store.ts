@@ -1,5 +1,5 @@
-import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import { resolveCustomFieldObjects } from '../custom-fields/store.ts';
 import {
   decodePicture,

@@ -1,6 +1,6 @@
 import { auditActor, recordAudit } from '../audit/store.ts';
-import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
+import { type Caller, roles } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import { createFailureLimiter } from '../http/rate-limit.ts';
 import { type RouteSpec, route, successSchema } from '../http/routes.ts';
@@ -52,6 +52,7 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/kiosk/settings',
+      roles: roles.company,
       tag,
       summary: "The kiosk's settings: visitor fields, picture, NDA text, authorization, idle time-out",
       response: kioskSettingsObject,
@@ -61,6 +62,7 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/kiosk/settings',
+      roles: roles.staff,
       tag,
       summary: "Change the kiosk's settings (partial; visitor fields merge one by one)",
       body: kioskSettingsInput,
@@ -71,8 +73,11 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/kiosk/pin',
+      roles: roles.staff,
       tag,
-      summary: 'Set the front-desk PIN (the first time without currentPin; later currentPin is required)',
+      summary:
+        'Set the front-desk PIN (the first time without currentPin; later currentPin is required). The kiosk ' +
+        'screen cannot: a first PIN is set at enrolment or by the admin',
       body: pinSetInput,
       fieldCodes: { pin: { missing: 'INVALID_PIN', invalid: 'INVALID_PIN' } },
       response: successSchema,
@@ -86,6 +91,7 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/kiosk/pin/verify',
+      roles: roles.atTheKiosk,
       tag,
       summary: 'Check the front-desk PIN (rate-limited)',
       body: pinVerifyInput,

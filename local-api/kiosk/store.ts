@@ -1,6 +1,6 @@
 import { auditActor, recordAudit } from '../audit/store.ts';
-import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import { formatInZone } from '../rules/time.ts';
 import { insertRow, objectToRow, prepared } from '../store/rows.ts';
 import {

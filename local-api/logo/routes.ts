@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { companyObjectSchema } from '../companies/schema.ts';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { base64Upload } from '../files/schema.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { deleteLogo, openLogo, saveLogo } from './store.ts';
@@ -16,6 +17,7 @@ export function logoRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'put',
       path: '/company/logo',
+      roles: roles.staff,
       tag,
       summary: "Upload the company's logo; its pictureUrl becomes the logo's address under /v1/logo",
       body: logoUploadInput,
@@ -27,6 +29,7 @@ export function logoRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'delete',
       path: '/company/logo',
+      roles: roles.staff,
       tag,
       summary: "Remove the company's logo (an uploaded one is deleted)",
       response: companyObjectSchema,

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
-import { type Caller, updateCompany } from '../companies/store.ts';
+import { updateCompany } from '../companies/store.ts';
 import type { Context } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import { decodePicture, inTransactionWithFiles, readStoredFile, type StoredFile } from '../files/store.ts';
 import { ApiError } from '../http/errors.ts';
 import { prepared } from '../store/rows.ts';

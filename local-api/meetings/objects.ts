@@ -1,5 +1,5 @@
-import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import type { Language } from '../rules/lang.ts';
 import { rowsByIds, rowToObject } from '../store/rows.ts';
 import { meetingColumns } from './schema.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { meetingCreateInput, meetingInputCodes, meetingObjectSchema, meetingUpdateInput } from './schema.ts';
@@ -24,6 +25,7 @@ export function meetingRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/meetings',
+      roles: roles.readers,
       tag,
       summary: 'List meetings',
       query: listQueryInput(meetingPaging),
@@ -49,6 +51,7 @@ export function meetingRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/meeting/:id',
+      roles: roles.readers,
       tag,
       summary: 'Retrieve a meeting',
       response: meetingObjectSchema,

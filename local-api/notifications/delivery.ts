@@ -1,5 +1,5 @@
-import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import type { EventListener } from '../events.ts';
 import { findHost, type HostRow } from '../hosts/store.ts';
 import { enqueue, type JobHandler, PermanentJobError } from '../queue/queue.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { listQueryInput, parseLimit, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { formatInZone } from '../rules/time.ts';
@@ -42,6 +43,7 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/notifications',
+      roles: roles.readers,
       tag,
       summary: 'List notifications',
       query: listQueryInput(notificationPaging),
@@ -67,6 +69,7 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/notification/:id',
+      roles: roles.readers,
       tag,
       summary: 'Retrieve a notification and the state of its deliveries',
       response: notificationObjectSchema,
@@ -100,6 +103,7 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/integration/notifications',
+      roles: roles.staff,
       tag,
       summary: 'Retrieve how notifications are delivered (SMTP, webhook) and the state of the delivery queue',
       response: notificationSettingsSchema,
@@ -109,6 +113,7 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/integration/notifications',
+      roles: roles.staff,
       tag,
       summary: 'Create or update the delivery settings (partial; absent fields keep their value)',
       body: notificationSettingsInput,
@@ -120,6 +125,7 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/integration/notifications/test',
+      roles: roles.staff,
       tag,
       summary: 'Send a test message through a channel now, with the saved settings, and say whether it was taken',
       body: notificationTestInput,
@@ -130,6 +136,7 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/integration/notifications/deliveries',
+      roles: roles.staff,
       tag,
       summary:
         "The latest deliveries to hosts (check-in messages and notifications), newest first, with each one's state",

@@ -1,6 +1,6 @@
 import { secretMask } from '../companies/schema.ts';
-import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import { formatInZone } from '../rules/time.ts';
 import { insertRow, prepared } from '../store/rows.ts';

@@ -1,6 +1,6 @@
 import { auditActor, recordAudit } from '../audit/store.ts';
-import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import { findHost, type HostRow } from '../hosts/store.ts';
 import { hostSummaries } from '../hosts/summaries.ts';
 import { ApiError } from '../http/errors.ts';

@@ -1,5 +1,5 @@
-import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import { prepared } from '../store/rows.ts';
 import { attemptTimeoutMs } from '../webhooks/delivery.ts';

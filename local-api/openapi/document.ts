@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type ErrorCode, errorStatus } from '../http/errors.ts';
-import type { RouteSpec } from '../http/routes.ts';
+import { type RouteSpec, rolesOf } from '../http/routes.ts';
 
 /** The version of the interface this service implements (the interface document's machine-readable label). */
 export const interfaceVersion = '1.15.2';
@@ -16,7 +16,7 @@ function jsonSchema(schema: z.ZodType): JsonSchema {
 /** Errors every route may answer besides its own: a bad body where there is one, a missing key, a crash. */
 function commonErrors(spec: RouteSpec): ErrorCode[] {
   const codes: ErrorCode[] = ['INTERNAL'];
-  if (spec.access !== 'public') codes.push('UNAUTHORIZED');
+  if (spec.access !== 'public') codes.push('UNAUTHORIZED', 'FORBIDDEN');
   if (spec.body) codes.push('INVALID_BODY', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE');
   return codes;
 }
@@ -90,6 +90,13 @@ function security(spec: RouteSpec): Record<string, string[]>[] | undefined {
   return undefined;
 }
 
+/** Who may call the operation, in words (the `x-roles` extension lists the same roles for programs). */
+function rolesDescription(spec: RouteSpec): string {
+  if (spec.access === 'public') return 'Needs no credential.';
+  if (spec.access === 'owner') return "The device owner's (an owner token); a company's credential gets 403 FORBIDDEN.";
+  return `Roles: ${rolesOf(spec).join(', ')}. Any other credential gets 403 FORBIDDEN.`;
+}
+
 function operation(spec: RouteSpec): Record<string, unknown> {
   const { path, parameters } = pathOf(spec.path);
   const body = requestBody(spec.body);
@@ -106,6 +113,8 @@ function operation(spec: RouteSpec): Record<string, unknown> {
       .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
       .join('')}`,
     summary: spec.summary,
+    description: rolesDescription(spec),
+    'x-roles': rolesOf(spec),
     tags: [spec.tag],
     ...(scheme ? { security: scheme } : {}),
     parameters: [...parameters, ...queryParameters(spec.query)],
@@ -143,7 +152,13 @@ export function openApiDocument(routes: readonly RouteSpec[]): Record<string, un
     paths,
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'The company API key: `Authorization: Bearer <key>`' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'A credential: the company API key (role admin), another of its credentials, or the device owner’s ' +
+            'token: `Authorization: Bearer <key>`. Each operation lists the roles it accepts (`x-roles`).',
+        },
         authenticationHeader: {
           type: 'apiKey',
           in: 'header',

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { auditActor, auditOfObjects, recordAudit } from '../audit/store.ts';
-import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import { type MeetingRow, meetingWithoutHost } from '../meetings/objects.ts';
 import { type NotificationRow, notificationObjects } from '../notifications/store.ts';
 import { emailKey } from '../rules/identity.ts';

@@ -1,6 +1,6 @@
 import { type BlocklistRow, blocklistObject } from '../blocklist/store.ts';
-import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import type { EventName } from '../events.ts';
 import { type InviteeRow, inviteeObject } from '../invitees/store.ts';
 import { visitorDataFields } from '../visitors/schema.ts';

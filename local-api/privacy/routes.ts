@@ -1,4 +1,5 @@
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { exportPerson } from './export.ts';
 import {
@@ -18,6 +19,7 @@ export function privacyRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/privacy/retention',
+      roles: roles.readers,
       tag,
       summary: "Retrieve the company's retention of visitor data",
       response: retentionOutput,

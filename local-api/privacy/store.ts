@@ -1,7 +1,8 @@
 import { unlinkSync } from 'node:fs';
 import { basename, isAbsolute, relative, resolve } from 'node:path';
-import { type Caller, companyCaller } from '../companies/store.ts';
+import { companyCaller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import { forgetFileRow } from '../files/store.ts';
 import { ApiError } from '../http/errors.ts';
 import { emailKey } from '../rules/identity.ts';

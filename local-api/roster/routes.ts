@@ -1,4 +1,5 @@
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { rosterSchema } from './schema.ts';
 import { roster } from './store.ts';
@@ -8,6 +9,7 @@ export function rosterRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/roster',
+      roles: roles.readers,
       tag: 'Front desk',
       summary: 'Who is inside now (one row per person, repeated check-ins flagged) and who waits for approval',
       response: rosterSchema,

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { type Context, inTransaction } from '../context.ts';
+import { mayFollowCompany } from '../device.ts';
 import { destinationPolicy } from '../outgoing/policy.ts';
 import { OutgoingError, sendRequest } from '../outgoing/request.ts';
 import { retryDelay } from '../queue/retry.ts';
@@ -172,7 +173,7 @@ export function startSyncAgent(ctx: Context): SyncAgent {
         if (error instanceof UpstreamError && error.type === 'SYNC_GAP' && !rotated) {
           // The hub or this kiosk was restored from a backup: go on as a new client (see applyPush).
           rotated = true;
-          updateSyncState(ctx, { clientId: hexId(ctx.random, 16) });
+          updateSyncState(ctx, { clientId: hexId(ctx.random, 16), confirmedMutationId: 0 });
           ctx.log.warn(
             { upstream: upstream.url },
             'sync: mutation ids out of step with the hub (a database restored from a backup); new client id',
@@ -194,9 +195,10 @@ export function startSyncAgent(ctx: Context): SyncAgent {
 
   async function pull(upstream: Upstream): Promise<void> {
     for (;;) {
-      const { cursor } = syncState(ctx);
+      const { cursor, clientId } = syncState(ctx);
       const query = new URLSearchParams({
         limit: String(changesPaging.defaultLimit),
+        clientId,
         ...(cursor ? { since: cursor } : {}),
       });
       const sentAt = device.now();
@@ -205,10 +207,13 @@ export function startSyncAgent(ctx: Context): SyncAgent {
       });
       // Settings changed while the page travelled: it belongs to the old upstream.
       if (stopped || !current(upstream)) return;
+      if (!mayFollowCompany(ctx, page.companyId)) {
+        throw new UpstreamError(`hub names company ${page.companyId}, not the company this kiosk is enrolled for`);
+      }
       const clockSkewMs = page.now - Math.round((sentAt + device.now()) / 2);
-      applyPulledPage(ctx, upstream.apiKey, page);
+      const startOver = applyPulledPage(ctx, upstream.apiKey, page);
       observeClock(clockSkewMs);
-      if (!page.hasMore) return;
+      if (!page.hasMore && !startOver) return;
     }
   }
 

@@ -1,17 +1,22 @@
-import { hashKey } from '../companies/keys.ts';
 import { type Context, inTransaction } from '../context.ts';
+import { hashKey, keyPrefix } from '../credentials/keys.ts';
+import { deviceEnrolment, enrolDevice } from '../device.ts';
 import { receivePulledRow } from '../privacy/replica.ts';
 import { settleErasures } from '../privacy/store.ts';
+import { hexId } from '../rules/ids.ts';
 import type { Db } from '../store/db.ts';
 import { prepared } from '../store/rows.ts';
 import type { Change, ChangesPage, FeedRow } from './feed.ts';
 import { hasPendingMutation } from './outbox.ts';
+import { hubLoss, resendVisits } from './recovery.ts';
 import { receiveRemoteHlc, syncState, updateSyncState } from './state.ts';
 import { type FeedTable, feedTableNamed, feedTables } from './tables.ts';
 
-/** A page of the hub's feed as the kiosk receives it, with the hub's clock. */
+/** A page of the hub's feed as the kiosk receives it, with the hub's clock and what it knows of this kiosk. */
 export interface PulledPage extends ChangesPage {
   hlc: string;
+  /** The last mutation the hub applied for this kiosk's client id (null: none); absent from older hubs. */
+  lastMutationId?: number | null | undefined;
 }
 
 /** The columns of the tables here, read once a page: a hub newer than its kiosk may send columns it lacks. */
@@ -29,8 +34,9 @@ function columnsReader(db: Db): (table: string) => Set<string> {
 }
 
 /**
- * The kiosk's company is the hub company its key belongs to: it is created here with the hub's id (its details
- * follow in the feed) and the key opens it for the kiosk's local clients.
+ * The kiosk's company is the hub company its key belongs to (the agent checked that this device may follow it):
+ * it is created here with the hub's id (its details follow in the feed), the key opens it for the kiosk's local
+ * clients as an admin credential, and a device not yet enrolled is enrolled to it.
  */
 function adoptCompany(ctx: Context, companyId: string, apiKey: string): void {
   const now = ctx.clock.now();
@@ -41,9 +47,11 @@ function adoptCompany(ctx: Context, companyId: string, apiKey: string): void {
   ).run(companyId, now, now, now);
   prepared(
     ctx.db,
-    `INSERT INTO api_keys (keyHash, companyId, createdAt) VALUES (?, ?, ?)
-     ON CONFLICT (keyHash) DO UPDATE SET companyId = excluded.companyId, revokedAt = NULL`,
-  ).run(hashKey(apiKey), companyId, now);
+    `INSERT INTO credentials (id, companyId, role, label, prefix, keyHash, createdAt)
+     VALUES (?, ?, 'admin', 'Hub key', ?, ?, ?)
+     ON CONFLICT (keyHash) DO UPDATE SET companyId = excluded.companyId, role = 'admin', revokedAt = NULL`,
+  ).run(hexId(ctx.random, 12), companyId, keyPrefix(apiKey), hashKey(apiKey), now);
+  if (!deviceEnrolment(ctx)) enrolDevice(ctx, companyId);
 }
 
 /** Writes the hub's row as it is (columns this kiosk lacks left out, secrets sealed with this device's key). */
@@ -110,20 +118,32 @@ function sweep(ctx: Context, companyId: string): void {
  * comes from the hub is not the kiosk's to push back. Foreign keys are not checked while it runs: the feed sends
  * each row at its latest change, so an invitee may come a page before the host it refers to; the hub holds them
  * consistent, and the kiosk mirrors it.
+ *
+ * A page that shows the hub lost writes (see recovery.ts) first queues the kiosk's visits to be sent again, so the
+ * page cannot overwrite them with the hub's older copies. Answers true when the pull must start over from the top
+ * (the hub lost this kiosk's pushes without its feed starting over): the kiosk then mirrors the restored hub whole.
  */
-export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage): void {
+export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage): boolean {
   const before = syncState(ctx);
+  const loss = hubLoss(before, page);
   const idle =
+    loss === undefined &&
     page.changes.length === 0 &&
     !page.reset &&
     before.resyncing === 0 &&
     page.cursor === before.cursor &&
     page.companyId === before.companyId;
   // Nothing new (the usual answer to a poll): no write, sparing kiosks that run on flash storage.
-  if (idle) return;
+  if (idle) return false;
   ctx.db.pragma('foreign_keys = OFF');
+  let startOver: boolean;
   try {
-    inTransaction(ctx, () => {
+    startOver = inTransaction(ctx, () => {
+      if (loss) resendVisits(ctx, page.companyId, loss);
+      if (loss === 'pushes' && !page.reset) {
+        updateSyncState(ctx, { cursor: null, resyncing: 0 });
+        return true;
+      }
       const state = syncState(ctx);
       let resyncing = page.reset || state.resyncing === 1;
       if (page.reset) prepared(ctx.db, 'DELETE FROM sync_resync_seen').run();
@@ -140,9 +160,11 @@ export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage):
         companyId: page.companyId,
         resyncing: resyncing ? 1 : 0,
       });
+      return false;
     });
   } finally {
     ctx.db.pragma('foreign_keys = ON');
   }
   settleErasures(ctx);
+  return startOver;
 }

@@ -1,5 +1,5 @@
-import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import { validate } from '../http/fields.ts';
 import { prepared } from '../store/rows.ts';
@@ -125,6 +125,15 @@ export function applyPush(
     ).run({ companyId: caller.companyId, clientId, last, lastHlc, now, ...counts });
     return { lastMutationId: last, results, hlc: syncState(ctx).hlc };
   });
+}
+
+/** The last mutation the hub applied for a kiosk's client id; null when it does not know that client. */
+export function clientLastMutationId(ctx: Pick<Context, 'db'>, companyId: string, clientId: string): number | null {
+  const row = prepared(ctx.db, 'SELECT lastMutationId FROM sync_clients WHERE companyId = ? AND clientId = ?').get(
+    companyId,
+    clientId,
+  ) as { lastMutationId: number } | undefined;
+  return row?.lastMutationId ?? null;
 }
 
 export interface SyncClient {

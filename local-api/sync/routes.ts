@@ -1,5 +1,5 @@
-import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
+import { type Caller, roles } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import { parseLimit } from '../http/list-query.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
@@ -8,11 +8,12 @@ import { syncAgentOf } from './agent.ts';
 import { readChanges } from './feed.ts';
 import { clockIsOff } from './hub-time.ts';
 import { pendingSummary } from './outbox.ts';
-import { applyPush, syncClients, syncRejections } from './push.ts';
+import { applyPush, clientLastMutationId, syncClients, syncRejections } from './push.ts';
 import {
   changesPage,
   changesPaging,
   changesQuery,
+  clientIdPattern,
   pushAnswer,
   pushInput,
   rejectionsAnswer,
@@ -60,10 +61,13 @@ function statusOf(ctx: Context, caller: Caller) {
   };
 }
 
-/** Once a kiosk follows a hub company, only that company's key may see or change its upstream. */
-function requireKioskCompany(ctx: Context, caller: Caller): void {
-  const { companyId } = syncState(ctx);
-  if (companyId !== null && companyId !== caller.companyId) throw new ApiError('FORBIDDEN');
+/** The asking kiosk's client id, if it gave one: then the page says what the hub holds of its pushes. */
+function kioskClientId(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !clientIdPattern.test(value)) {
+    throw new ApiError('INVALID_PARAMETER', { field: 'clientId' });
+  }
+  return value;
 }
 
 function upstreamView(ctx: Context) {
@@ -78,13 +82,20 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       path: '/sync/changes',
       tag,
       summary: "The company's changes after a cursor, one page at a time (a hub's change feed)",
+      roles: roles.sync,
       query: changesQuery,
       response: changesPage,
-      errors: ['INVALID_LIMIT_VALUE'],
+      errors: ['INVALID_LIMIT_VALUE', 'INVALID_PARAMETER'],
       handle: ({ req, caller }) => {
         const since = typeof req.query.since === 'string' ? req.query.since : undefined;
+        const clientId = kioskClientId(req.query.clientId);
         const page = readChanges(ctx, caller.companyId, since, parseLimit(req.query, changesPaging));
-        return { ...page, hlc: syncState(ctx).hlc, now: ctx.clock.now() };
+        return {
+          ...page,
+          hlc: syncState(ctx).hlc,
+          now: ctx.clock.now(),
+          ...(clientId === undefined ? {} : { lastMutationId: clientLastMutationId(ctx, caller.companyId, clientId) }),
+        };
       },
     }),
     route({
@@ -92,6 +103,7 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       path: '/sync/push',
       tag,
       summary: "Apply a kiosk's mutations, in order, each once",
+      roles: roles.sync,
       body: pushInput,
       response: pushAnswer,
       errors: ['INVALID_PARAMETER', 'SYNC_GAP'],
@@ -105,6 +117,7 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       path: '/sync/rejections',
       tag,
       summary: "Kiosks' mutations this hub could not apply, kept whole, newest first",
+      roles: roles.readers,
       query: changesQuery.pick({ limit: true }),
       response: rejectionsAnswer,
       errors: ['INVALID_LIMIT_VALUE'],
@@ -121,6 +134,7 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       path: '/sync/status',
       tag,
       summary: 'Sync status: role, online or offline, pending mutations, last success and error',
+      roles: roles.company,
       response: statusObject,
       errors: [],
       handle: ({ caller }) => statusOf(ctx, caller),
@@ -130,6 +144,7 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       path: '/sync/run',
       tag,
       summary: 'Sync now (push, then pull) and answer the status once done',
+      roles: roles.staff,
       response: statusObject,
       errors: [],
       handle: async ({ caller }) => {
@@ -142,24 +157,24 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       method: 'get',
       path: '/sync/upstream',
       tag,
-      summary: "The kiosk's hub (its key is never shown)",
+      access: 'owner',
+      summary: "The kiosk's hub (its key is never shown); the device owner's",
       response: upstreamObject,
-      errors: ['FORBIDDEN'],
-      handle: ({ caller }) => {
-        requireKioskCompany(ctx, caller);
-        return upstreamView(ctx);
-      },
+      errors: [],
+      handle: () => upstreamView(ctx),
     }),
     route({
       method: 'put',
       path: '/sync/upstream',
       tag,
-      summary: 'Make this service a kiosk of the hub at `url`, for the company of `apiKey`',
+      access: 'owner',
+      summary:
+        "Make this service a kiosk of the hub at `url`, for the company of `apiKey`; the device owner's (the hub " +
+        'must name the company this kiosk is enrolled for, or the device must be fresh)',
       body: upstreamInput,
       response: upstreamObject,
-      errors: ['FORBIDDEN', 'INVALID_PARAMETER'],
-      handle: ({ caller, body }) => {
-        requireKioskCompany(ctx, caller);
+      errors: ['INVALID_PARAMETER'],
+      handle: ({ body }) => {
         if (configureUpstream(ctx, body)) syncAgentOf(ctx.db)?.wake(true);
         return upstreamView(ctx);
       },

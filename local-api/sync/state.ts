@@ -1,5 +1,5 @@
-import { hashKey } from '../companies/keys.ts';
 import type { Context } from '../context.ts';
+import { revokeKey } from '../credentials/store.ts';
 import { hexId } from '../rules/ids.ts';
 import { prepared } from '../store/rows.ts';
 import { formatHlc, parseHlc, receiveHlc, tickHlc, zeroHlc } from './hlc.ts';
@@ -21,6 +21,8 @@ export interface SyncState {
   lastErrorAt: number | null;
   rejected: number;
   clockSkewMs: number | null;
+  /** The last mutation id the hub confirmed for `clientId`: a hub that later knows less has lost writes. */
+  confirmedMutationId: number;
 }
 
 /** Creates the row on a new database; ids come from the context's randomness. */
@@ -85,16 +87,10 @@ export function configureUpstream(ctx: Context, input: { url: string; apiKey: st
   const url = input.url.replace(/\/+$/, '');
   const current = upstreamOf(ctx);
   if (current && current.url === url && current.apiKey === input.apiKey) return false;
-  const now = ctx.clock.now();
   ctx.db
     .transaction(() => {
       const keyChanged = current?.apiKey !== input.apiKey;
-      if (current && keyChanged) {
-        prepared(ctx.db, 'UPDATE api_keys SET revokedAt = ? WHERE keyHash = ? AND revokedAt IS NULL').run(
-          now,
-          hashKey(current.apiKey),
-        );
-      }
+      if (current && keyChanged) revokeKey(ctx, current.apiKey);
       updateSyncState(ctx, {
         upstreamUrl: url,
         upstreamKey: ctx.secrets.seal(input.apiKey),

@@ -1,5 +1,5 @@
-import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import { parseLimit } from '../http/list-query.ts';
 import { formatInZone, parseDateTime } from '../rules/time.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import {
@@ -27,6 +28,7 @@ export function visitorTypeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visitortypes',
+      roles: roles.company,
       tag,
       summary: "List the company's visitor types, in the kiosk's order",
       query: listQueryInput(visitorTypePaging),
@@ -41,6 +43,7 @@ export function visitorTypeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/visitortypes',
+      roles: roles.staff,
       tag,
       summary: 'Define a visitor type (a known kind fills in its names, badge label and rules)',
       body: visitorTypeCreateInput,
@@ -52,6 +55,7 @@ export function visitorTypeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visitortype/:id',
+      roles: roles.company,
       tag,
       summary: 'Retrieve a visitor type',
       response: visitorTypeObjectSchema,
@@ -61,6 +65,7 @@ export function visitorTypeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/visitortype/:id',
+      roles: roles.staff,
       tag,
       summary: 'Update a visitor type',
       body: visitorTypeUpdateInput,
@@ -73,6 +78,7 @@ export function visitorTypeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'delete',
       path: '/visitortype/:id',
+      roles: roles.staff,
       tag,
       summary: 'Delete a visitor type (visits and invitees keep naming it)',
       response: successSchema,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { visitorObjectSchema } from './schema.ts';
@@ -15,6 +16,7 @@ export function visitorRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visitors',
+      roles: roles.readers,
       tag,
       summary: 'List visitors (the people behind the visits; a returning visitor is one record)',
       query: listQueryInput(visitorPaging),
@@ -30,6 +32,7 @@ export function visitorRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visitor/:id',
+      roles: roles.readers,
       tag,
       summary: 'Retrieve a visitor',
       response: visitorObjectSchema,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { hostNotified } from '../notifications/delivery.ts';
@@ -66,6 +67,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visits',
+      roles: roles.readers,
       tag,
       summary: 'List visits',
       response: z.object({ visits: z.array(visitObjectSchema), size: z.number().int() }),
@@ -84,6 +86,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/visits',
+      roles: roles.staff,
       tag,
       summary: 'Check a walk-in visitor in (idempotent by the client-made visit.id)',
       response: checkinAnswerSchema,
@@ -103,6 +106,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/visits/screen',
+      roles: roles.staff,
       tag,
       summary: 'Ask the blocklist before the rest of a check-in (a match records the visit, blocked, at once)',
       response: screenAnswer,
@@ -114,6 +118,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/visit/allow/:id',
+      roles: roles.staff,
       tag,
       summary: 'Allow a visit',
       response: visitObjectSchema,
@@ -126,6 +131,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/visit/deny/:id',
+      roles: roles.staff,
       tag,
       summary: 'Deny a visit',
       response: visitObjectSchema,
@@ -138,6 +144,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/visit/checkout/:id',
+      roles: roles.staff,
       tag,
       summary: 'Check a visit out',
       response: visitObjectSchema,
@@ -149,6 +156,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/visit/inviteeCheckin/:inviteeId',
+      roles: roles.staff,
       tag,
       summary: 'Check an invitee in',
       response: checkinAnswerSchema,
@@ -168,6 +176,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/visit/inviteeCheckout/:inviteeId',
+      roles: roles.staff,
       tag,
       summary: "Check out an invitee's open visit",
       response: visitObjectSchema,
@@ -180,6 +189,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visit/:id',
+      roles: roles.readers,
       tag,
       summary: 'Retrieve a visit',
       response: checkinAnswerSchema,

@@ -1,7 +1,7 @@
 import { auditActor, recordAudit } from '../audit/store.ts';
 import { screenVisitor } from '../blocklist/store.ts';
-import type { Caller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import { checkinAnswers, liveAnswers, unansweredRequired } from '../custom-fields/store.ts';
 import type { EventName } from '../events.ts';
 import {

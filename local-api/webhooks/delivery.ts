@@ -1,5 +1,5 @@
-import type { Caller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
 import { destinationPolicy } from '../outgoing/policy.ts';
 import { OutgoingError, sendRequest } from '../outgoing/request.ts';
 import { PermanentJobError, queueStatus } from '../queue/queue.ts';

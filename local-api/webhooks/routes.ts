@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { deliveryStatus } from './delivery.ts';
@@ -59,6 +60,7 @@ export function webhookRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/webhooks/status',
+      roles: roles.readers,
       tag,
       summary: 'Deliveries pending, failed (given up) and done, with the last error',
       response: deliveryStatusSchema,

@@ -1,11 +1,12 @@
-import type { Caller } from '../../local-api/companies/store.ts';
-import { companyForKey, createCompany } from '../../local-api/companies/store.ts';
+import { createCompany } from '../../local-api/companies/store.ts';
 import type { Context } from '../../local-api/context.ts';
+import type { Caller } from '../../local-api/credentials/caller.ts';
+import { principalForKey } from '../../local-api/credentials/store.ts';
 import { applyPulledPage } from '../../local-api/sync/apply.ts';
 import { readChanges } from '../../local-api/sync/feed.ts';
 import { syncListener } from '../../local-api/sync/listener.ts';
 import { acknowledge, pendingBatch } from '../../local-api/sync/outbox.ts';
-import { applyPush, type PushResult } from '../../local-api/sync/push.ts';
+import { applyPush, clientLastMutationId, type PushResult } from '../../local-api/sync/push.ts';
 import { configureUpstream, receiveRemoteHlc, syncState } from '../../local-api/sync/state.ts';
 import { manualClock, seededRandom, testContext } from './context.ts';
 
@@ -17,8 +18,8 @@ export function syncedContext(clock: Context['clock'], seed: number): Context {
 }
 
 export function callerOf(ctx: Context, apiKey: string): Caller {
-  const caller = companyForKey(ctx, apiKey);
-  if (!caller) throw new Error('the key opens no company here');
+  const caller = principalForKey(ctx, apiKey);
+  if (!caller || caller.role === 'owner') throw new Error('the key opens no company here');
   return caller;
 }
 
@@ -43,9 +44,10 @@ export function syncFixture(options: { kiosks?: number; pageLimit?: number } = {
     for (;;) {
       const since = syncState(kiosk).cursor ?? undefined;
       const page = readChanges(hub, hubCaller.companyId, since, options.pageLimit ?? 500);
-      applyPulledPage(kiosk, company.apiKey, { ...page, hlc: syncState(hub).hlc });
+      const lastMutationId = clientLastMutationId(hub, hubCaller.companyId, syncState(kiosk).clientId);
+      const startOver = applyPulledPage(kiosk, company.apiKey, { ...page, hlc: syncState(hub).hlc, lastMutationId });
       applied += page.changes.length;
-      if (!page.hasMore) return applied;
+      if (!page.hasMore && !startOver) return applied;
     }
   }
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
 import { client, runCli, startService, type TestService, tempDir } from '../helpers/service.ts';
@@ -98,23 +99,28 @@ test('a check-out the hub cannot apply is kept at the hub, counted, and the kios
   assert.equal(logLines(kiosk, 'sync: the hub rejected a mutation').length, 1);
 });
 
-test('a service becomes a kiosk through PUT /v1/sync/upstream and stays one after a restart', async () => {
+test("a fresh service becomes a kiosk through the device owner's PUT /v1/sync/upstream and stays one", async () => {
   const device = await startService();
   try {
-    const local = client(device.url, device.company('Front desk').apiKey);
-    assert.equal((await local('GET', '/v1/sync/status')).body.role, 'hub');
-    const bad = await local('PUT', '/v1/sync/upstream', { url: 'ftp://hub', apiKey: company.apiKey });
+    const owner = client(device.url, JSON.parse(runCli(['owner', 'token', '--data', device.dataDir])).token);
+    assert.equal((await owner('GET', '/v1/sync/upstream')).body.url, null);
+    const bad = await owner('PUT', '/v1/sync/upstream', { url: 'ftp://hub', apiKey: company.apiKey });
     assert.deepEqual([bad.status, bad.body], [400, { type: 'INVALID_PARAMETER', field: 'url' }]);
-    const set = await local('PUT', '/v1/sync/upstream', { url: `${proxy.url}/`, apiKey: company.apiKey });
+    const set = await owner('PUT', '/v1/sync/upstream', { url: `${proxy.url}/`, apiKey: company.apiKey });
     assert.deepEqual(set.body, { url: proxy.url, companyId: null, hasKey: true });
     await online(device, company.apiKey);
-    const asKiosk = client(device.url, company.apiKey);
-    assert.deepEqual((await asKiosk('GET', '/v1/sync/upstream')).body, {
+    assert.deepEqual((await owner('GET', '/v1/sync/upstream')).body, {
       url: proxy.url,
       companyId: company.id,
       hasKey: true,
     });
-    assert.equal((await local('GET', '/v1/sync/upstream')).status, 403, 'only the hub company may see it now');
+    const asKiosk = client(device.url, company.apiKey);
+    const forbidden = await asKiosk('GET', '/v1/sync/upstream');
+    assert.deepEqual(
+      [forbidden.status, forbidden.body],
+      [403, { type: 'FORBIDDEN' }],
+      "a company's key, even the hub's",
+    );
     await device.stop();
     const restarted = await startService({ dataDir: device.dataDir });
     try {
@@ -137,4 +143,20 @@ test('serve refuses --upstream without --upstream-key, and an upstream that is n
   assert.throws(serve('--upstream', 'http://127.0.0.1:9'), usageError);
   assert.throws(serve('--upstream-key', company.apiKey), usageError);
   assert.throws(serve('--upstream', 'ftp://hub', '--upstream-key', company.apiKey), usageError);
+});
+
+test("a page of the feed says the last of the asking kiosk's mutations the hub applied", async () => {
+  const { clientId } = (await atKiosk('GET', '/v1/sync/status')).body;
+  await atKiosk('POST', '/v1/visits', { visit: { id: randomUUID() }, visitor: { name: 'Counted Once' } });
+  const status = await syncNow(kiosk, company.apiKey);
+  assert.equal(status.pending, 0);
+  const known = (await atHub('GET', `/v1/sync/changes?clientId=${clientId}`)).body;
+  const pushed = (await atHub('GET', '/v1/sync/status')).body.clients.find(
+    (c: { clientId: string }) => c.clientId === clientId,
+  );
+  assert.equal(known.lastMutationId, pushed.lastMutationId);
+  assert.equal((await atHub('GET', '/v1/sync/changes?clientId=never-pushed-here')).body.lastMutationId, null);
+  assert.equal((await atHub('GET', '/v1/sync/changes')).body.lastMutationId, undefined);
+  const refused = await atHub('GET', '/v1/sync/changes?clientId=bad%20id');
+  assert.deepEqual([refused.status, refused.body.type], [400, 'INVALID_PARAMETER']);
 });

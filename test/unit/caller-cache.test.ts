@@ -2,41 +2,93 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { companyForKey, createCompany } from '../../local-api/companies/store.ts';
-import { testContext } from '../helpers/context.ts';
+import { createCompany } from '../../local-api/companies/store.ts';
+import { frontDeskSession, insertCredential, principalForKey } from '../../local-api/credentials/store.ts';
+import { manualClock, testContext } from '../helpers/context.ts';
 
-// companyForKey keeps the callers it found: these are the changes that must still be seen on the next request.
+// principalForKey keeps the principals it found: these are the changes that must still be seen on the next request.
+
+const companyOf = (principal: ReturnType<typeof principalForKey>) =>
+  principal && 'companyId' in principal ? principal.companyId : undefined;
 
 test('a key revoked or a company changed on the same connection is seen at once', () => {
   const ctx = testContext();
   const { id, apiKey } = createCompany(ctx, { name: 'Acme', apiKey: 'same-connection-key-0001', timezone: 'UTC' });
-  assert.equal(companyForKey(ctx, apiKey)?.companyId, id);
+  assert.equal(companyOf(principalForKey(ctx, apiKey)), id);
   ctx.db.prepare("UPDATE companies SET timezone = 'Europe/Berlin' WHERE id = ?").run(id);
-  assert.equal(companyForKey(ctx, apiKey)?.timeZone, 'Europe/Berlin');
-  ctx.db.prepare('UPDATE api_keys SET revokedAt = 1 WHERE companyId = ?').run(id);
-  assert.equal(companyForKey(ctx, apiKey), undefined);
+  const caller = principalForKey(ctx, apiKey);
+  assert.equal(caller && 'timeZone' in caller ? caller.timeZone : undefined, 'Europe/Berlin');
+  ctx.db.prepare('UPDATE credentials SET revokedAt = 1 WHERE companyId = ?').run(id);
+  assert.equal(principalForKey(ctx, apiKey), undefined);
   ctx.db.close();
 });
 
 test('a key revoked or a company deleted by another connection is seen at once', () => {
   const ctx = testContext();
   const { id, apiKey } = createCompany(ctx, { name: 'Acme', apiKey: 'other-connection-key-0001', timezone: 'UTC' });
-  assert.equal(companyForKey(ctx, apiKey)?.companyId, id);
+  assert.equal(companyOf(principalForKey(ctx, apiKey)), id);
   const other = new Database(join(ctx.dataDir, 'portaria.db'));
   other.prepare('UPDATE companies SET deletedAt = 1 WHERE id = ?').run(id);
-  assert.equal(companyForKey(ctx, apiKey), undefined);
+  assert.equal(principalForKey(ctx, apiKey), undefined);
   other.prepare('UPDATE companies SET deletedAt = NULL WHERE id = ?').run(id);
-  assert.equal(companyForKey(ctx, apiKey)?.companyId, id);
-  other.prepare('UPDATE api_keys SET revokedAt = 1 WHERE companyId = ?').run(id);
-  assert.equal(companyForKey(ctx, apiKey), undefined);
+  assert.equal(companyOf(principalForKey(ctx, apiKey)), id);
+  other.prepare('UPDATE credentials SET revokedAt = 1 WHERE companyId = ?').run(id);
+  assert.equal(principalForKey(ctx, apiKey), undefined);
   other.close();
   ctx.db.close();
 });
 
 test('an unknown key is not remembered: a company made afterwards with it is found', () => {
   const ctx = testContext();
-  assert.equal(companyForKey(ctx, 'later-company-key-0001'), undefined);
+  assert.equal(principalForKey(ctx, 'later-company-key-0001'), undefined);
   const { id } = createCompany(ctx, { name: 'Later', apiKey: 'later-company-key-0001' });
-  assert.equal(companyForKey(ctx, 'later-company-key-0001')?.companyId, id);
+  assert.equal(companyOf(principalForKey(ctx, 'later-company-key-0001')), id);
+  ctx.db.close();
+});
+
+test('a role changed on the same connection is seen at once; writing the last use keeps the cache', () => {
+  const clock = manualClock();
+  const ctx = testContext({ clock });
+  const { apiKey } = createCompany(ctx, { name: 'Acme', apiKey: 'role-change-key-0001' });
+  assert.equal(principalForKey(ctx, apiKey)?.role, 'admin');
+  clock.advance(120_000);
+  const used = principalForKey(ctx, apiKey);
+  const { lastUsedAt } = ctx.db
+    .prepare('SELECT lastUsedAt FROM credentials WHERE prefix = ?')
+    .get(apiKey.slice(0, 12)) as {
+    lastUsedAt: number;
+  };
+  assert.equal(lastUsedAt, clock.now(), 'the last use is written');
+  assert.equal(principalForKey(ctx, apiKey), used, 'the same cached principal');
+  ctx.db.prepare("UPDATE credentials SET role = 'readonly'").run();
+  assert.equal(principalForKey(ctx, apiKey)?.role, 'readonly');
+  ctx.db.close();
+});
+
+test('a front-desk session ends after its idle time and at its end, cached or not', () => {
+  const clock = manualClock();
+  const ctx = testContext({ clock });
+  const { id } = createCompany(ctx, { name: 'Acme' });
+  const session = insertCredential(ctx, {
+    companyId: id,
+    role: 'frontdesk',
+    label: 'Front desk',
+    expiresAt: clock.now() + frontDeskSession.maxMs,
+  });
+  assert.equal(principalForKey(ctx, session.key)?.role, 'frontdesk');
+  clock.advance(frontDeskSession.idleMs - 1);
+  assert.equal(principalForKey(ctx, session.key)?.role, 'frontdesk', 'used just in time');
+  clock.advance(frontDeskSession.idleMs);
+  assert.equal(principalForKey(ctx, session.key), undefined, 'idle too long');
+
+  const busy = insertCredential(ctx, {
+    companyId: id,
+    role: 'frontdesk',
+    label: 'Front desk',
+    expiresAt: clock.now() + 1000,
+  });
+  assert.equal(principalForKey(ctx, busy.key)?.role, 'frontdesk');
+  clock.advance(1000);
+  assert.equal(principalForKey(ctx, busy.key), undefined, 'past its end');
   ctx.db.close();
 });

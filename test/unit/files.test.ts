@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { basename, join } from 'node:path';
 import { test } from 'node:test';
 import { createApp } from '../../local-api/app.ts';
-import { type Caller, createCompany } from '../../local-api/companies/store.ts';
+import { createCompany } from '../../local-api/companies/store.ts';
+import type { Caller } from '../../local-api/credentials/caller.ts';
 import { decodePicture, fileUrls, inTransactionWithFiles } from '../../local-api/files/store.ts';
 import { manualClock, seededRandom, testContext } from '../helpers/context.ts';
 import { pngBytes } from '../helpers/files.ts';
@@ -13,7 +14,7 @@ function setup() {
   const clock = manualClock();
   const ctx = testContext({ clock, random: seededRandom(3) });
   const company = createCompany(ctx, { name: 'Acme', timezone: 'UTC' });
-  const caller: Caller = { companyId: company.id, timeZone: 'UTC', lang: 'en' };
+  const caller: Caller = { companyId: company.id, timeZone: 'UTC', lang: 'en', role: 'admin', credentialId: 'test' };
   const filesOf = () => {
     const dir = join(ctx.dataDir, 'files', company.id);
     return existsSync(dir) ? readdirSync(dir) : [];

@@ -1,0 +1,256 @@
+import { type Context, inTransaction } from '../context.ts';
+import { ApiError } from '../http/errors.ts';
+import { hexId } from '../rules/ids.ts';
+import { defaultTimeZone, formatInZone } from '../rules/time.ts';
+import type { Db } from '../store/db.ts';
+import { prepared } from '../store/rows.ts';
+import type { Principal, Role } from './caller.ts';
+import { hashKey, keyMatches, keyPrefix, newApiKey } from './keys.ts';
+
+export type CredentialRole = Role | 'owner';
+
+/** A front-desk session ends after this long without a request, and after `maxMs` in any case. */
+export const frontDeskSession = { idleMs: 10 * 60_000, maxMs: 12 * 3_600_000 } as const;
+
+/** A credential's last use is written at most this often (a request each time would write on every request). */
+const lastUseWriteMs = 60_000;
+
+export interface NewCredential {
+  /** Null for the device owner's tokens. */
+  companyId: string | null;
+  role: CredentialRole;
+  label: string;
+  /** Generated unless given (`portaria company create --api-key`). */
+  key?: string | undefined;
+  expiresAt?: number | undefined;
+}
+
+/** Stores a credential; its key is answered once, only its hash is kept. Call inside the caller's transaction. */
+export function insertCredential(ctx: Context, input: NewCredential): { id: string; key: string } {
+  const id = hexId(ctx.random, 12);
+  const key = input.key ?? newApiKey(ctx.random);
+  prepared(
+    ctx.db,
+    `INSERT INTO credentials (id, companyId, role, label, prefix, keyHash, createdAt, expiresAt)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    id,
+    input.companyId,
+    input.role,
+    input.label,
+    keyPrefix(key),
+    hashKey(key),
+    ctx.clock.now(),
+    input.expiresAt ?? null,
+  );
+  return { id, key };
+}
+
+interface CredentialRow {
+  id: string;
+  companyId: string | null;
+  role: CredentialRole;
+  label: string;
+  prefix: string | null;
+  createdAt: number;
+  lastUsedAt: number | null;
+  expiresAt: number | null;
+  revokedAt: number | null;
+}
+
+/** A credential as the API lists it: never its key. */
+export function credentialObject(row: CredentialRow, timeZone: string) {
+  const time = (ms: number | null) => (ms === null ? null : formatInZone(ms, timeZone));
+  return {
+    id: row.id,
+    role: row.role,
+    label: row.label,
+    prefix: row.prefix,
+    createdAt: formatInZone(row.createdAt, timeZone),
+    lastUsedAt: time(row.lastUsedAt),
+    expiresAt: time(row.expiresAt),
+    revokedAt: time(row.revokedAt),
+  };
+}
+
+const credentialColumns = 'id, companyId, role, label, prefix, createdAt, lastUsedAt, expiresAt, revokedAt';
+
+/** The company's credentials, newest first; revoked ones too (with when), front-desk sessions that ended not. */
+export function companyCredentials(ctx: Context, companyId: string): CredentialRow[] {
+  return prepared(
+    ctx.db,
+    `SELECT ${credentialColumns} FROM credentials WHERE companyId = ? ORDER BY createdAt DESC, id`,
+  ).all(companyId) as CredentialRow[];
+}
+
+export function credentialRow(ctx: Context, companyId: string, id: string): CredentialRow {
+  const row = prepared(ctx.db, `SELECT ${credentialColumns} FROM credentials WHERE companyId = ? AND id = ?`).get(
+    companyId,
+    id,
+  ) as CredentialRow | undefined;
+  if (!row) throw new ApiError('NOT_FOUND');
+  return row;
+}
+
+/** Revokes one of the company's credentials; its next request fails. Revoking twice keeps the first time. */
+export function revokeCredential(ctx: Context, companyId: string, id: string): CredentialRow {
+  return inTransaction(ctx, () => {
+    credentialRow(ctx, companyId, id);
+    prepared(ctx.db, 'UPDATE credentials SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL').run(
+      ctx.clock.now(),
+      id,
+    );
+    return credentialRow(ctx, companyId, id);
+  });
+}
+
+/** Revokes the credential a key belongs to (a front-desk session ended by its holder, a hub key replaced). */
+export function revokeKey(ctx: Context, key: string): void {
+  prepared(ctx.db, 'UPDATE credentials SET revokedAt = ? WHERE keyHash = ? AND revokedAt IS NULL').run(
+    ctx.clock.now(),
+    hashKey(key),
+  );
+}
+
+/** Whether a credential can still be used (not revoked, not expired). */
+export function credentialLive(ctx: Context, id: string): boolean {
+  const row = prepared(ctx.db, 'SELECT expiresAt, revokedAt FROM credentials WHERE id = ?').get(id) as
+    | Pick<CredentialRow, 'expiresAt' | 'revokedAt'>
+    | undefined;
+  return row !== undefined && row.revokedAt === null && (row.expiresAt === null || row.expiresAt > ctx.clock.now());
+}
+
+/** Removes the company's front-desk sessions that have ended (they are kept no longer than needed to list them). */
+export function pruneSessions(ctx: Context, companyId: string): void {
+  const now = ctx.clock.now();
+  prepared(
+    ctx.db,
+    `DELETE FROM credentials WHERE companyId = ? AND role = 'frontdesk'
+     AND (revokedAt IS NOT NULL OR expiresAt <= ? OR COALESCE(lastUsedAt, createdAt) <= ?)`,
+  ).run(companyId, now, now - frontDeskSession.idleMs);
+}
+
+interface FoundRow {
+  id: string;
+  keyHash: Buffer;
+  companyId: string | null;
+  role: CredentialRole;
+  createdAt: number;
+  lastUsedAt: number | null;
+  expiresAt: number | null;
+  timezone: string | null;
+  lang: string | null;
+}
+
+interface CachedPrincipal {
+  principal: Principal;
+  expiresAt: number | null;
+  /** For front-desk sessions: how long without a request ends it. */
+  idleMs: number | null;
+  lastUsedAt: number;
+  /** The last use written to SQLite. */
+  savedLastUsedAt: number;
+}
+
+interface PrincipalCache {
+  /** `PRAGMA data_version` when the entries were read: it changes when another connection commits. */
+  dataVersion: number;
+  /** Principals by the SHA-256 of their key (never the key itself). */
+  entries: Map<string, CachedPrincipal>;
+}
+
+const caches = new WeakMap<Db, PrincipalCache>();
+const maxCached = 1000;
+
+/**
+ * Every request presents its key, so the principals found are kept rather than looked up in SQLite each time. The
+ * cache is exact, not timed: a commit by another connection (the CLI, another process) changes
+ * `PRAGMA data_version`, read on every use; a write to companies or to a credential's identity, role, expiry or
+ * revocation on this connection empties it through temporary triggers (connection-local, not part of the schema)
+ * that call back into this process. Writing a credential's last use does not.
+ */
+function principalCache(db: Db): PrincipalCache {
+  let cache = caches.get(db);
+  if (!cache) {
+    const created: PrincipalCache = { dataVersion: -1, entries: new Map() };
+    db.function('portaria_forget_callers', () => {
+      created.entries.clear();
+      return null;
+    });
+    const watched = {
+      companies: ['INSERT', 'UPDATE', 'DELETE'],
+      credentials: ['INSERT', 'UPDATE OF companyId, role, keyHash, expiresAt, revokedAt', 'DELETE'],
+    };
+    for (const [table, events] of Object.entries(watched)) {
+      for (const event of events) {
+        db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS forget_callers_${table}_${event.split(' ')[0]?.toLowerCase()}
+          AFTER ${event} ON main.${table} BEGIN SELECT portaria_forget_callers(); END`);
+      }
+    }
+    cache = created;
+    caches.set(db, cache);
+  }
+  const dataVersion = prepared(db, 'PRAGMA data_version').pluck().get() as number;
+  if (dataVersion !== cache.dataVersion || cache.entries.size >= maxCached) {
+    cache.entries.clear();
+    cache.dataVersion = dataVersion;
+  }
+  return cache;
+}
+
+function principalOfRow(row: FoundRow): Principal {
+  if (row.role === 'owner' || row.companyId === null) return Object.freeze({ role: 'owner', credentialId: row.id });
+  return Object.freeze({
+    companyId: row.companyId,
+    timeZone: row.timezone ?? defaultTimeZone(),
+    lang: row.lang ?? 'en',
+    role: row.role,
+    credentialId: row.id,
+  });
+}
+
+const ended = (entry: CachedPrincipal, now: number): boolean =>
+  (entry.expiresAt !== null && now >= entry.expiresAt) ||
+  (entry.idleMs !== null && now - entry.lastUsedAt >= entry.idleMs);
+
+/**
+ * Finds who a key belongs to: a company's credential or the device owner's token. The lookup goes by the key's
+ * hash; the final comparison is constant-time so the answer's timing says nothing about how close a wrong key came.
+ * Unknown, revoked and ended keys are never cached. Each use counts as the credential's last use (an idle
+ * front-desk session ends `idleMs` after it).
+ */
+export function principalForKey(ctx: Context, key: string): Principal | undefined {
+  const hash = hashKey(key);
+  const cache = principalCache(ctx.db);
+  const cacheKey = hash.toString('base64');
+  const now = ctx.clock.now();
+  let entry = cache.entries.get(cacheKey);
+  if (!entry) {
+    const row = prepared(
+      ctx.db,
+      `SELECT k.id, k.keyHash, k.companyId, k.role, k.createdAt, k.lastUsedAt, k.expiresAt, c.timezone, c.lang
+       FROM credentials k LEFT JOIN companies c ON c.id = k.companyId
+       WHERE k.keyHash = ? AND k.revokedAt IS NULL AND (k.companyId IS NULL OR c.deletedAt IS NULL)`,
+    ).get(hash) as FoundRow | undefined;
+    if (!row || !keyMatches(key, row.keyHash)) return undefined;
+    const lastUsedAt = row.lastUsedAt ?? row.createdAt;
+    entry = {
+      principal: principalOfRow(row),
+      expiresAt: row.expiresAt,
+      idleMs: row.role === 'frontdesk' ? frontDeskSession.idleMs : null,
+      lastUsedAt,
+      savedLastUsedAt: row.lastUsedAt ?? 0,
+    };
+    if (ended(entry, now)) return undefined;
+    cache.entries.set(cacheKey, entry);
+  } else if (ended(entry, now)) {
+    cache.entries.delete(cacheKey);
+    return undefined;
+  }
+  entry.lastUsedAt = now;
+  if (now - entry.savedLastUsedAt >= lastUseWriteMs) {
+    prepared(ctx.db, 'UPDATE credentials SET lastUsedAt = ? WHERE id = ?').run(now, entry.principal.credentialId);
+    entry.savedLastUsedAt = now;
+  }
+  return entry.principal;
+}
