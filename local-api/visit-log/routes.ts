@@ -1,4 +1,5 @@
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { visitHistorySchema, visitLogQuery } from './schema.ts';
 import { visitHistory, visitLogCsv } from './store.ts';
@@ -11,6 +12,7 @@ export function visitLogRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visits/history',
+      roles: roles.readers,
       tag,
       summary: 'Visits checked in on the given days (today by default), newest first, optionally searched',
       query: visitLogQuery,
@@ -21,6 +23,7 @@ export function visitLogRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visits/export',
+      roles: roles.readers,
       tag,
       summary: 'The same visits as a CSV file (every cell quoted; cells that would start a formula are defused)',
       query: visitLogQuery,

@@ -409,3 +409,51 @@ describe('front-desk basics', () => {
     assert.deepEqual(problems, []);
   });
 });
+
+describe('inside the Electron shell', () => {
+  test('the desk offers "leave kiosk mode" only where the bridge is, asks the PIN, and prints badges silently', async () => {
+    assert.equal(await page.getByRole('button', { name: 'Leave kiosk mode' }).count(), 0, 'not in a browser');
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+    // The shell's bridge as the preload exposes it (preload/api.ts): its connection is the page's own session,
+    // its exit and printing are recorded for the test to read.
+    // (A string: the test runner's transform would give a function helpers the page does not have.)
+    await context.addInitScript(`
+      const calls = [];
+      window.shellCalls = calls;
+      window.portaria = {
+        connection: async () => ({ serviceUrl: location.origin, ...(await (await fetch('/kiosk/session')).json()) }),
+        appVersion: async () => 'test',
+        printBadge: async (request) => {
+          calls.push('print ' + request.path);
+          return { printed: true };
+        },
+        exitKiosk: async (pin) => {
+          calls.push('exit ' + pin);
+          return pin === ${JSON.stringify(pin)} ? { exited: true } : { exited: false, reason: 'WRONG_PIN' };
+        },
+      };
+    `);
+    const shell = await context.newPage();
+    await shell.goto(`${kiosk.service.url}/`);
+    await shell.getByRole('button', { name: 'Front desk' }).click();
+    for (const digit of pin) await shell.getByRole('button', { name: digit, exact: true }).click();
+    await shell.getByRole('button', { name: 'Open' }).click();
+    await shell.getByRole('tab', { name: 'Settings' }).click();
+    const leave = shell.locator('section', { has: shell.getByRole('heading', { name: 'Kiosk mode' }) });
+    await leave.getByRole('button', { name: 'Leave kiosk mode' }).click();
+    for (const digit of '111111') await leave.getByRole('button', { name: digit, exact: true }).click();
+    await leave.getByRole('button', { name: 'Leave', exact: true }).click();
+    await leave.getByText('That PIN is not right.').waitFor();
+    for (const digit of pin) await leave.getByRole('button', { name: digit, exact: true }).click();
+    await leave.getByRole('button', { name: 'Leave', exact: true }).click();
+    await leave.getByText('Kiosk mode was left.').waitFor();
+
+    await shell.getByRole('tab', { name: 'Visits' }).click();
+    await shell.getByRole('button', { name: 'Print badge: Tiago Desk' }).click();
+    await shell.getByText('The badge of Tiago Desk was sent to the printer.').waitFor();
+    const calls = (await shell.evaluate(() => (window as unknown as { shellCalls: string[] }).shellCalls)) ?? [];
+    assert.deepEqual(calls.slice(0, 2), ['exit 111111', `exit ${pin}`]);
+    assert.match(calls[2] ?? '', /^print \/badge\/[0-9a-f-]{36}$/);
+    await context.close();
+  });
+});

@@ -6,6 +6,7 @@ import type { AccessConfig, FieldMode, KioskSettings, VisitorFieldName } from '.
 import { CompanySection } from './CompanySection.tsx';
 import { CustomFieldsSection } from './CustomFieldsEditor.tsx';
 import { Check, Section, Select, TextInput, useAction, useSecrets } from './kit.tsx';
+import { LeaveKiosk } from './LeaveKiosk.tsx';
 import { NotificationsSection } from './NotificationsSection.tsx';
 import type { FrontDeskProps } from './props.ts';
 
@@ -20,6 +21,7 @@ export function SettingsPanel(props: FrontDeskProps) {
       <HubSection {...props} />
       <AccessSection {...props} />
       <PinSection {...props} />
+      <LeaveKiosk />
     </div>
   );
 }

@@ -456,4 +456,11 @@ export const de: Messages = {
     reasonNeeded: 'Nennen Sie einen Grund (mindestens 3 Zeichen).',
     waived: '{{name}} wurde ohne die fehlenden Antworten angemeldet; der Grund steht im Prüfprotokoll.',
   },
+  leaveKiosk: {
+    title: 'Kioskmodus',
+    button: 'Kioskmodus verlassen',
+    pin: 'PIN erneut eingeben, um den Kioskmodus zu verlassen',
+    confirm: 'Verlassen',
+    left: 'Der Kioskmodus wurde verlassen.',
+  },
 };

@@ -454,6 +454,13 @@ export const en = {
     reasonNeeded: 'Give a reason (at least 3 characters).',
     waived: '{{name}} was checked in without the missing answers; the reason is in the audit log.',
   },
+  leaveKiosk: {
+    title: 'Kiosk mode',
+    button: 'Leave kiosk mode',
+    pin: 'Type the PIN again to leave kiosk mode',
+    confirm: 'Leave',
+    left: 'Kiosk mode was left.',
+  },
 } as const;
 
 /** The shape every language has: the same keys, any text. */

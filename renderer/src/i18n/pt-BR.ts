@@ -455,4 +455,11 @@ export const ptBR: Messages = {
     reasonNeeded: 'Informe um motivo (pelo menos 3 caracteres).',
     waived: 'O check-in de {{name}} foi feito sem as respostas; o motivo está no registro de auditoria.',
   },
+  leaveKiosk: {
+    title: 'Modo quiosque',
+    button: 'Sair do modo quiosque',
+    pin: 'Digite o PIN de novo para sair do modo quiosque',
+    confirm: 'Sair',
+    left: 'O modo quiosque foi encerrado.',
+  },
 };

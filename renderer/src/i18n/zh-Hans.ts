@@ -450,4 +450,11 @@ export const zhHans: Messages = {
     reasonNeeded: '请填写原因（至少 3 个字符）。',
     waived: '{{name}} 已在缺少回答的情况下登记；原因已记入审计日志。',
   },
+  leaveKiosk: {
+    title: '自助终端模式',
+    button: '退出自助终端模式',
+    pin: '再次输入 PIN 以退出自助终端模式',
+    confirm: '退出',
+    left: '已退出自助终端模式。',
+  },
 };
