@@ -1,8 +1,8 @@
 /**
  * `npm run bench [-- --quick]`: speed, memory and scale of the /v1 service, side by side with the stack's own
  * ceiling. Real processes on loopback, real SQLite files in bench/.work (seeded once, reused while the schema and
- * the counts are the same). Prints one table, writes its section of docs/benchmarks.md, and prints every figure
- * as one JSON object on the last line.
+ * the counts are the same). Prints one table, writes its section of docs/benchmarks.md (a quick run: of
+ * bench/.work/benchmarks-quick.md, untracked), and prints every figure as one JSON object on the last line.
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
@@ -158,17 +158,15 @@ const markdown = [
     : `Targets missed in this run: ${missed.join('; ')}. See "Reading the figures" below.`,
 ].join('\n');
 
-writeGeneratedSection(
-  join(repoRoot, 'docs/benchmarks.md'),
-  '## Core service: speed, memory and scale (`npm run bench`)',
-  markdown,
-);
+// A quick run's figures are a smoke test of the bench, not figures to publish: they go to an untracked file.
+const report = quick ? join(workRoot, 'benchmarks-quick.md') : join(repoRoot, 'docs/benchmarks.md');
+writeGeneratedSection(report, '## Core service: speed, memory and scale (`npm run bench`)', markdown);
 
 process.stdout.write(
   `Portaria benchmarks — ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb.toFixed(1)} GiB, ` +
     `Node ${machine.node}\n${settings}\n\n${terminalTable(sections)}\n\n${notes.map((n) => `${n}\n`).join('')}` +
     `Load average ${loadAtStart.toFixed(2)} → ${loadAtEnd.toFixed(2)}; ${Math.round(seconds)} s; ` +
-    `docs/benchmarks.md updated.\n`,
+    `${relative(repoRoot, report)} updated.\n`,
 );
 const rounded = Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, Math.round(v * 1000) / 1000]));
 process.stdout.write(`${JSON.stringify(rounded)}\n`);

@@ -124,6 +124,7 @@ export function startupPart(
       startup_small_ms: startup.small.firstAnswerMs,
       startup_large_ms: startup.large.firstAnswerMs,
       startup_ceiling_ms: startup.ceiling.firstAnswerMs,
+      startup_ratio: startup.small.firstAnswerMs / startup.ceiling.firstAnswerMs,
       rss_idle_small_mb: startup.small.idleRssMb,
       rss_idle_large_mb: startup.large.idleRssMb,
       rss_idle_ceiling_mb: startup.ceiling.idleRssMb,
@@ -139,6 +140,8 @@ export function startupPart(
           measure: 'Start-up to first answer, small database: ms',
           portaria: shown(startup.small.firstAnswerMs),
           reference: `${shown(startup.ceiling.firstAnswerMs)} (ceiling)`,
+          ratio: startup.small.firstAnswerMs / startup.ceiling.firstAnswerMs,
+          target: targets.atMost(startup.small.firstAnswerMs / startup.ceiling.firstAnswerMs, 1.5),
         },
         {
           measure: 'Start-up to first answer, large database: ms',

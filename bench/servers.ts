@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const repoRoot = resolve(import.meta.dirname, '..');
-const cliPath = join(repoRoot, 'local-api/bin/portaria.mjs');
+const cliPath = join(repoRoot, 'cli/portaria.mjs');
 const ceilingPath = join(repoRoot, 'bench/ceiling.ts');
 
 /** A server running as its own process on a loopback port. */
@@ -93,9 +93,34 @@ export function startPortaria(dataDir: string, nodeArgs: string[] = []): Promise
   return startProcess([...nodeArgs, cliPath, 'serve', '--port', '0', '--data', dataDir, '--backup-interval', '0']);
 }
 
+/**
+ * bench/ceiling.ts as plain JavaScript (in bench/.work, where its packages resolve), compiled once per process: the
+ * ceiling runs the way Portaria does, without a TypeScript loader, so start-up times compare like with like.
+ */
+let compiledCeiling: Promise<string> | undefined;
+function ceilingScript(): Promise<string> {
+  compiledCeiling ??= (async () => {
+    const { build } = await import('esbuild');
+    const outfile = join(repoRoot, 'bench/.work', `ceiling-${process.pid}.mjs`);
+    await build({
+      entryPoints: [ceilingPath],
+      outfile,
+      bundle: true,
+      packages: 'external',
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      logLevel: 'warning',
+    });
+    process.once('exit', () => rmSync(outfile, { force: true }));
+    return outfile;
+  })();
+  return compiledCeiling;
+}
+
 /** The minimal Express + better-sqlite3 server of bench/ceiling.ts on a copy of the same database. */
-export function startCeiling(dbFile: string, nodeArgs: string[] = []): Promise<ServerProcess> {
-  return startProcess([...nodeArgs, '--import', 'tsx', ceilingPath, '--db', dbFile]);
+export async function startCeiling(dbFile: string, nodeArgs: string[] = []): Promise<ServerProcess> {
+  return startProcess([...nodeArgs, await ceilingScript(), '--db', dbFile]);
 }
 
 /** Samples a server's resident memory every 100 ms until stopped; returns the highest value seen. */

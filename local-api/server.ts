@@ -2,14 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { createApp, eventListeners, jobHandlers } from './app.ts';
-import {
-  type BackupSchedule,
-  databaseFile,
-  defaultBackupSchedule,
-  removeServiceLock,
-  startBackupSchedule,
-  writeServiceLock,
-} from './backup/backup.ts';
+import { type BackupSchedule, databaseFile, defaultBackupSchedule, startBackupSchedule } from './backup/backup.ts';
 import { type Clock, type Context, systemClock, systemRandom } from './context.ts';
 import { createEventBus } from './events.ts';
 import { answerClientError, type ServerTimeouts, serverTimeouts } from './http/limits.ts';
@@ -21,7 +14,8 @@ import { startWorker } from './queue/queue.ts';
 import type { Random } from './rules/ids.ts';
 import { loadDeviceKey, secretBox } from './secrets/box.ts';
 import { openDatabase } from './store/db.ts';
-import { privateDataFolder } from './store/private-files.ts';
+import { privateDataFolder, privateFolder } from './store/private-files.ts';
+import { type HeldServiceLock, lockDataFolder } from './store/service-lock.ts';
 import { prepareSync, startSyncAgent } from './sync/agent.ts';
 import { HubTime } from './sync/hub-time.ts';
 import { configureUpstream } from './sync/state.ts';
@@ -49,7 +43,7 @@ export interface StartOptions extends ServiceOptions {
   upstream?: { url: string; apiKey: string };
   /**
    * The address ranges the device owner lets outgoing requests reach besides the defaults (stored; an empty list
-   * clears them): `portaria serve --allow-destinations`. See docs/security.md.
+   * clears them): `portaria serve --allow-destinations`. See docs/reliability.md, "Outgoing requests".
    */
   allowDestinations?: readonly Cidr[];
 }
@@ -84,9 +78,27 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** Starts the HTTP service. It binds 127.0.0.1 unless told otherwise: the kiosk's port is not for the network. */
+/**
+ * Starts the HTTP service. It binds 127.0.0.1 unless told otherwise: the kiosk's port is not for the network. It
+ * holds the data folder's lock while it runs (`store/service-lock.ts`): a second service on the same folder is
+ * refused with ServiceLockedError before anything is opened.
+ */
 export async function startService(options: StartOptions): Promise<RunningService> {
-  const ctx = openService(options);
+  const dataDir = resolve(options.dataDir);
+  privateFolder(dataDir);
+  const lock = lockDataFolder(dataDir);
+  let ctx: Context | undefined;
+  try {
+    ctx = openService({ ...options, dataDir });
+    return await listen(ctx, options, lock);
+  } catch (error) {
+    ctx?.db.close();
+    lock.release();
+    throw error;
+  }
+}
+
+async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock): Promise<RunningService> {
   if (options.upstream) configureUpstream(ctx, options.upstream);
   if (options.allowDestinations) saveAllowedDestinations(ctx, options.allowDestinations);
   for (const listener of eventListeners(ctx)) ctx.events.subscribe(listener);
@@ -119,26 +131,29 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const sync = startSyncAgent(ctx);
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
-  writeServiceLock(ctx.dataDir, { pid: process.pid, url });
+  lock.describe(url);
   return {
     ctx,
     server,
     url,
     async close() {
-      // The agent first: a POST /v1/sync/run waiting on the hub is answered before the server waits for it.
-      await sync.stop();
-      await new Promise<void>((done) => {
-        server.close(() => done());
-        server.closeIdleConnections();
-        // A browser keeps connections it opened ahead of need (Chromium's preconnect) with no request on them,
-        // which `close` would wait for forever (the kiosk's page is open while the service stops): answers under
-        // way get a moment to finish, then every connection is closed (test/api/service-stop.test.ts).
-        setTimeout(() => server.closeAllConnections(), closeGraceMs).unref();
-      });
-      sweeper.stop();
-      await Promise.all([worker.stop(), backups.stop()]);
-      ctx.db.close();
-      removeServiceLock(ctx.dataDir);
+      try {
+        // The agent first: a POST /v1/sync/run waiting on the hub is answered before the server waits for it.
+        await sync.stop();
+        await new Promise<void>((done) => {
+          server.close(() => done());
+          server.closeIdleConnections();
+          // A browser keeps connections it opened ahead of need (Chromium's preconnect) with no request on them,
+          // which `close` would wait for forever (the kiosk's page is open while the service stops): answers under
+          // way get a moment to finish, then every connection is closed (test/api/service-stop.test.ts).
+          setTimeout(() => server.closeAllConnections(), closeGraceMs).unref();
+        });
+        sweeper.stop();
+        await Promise.all([worker.stop(), backups.stop()]);
+      } finally {
+        ctx.db.close();
+        lock.release();
+      }
     },
   };
 }

@@ -1,5 +1,4 @@
 import type { Response } from 'express';
-import QRCode from 'qrcode';
 import { z } from 'zod';
 import type { Context } from '../context.ts';
 import { type Caller, roles } from '../credentials/caller.ts';
@@ -59,6 +58,8 @@ async function answerCode(res: Response, query: unknown, code: QrCode, caller: C
     };
   }
   if (code.expiresAt !== null) res.set('Expires', new Date(code.expiresAt).toUTCString());
+  // Loaded on the first picture of a code: the service starts without it.
+  const { default: QRCode } = await import('qrcode');
   if (format === 'svg') {
     res.type('image/svg+xml').send(await QRCode.toString(code.payload, { type: 'svg', errorCorrectionLevel: 'M' }));
   } else {

@@ -11,7 +11,6 @@ import {
   renameSync,
   rmSync,
   statSync,
-  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -20,6 +19,7 @@ import Database from 'better-sqlite3';
 import type { Context } from '../context.ts';
 import { type Db, loadMigrations } from '../store/db.ts';
 import { privateDatabase, privateFile, privateFolder } from '../store/private-files.ts';
+import { type HeldServiceLock, lockDataFolder, ServiceLockedError } from '../store/service-lock.ts';
 
 /*
  * Online backups of the database with SQLite's backup API (they run while the service writes), on a schedule in
@@ -252,41 +252,6 @@ export function startBackupSchedule(
   };
 }
 
-/*
- * Which process holds a data folder: `startService` writes `<data>/service.lock` and removes it when it closes. A
- * lock left by a killed process names a pid that is gone, and counts for nothing.
- */
-
-const lockFile = (dataDir: string) => join(dataDir, 'service.lock');
-
-export interface ServiceLock {
-  pid: number;
-  url: string;
-}
-
-export function writeServiceLock(dataDir: string, lock: ServiceLock): void {
-  writeFileSync(lockFile(dataDir), JSON.stringify(lock), { mode: 0o600 });
-}
-
-export function removeServiceLock(dataDir: string): void {
-  rmSync(lockFile(dataDir), { force: true });
-}
-
-export function serviceHolding(dataDir: string): ServiceLock | undefined {
-  let lock: ServiceLock;
-  try {
-    lock = JSON.parse(readFileSync(lockFile(dataDir), 'utf8')) as ServiceLock;
-  } catch {
-    return undefined;
-  }
-  try {
-    process.kill(lock.pid, 0);
-    return lock;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? lock : undefined;
-  }
-}
-
 function schemaVersion(file: string): number {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
@@ -310,28 +275,39 @@ export async function restoreDatabase(
   await verifyDigest(from, options);
   const restoredVersion = verifyDatabaseFile(from);
   const live = databaseFile(dataDir);
-  const holder = serviceHolding(dataDir);
-  if (holder && !options.force) {
-    throw new BackupError(
-      `a Portaria service (pid ${holder.pid}, ${holder.url}) holds ${dataDir}: stop it first, or restore into it with --force`,
-    );
-  }
-  if (holder && schemaVersion(live) !== restoredVersion) {
-    throw new BackupError('the running service has another schema version than the backup: stop it, then restore');
-  }
   privateFolder(dataDir);
+  // Held for the whole restore: no service starts on the folder meanwhile.
+  let lock: HeldServiceLock | undefined;
+  try {
+    lock = lockDataFolder(dataDir);
+  } catch (error) {
+    if (!(error instanceof ServiceLockedError)) throw error;
+    if (!options.force) throw new BackupError(`${error.message}: stop it first, or restore into it with --force`);
+    if (schemaVersion(live) !== restoredVersion) {
+      throw new BackupError('the running service has another schema version than the backup: stop it, then restore');
+    }
+  }
+  try {
+    return await copyInto(dataDir, live, from, restoredVersion, options.now);
+  } finally {
+    lock?.release();
+  }
+}
+
+async function copyInto(
+  dataDir: string,
+  live: string,
+  from: string,
+  restoredVersion: number,
+  now = Date.now(),
+): Promise<{ restoredVersion: number; safetyCopy?: string }> {
   privateFolder(backupsDir(dataDir));
   let safetyCopy: string | undefined;
   if (existsSync(live)) {
     const current = new Database(live, { fileMustExist: true });
     try {
       current.pragma('busy_timeout = 5000');
-      safetyCopy = (
-        await backupDatabase(
-          current,
-          join(backupsDir(dataDir), backupFileName(options.now ?? Date.now(), 'pre-restore')),
-        )
-      ).file;
+      safetyCopy = (await backupDatabase(current, join(backupsDir(dataDir), backupFileName(now, 'pre-restore')))).file;
     } finally {
       current.close();
     }

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import nodemailer from 'nodemailer';
 import type { Context } from '../context.ts';
 import { destinationPolicy } from '../outgoing/policy.ts';
 import { connectChecked } from '../outgoing/request.ts';
@@ -41,6 +40,8 @@ const refusedSmtpCodes = new Set([550, 551, 552, 553, 554]);
 const email: Channel = {
   isConfigured: (settings) => settings.smtpHost !== '',
   async send(ctx, settings, delivery, signal) {
+    // Loaded on the first e-mail: the service starts without it.
+    const { default: nodemailer } = await import('nodemailer');
     const server = `SMTP ${settings.smtpHost}:${settings.smtpPort}`;
     // The whole exchange within the deadline, whatever the server trickles: nodemailer's own time-outs are idle ones.
     const deadline = new AbortController();

@@ -1,8 +1,7 @@
 import { type Context, inTransaction } from '../context.ts';
 import { hashKey, keyPrefix } from '../credentials/keys.ts';
 import { deviceEnrolment, enrolDevice } from '../device.ts';
-import { receivePulledRow } from '../privacy/replica.ts';
-import { settleErasures } from '../privacy/store.ts';
+import { afterPulledPage, receivePulledRow } from '../privacy/replica.ts';
 import { hexId } from '../rules/ids.ts';
 import type { Db } from '../store/db.ts';
 import { prepared } from '../store/rows.ts';
@@ -165,6 +164,6 @@ export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage):
   } finally {
     ctx.db.pragma('foreign_keys = ON');
   }
-  settleErasures(ctx);
+  afterPulledPage(ctx);
   return startOver;
 }

@@ -8,7 +8,7 @@ export const clientIdPattern = /^[0-9A-Za-z_-]{8,64}$/;
 
 export const changesQuery = z.object({
   since: z.string().max(200).optional().describe('The cursor of the last page applied; absent to start over'),
-  limit: z.string().regex(/^\d+$/).optional(),
+  limit: z.int().min(1).max(changesPaging.maxLimit).optional().describe(`default ${changesPaging.defaultLimit}`),
   clientId: z
     .string()
     .regex(clientIdPattern)

@@ -24,7 +24,6 @@ export interface KioskRules {
   visitorFields: Record<VisitorFieldName, FieldMode>;
   pictureMode: FieldMode;
   ndaText: string;
-  /** The kiosk's agreement per language (docs/api.md); `ndaText` for a language without its own. */
   localizedNdaText?: Localized;
   requireAuthorization: boolean;
 }
@@ -52,7 +51,9 @@ export function effectiveRules(type: TypeRules | undefined, kiosk: KioskRules, l
     ndaText:
       ownNda === null || ownNda === undefined
         ? inLanguage(kiosk.localizedNdaText, lang, kiosk.ndaText)
-        : inLanguage(type?.localizedNdaText, lang, ownNda),
+        : ownNda === ''
+          ? ''
+          : inLanguage(type?.localizedNdaText, lang, ownNda),
     requireAuthorization: type?.requireAuthorization ?? kiosk.requireAuthorization,
     customFieldIds: type?.customFieldIds ?? null,
   };

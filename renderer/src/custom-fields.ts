@@ -18,9 +18,9 @@ const shownAs: Record<ValueProblem, AnswerProblem> = {
 /** The field's name in the visitor's language, else its own name. */
 export const fieldLabel = (def: CustomFieldDefinition, lang: string) => def.localizedName?.[lang] || def.name;
 
-/** A dropdown option as the visitor's language shows it, else the option itself (which is what is stored). */
-export const optionLabel = (def: CustomFieldDefinition, option: string, lang: string) =>
-  def.localizedOptions?.[lang]?.[(def.options ?? []).indexOf(option)] || option;
+/** A dropdown's option as the visitor's language shows it, else the option itself (which is what is stored). */
+export const optionLabel = (def: CustomFieldDefinition, index: number, lang: string) =>
+  def.localizedOptions?.[lang]?.[index]?.trim() || (def.options?.[index] ?? '');
 
 const rule = (def: CustomFieldDefinition) => ({
   type: def.type,

@@ -69,7 +69,7 @@ export interface CustomFieldDefinition {
   options?: string[];
   required?: boolean;
   localizedName?: Partial<Record<string, string>>;
-  /** The options as each language shows them, position by position ('' where a language keeps the option). */
+  /** A dropdown's options as each language shows them, in the order of `options` ('' where it has none). */
   localizedOptions?: Partial<Record<string, string[]>>;
   sort?: number;
   location?: CustomFieldLocation | string;

@@ -4,8 +4,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
-import { buildElectron, buildElectronNative, outDir } from '../../main/build.ts';
-import { contentSecurityPolicy } from '../../main/csp.ts';
+import { ensureBuilt } from '../../build/build.ts';
 import {
   builtForAbi,
   displayAvailable,
@@ -13,7 +12,10 @@ import {
   electronBinary,
   electronNativeModuleFile,
   packageDir,
-} from '../../main/launch.ts';
+} from '../../build/launch.ts';
+import { buildElectronNative } from '../../build/native.ts';
+import { outDir } from '../../build/paths.ts';
+import { contentSecurityPolicy } from '../../main/csp.ts';
 import { removeDir, repoRoot, tempDir } from '../helpers/service.ts';
 
 const electronDir = packageDir(() => createRequire(join(repoRoot, 'package.json')).resolve('electron/package.json'));
@@ -31,7 +33,7 @@ test('the Electron shell end to end', async (t) => {
   if (electronDir && !builtForAbi(electronNativeModuleFile(outDir), electronAbi(electronDir))) {
     if (!(await buildElectronNative())) return t.skip('better-sqlite3 could not be built for Electron here');
   }
-  await buildElectron();
+  await ensureBuilt();
 
   const data = tempDir('portaria-e2e-');
   let app: ElectronApplication | undefined;

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { buildElectron } from '../../main/build.ts';
-import { builtForAbi, displayAvailable, electronBinary } from '../../main/launch.ts';
+import { ensureBuilt } from '../../build/build.ts';
+import { builtForAbi, displayAvailable, electronBinary } from '../../build/launch.ts';
 import { cliPath, removeDir, repoRoot, tempDir } from '../helpers/service.ts';
 
 const dirs: string[] = [];
@@ -53,13 +53,19 @@ describe('npm run build:electron', () => {
   const out = join(repoRoot, 'dist', `build-test-${process.pid}`);
   after(() => removeDir(out));
 
-  test('builds the main process, the service and a self-contained CommonJS preload; the JavaScript runs', async () => {
-    await buildElectron(repoRoot, out);
-    for (const file of ['main/index.js', 'local-api/server.js', 'local-api/store/migrations/0001_core.sql']) {
+  test('builds the main process, the service, the page and a self-contained CommonJS preload; under plain Node the built service answers the page and the API', async () => {
+    await ensureBuilt(repoRoot, out);
+    for (const file of [
+      'main/index.js',
+      'local-api/server.js',
+      'local-api/store/migrations/0001_core.sql',
+      'cli/main.js',
+      'renderer/dist/index.html',
+    ]) {
       assert.ok(existsSync(join(out, file)), file);
     }
-    for (const file of ['main/build.js', 'main/start.js', 'main/launch.js', 'local-api/bin/portaria.mjs']) {
-      assert.equal(existsSync(join(out, file)), false, `${file} is not part of the app`);
+    for (const file of ['main/index.ts', 'cli/portaria.mjs', 'preload/index.js']) {
+      assert.equal(existsSync(join(out, file)), false, `${file} is not part of the tree`);
     }
     const preload = readFileSync(join(out, 'preload/index.cjs'), 'utf8');
     assert.deepEqual(
@@ -68,11 +74,33 @@ describe('npm run build:electron', () => {
     );
     assert.doesNotMatch(preload, /^\s*(import|export)\s/m);
 
+    // What the asar gets from node_modules is package.json's dependencies: exactly the packages the app's tree
+    // imports (Electron itself excepted, which the app runs in), nothing for the page, which Vite bundled.
+    const imported = new Set<string>();
+    for (const dir of ['main', 'local-api', 'preload']) {
+      for (const file of readdirSync(join(out, dir), { recursive: true }) as string[]) {
+        if (!/\.c?js$/.test(file)) continue;
+        const code = readFileSync(join(out, dir, file), 'utf8');
+        for (const [, name = ''] of code.matchAll(/(?:from |import\(|require\()"([^".][^"]*)"/g)) {
+          if (!name.startsWith('node:') && name !== 'electron')
+            imported.add(
+              name
+                .split('/')
+                .slice(0, name.startsWith('@') ? 2 : 1)
+                .join('/'),
+            );
+        }
+      }
+    }
+    const { dependencies } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+    assert.deepEqual([...imported].sort(), Object.keys(dependencies).sort());
+
     const built = readFileSync(join(out, 'main/index.js'), 'utf8');
     for (const [, path = ''] of built.matchAll(/from "(\.[^"]+)"/g)) {
       assert.ok(existsSync(join(out, 'main', path)), `main/index.js imports ${path}, which was built`);
     }
-    // The built supervisor and service process, forked by Node (the app forks the same file as a utility process).
+    // The built supervisor and service process, forked by plain Node (the app forks the same file as a utility
+    // process): no tsx in these processes.
     const { ServiceSupervisor } = await import(join(out, 'main/service.js'));
     const { nodeServiceProcess } = await import(join(out, 'main/service-process.js'));
     const quiet = { info() {}, warn() {}, error() {} };
@@ -87,7 +115,19 @@ describe('npm run build:electron', () => {
     });
     const service = await supervisor.start();
     try {
+      const page = await fetch(`${service.url}/`);
+      assert.equal(page.status, 200);
+      assert.match(page.headers.get('content-type') ?? '', /text\/html/);
+      const html = await page.text();
+      assert.equal(html, readFileSync(join(out, 'renderer/dist/index.html'), 'utf8'));
+      const script = /<script[^>]+src="([^"]+)"/.exec(html)?.[1];
+      assert.ok(script, 'the page loads its script');
+      assert.equal((await fetch(`${service.url}${script}`)).status, 200);
       assert.equal((await fetch(`${service.url}/v1/hosts`)).status, 401);
+      const hosts = await fetch(`${service.url}/v1/hosts`, {
+        headers: { authorization: `Bearer ${service.credential.apiKey}` },
+      });
+      assert.equal(hosts.status, 200);
     } finally {
       await supervisor.stop();
     }

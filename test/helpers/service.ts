@@ -1,10 +1,10 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
-export const cliPath = join(repoRoot, 'local-api/bin/portaria.mjs');
+export const cliPath = join(repoRoot, 'cli/portaria.mjs');
 
 export interface TestService {
   url: string;
@@ -31,6 +31,37 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): string {
   return execFileSync(process.execPath, [cliPath, ...args], {
     encoding: 'utf8',
     env: { ...process.env, ...env },
+  });
+}
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the command line without blocking this process (the HTTP client's idle connections keep their timers), and
+ * answers its exit code and output, whatever the exit code. `uid`/`gid` run it as another user (when this is root).
+ */
+export function cli(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; uid?: number; gid?: number; cwd?: string } = {},
+): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [cliPath, ...args],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, ...options.env },
+        ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid }),
+        ...(options.cwd ? { cwd: options.cwd } : {}),
+      },
+      (error, stdout, stderr) => {
+        resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -151,4 +182,16 @@ export function client(baseUrl: string, apiKey?: string) {
     }
     return { status: response.status, body: parsed, headers: response.headers };
   };
+}
+
+/** Calls and answers the body, failing the test (with the answer) unless the call succeeded. */
+export async function succeeded(
+  call: ReturnType<typeof client>,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Reply['body']> {
+  const reply = await call(method, path, body);
+  if (reply.status >= 300) throw new Error(`${method} ${path}: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return reply.body;
 }

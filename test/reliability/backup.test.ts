@@ -74,7 +74,7 @@ test('backup while the service writes, then restore the backed-up state', async 
 
   const refused = await cli(['restore', '--data', dataDir, '--from', out]);
   assert.equal(refused.status, 1);
-  assert.match(refused.stderr, /holds .*--force/);
+  assert.match(refused.stderr, /already runs on .*--force/);
   assert.deepEqual(await hostNames(), ['After', 'Before 2'], 'a refused restore changes nothing');
 
   await service.stop();
@@ -91,7 +91,7 @@ test('a damaged backup is refused and the data stays as it was', async () => {
   writeFileSync(damaged, 'SQLite format 3\0 but not really a database');
   const notPortaria = join(scratch, 'other.db');
   const other = await cli(['backup', '--data', scratch, '--out', notPortaria]);
-  assert.equal(other.status, 2, 'no database to back up in a folder without one');
+  assert.equal(other.status, 1, 'no database to back up in a folder without one');
   for (const from of [damaged, join(scratch, 'missing.db')]) {
     // Without a digest to check, SQLite's own checks refuse them.
     const result = await cli(['restore', '--data', dataDir, '--from', from, '--force', '--without-digest']);

@@ -64,7 +64,15 @@ test('the service, its uploads and its backups keep the data private, also in a 
       await sleep(100);
     }
     const names = readdirSync(dataDir);
-    for (const name of ['portaria.db', 'portaria.db-wal', 'portaria.db-shm', 'device.key', 'service.lock', 'files']) {
+    for (const name of [
+      'portaria.db',
+      'portaria.db-wal',
+      'portaria.db-shm',
+      'device.key',
+      'service.lock.db',
+      'service.json',
+      'files',
+    ]) {
       assert.ok(names.includes(name), `${name} is there to be checked`);
     }
     assert.deepEqual(openEntries(dataDir), []);

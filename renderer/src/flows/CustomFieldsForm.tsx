@@ -44,10 +44,10 @@ function CustomField({ def, answers, problems, lang, onChange }: Props & { def: 
           {!def.required && <span className="optional"> ({t('common.optional')})</span>}
         </legend>
         <div className="choice-list">
-          {(def.options ?? []).map((option) => (
+          {(def.options ?? []).map((option, index) => (
             <label key={option} className="choice">
               <input type="radio" name={groupId} checked={value === option} onChange={() => onChange(def.id, option)} />
-              <span>{optionLabel(def, option, lang)}</span>
+              <span>{optionLabel(def, index, lang)}</span>
             </label>
           ))}
         </div>

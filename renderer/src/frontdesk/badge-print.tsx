@@ -1,7 +1,7 @@
 import { type Ref, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { Badge, badgeLabel } from '../components/Badge.tsx';
+import { Badge } from '../components/Badge.tsx';
 import type { KioskData } from '../kiosk-data.ts';
 import { Refusal } from '../problems.ts';
 import type { Visit } from '../types.ts';
@@ -33,14 +33,7 @@ function BadgeForPrint(props: { visit: Visit; data: KioskData; lang: string; hol
   const { visit, data, lang } = props;
   return (
     <div className="reprint" ref={props.holder}>
-      <Badge
-        visit={visit}
-        companyName={data.company?.name}
-        label={badgeLabel(data.visitorTypes, visit.visitorTypeId, lang)}
-        picture={undefined}
-        lang={lang}
-        timeZone={data.timeZone}
-      />
+      <Badge visit={visit} data={data} picture={undefined} lang={lang} />
     </div>
   );
 }

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { buildElectron, buildElectronNative, outDir, repoRoot } from './build.ts';
 import {
   builtForAbi,
   displayAvailable,
@@ -10,12 +9,14 @@ import {
   electronNativeModuleFile,
   nativeModule,
   packageDir,
-} from './launch.ts';
+} from '../build/launch.ts';
+import { buildElectronNative } from '../build/native.ts';
+import { outDir, repoRoot } from '../build/paths.ts';
 
 /**
- * Gets the Electron kiosk ready to launch from the sources (`npm start`): its binary, a display, better-sqlite3
- * built for Electron (built once, when missing), and the main process built as JavaScript. Answers the binary
- * to run, or why the kiosk cannot run here.
+ * Gets the Electron kiosk ready to launch from the repository (`npm start`, whose launcher has already brought the
+ * app's tree up to date): its binary, a display, and better-sqlite3 built for Electron (built once, when missing).
+ * Answers the binary to run, or why the kiosk cannot run here.
  */
 export async function prepareElectron(
   platform: NodeJS.Platform = process.platform,
@@ -34,11 +35,10 @@ export async function prepareElectron(
       return { reason: `${nativeModule} could not be built for Electron (see the messages above)` };
     }
   }
-  await buildElectron();
   return { binary: binary.path };
 }
 
-/** Runs the app from the sources; resolves with Electron's exit code (null when a signal ended it). */
+/** Runs the app from the repository (its package.json names the built main process); resolves with Electron's exit code (null when a signal ended it). */
 export function runElectron(binary: string, env: NodeJS.ProcessEnv): Promise<number | null> {
   const child = spawn(binary, [repoRoot], { stdio: 'inherit', env });
   const forward = (signal: NodeJS.Signals) => child.kill(signal);

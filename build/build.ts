@@ -1,0 +1,214 @@
+/**
+ * The one build: the kiosk page (Vite, into `renderer/dist/`), then the app's tree (`dist/electron/`): the main
+ * process, the service, the preload and the command line as JavaScript, with a copy of the page. `npm install` runs
+ * it (`prepare`); the command line's launcher runs it when the tree is out of date; each part is skipped when its
+ * recorded inputs are unchanged (build/fresh.mjs). Run as a command:
+ *
+ *   node --import tsx build/build.ts            what is out of date (npm run build, build:electron, prepare)
+ *   node --import tsx build/build.ts renderer   the page only, when out of date (npm run build:renderer)
+ *   node --import tsx build/build.ts native     better-sqlite3 built for Electron (npm run build:electron-native)
+ *   node --import tsx build/build.ts dist …     everything, then the installers (npm run dist -- …)
+ *
+ * `dist/electron/` mirrors the repository's layout (main/, preload/, local-api/ with its migrations,
+ * renderer/dist), so code that finds files from its own location (import.meta.dirname) finds them there too.
+ * Each TypeScript file is compiled on its own, its relative imports rewritten from `.ts` to `.js`; npm packages
+ * stay imports, resolved from node_modules (in the package, the asar's). The preload is the exception: a
+ * sandboxed preload may require nothing but `electron`, so it is bundled into one CommonJS file.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { build, type Plugin } from 'esbuild';
+import { filesUnder, readInputs, recordInputs, staleness, withBuildLock } from './fresh.mjs';
+import { nativeModule } from './launch.ts';
+import { buildElectronNative } from './native.ts';
+import { appManifest, buildLock, outDir, rendererManifest, rendererOut, repoRoot } from './paths.ts';
+
+/** Folders compiled file by file into the app's tree. */
+const treeFolders = ['main', 'local-api', 'preload'];
+/** The app tree's inputs: those folders, and the command line's, bundled from cli/main.ts. */
+const appFolders = [...treeFolders, 'cli', 'build'];
+/** What the installed packages are: a change of them is a change of every build. */
+const packageFiles = ['package.json', 'package-lock.json'];
+/** Not compiled file by file: the preload is bundled on its own below. */
+const notCompiled = new Set(['preload/index.ts']);
+
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
+/** Keeps every relative import an import of the compiled sibling file, and every package an external import. */
+const compileFileByFile: Plugin = {
+  name: 'compile-file-by-file',
+  setup(builder) {
+    builder.onResolve({ filter: /.*/ }, (args) => {
+      if (args.kind === 'entry-point') return undefined;
+      const relativeImport = args.path.startsWith('./') || args.path.startsWith('../');
+      return { path: relativeImport ? args.path.replace(/\.(m?)ts$/, '.$1js') : args.path, external: true };
+    });
+  },
+};
+
+/**
+ * Makes a module bundled into `bundleDir` find files beside it as if it ran from its own place in the tree: its
+ * `import.meta.url`, `dirname` and `filename` become those of the file-by-file build of it (the migrations beside
+ * local-api/store/db.js, the page at renderer/dist).
+ */
+function asIfInTree(root: string, out: string, bundleDir: string): Plugin {
+  return {
+    name: 'as-if-in-tree',
+    setup(builder) {
+      builder.onLoad({ filter: /\.ts$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        if (!source.includes('import.meta.')) return undefined;
+        const inTree = join(out, relative(root, args.path)).replace(/\.ts$/, '.js');
+        const url = (target: string) =>
+          `new URL(${JSON.stringify(relative(bundleDir, target).split(sep).join('/'))}, import.meta.url)`;
+        const contents = `import { fileURLToPath as __pathOfUrl } from 'node:url';\n${source
+          .replaceAll('import.meta.url', `${url(inTree)}.href`)
+          .replaceAll('import.meta.dirname', `__pathOfUrl(${url(dirname(inTree))})`)
+          .replaceAll('import.meta.filename', `__pathOfUrl(${url(inTree)})`)}`;
+        return { contents, loader: 'ts' };
+      });
+    },
+  };
+}
+
+/**
+ * The command line as one module (and a chunk per part loaded on demand), in `<out>/cli/`: one file loads faster
+ * than the two hundred it is made of, which is most of a start-up. npm packages stay imports.
+ */
+async function bundleCommandLine(root: string, out: string): Promise<void> {
+  const bundleDir = join(out, 'cli');
+  await build({
+    entryPoints: { main: join(root, 'cli', 'main.ts') },
+    outdir: bundleDir,
+    bundle: true,
+    splitting: true,
+    packages: 'external',
+    plugins: [asIfInTree(root, out, bundleDir)],
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+}
+
+/** The page, with Vite; its inputs are the renderer folder and every file of the repository the bundle took in. */
+export async function buildRenderer(root = repoRoot): Promise<void> {
+  const { build: viteBuild } = await import('vite');
+  const taken = new Set<string>();
+  await viteBuild({
+    configFile: join(root, 'renderer', 'vite.config.ts'),
+    logLevel: 'warn',
+    plugins: [
+      {
+        name: 'record-inputs',
+        generateBundle() {
+          for (const id of this.getModuleIds()) {
+            const path = relative(root, id.split('?')[0] ?? id);
+            if (!id.startsWith('\0') && !path.startsWith('..') && !path.split(sep).includes('node_modules')) {
+              taken.add(path.split(sep).join('/'));
+            }
+          }
+        },
+      },
+    ],
+  });
+  recordInputs(root, rendererManifest, { folders: ['renderer'], files: [...taken, ...packageFiles] });
+}
+
+/** The app's tree in `out`, with a copy of the page as last built. */
+export async function buildApp(root = repoRoot, out = outDir): Promise<void> {
+  for (const entry of existsSync(out) ? readdirSync(out) : []) {
+    // The Electron build of the native module takes minutes to make: kept across builds.
+    if (entry !== 'node_modules') rmSync(join(out, entry), { recursive: true, force: true });
+  }
+  const sources = treeFolders.flatMap((dir) => filesUnder(root, dir)).filter((path) => !notCompiled.has(path));
+  await build({
+    entryPoints: sources
+      .filter((path) => /\.m?ts$/.test(path) && !path.endsWith('.d.mts'))
+      .map((path) => join(root, path)),
+    outbase: root,
+    outdir: out,
+    outExtension: { '.js': '.js' },
+    bundle: true,
+    plugins: [compileFileByFile],
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+  // Files the code reads at run time (SQL migrations, …), and plain JavaScript modules.
+  for (const path of sources.filter((file) => !/\.(m?ts)$/.test(file))) cpSync(join(root, path), join(out, path));
+  await build({
+    entryPoints: [join(root, 'preload', 'index.ts')],
+    outfile: join(out, 'preload', 'index.cjs'),
+    bundle: true,
+    external: ['electron'],
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+  await bundleCommandLine(root, out);
+  cpSync(rendererOut, join(out, 'renderer', 'dist'), { recursive: true });
+  const pageInputs = Object.keys(readInputs(rendererManifest)?.inputs ?? {});
+  recordInputs(root, appManifest(out), { folders: appFolders, files: [...pageInputs, ...packageFiles] });
+}
+
+/**
+ * Builds what is out of date: the page, then the app's tree (which holds a copy of the page). One process builds at
+ * a time; the others wait, then find it done.
+ */
+export async function ensureBuilt(root = repoRoot, out = outDir): Promise<void> {
+  const lock = root === repoRoot ? buildLock : join(root, 'dist', '.build-lock');
+  await withBuildLock(lock, async () => {
+    const page = staleness(root, rendererManifest);
+    if (page || !existsSync(rendererOut)) {
+      say(`Building the kiosk page (${page ?? 'it is missing'})…`);
+      await buildRenderer(root);
+    }
+    const app = staleness(root, appManifest(out));
+    if (app) {
+      say(`Building the app (${app})…`);
+      await buildApp(root, out);
+    }
+  });
+}
+
+/**
+ * Packages the app with electron-builder, everything built first. electron-builder rebuilds better-sqlite3 for
+ * Electron inside the project's node_modules; afterwards it is rebuilt for Node again, so the tests keep working.
+ */
+export async function dist(args: string[], root = repoRoot): Promise<number> {
+  await ensureBuilt(root);
+  const builder = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules', 'electron-builder', 'cli.js'), '--config', 'electron-builder.yml', ...args],
+    { cwd: root, stdio: 'inherit' },
+  );
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const restore = spawnSync(npm, ['rebuild', nativeModule], { cwd: root, stdio: 'inherit', shell: true });
+  return builder.status || restore.status || 0;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  const [command, ...args] = process.argv.slice(2);
+  if (command === 'native') {
+    const fits = await buildElectronNative();
+    process.stdout.write(fits ? `${nativeModule} built for Electron\n` : `${nativeModule} is not built for Electron\n`);
+    process.exitCode = fits ? 0 : 1;
+  } else if (command === 'dist') {
+    process.exitCode = await dist(args);
+  } else if (command === 'renderer') {
+    await withBuildLock(buildLock, async () => {
+      const why = staleness(repoRoot, rendererManifest);
+      if (why || !existsSync(rendererOut)) await buildRenderer();
+      say(why ? `Built ${relative(process.cwd(), rendererOut)}` : 'The kiosk page is up to date');
+    });
+  } else {
+    await ensureBuilt();
+    say(`${relative(process.cwd(), outDir)} is up to date`);
+  }
+}

@@ -1,0 +1,20 @@
+/** The commands of `portaria`, in the order `portaria --help` lists them. A new command: its module, then a line here. */
+import { backup, restore } from './backup.ts';
+import type { Command } from './command.ts';
+import { companyCreate } from './company.ts';
+import { gate } from './gate.ts';
+import { ownerToken } from './owner.ts';
+import { privacyExport } from './privacy.ts';
+import { serve } from './serve.ts';
+import { start } from './start.ts';
+
+export const commands: readonly Command[] = [
+  start,
+  serve,
+  companyCreate,
+  ownerToken,
+  privacyExport,
+  backup,
+  restore,
+  gate,
+];

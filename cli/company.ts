@@ -1,0 +1,32 @@
+import { createCompany } from '../local-api/companies/store.ts';
+import { isTimeZone } from '../local-api/rules/time.ts';
+import { openService } from '../local-api/server.ts';
+import { command, UsageError } from './command.ts';
+import { dataFolder } from './inputs.ts';
+
+export const companyCreate = command({
+  name: 'company create',
+  summary: 'Creates a company and prints it with its API key, as JSON (also while the service runs).',
+  options: {
+    data: { type: 'string', value: '<dir>', help: 'the data folder', required: true },
+    name: { type: 'string', value: '<name>', help: "the company's name", required: true },
+    'api-key': { type: 'string', value: '<key>', help: 'the API key to give it (16 characters or more; default: new)' },
+    timezone: { type: 'string', value: '<IANA zone>', help: "the company's time zone, e.g. America/Sao_Paulo" },
+  },
+  run(values) {
+    const apiKey = values['api-key'];
+    if (apiKey !== undefined && apiKey.length < 16) {
+      throw new UsageError('--api-key must have 16 characters or more (leave it out for a new random one)');
+    }
+    if (values.timezone !== undefined && !isTimeZone(values.timezone)) {
+      throw new UsageError(`--timezone ${values.timezone} is not an IANA time zone: give one like Europe/Lisbon`);
+    }
+    const ctx = openService({ dataDir: dataFolder(values.data), logLevel: 'warn' });
+    try {
+      const company = createCompany(ctx, { name: values.name, apiKey, timezone: values.timezone });
+      process.stdout.write(`${JSON.stringify(company)}\n`);
+    } finally {
+      ctx.db.close();
+    }
+  },
+});

@@ -1,0 +1,77 @@
+/** The values commands take (ports, durations, folders), each checked with a one-line error naming the fix. */
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CommandFailure, UsageError } from './command.ts';
+
+export function port(text: string, option = '--port'): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value > 65535) {
+    throw new UsageError(
+      `${option} ${text} is not a port number: give a whole number from 0 to 65535 (0: any free one)`,
+    );
+  }
+  return value;
+}
+
+export function wholeNumber(text: string, option: string, least = 0): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < least) {
+    throw new UsageError(`${option} ${text} is not a whole number${least > 0 ? ` of ${least} or more` : ''}`);
+  }
+  return value;
+}
+
+const durationUnits: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `90s`, `30m`, `24h`, `7d`; `0` for never. */
+export function duration(text: string, option: string): number {
+  if (text === '0') return 0;
+  const match = /^(\d+)(ms|s|m|h|d)$/.exec(text);
+  if (!match) throw new UsageError(`${option} ${text} is not a duration: give one like 24h, 30m, 90s, or 0 for never`);
+  return Number(match[1]) * (durationUnits[match[2] ?? ''] ?? 0);
+}
+
+/**
+ * A data folder the service can use: created when missing, refused when it is a file or this user may not write
+ * it. Checked before anything opens it, so the answer names the folder rather than a file deep inside.
+ */
+export function dataFolder(text: string, option = '--data'): string {
+  const dir = resolve(text);
+  const fix = 'give a folder this user may write to (it is created when missing)';
+  try {
+    if (statSync(dir, { throwIfNoEntry: false })?.isDirectory() === false) {
+      throw new CommandFailure(`${option} ${text} is a file, not a folder: ${fix}`);
+    }
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR') throw new CommandFailure(`${option} ${text} lies inside a file, not a folder: ${fix}`);
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+      throw new CommandFailure(`${option} ${text} cannot be written by this user (${code}): ${fix}`);
+    }
+    throw error;
+  }
+  return dir;
+}
+
+/** What listening on a host and port failed with, in words, or undefined for a failure this does not know. */
+export function listenFailure(error: unknown, host: string, portNumber: number): CommandFailure | undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'EADDRINUSE':
+      return new CommandFailure(
+        `port ${portNumber} on ${host} is in use by another program: stop it, or choose another --port (0 takes a free one)`,
+      );
+    case 'EACCES':
+      return new CommandFailure(`port ${portNumber} needs privileges this user lacks: choose a --port above 1023`);
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new CommandFailure(
+        `--host ${host} is not an address of this machine: give one of its own, 127.0.0.1 (the default) or 0.0.0.0 for all`,
+      );
+    default:
+      return undefined;
+  }
+}
