@@ -10,6 +10,7 @@ import {
   overflowing,
   screenshot,
   screenshotSizes,
+  spilling,
 } from '../helpers/browser.ts';
 import { pngBytes } from '../helpers/files.ts';
 import { type KioskFixture, kioskFixture } from '../helpers/kiosk.ts';
@@ -95,6 +96,7 @@ describe('a roster people can trust in an emergency', () => {
     // The long name wraps: the host and the time stay on the screen at every size.
     await screenshotSizes(page, 'front-desk-roster', async () => {
       assert.deepEqual(await overflowing(page, '.roster-table td, .roster-table th'), []);
+      assert.deepEqual(await spilling(page, '.roster-table td, .roster-table th'), []);
     });
     assert.deepEqual(await axeProblems(page), []);
 
@@ -140,6 +142,7 @@ describe('a roster people can trust in an emergency', () => {
     assert.ok(await page.getByRole('cell', { name: 'Lucas Prado' }).isVisible());
     assert.ok(await page.getByText('Nuno Waiting').isVisible(), 'who waits at the door is on the list too');
     assert.deepEqual(await overflowing(page, '.roster-table td, .roster-table th', printable), []);
+    assert.deepEqual(await spilling(page, '.roster-table td, .roster-table th'), []);
     const hostCell = page.locator('.roster-table tr', { hasText: 'Wolfeschlegel' }).locator('.col-host');
     assert.ok(await hostCell.isVisible());
     await screenshot(page, 'front-desk-roster-print');
@@ -381,6 +384,7 @@ describe('front-desk basics', () => {
     assert.deepEqual(await axeProblems(page), []);
     await screenshotSizes(page, 'front-desk-visits', async () => {
       assert.deepEqual(await overflowing(page, '.visit-table td'), []);
+      assert.deepEqual(await spilling(page, '.visit-table td'), []);
     });
 
     await page.evaluate(() => {

@@ -129,6 +129,19 @@ export async function screenshotSizes(page: Page, name: string, check?: () => Pr
   if (original) await page.setViewportSize(original);
 }
 
+/** Elements matching `selector` whose content is wider than they are (it spills into the next column). */
+export async function spilling(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate(
+    (selector) =>
+      Array.from(document.querySelectorAll(selector))
+        .filter((element) => element.clientWidth > 0 && element.scrollWidth > element.clientWidth + 1)
+        .map(
+          (element) => `${element.tagName.toLowerCase()}.${element.className}: ${element.textContent?.slice(0, 40)}`,
+        ),
+    selector,
+  );
+}
+
 /** Elements matching `selector` whose right edge passes `limit` px (or the viewport's width): what left the screen. */
 export async function overflowing(page: Page, selector: string, limit?: number): Promise<string[]> {
   return page.evaluate(
