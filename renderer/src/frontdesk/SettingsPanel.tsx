@@ -18,7 +18,7 @@ export function SettingsPanel(props: FrontDeskProps) {
       <KioskSection {...props} />
       <CustomFieldsSection {...props} />
       <NotificationsSection {...props} />
-      <HubSection {...props} />
+      <HubSection />
       <AccessSection {...props} />
       <PinSection {...props} />
       <LeaveKiosk />
@@ -126,57 +126,15 @@ function KioskSection({ api, data, onSettings }: FrontDeskProps) {
   );
 }
 
-/** Long enough to read that the hub was saved before the page starts again. */
-const restartDelayMs = 2000;
-
-interface Upstream {
-  url: string | null;
-  hasKey: boolean;
-}
-
-function HubSection({ api }: FrontDeskProps) {
+/**
+ * Following a hub concerns the whole device, so it is the device owner's (docs/sync.md): no credential the page
+ * holds may change it. The desk says where it is set; the Status tab shows the hub and the sync.
+ */
+function HubSection() {
   const { t } = useTranslation();
-  const [upstream, setUpstream] = useState<Upstream | null>();
-  const [draft, setDraft] = useState({ url: '', apiKey: '' });
-  const { busy, notice, run } = useAction();
-  useEffect(() => {
-    api.optional<Upstream>('/v1/sync/upstream').then(
-      (answer) => {
-        setUpstream(answer ?? null);
-        setDraft((d) => ({ ...d, url: answer?.url ?? '' }));
-      },
-      () => setUpstream(null),
-    );
-  }, [api]);
-  if (upstream === null) {
-    return (
-      <Section title={t('settings.hub')}>
-        <p>{t('settings.hubUnavailable')}</p>
-      </Section>
-    );
-  }
-  const save = () =>
-    run(async () => {
-      await api.send('PUT', '/v1/sync/upstream', draft);
-      setDraft({ ...draft, apiKey: '' });
-      // The kiosk now serves the hub's company, with the hub's key: the page starts again to take it up.
-      setTimeout(() => window.location.reload(), restartDelayMs);
-      return t('settings.hubSaved');
-    });
   return (
-    <Section title={t('settings.hub')} onSave={save} saveLabel={t('common.save')} busy={busy} notice={notice}>
-      <TextInput
-        label={t('settings.hubUrl')}
-        type="url"
-        value={draft.url}
-        onChange={(url) => setDraft({ ...draft, url })}
-      />
-      <TextInput
-        label={t('settings.hubKey')}
-        type="password"
-        value={draft.apiKey}
-        onChange={(apiKey) => setDraft({ ...draft, apiKey })}
-      />
+    <Section title={t('settings.hub')}>
+      <p>{t('settings.hubOwner')}</p>
     </Section>
   );
 }

@@ -321,10 +321,9 @@ export const de: Messages = {
     locationQuestionnaire: 'Fragebogen',
     addField: 'Feld hinzufügen',
     hub: 'Hub (übergeordneter Dienst)',
-    hubUnavailable: 'Diese Version des Dienstes gleicht nicht mit einem Hub ab.',
+    hubOwner:
+      'Einem Hub zu folgen betrifft das ganze Gerät: sein Besitzer richtet das auf diesem Rechner ein (portaria serve --upstream oder das Token des Besitzers). Der Reiter Status zeigt den Hub und die Synchronisation.',
     hubUrl: 'Adresse des Hubs',
-    hubKey: 'Schlüssel des Hubs',
-    hubSaved: 'Gespeichert. Das Terminal startet mit der Firma des Hubs neu.',
     access: 'Zutrittskontrolle',
     accessEnabled: 'Anbindung eingeschaltet',
     accessUrl: 'Adresse, die nach der Anmeldung benachrichtigt wird',

@@ -319,10 +319,9 @@ export const en = {
     locationQuestionnaire: 'Questionnaire',
     addField: 'Add field',
     hub: 'Hub (upstream)',
-    hubUnavailable: 'This version of the service does not sync with a hub.',
+    hubOwner:
+      "Following a hub concerns the whole device: its owner sets it up on this machine (portaria serve --upstream, or the owner's token). The Status tab shows the hub and the sync.",
     hubUrl: 'Hub address',
-    hubKey: 'Hub key',
-    hubSaved: "Saved. The kiosk starts again with the hub's company.",
     access: 'Access control',
     accessEnabled: 'Integration on',
     accessUrl: 'Callback address after check-in',

@@ -320,10 +320,9 @@ export const ptBR: Messages = {
     locationQuestionnaire: 'Questionário',
     addField: 'Adicionar campo',
     hub: 'Hub (servidor central)',
-    hubUnavailable: 'Esta versão do serviço não sincroniza com um hub.',
+    hubOwner:
+      'Seguir um hub diz respeito ao dispositivo inteiro: quem o administra configura isso nesta máquina (portaria serve --upstream, ou o token do administrador do dispositivo). A aba Status mostra o hub e a sincronização.',
     hubUrl: 'Endereço do hub',
-    hubKey: 'Chave do hub',
-    hubSaved: 'Salvo. O totem reinicia com a empresa do hub.',
     access: 'Controle de acesso',
     accessEnabled: 'Integração ligada',
     accessUrl: 'Endereço avisado após o check-in',

@@ -317,10 +317,9 @@ export const zhHans: Messages = {
     locationQuestionnaire: '问卷',
     addField: '添加字段',
     hub: '中心（上游）',
-    hubUnavailable: '此版本的服务不与中心同步。',
+    hubOwner:
+      '跟随中心服务器涉及整台设备：由设备所有者在本机上设置（portaria serve --upstream，或所有者令牌）。“状态”页显示中心服务器和同步情况。',
     hubUrl: '中心地址',
-    hubKey: '中心密钥',
-    hubSaved: '已保存。终端将以中心的公司重新启动。',
     access: '门禁',
     accessEnabled: '启用集成',
     accessUrl: '登记后通知的地址',
