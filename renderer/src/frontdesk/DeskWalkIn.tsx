@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { inLanguage } from '../../../local-api/visitor-types/rules.ts';
 import { withRetries } from '../api.ts';
 import { Notice } from '../components/ui.tsx';
 import { type AnswerProblem, answerItems, answerProblems } from '../custom-fields.ts';
+import { requirementsOf } from '../flows/CheckinSteps.tsx';
 import { CustomFieldsForm } from '../flows/CustomFieldsForm.tsx';
 import { uuidV4 } from '../ids.ts';
 import { Refusal } from '../problems.ts';
@@ -22,15 +24,17 @@ export function DeskWalkIn({ api, data, lang }: FrontDeskProps) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState(blank);
   const [hostId, setHostId] = useState('');
-  const [askHost, setAskHost] = useState(data.settings.requireAuthorization);
+  const [typeId, setTypeId] = useState(data.visitorTypes.length > 1 ? '' : (data.visitorTypes[0]?.id ?? ''));
+  const type = data.visitorTypes.find((candidate) => candidate.id === typeId);
+  // What the visitor's type (or the kiosk) asks: the service requires the same of this check-in.
+  const { rules, fieldDefs, questionDefs } = requirementsOf(data, type, lang);
+  const [askHost, setAskHost] = useState<boolean>();
   const [answers, setAnswers] = useState<Record<string, string>>({});
   const [problems, setProblems] = useState<Record<string, AnswerProblem>>({});
   const [visitId, setVisitId] = useState(uuidV4);
   const [done, setDone] = useState<Visit>();
   const printer = useBadgePrinter(data, lang);
   const { busy, notice, run } = useAction();
-  const fieldDefs = data.customFields.filter((d) => (d.location ?? 'FIELD') === 'FIELD');
-  const questionDefs = data.customFields.filter((d) => d.location === 'QUESTIONNAIRE');
 
   const save = () =>
     run(async () => {
@@ -51,7 +55,8 @@ export function DeskWalkIn({ api, data, lang }: FrontDeskProps) {
             checkinType: 'DASHBOARD',
             customFields: answerItems(fieldDefs, answers, 'FIELD'),
             questionnaireFields: answerItems(questionDefs, answers, 'QUESTIONNAIRE'),
-            ...(askHost ? { authorizationStatus: 'AWAITING' } : {}),
+            ...(type ? { visitorTypeId: type.id } : {}),
+            ...((askHost ?? rules.requireAuthorization) ? { authorizationStatus: 'AWAITING' } : {}),
           },
           visitor,
         }),
@@ -102,7 +107,21 @@ export function DeskWalkIn({ api, data, lang }: FrontDeskProps) {
           ]}
           onChange={setHostId}
         />
-        <Check label={t('deskWalkIn.askHost')} checked={askHost} onChange={setAskHost} />
+        {data.visitorTypes.length > 1 && (
+          <Select
+            label={t('deskWalkIn.type')}
+            value={typeId}
+            options={[
+              { value: '', label: t('deskWalkIn.noType') },
+              ...data.visitorTypes.map((candidate) => ({
+                value: candidate.id,
+                label: inLanguage(candidate.localizedName, lang, candidate.name),
+              })),
+            ]}
+            onChange={setTypeId}
+          />
+        )}
+        <Check label={t('deskWalkIn.askHost')} checked={askHost ?? rules.requireAuthorization} onChange={setAskHost} />
         {fieldDefs.length + questionDefs.length > 0 && (
           <CustomFieldsForm
             defs={[...fieldDefs, ...questionDefs]}

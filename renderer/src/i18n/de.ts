@@ -357,6 +357,8 @@ export const de: Messages = {
     },
   },
   deskWalkIn: {
+    type: 'Besucherart',
+    noType: 'Wie am Kiosk eingestellt (keine Art)',
     title: 'Besucher anmelden',
     checkIn: 'Anmelden',
     host: 'Gastgeber',

@@ -355,6 +355,8 @@ export const en = {
     },
   },
   deskWalkIn: {
+    type: 'Visitor type',
+    noType: "As the kiosk's settings (no type)",
     title: 'Check a visitor in',
     checkIn: 'Check in',
     host: 'Host',

@@ -356,6 +356,8 @@ export const ptBR: Messages = {
     },
   },
   deskWalkIn: {
+    type: 'Tipo de visitante',
+    noType: 'Conforme o totem (sem tipo)',
     title: 'Fazer o check-in de um visitante',
     checkIn: 'Fazer check-in',
     host: 'Anfitrião',

@@ -353,6 +353,8 @@ export const zhHans: Messages = {
     },
   },
   deskWalkIn: {
+    type: '访客类型',
+    noType: '按自助终端设置（无类型）',
     title: '为访客登记',
     checkIn: '登记',
     host: '接待人',
