@@ -1,3 +1,5 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { startGate } from '../local-api/gate/gate.ts';
 import { command } from './command.ts';
 import { listenFailure, port, wholeNumber } from './inputs.ts';
@@ -15,6 +17,11 @@ export const gate = command({
     totp: { type: 'boolean', help: 'codes are TOTP codes rather than AES tokens' },
     'webhook-secret': { type: 'string', value: '<s>', help: "the secret of the service's webhook calls" },
     'leeway-ms': { type: 'string', value: '<n>', help: 'clock difference allowed, in milliseconds (default 0)' },
+    data: {
+      type: 'string',
+      value: '<dir>',
+      help: 'where it keeps the delivery keys it has seen, across restarts (default ~/.portaria-gate)',
+    },
   },
   async run(values) {
     const portNumber = port(values.port);
@@ -28,11 +35,14 @@ export const gate = command({
       totp: values.totp,
       webhookSecret: values['webhook-secret'],
       leewayMs: wholeNumber(values['leeway-ms'] ?? '0', '--leeway-ms'),
+      dataDir: resolve(values.data ?? join(homedir(), '.portaria-gate')),
     };
     const running = await startGate(options).catch((error: unknown) => {
       throw listenFailure(error, host, portNumber) ?? error;
     });
     closeOnSignal(running.close);
-    process.stdout.write(`Gate listening on ${running.url} (${values.totp ? 'TOTP' : 'AES'} codes)\n`);
+    process.stdout.write(
+      `Gate listening on ${running.url} (${values.totp ? 'TOTP' : 'AES'} codes; keys seen in ${options.dataDir})\n`,
+    );
   },
 });

@@ -21,9 +21,9 @@ import { authenticate } from './http/auth.ts';
 import { errorHandler, notFound } from './http/error-handler.ts';
 import { ApiError } from './http/errors.ts';
 import { createKeyGuessLimiter, keyGuessLimits } from './http/key-guessing.ts';
-import { maxBodyDepth, nestsDeeperThan, refuseDeclaredOver } from './http/limits.ts';
+import { bodyLimits, checkJsonCost, formParameterLimit, refuseDeclaredOver } from './http/limits.ts';
 import { requestLog } from './http/request-log.ts';
-import { isPublic, keylessRouterOf, type RouteSpec, routerOf } from './http/routes.ts';
+import { keylessRouterOf, type RouteSpec, routerOf, takesJson, uploadRouterOf } from './http/routes.ts';
 import { inviteeRoutes } from './invitees/routes.ts';
 import { kioskPages } from './kiosk/pages.ts';
 import { kioskRoutes } from './kiosk/routes.ts';
@@ -45,14 +45,6 @@ import { visitRoutes } from './visits/routes.ts';
 import { webhookDeliveryHandler, webhookJobKind, webhookListener } from './webhooks/events.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 
-const base64Length = (bytes: number) => 4 * Math.ceil(bytes / 3);
-
-/**
- * Largest request body, in bytes, answered 413 PAYLOAD_TOO_LARGE beyond. Pictures (at most 5 MiB) and signed PDFs
- * (at most 10 MiB) travel as Base64 inside JSON: the limit holds one of each plus 1 MiB for the other fields.
- */
-export const bodyLimit = base64Length(5 * 2 ** 20) + base64Length(10 * 2 ** 20) + 2 ** 20;
-
 const acceptedBody = /^application\/(([a-z.+-]*\+)?json|x-www-form-urlencoded)\b/i;
 
 /** A body must be JSON or form-encoded, and an object: anything else is refused before a handler sees it. */
@@ -65,7 +57,6 @@ const requireObjectBody: RequestHandler = (req, _res, next) => {
   if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
     throw new ApiError('INVALID_BODY');
   }
-  if (nestsDeeperThan(req.body, maxBodyDepth)) throw new ApiError('INVALID_BODY');
   next();
 };
 
@@ -136,11 +127,20 @@ export function createApp(ctx: Context, extra: { before?: Router[] } = {}): expr
       (address) => ctx.log.warn({ address }, 'too many wrong API keys: address locked'),
     ),
   );
-  v1.use(refuseDeclaredOver(bodyLimit));
-  v1.use(express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] }));
-  v1.use(express.urlencoded({ extended: true, limit: bodyLimit, parameterLimit: 2000 }));
+  // Pictures and PDFs sent as themselves: read as bytes up to their own limits, never parsed.
+  v1.use(uploadRouterOf(routes));
+  // A body's cost is bounded before it is parsed (docs/reliability.md, "Limits").
+  v1.use(refuseDeclaredOver(bodyLimits.maxBytes));
+  v1.use(
+    express.json({
+      limit: bodyLimits.maxBytes,
+      type: ['application/json', 'application/*+json'],
+      verify: (_req, _res, bytes) => checkJsonCost(bytes),
+    }),
+  );
+  v1.use(express.urlencoded({ extended: true, limit: bodyLimits.maxBytes, parameterLimit: formParameterLimit }));
   v1.use(requireObjectBody);
-  v1.use(routerOf(routes.filter((spec) => !isPublic(spec))));
+  v1.use(routerOf(routes.filter(takesJson)));
   app.use('/v1', v1);
   app.use(notFound);
   app.use(errorHandler((message, error) => ctx.log.error({ err: error }, message)));

@@ -43,7 +43,7 @@ export interface StartOptions extends ServiceOptions {
   upstream?: { url: string; apiKey: string };
   /**
    * The address ranges the device owner lets outgoing requests reach besides the defaults (stored; an empty list
-   * clears them): `portaria serve --allow-destinations`. See docs/security.md.
+   * clears them): `portaria serve --allow-destinations`. See docs/reliability.md, "Outgoing requests".
    */
   allowDestinations?: readonly Cidr[];
 }

@@ -17,7 +17,7 @@ const auditEntry = z.object({
   actorHostId: z.string().nullable(),
   actorCredentialId: z.string().nullable(),
   actorRole: z.string().nullable(),
-  details: z.record(z.string(), z.union([z.number(), z.boolean()])),
+  details: z.record(z.string(), z.unknown()),
 });
 
 export function auditRoutes(ctx: Context): RouteSpec[] {

@@ -45,7 +45,7 @@ export const auditActor = (caller: Caller): AuditActor => ({
   role: caller.role ?? null,
 });
 
-/** What an entry says happened. Details are numbers and booleans only: text may be a person's data. */
+/** What an entry says happened. */
 export interface AuditFact {
   action: string;
   objectType?: string | null;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
 import { roles } from '../credentials/caller.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
@@ -40,6 +41,7 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
       handle: ({ req, caller }) => {
         const query = parseListQuery(req.query, blocklistPaging, blocklistQueryFields);
         const blockedlist = listBlocklist(ctx, caller, query).map((row) => blocklistObject(row, caller));
+        auditRead(ctx, caller, { action: 'blocklist.listed', objectType: 'blocklist', size: blockedlist.length });
         return { blockedlist, size: blockedlist.length };
       },
     }),
@@ -63,7 +65,11 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve a blocklist entry',
       response: blocklistObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => blocklistObject(getBlocklistEntry(ctx, caller, String(params.id)), caller),
+      handle: ({ caller, params }) => {
+        const entry = getBlocklistEntry(ctx, caller, String(params.id));
+        auditRead(ctx, caller, { action: 'blocklist.read', objectType: 'blocklist', objectId: entry.id });
+        return blocklistObject(entry, caller);
+      },
     }),
     route({
       method: 'patch',

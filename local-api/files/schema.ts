@@ -3,6 +3,10 @@ import { z } from 'zod';
 export const pictureMaxBytes = 5 * 1024 * 1024;
 export const ndaMaxBytes = 10 * 1024 * 1024;
 
+/** Binary uploads (`PUT /v1/visit/:id/picture`…): the file sent as itself, in one of its media types. */
+export const pictureUpload = { mediaTypes: ['image/jpeg', 'image/png'], maxBytes: pictureMaxBytes } as const;
+export const ndaUpload = { mediaTypes: ['application/pdf'], maxBytes: ndaMaxBytes } as const;
+
 /** A Base64 upload (plain or as a `data:` URL); its bytes are checked by the store, which knows the limits. */
 export const base64Upload = (what: string) =>
   z.string().describe(`${what}, Base64 (a data: URL prefix is accepted)`).nullable();

@@ -48,20 +48,24 @@ const isWhole = (bytes: Buffer, format: Format) =>
   bytes.subarray(0, format.head.length).equals(format.head) &&
   bytes.subarray(Math.max(0, bytes.length - 1024)).includes(format.end);
 
-/** A JPEG or PNG picture, recognized by its bytes (whatever a data: URL claims). */
-export function decodePicture(text: string, field: string, purpose: FilePurpose): Upload {
-  const bytes = decodeBase64(text, field, pictureMaxBytes, 'INVALID_PICTURE');
+/** A JPEG or PNG picture, recognized by its bytes (whatever a data: URL or a Content-Type claims). */
+export function pictureOf(bytes: Buffer, field: string, purpose: FilePurpose): Upload {
   if (isWhole(bytes, jpeg)) return { purpose, bytes, mediaType: 'image/jpeg', extension: 'jpg' };
   if (isWhole(bytes, png)) return { purpose, bytes, mediaType: 'image/png', extension: 'png' };
   throw new ApiError('INVALID_PICTURE', { field });
 }
 
 /** A PDF: it starts with `%PDF-` and ends with `%%EOF`, so it is whole. */
-export function decodeNda(text: string, field: string): Upload {
-  const bytes = decodeBase64(text, field, ndaMaxBytes, 'INVALID_NDA');
+export function ndaOf(bytes: Buffer, field: string): Upload {
   if (!isWhole(bytes, pdf)) throw new ApiError('INVALID_NDA', { field });
   return { purpose: 'visit-nda', bytes, mediaType: 'application/pdf', extension: 'pdf' };
 }
+
+export const decodePicture = (text: string, field: string, purpose: FilePurpose): Upload =>
+  pictureOf(decodeBase64(text, field, pictureMaxBytes, 'INVALID_PICTURE'), field, purpose);
+
+export const decodeNda = (text: string, field: string): Upload =>
+  ndaOf(decodeBase64(text, field, ndaMaxBytes, 'INVALID_NDA'), field);
 
 /** A stored file's name: its id and extension (`<32 hex>.jpg`), the last part of its path and of its URL. */
 const fileName = /^([0-9a-f]{32})\.(jpg|png|pdf)$/;

@@ -1,6 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import express, { type Request, type Response } from 'express';
 import { deriveAesKey, verifyQrCode } from '../access/qr.ts';
 import type { Clock } from '../context.ts';
@@ -30,7 +33,20 @@ export interface GateOptions {
   leewayMs?: number;
   clock?: Clock;
   print?: (line: string) => void;
+  /**
+   * Where the idempotency keys seen are kept (`<dataDir>/gate.db`), so a delivery repeated after a restart is
+   * still recognised; in memory only when absent (tests of a single run).
+   */
+  dataDir?: string;
+  /** Keys kept per kind (callbacks, webhooks), the oldest forgotten first. */
+  maxKeys?: number;
 }
+
+/** Enough for weeks of a busy entrance: a sender gives up retrying a delivery long before it is forgotten. */
+export const defaultMaxKeys = 100_000;
+
+/** Deliveries shown by GET /received, per kind (the newest). */
+const shownDeliveries = 1_000;
 
 interface Received {
   key: string;
@@ -41,6 +57,47 @@ interface Received {
 }
 
 const keptHeaders = ['content-type', 'user-agent', eventHeader, signatureHeader, timestampHeader];
+
+type DeliveryKind = 'callback' | 'webhook';
+
+/**
+ * The keys seen, in SQLite: only the keys and when they came (never a body: those carry the visitor's data), at
+ * most `maxKeys` per kind.
+ */
+function openSeenKeys(dataDir: string | undefined, maxKeys: number) {
+  let db: Database.Database;
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    db = new Database(join(dataDir, 'gate.db'));
+    db.pragma('journal_mode = WAL');
+    // A key is on disk before the 200 that tells the sender to stop.
+    db.pragma('synchronous = FULL');
+  } else {
+    db = new Database(':memory:');
+  }
+  db.exec(`CREATE TABLE IF NOT EXISTS seen_keys (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL,
+    key TEXT NOT NULL,
+    seenAt INTEGER NOT NULL,
+    UNIQUE (kind, key)
+  ) STRICT`);
+  const insert = db.prepare('INSERT INTO seen_keys (kind, key, seenAt) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
+  const prune = db.prepare(
+    `DELETE FROM seen_keys WHERE kind = :kind AND seq <= (
+       SELECT seq FROM seen_keys WHERE kind = :kind ORDER BY seq DESC LIMIT 1 OFFSET :keep)`,
+  );
+  const remember = db.transaction((kind: DeliveryKind, key: string, at: number): boolean => {
+    if (insert.run(kind, key, at).changes === 0) return false;
+    prune.run({ kind, keep: maxKeys });
+    return true;
+  });
+  return {
+    /** True the first time a key is seen. */
+    remember: (kind: DeliveryKind, key: string, at: number) => remember.immediate(kind, key, at) as boolean,
+    close: () => db.close(),
+  };
+}
 
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 
@@ -77,20 +134,28 @@ function instantOf(value: unknown, clock: Clock): number | undefined {
   return undefined;
 }
 
-export function createGateApp(options: GateOptions): express.Express {
+export interface Gate {
+  app: express.Express;
+  /** Closes the store of keys. */
+  close(): void;
+}
+
+export function createGateApp(options: GateOptions): Gate {
   const key = deriveAesKey(options.aesKey);
   const clock = options.clock ?? { now: () => Date.now() };
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const callbacks = new Map<string, Received>();
-  const webhooks = new Map<string, Received>();
+  const seen = openSeenKeys(options.dataDir, options.maxKeys ?? defaultMaxKeys);
+  // The latest deliveries of this run, to show: bounded, and in memory only.
+  const recent: Record<DeliveryKind, Received[]> = { callback: [], webhook: [] };
   const counts = { duplicateCallbacks: 0, refusedCallbacks: 0, duplicateWebhooks: 0, refusedWebhooks: 0 };
   const stamp = () => new Date(clock.now()).toISOString();
 
-  /** Keeps the first delivery of each key; later ones are answered 200 (so the sender stops) and counted. */
-  function record(store: Map<string, Received>, key: string, req: Request, body: unknown): boolean {
-    if (store.has(key)) return false;
+  /** Keeps the first delivery of each key; later ones (before or after a restart) are answered 200 and counted. */
+  function record(kind: DeliveryKind, key: string, req: Request, body: unknown): boolean {
+    if (!seen.remember(kind, key, clock.now())) return false;
     const headers = Object.fromEntries(keptHeaders.map((name) => [name, req.get(name)]));
-    store.set(key, { key, receivedAt: stamp(), body, headers });
+    recent[kind].push({ key, receivedAt: stamp(), body, headers });
+    if (recent[kind].length > shownDeliveries) recent[kind].shift();
     return true;
   }
 
@@ -112,7 +177,7 @@ export function createGateApp(options: GateOptions): express.Express {
       res.status(400).json({ error: 'a JSON body and an Idempotency-Key header are required' });
       return;
     }
-    const fresh = record(callbacks, key, req, body);
+    const fresh = record('callback', key, req, body);
     if (!fresh) counts.duplicateCallbacks++;
     const shown = `${printable(body.event)} card=${printable(body.cardNumber)} key=${printable(key)}`;
     print(`${stamp()} CALLBACK ${fresh ? 'ACCEPTED' : 'DUPLICATE'} ${shown}`);
@@ -163,7 +228,7 @@ export function createGateApp(options: GateOptions): express.Express {
       res.status(401).json({ error: 'bad signature' });
       return;
     }
-    const fresh = record(webhooks, delivery, req, parseJson(raw));
+    const fresh = record('webhook', delivery, req, parseJson(raw));
     if (!fresh) counts.duplicateWebhooks++;
     print(
       `${stamp()} WEBHOOK ${fresh ? 'ACCEPTED' : 'DUPLICATE'} ${printable(req.get(eventHeader))} delivery=${printable(delivery)}`,
@@ -172,13 +237,13 @@ export function createGateApp(options: GateOptions): express.Express {
   });
 
   app.get('/received', (_req: Request, res: Response) => {
-    res.json({ callbacks: [...callbacks.values()], webhooks: [...webhooks.values()], ...counts });
+    res.json({ callbacks: recent.callback, webhooks: recent.webhook, ...counts });
   });
 
   app.use((_req: Request, res: Response) => {
     res.status(404).json({ error: 'POST /callback, POST /verify, POST /webhook, GET /received' });
   });
-  return app;
+  return { app, close: seen.close };
 }
 
 export interface RunningGate {
@@ -187,9 +252,9 @@ export interface RunningGate {
 }
 
 export async function startGate(options: GateOptions & { port: number; host?: string }): Promise<RunningGate> {
-  const app = createGateApp(options);
+  const gate = createGateApp(options);
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(options.port, options.host ?? '127.0.0.1', (error?: Error) =>
+    const s = gate.app.listen(options.port, options.host ?? '127.0.0.1', (error?: Error) =>
       error ? reject(error) : resolve(s),
     );
   });
@@ -198,7 +263,10 @@ export async function startGate(options: GateOptions & { port: number; host?: st
     url: `http://${address.address}:${address.port}`,
     close: () =>
       new Promise<void>((done) => {
-        server.close(() => done());
+        server.close(() => {
+          gate.close();
+          done();
+        });
         server.closeAllConnections();
       }),
   };

@@ -18,6 +18,8 @@ interface HttpError {
   type?: string;
   status?: number;
   expose?: boolean;
+  /** body-parser's limit, on `entity.too.large`. */
+  limit?: number;
 }
 
 /**
@@ -27,15 +29,16 @@ interface HttpError {
 function fromHttpError(error: HttpError): ApiError | undefined {
   switch (error.type) {
     case 'entity.too.large':
-      return new ApiError('PAYLOAD_TOO_LARGE');
+      return new ApiError('PAYLOAD_TOO_LARGE', typeof error.limit === 'number' ? { maxBytes: error.limit } : {});
     case 'entity.parse.failed':
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':
     case 'encoding.unsupported':
     case 'charset.unsupported':
-    case 'parameters.too.many':
       return new ApiError('INVALID_BODY');
+    case 'parameters.too.many':
+      return new ApiError('PAYLOAD_TOO_LARGE');
   }
   if (error instanceof URIError) return new ApiError('INVALID_ID');
   if (error.expose === true && error.status === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE');

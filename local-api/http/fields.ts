@@ -12,13 +12,14 @@ import { ApiError, type ErrorCode } from './errors.ts';
 
 export const bool = () => z.union([z.boolean(), z.stringbool()]);
 
+/** A signed 32-bit integer, bounded in the schema (so the document says so) and checked again in its text form. */
 export const int32 = () =>
   z
     .union([
-      z.number().int(),
+      z.int32(),
       z
         .string()
-        .regex(/^-?\d+$/)
+        .regex(/^-?\d{1,10}$/)
         .transform(Number),
     ])
     .refine(isInt32, 'must be a 32-bit integer');

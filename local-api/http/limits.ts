@@ -13,23 +13,66 @@ import { ApiError } from './errors.ts';
  */
 export function refuseDeclaredOver(limit: number): RequestHandler {
   return (req, _res, next) => {
-    if (Number(req.headers['content-length'] ?? 0) > limit) throw new ApiError('PAYLOAD_TOO_LARGE');
+    if (Number(req.headers['content-length'] ?? 0) > limit)
+      throw new ApiError('PAYLOAD_TOO_LARGE', { maxBytes: limit });
     next();
   };
 }
 
-/** Bodies nest at most this deep: no resource needs more, and deeper input exhausts the stack of code that walks it. */
-export const maxBodyDepth = 32;
+/**
+ * What a JSON or form body may cost. Parsing is synchronous: a body of a million keys held every other request
+ * for seconds, so its size, its values and its depth are bounded before `JSON.parse` sees it. A picture of 5 MiB
+ * in Base64 fits the size (larger files travel as binary uploads); no resource needs a fraction of the values.
+ */
+export const bodyLimits = {
+  /** Bytes of a JSON or form body (8 MiB). */
+  maxBytes: 8 * 2 ** 20,
+  /** Keys, items and values of a JSON body (each `{`, `[`, `,` and `:` counts one). */
+  maxValues: 50_000,
+  /** Nesting: deeper input exhausts the stack of code that walks it. */
+  maxDepth: 32,
+} as const;
 
-/** Whether a parsed body nests deeper than `limit`, walked with an explicit stack so the check cannot overflow. */
-export function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const stack: { item: unknown; depth: number }[] = [{ item: value, depth: 0 }];
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    if (next.item === null || typeof next.item !== 'object') continue;
-    if (next.depth >= limit) return true;
-    for (const child of Object.values(next.item)) stack.push({ item: child, depth: next.depth + 1 });
+/** Parameters of a form-encoded body (`a[b]=1&…`): forms are small; more is 413 PAYLOAD_TOO_LARGE. */
+export const formParameterLimit = 2000;
+
+const quote = 0x22;
+const backslash = 0x5c;
+const opening = new Set([0x7b, 0x5b]);
+const closing = new Set([0x7d, 0x5d]);
+const separators = new Set([0x2c, 0x3a]);
+
+/**
+ * Refuses a JSON body over the value or depth limit, from its bytes, before it is parsed: 413 PAYLOAD_TOO_LARGE
+ * (with `maxValues`) or 400 INVALID_BODY. One pass that stops at the first excess; strings are skipped with
+ * `indexOf`, so a Base64 picture costs next to nothing. Malformed JSON passes: the parser refuses it.
+ */
+export function checkJsonCost(bytes: Buffer, limits: { maxValues: number; maxDepth: number } = bodyLimits): void {
+  let depth = 0;
+  let values = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i] as number;
+    if (byte === quote) {
+      let end = bytes.indexOf(quote, i + 1);
+      // A quote preceded by an odd number of backslashes is escaped: look further.
+      while (end > 0) {
+        let slashes = 0;
+        while (bytes[end - 1 - slashes] === backslash) slashes++;
+        if (slashes % 2 === 0) break;
+        end = bytes.indexOf(quote, end + 1);
+      }
+      if (end < 0) return;
+      i = end;
+    } else if (opening.has(byte)) {
+      values++;
+      if (++depth > limits.maxDepth) throw new ApiError('INVALID_BODY');
+    } else if (closing.has(byte)) {
+      depth--;
+    } else if (separators.has(byte)) {
+      values++;
+    }
+    if (values > limits.maxValues) throw new ApiError('PAYLOAD_TOO_LARGE', { maxValues: limits.maxValues });
   }
-  return false;
 }
 
 export interface ServerTimeouts {

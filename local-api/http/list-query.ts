@@ -123,8 +123,8 @@ export function parseListQuery(query: Record<string, unknown>, paging: ListPagin
 /** The list parameters as the OpenAPI document shows them. */
 export const listQueryInput = (paging: ListPaging) =>
   z.object({
-    limit: z.string().optional().describe(`1 to ${paging.maxLimit}, default ${paging.defaultLimit}`),
-    offset: z.string().optional().describe('0 or more, default 0'),
+    limit: z.int().min(1).max(paging.maxLimit).optional().describe(`default ${paging.defaultLimit}`),
+    offset: z.int().min(0).optional().describe('default 0'),
     queryKey: z.string().optional().describe('a queryable field'),
     queryOp: z.enum(['<', '<=', '==', '>', '>=']).optional(),
     queryValue: z.string().optional().describe('compared with the field, typed by the field'),

@@ -1,10 +1,11 @@
-import { type Request, type Response, Router } from 'express';
+import express, { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
 import { type Caller, type DeviceOwner, isDeviceOwner, type Principal, type Role } from '../credentials/caller.ts';
 import { principalOf } from './auth.ts';
 import { missingId } from './error-handler.ts';
 import { ApiError, type ErrorCode } from './errors.ts';
 import { type FieldCodes, validate } from './fields.ts';
+import { refuseDeclaredOver } from './limits.ts';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -24,7 +25,15 @@ export interface RouteInput<Body, A extends Access = 'apiKey'> {
   /** The device owner, on owner routes. */
   owner: A extends 'owner' ? DeviceOwner : undefined;
   body: Body;
+  /** The bytes of an `upload` route's body (a picture, a PDF); undefined on the others. */
+  bytes: Buffer | undefined;
   params: Record<string, string>;
+}
+
+/** A route whose body is a file sent as itself, not JSON: its media types and its largest size. */
+export interface Upload {
+  mediaTypes: readonly string[];
+  maxBytes: number;
 }
 
 /**
@@ -51,6 +60,8 @@ export interface RouteSpec<
   query?: z.ZodType;
   /** Schema of the 200 answer, for the document. */
   response?: z.ZodType;
+  /** The body is a binary upload of these media types (read by `uploadRouterOf`), instead of `body`. */
+  upload?: Upload;
   /** Other media types the endpoint may answer with (an image), for the document. */
   produces?: readonly string[];
   errors: readonly ErrorCode[];
@@ -81,6 +92,9 @@ export function mayCall(spec: RouteSpec, principal: Principal): boolean {
   return spec.access !== 'owner' && (spec.roles ?? ['admin']).includes(principal.role);
 }
 
+/** Routes answered by `routerOf`: those behind a key that take JSON (or nothing), not the public or upload ones. */
+export const takesJson = (spec: RouteSpec): boolean => !isPublic(spec) && spec.upload === undefined;
+
 /** The errors of every list endpoint (paging and the one-field query). */
 export const listErrors = [
   'INVALID_LIMIT_VALUE',
@@ -97,7 +111,8 @@ function answer(spec: RouteSpec, req: Request, res: Response, principal: Princip
   const body = spec.body ? validate(spec.body, req.body, spec.fieldCodes) : undefined;
   const owner = principal && isDeviceOwner(principal) ? principal : undefined;
   const caller = principal && !isDeviceOwner(principal) ? principal : undefined;
-  const result = spec.handle({ req, res, caller, owner, body, params: req.params as Record<string, string> });
+  const bytes = spec.upload && Buffer.isBuffer(req.body) ? req.body : spec.upload ? Buffer.alloc(0) : undefined;
+  const result = spec.handle({ req, res, caller, owner, body, bytes, params: req.params as Record<string, string> });
   // A handler may await (a QR picture is rendered asynchronously): Express 5 passes its rejection on. The others
   // answer in the same turn, without a promise and a microtask per request.
   if (result instanceof Promise) return result.then((value) => send(res, value));
@@ -157,6 +172,38 @@ export function keylessRouterOf(routes: readonly RouteSpec[]): Router {
       if (spec.access === 'signedLink' && !carriesSignedLink(req)) return next();
       return answer(spec, req, res, undefined);
     });
+  }
+  return router;
+}
+
+/** The media type of a request, without its parameters, in lower case. */
+const mediaTypeOf = (req: Request): string =>
+  (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+
+/**
+ * Mounts the upload routes, after authentication and before the JSON and form parsers: a principal outside the
+ * route's roles is refused 403 FORBIDDEN at once; the body is read as bytes,
+ * up to the route's own limit (refused at once when the declared length is over it), and only in the route's
+ * media types (else 415). No JSON is parsed, so a 10 MB PDF costs the event loop a copy, not a parse.
+ */
+export function uploadRouterOf(routes: readonly RouteSpec[]): Router {
+  const router = Router();
+  for (const spec of routes) {
+    const upload = spec.upload;
+    if (!upload) continue;
+    const rawBody = express.raw({ type: () => true, limit: upload.maxBytes });
+    router[spec.method](
+      spec.path,
+      (req, _res, next) => {
+        // The role first: a credential that may not upload is refused before its bytes are read.
+        if (!mayCall(spec, principalOf(req))) throw new ApiError('FORBIDDEN');
+        if (!upload.mediaTypes.includes(mediaTypeOf(req))) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
+        next();
+      },
+      refuseDeclaredOver(upload.maxBytes),
+      rawBody,
+      (req, res) => answer(spec, req, res, principalOf(req)),
+    );
   }
   return router;
 }

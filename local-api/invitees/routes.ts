@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
 import { roles } from '../credentials/caller.ts';
+import { pictureUpload } from '../files/schema.ts';
+import { pictureOf } from '../files/store.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { inviteeCreateInput, inviteeInputCodes, inviteeObjectSchema, inviteeUpdateInput } from './schema.ts';
@@ -87,6 +89,27 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
       errors: ['NOT_FOUND', 'MISSING_ID', ...inputErrors],
       handle: ({ caller, params, body }) =>
         inviteeObject(ctx, caller, updateInvitee(ctx, caller, String(params.id), body)),
+    }),
+    route({
+      method: 'put',
+      path: '/invitee/:id/picture',
+      tag,
+      summary: "Set an invitee's picture, sent as itself: image/jpeg or image/png, up to 5 MiB",
+      upload: pictureUpload,
+      response: inviteeObjectSchema,
+      errors: ['NOT_FOUND', 'INVALID_PICTURE'],
+      handle: ({ caller, params, bytes }) =>
+        inviteeObject(
+          ctx,
+          caller,
+          updateInvitee(
+            ctx,
+            caller,
+            String(params.id),
+            {},
+            pictureOf(bytes ?? Buffer.alloc(0), 'pictureUrl', 'invitee-picture'),
+          ),
+        ),
     }),
     route({
       method: 'delete',

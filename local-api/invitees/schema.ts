@@ -45,12 +45,19 @@ const inviteeFields = {
   requiresAuthorization: bool(),
 };
 
-export const inviteeCreateInput = z.object({
-  ...z.object(inviteeFields).partial().shape,
-  name: inviteeFields.name,
-  expectedAt: inviteeFields.expectedAt,
-  hostId: inviteeFields.hostId,
-});
+/** A way to reach the invitee: one of these, not empty (else MISSING_EMAIL), as the store requires. */
+export const reachableBy = ['email', 'phone', 'document'] as const;
+
+export const inviteeCreateInput = z
+  .object({
+    ...z.object(inviteeFields).partial().shape,
+    name: inviteeFields.name,
+    expectedAt: inviteeFields.expectedAt,
+    hostId: inviteeFields.hostId,
+  })
+  .meta({
+    anyOf: reachableBy.map((key) => ({ required: [key], properties: { [key]: { type: 'string', minLength: 1 } } })),
+  });
 export type InviteeCreateInput = z.output<typeof inviteeCreateInput>;
 
 export const inviteeUpdateInput = z.object(inviteeFields).partial();

@@ -25,6 +25,7 @@ import {
   type InviteeUpdateInput,
   inviteeColumns,
   inviteeStatuses,
+  reachableBy,
 } from './schema.ts';
 
 export type InviteeRow = Record<string, unknown> & {
@@ -169,7 +170,7 @@ export function createInvitee(
   input: InviteeCreateInput,
   extra: { meetingId?: string } = {},
 ): InviteeRow {
-  if (!input.email && !input.phone && !input.document) throw new ApiError('MISSING_EMAIL');
+  if (!reachableBy.some((key) => input[key])) throw new ApiError('MISSING_EMAIL');
   const picture = picturePlan(input.pictureUrl, null);
   return inTransactionWithFiles(ctx, caller, (files) => {
     const fields = resolvedFields(ctx, caller, input);
@@ -195,17 +196,26 @@ export function createInvitee(
   });
 }
 
-export function updateInvitee(ctx: Context, caller: Caller, id: string, input: InviteeUpdateInput): InviteeRow {
+/** Updates an invitee; `picture`, a picture sent as itself (PUT /v1/invitee/:id/picture), replaces the stored one. */
+export function updateInvitee(
+  ctx: Context,
+  caller: Caller,
+  id: string,
+  input: InviteeUpdateInput,
+  picture?: Upload,
+): InviteeRow {
   return inTransactionWithFiles(ctx, caller, (files) => {
     const current = getInvitee(ctx, caller, id);
-    const picture = picturePlan(input.pictureUrl, current.pictureFile);
+    const plan: PicturePlan = picture
+      ? { kind: 'upload', upload: picture }
+      : picturePlan(input.pictureUrl, current.pictureFile);
     const fields = resolvedFields(ctx, caller, input);
     if (input.cardNumber !== undefined && cardNumberTaken(ctx, caller, input.cardNumber, id)) {
       throw new ApiError('ALREADY_EXISTS');
     }
     updateRow(ctx.db, 'invitees', caller.companyId, id, {
       ...fields,
-      ...pictureColumns(picture, files, current.pictureFile),
+      ...pictureColumns(plan, files, current.pictureFile),
       updatedAt: ctx.clock.now(),
     });
     const row = getInvitee(ctx, caller, id);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { auditActor, auditRead, recordAudit } from '../audit/store.ts';
 import type { Context } from '../context.ts';
 import { roles } from '../credentials/caller.ts';
 import { listQueryInput, parseLimit, parseListQuery } from '../http/list-query.ts';
@@ -131,7 +132,15 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
       body: notificationTestInput,
       response: notificationTestSchema,
       errors: ['CHANNEL_NOT_CONFIGURED', 'INVALID_PARAMETER'],
-      handle: ({ caller, body }) => sendTestNotification(ctx, caller, body),
+      handle: async ({ caller, body }) => {
+        const sent = await sendTestNotification(ctx, caller, body);
+        recordAudit(ctx, auditActor(caller), {
+          action: 'notifications.channel.tested',
+          objectType: 'notificationSettings',
+          details: { channel: sent.channel, delivered: sent.delivered },
+        });
+        return sent;
+      },
     }),
     route({
       method: 'get',
@@ -149,6 +158,7 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
           createdAt: formatInZone(row.createdAt, caller.timeZone),
           updatedAt: formatInZone(row.updatedAt, caller.timeZone),
         }));
+        auditRead(ctx, caller, { action: 'notifications.deliveries.read', objectType: 'job', size: deliveries.length });
         return { deliveries, size: deliveries.length };
       },
     }),

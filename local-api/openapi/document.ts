@@ -13,11 +13,39 @@ function jsonSchema(schema: z.ZodType): JsonSchema {
   return rest;
 }
 
-/** Errors every route may answer besides its own: a bad body where there is one, a missing key, a crash. */
+/** What Node and the error handler answer before (or whatever) the route: every operation may meet them. */
+const transportErrors: readonly ErrorCode[] = ['BAD_REQUEST', 'REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE', 'INTERNAL'];
+
+/**
+ * What every operation behind a key may answer before its own code runs: authentication (a missing or wrong key,
+ * a role that may not call it, the lockout of key guessing) and the reading of a body, which any request may
+ * carry, a GET's included (docs/api.md, "Request bodies").
+ */
+const keyedErrors: readonly ErrorCode[] = [
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'TOO_MANY_REQUESTS',
+  'INVALID_BODY',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'PAYLOAD_TOO_LARGE',
+];
+
+/**
+ * Errors a route may answer besides those it lists, derived from its description so that a route added later is
+ * declared as exactly: the generic ones above; a path parameter that is not valid percent-encoding; and for a
+ * body, any field's problem (INVALID_PARAMETER, or the field's own codes).
+ */
 function commonErrors(spec: RouteSpec): ErrorCode[] {
-  const codes: ErrorCode[] = ['INTERNAL'];
-  if (spec.access !== 'public') codes.push('UNAUTHORIZED', 'FORBIDDEN');
-  if (spec.body) codes.push('INVALID_BODY', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE');
+  const codes: ErrorCode[] = [...transportErrors];
+  if (spec.access !== 'public') codes.push(...keyedErrors);
+  if (spec.path.includes(':')) codes.push('INVALID_ID');
+  if (spec.body) {
+    codes.push('INVALID_PARAMETER');
+    for (const field of Object.values(spec.fieldCodes ?? {})) {
+      if (field.missing) codes.push(field.missing);
+      if (field.invalid) codes.push(field.invalid);
+    }
+  }
   return codes;
 }
 
@@ -72,7 +100,17 @@ function queryParameters(query: z.ZodType | undefined): Record<string, unknown>[
   });
 }
 
-function requestBody(body: z.ZodType | undefined): Record<string, unknown> | undefined {
+function requestBody(spec: RouteSpec): Record<string, unknown> | undefined {
+  const { body, upload } = spec;
+  if (upload) {
+    const file = { type: 'string', description: `the file itself, up to ${upload.maxBytes} bytes` };
+    return {
+      required: true,
+      content: Object.fromEntries(
+        upload.mediaTypes.map((type) => [type, { schema: { ...file, contentMediaType: type } }]),
+      ),
+    };
+  }
   if (!body) return undefined;
   const schema = jsonSchema(body);
   return {
@@ -99,7 +137,7 @@ function rolesDescription(spec: RouteSpec): string {
 
 function operation(spec: RouteSpec): Record<string, unknown> {
   const { path, parameters } = pathOf(spec.path);
-  const body = requestBody(spec.body);
+  const body = requestBody(spec);
   const answers: Record<string, unknown> = {
     ...(spec.response ? { 'application/json': { schema: jsonSchema(spec.response) } } : {}),
     ...Object.fromEntries((spec.produces ?? []).map((type) => [type, { schema: {} }])),
@@ -138,6 +176,14 @@ export function openApiDocument(routes: readonly RouteSpec[]): Record<string, un
   }
   return {
     openapi: '3.1.0',
+    servers: [
+      { url: '/', description: 'the service that served this document' },
+      {
+        url: 'http://127.0.0.1:{port}',
+        description: 'a kiosk on this machine (the service binds loopback unless started with --host)',
+        variables: { port: { default: '4780' } },
+      },
+    ],
     info: {
       title: 'Portaria visitor-management service',
       version: interfaceVersion,

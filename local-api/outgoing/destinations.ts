@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
  * Where the device's outgoing requests (webhooks, the gate callback, the notification webhook, e-mail, sync) may
  * go, judged on the address a connection is about to be made to: after DNS, so a name that resolves to a refused
  * address is refused too, and at every connection, so a name that changes its answer after it was saved gains
- * nothing. Pure functions; `policy.ts` assembles the policy of a running service. See docs/security.md.
+ * nothing. Pure functions; `policy.ts` assembles the policy of a running service. See docs/reliability.md, "Outgoing requests".
  */
 
 /** An address as 16 bytes (IPv4 as IPv4-mapped IPv6), so one prefix test serves both families. */

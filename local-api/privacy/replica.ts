@@ -1,11 +1,16 @@
+import { companyCaller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
+import type { Db } from '../store/db.ts';
 import { prepared } from '../store/rows.ts';
 import type { FeedRow } from '../sync/feed.ts';
 import { type PersonalTable, personalTables } from './personal-data.ts';
-import { applyHubErasure, forgetDeletedRow } from './store.ts';
+import { applyHubErasure, forgetDeletedRow, settleErasures, sweepCompany } from './store.ts';
 
 /** The feed table that carries a hub's erasures to its kiosks. */
 export const erasureFeedTable = 'privacy_erasures';
+
+/** Kiosks that received their company's retention setting in the page being applied: they apply it after. */
+const retentionReceived = new WeakMap<Db, string>();
 
 const holdsData = (table: PersonalTable, row: FeedRow) => table.personal.some((column) => row[column] != null);
 
@@ -33,6 +38,7 @@ export function receivePulledRow(ctx: Context, tableName: string, companyId: str
     applyHubErasure(ctx, companyId, String(row.rowIds));
     return row;
   }
+  if (tableName === 'privacy_settings') retentionReceived.set(ctx.db, companyId);
   const table = personalTables.find((t) => t.table === tableName);
   if (!table) return row;
   const local = prepared(ctx.db, `SELECT * FROM ${table.table} WHERE id = ? AND companyId = ?`).get(
@@ -48,4 +54,16 @@ export function receivePulledRow(ctx: Context, tableName: string, companyId: str
   return kept.length === 0
     ? row
     : { ...row, ...Object.fromEntries(kept.map((column) => [column, local[column] ?? null])) };
+}
+
+/**
+ * After a page of the hub's feed is applied: a retention the hub set or changed is applied to what this kiosk
+ * holds at once (not at the next daily sweep), and the files of what was forgotten are deleted, the WAL emptied.
+ */
+export function afterPulledPage(ctx: Context): void {
+  const companyId = retentionReceived.get(ctx.db);
+  retentionReceived.delete(ctx.db);
+  const caller = companyId === undefined ? undefined : companyCaller(ctx, companyId);
+  if (caller) sweepCompany(ctx, caller);
+  settleErasures(ctx);
 }

@@ -1,3 +1,4 @@
+import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
 import { roles } from '../credentials/caller.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
@@ -14,7 +15,10 @@ export function rosterRoutes(ctx: Context): RouteSpec[] {
       summary: 'Who is inside now (one row per person, repeated check-ins flagged) and who waits for approval',
       response: rosterSchema,
       errors: [],
-      handle: ({ caller }) => roster(ctx, caller),
+      handle: ({ caller }) => {
+        auditRead(ctx, caller, { action: 'roster.read', objectType: 'visit' });
+        return roster(ctx, caller);
+      },
     }),
   ];
 }

@@ -173,7 +173,7 @@ export function startSyncAgent(ctx: Context): SyncAgent {
         if (error instanceof UpstreamError && error.type === 'SYNC_GAP' && !rotated) {
           // The hub or this kiosk was restored from a backup: go on as a new client (see applyPush).
           rotated = true;
-          updateSyncState(ctx, { clientId: hexId(ctx.random, 16) });
+          updateSyncState(ctx, { clientId: hexId(ctx.random, 16), confirmedMutationId: 0 });
           ctx.log.warn(
             { upstream: upstream.url },
             'sync: mutation ids out of step with the hub (a database restored from a backup); new client id',
@@ -195,9 +195,10 @@ export function startSyncAgent(ctx: Context): SyncAgent {
 
   async function pull(upstream: Upstream): Promise<void> {
     for (;;) {
-      const { cursor } = syncState(ctx);
+      const { cursor, clientId } = syncState(ctx);
       const query = new URLSearchParams({
         limit: String(changesPaging.defaultLimit),
+        clientId,
         ...(cursor ? { since: cursor } : {}),
       });
       const sentAt = device.now();
@@ -210,9 +211,9 @@ export function startSyncAgent(ctx: Context): SyncAgent {
         throw new UpstreamError(`hub names company ${page.companyId}, not the company this kiosk is enrolled for`);
       }
       const clockSkewMs = page.now - Math.round((sentAt + device.now()) / 2);
-      applyPulledPage(ctx, upstream.apiKey, page);
+      const startOver = applyPulledPage(ctx, upstream.apiKey, page);
       observeClock(clockSkewMs);
-      if (!page.hasMore) return;
+      if (!page.hasMore && !startOver) return;
     }
   }
 

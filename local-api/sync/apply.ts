@@ -1,19 +1,21 @@
 import { type Context, inTransaction } from '../context.ts';
 import { hashKey, keyPrefix } from '../credentials/keys.ts';
 import { deviceEnrolment, enrolDevice } from '../device.ts';
-import { receivePulledRow } from '../privacy/replica.ts';
-import { settleErasures } from '../privacy/store.ts';
+import { afterPulledPage, receivePulledRow } from '../privacy/replica.ts';
 import { hexId } from '../rules/ids.ts';
 import type { Db } from '../store/db.ts';
 import { prepared } from '../store/rows.ts';
 import type { Change, ChangesPage, FeedRow } from './feed.ts';
 import { hasPendingMutation } from './outbox.ts';
+import { hubLoss, resendVisits } from './recovery.ts';
 import { receiveRemoteHlc, syncState, updateSyncState } from './state.ts';
 import { type FeedTable, feedTableNamed, feedTables } from './tables.ts';
 
-/** A page of the hub's feed as the kiosk receives it, with the hub's clock. */
+/** A page of the hub's feed as the kiosk receives it, with the hub's clock and what it knows of this kiosk. */
 export interface PulledPage extends ChangesPage {
   hlc: string;
+  /** The last mutation the hub applied for this kiosk's client id (null: none); absent from older hubs. */
+  lastMutationId?: number | null | undefined;
 }
 
 /** The columns of the tables here, read once a page: a hub newer than its kiosk may send columns it lacks. */
@@ -115,20 +117,32 @@ function sweep(ctx: Context, companyId: string): void {
  * comes from the hub is not the kiosk's to push back. Foreign keys are not checked while it runs: the feed sends
  * each row at its latest change, so an invitee may come a page before the host it refers to; the hub holds them
  * consistent, and the kiosk mirrors it.
+ *
+ * A page that shows the hub lost writes (see recovery.ts) first queues the kiosk's visits to be sent again, so the
+ * page cannot overwrite them with the hub's older copies. Answers true when the pull must start over from the top
+ * (the hub lost this kiosk's pushes without its feed starting over): the kiosk then mirrors the restored hub whole.
  */
-export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage): void {
+export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage): boolean {
   const before = syncState(ctx);
+  const loss = hubLoss(before, page);
   const idle =
+    loss === undefined &&
     page.changes.length === 0 &&
     !page.reset &&
     before.resyncing === 0 &&
     page.cursor === before.cursor &&
     page.companyId === before.companyId;
   // Nothing new (the usual answer to a poll): no write, sparing kiosks that run on flash storage.
-  if (idle) return;
+  if (idle) return false;
   ctx.db.pragma('foreign_keys = OFF');
+  let startOver: boolean;
   try {
-    inTransaction(ctx, () => {
+    startOver = inTransaction(ctx, () => {
+      if (loss) resendVisits(ctx, page.companyId, loss);
+      if (loss === 'pushes' && !page.reset) {
+        updateSyncState(ctx, { cursor: null, resyncing: 0 });
+        return true;
+      }
       const state = syncState(ctx);
       let resyncing = page.reset || state.resyncing === 1;
       if (page.reset) prepared(ctx.db, 'DELETE FROM sync_resync_seen').run();
@@ -145,9 +159,11 @@ export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage):
         companyId: page.companyId,
         resyncing: resyncing ? 1 : 0,
       });
+      return false;
     });
   } finally {
     ctx.db.pragma('foreign_keys = ON');
   }
-  settleErasures(ctx);
+  afterPulledPage(ctx);
+  return startOver;
 }

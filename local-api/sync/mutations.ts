@@ -3,8 +3,8 @@ import type { Context } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import type { DomainEvent, EventName } from '../events.ts';
 import { ApiError } from '../http/errors.ts';
-import { findInvitee } from '../invitees/store.ts';
-import { prepared } from '../store/rows.ts';
+import { findInvitee, type InviteeRow } from '../invitees/store.ts';
+import { findLiveRow, prepared } from '../store/rows.ts';
 import {
   authorizationInput,
   checkoutInput,
@@ -21,7 +21,7 @@ import {
   inviteeAnswers,
   type VisitRow,
 } from '../visits/store.ts';
-import { compareHlc } from './hlc.ts';
+import { compareHlc, isHlc } from './hlc.ts';
 import type { RowRef } from './outbox.ts';
 
 /*
@@ -72,6 +72,8 @@ const authorizeArgs = z.object({
   status: z.enum(['ALLOWED', 'DENIED']),
   authorizedAt: z.iso.datetime(),
   authorization: authorizationInput,
+  /** The decision's own timestamp, when it is older than the mutation's: a decision sent again (see recovery.ts). */
+  decidedHlc: z.string().refine(isHlc).optional(),
 });
 
 /** The mutations a kiosk pushes, by name. A new kind of offline write is one entry here and one in `recorders`. */
@@ -115,8 +117,9 @@ export const mutationKinds: Readonly<Record<string, MutationKind<unknown>>> = {
   'visit.authorize': kind({
     args: authorizeArgs,
     rows: (args) => [visitRef(args.id)],
-    apply: (ctx, caller, args, hlc) => {
+    apply: (ctx, caller, args, mutationHlc) => {
       getVisit(ctx, caller, args.id);
+      const hlc = args.decidedHlc ?? mutationHlc;
       const held = registerHlc(ctx, 'visits', args.id, 'authorization');
       if (held !== undefined && compareHlc(held, hlc) >= 0) return;
       authorizeVisit(ctx, caller, args.id, args.status, args.authorization);
@@ -184,8 +187,8 @@ function visitRowOf(ctx: Pick<Context, 'db'>, event: DomainEvent): VisitRow {
   return prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(String(event.object().id)) as VisitRow;
 }
 
-function checkinOf(ctx: Context, event: DomainEvent): Mutation {
-  const row = visitRowOf(ctx, event);
+/** A visit's check-in as the kiosk's mutation: a walk-in's, or an invitee's with the kiosk's record beside it. */
+function checkinOf(ctx: Pick<Context, 'db'>, row: VisitRow): Mutation {
   const record = { visit: inputFields(row, walkInColumns), visitor: inputFields(row, visitorColumns) };
   if (row.inviteeId === null) return { name: 'visit.checkin', args: record, rows: [visitRef(row.id)] };
   const checkin = inputFields(row, [
@@ -199,7 +202,7 @@ function checkinOf(ctx: Context, event: DomainEvent): Mutation {
     'questionnaireFields',
   ]);
   // Answers copied from the invitee are left for the hub to copy from its own invitee, with their field types.
-  const invitee = findInvitee(ctx, event.caller, row.inviteeId);
+  const invitee = findLiveRow<InviteeRow>(ctx.db, 'invitees', row.companyId, row.inviteeId);
   if (invitee && row.customFields === JSON.stringify(inviteeAnswers(invitee))) delete checkin.customFields;
   return {
     name: 'invitee.checkin',
@@ -208,14 +211,34 @@ function checkinOf(ctx: Context, event: DomainEvent): Mutation {
   };
 }
 
-function authorizationOf(row: VisitRow, status: 'ALLOWED' | 'DENIED'): Mutation {
+function checkoutOf(row: VisitRow): Mutation {
+  const checkout = inputFields(row, ['checkoutAt', 'checkoutType', 'checkoutByHostId', 'checkoutByIpadId']);
+  return { name: 'visit.checkout', args: { id: row.id, checkout }, rows: [visitRef(row.id)] };
+}
+
+function authorizationOf(row: VisitRow, status: 'ALLOWED' | 'DENIED', decidedHlc?: string): Mutation {
   const args = {
     id: row.id,
     status,
     authorizedAt: new Date(Number(row.authorizedAt)).toISOString(),
     authorization: inputFields(row, ['authorizedById', 'authorizationVia']),
+    ...(decidedHlc === undefined ? {} : { decidedHlc }),
   };
   return { name: 'visit.authorize', args, rows: [visitRef(row.id)] };
+}
+
+/**
+ * The mutations that bring a hub that lost a visit (or part of it) to the kiosk's record of it: its check-in, its
+ * check-out, and its allow or deny with the decision's timestamp (`decidedHlc`).
+ */
+export function visitMutations(ctx: Pick<Context, 'db'>, row: VisitRow, decidedHlc: string): Mutation[] {
+  const mutations = [checkinOf(ctx, row)];
+  if (row.checkoutAt !== null) mutations.push(checkoutOf(row));
+  const status = row.authorizationStatus;
+  if ((status === 'ALLOWED' || status === 'DENIED') && row.authorizedAt !== null) {
+    mutations.push(authorizationOf(row, status, decidedHlc));
+  }
+  return mutations;
 }
 
 export interface Mutation {
@@ -231,12 +254,8 @@ export interface Mutation {
  * kiosk.
  */
 const recorders: Partial<Record<EventName, (ctx: Context, event: DomainEvent) => Mutation | null>> = {
-  'visit.checkin': checkinOf,
-  'visit.checkout': (ctx, event) => {
-    const row = visitRowOf(ctx, event);
-    const checkout = inputFields(row, ['checkoutAt', 'checkoutType', 'checkoutByHostId', 'checkoutByIpadId']);
-    return { name: 'visit.checkout', args: { id: row.id, checkout }, rows: [visitRef(row.id)] };
-  },
+  'visit.checkin': (ctx, event) => checkinOf(ctx, visitRowOf(ctx, event)),
+  'visit.checkout': (ctx, event) => checkoutOf(visitRowOf(ctx, event)),
   'visit.allowed': (ctx, event) => authorizationOf(visitRowOf(ctx, event), 'ALLOWED'),
   'visit.denied': (ctx, event) => authorizationOf(visitRowOf(ctx, event), 'DENIED'),
   'invitee.arrived': () => null,

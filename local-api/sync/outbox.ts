@@ -1,6 +1,7 @@
 import type { Context } from '../context.ts';
 import type { Db } from '../store/db.ts';
 import { prepared } from '../store/rows.ts';
+import { updateSyncState } from './state.ts';
 
 /** A row a mutation concerns, by table and primary key. */
 export interface RowRef {
@@ -72,9 +73,13 @@ export function pendingBatch(ctx: Pick<Context, 'db'>, companyId: string, limits
   return batch;
 }
 
-/** Removes what the hub confirmed (its rows are released to the pull with it, by cascade). */
+/**
+ * Removes what the hub confirmed (its rows are released to the pull with it, by cascade), and remembers how far the
+ * hub has confirmed: a hub that later knows less lost it (see recovery.ts).
+ */
 export function acknowledge(ctx: Pick<Context, 'db'>, companyId: string, lastMutationId: number): void {
   prepared(ctx.db, 'DELETE FROM sync_outbox WHERE companyId = ? AND id <= ?').run(companyId, lastMutationId);
+  updateSyncState(ctx, { confirmedMutationId: lastMutationId });
 }
 
 /** Every pending mutation counts, also those of a company the kiosk no longer follows: they are not at a hub. */

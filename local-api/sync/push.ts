@@ -127,6 +127,15 @@ export function applyPush(
   });
 }
 
+/** The last mutation the hub applied for a kiosk's client id; null when it does not know that client. */
+export function clientLastMutationId(ctx: Pick<Context, 'db'>, companyId: string, clientId: string): number | null {
+  const row = prepared(ctx.db, 'SELECT lastMutationId FROM sync_clients WHERE companyId = ? AND clientId = ?').get(
+    companyId,
+    clientId,
+  ) as { lastMutationId: number } | undefined;
+  return row?.lastMutationId ?? null;
+}
+
 export interface SyncClient {
   clientId: string;
   lastMutationId: number;

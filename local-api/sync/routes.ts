@@ -1,5 +1,6 @@
 import type { Context } from '../context.ts';
 import { type Caller, roles } from '../credentials/caller.ts';
+import { ApiError } from '../http/errors.ts';
 import { parseLimit } from '../http/list-query.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { formatInZone } from '../rules/time.ts';
@@ -7,11 +8,12 @@ import { syncAgentOf } from './agent.ts';
 import { readChanges } from './feed.ts';
 import { clockIsOff } from './hub-time.ts';
 import { pendingSummary } from './outbox.ts';
-import { applyPush, syncClients, syncRejections } from './push.ts';
+import { applyPush, clientLastMutationId, syncClients, syncRejections } from './push.ts';
 import {
   changesPage,
   changesPaging,
   changesQuery,
+  clientIdPattern,
   pushAnswer,
   pushInput,
   rejectionsAnswer,
@@ -59,6 +61,15 @@ function statusOf(ctx: Context, caller: Caller) {
   };
 }
 
+/** The asking kiosk's client id, if it gave one: then the page says what the hub holds of its pushes. */
+function kioskClientId(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !clientIdPattern.test(value)) {
+    throw new ApiError('INVALID_PARAMETER', { field: 'clientId' });
+  }
+  return value;
+}
+
 function upstreamView(ctx: Context) {
   const state = syncState(ctx);
   return { url: state.upstreamUrl, companyId: state.companyId, hasKey: state.upstreamKey !== null };
@@ -74,11 +85,17 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       roles: roles.sync,
       query: changesQuery,
       response: changesPage,
-      errors: ['INVALID_LIMIT_VALUE'],
+      errors: ['INVALID_LIMIT_VALUE', 'INVALID_PARAMETER'],
       handle: ({ req, caller }) => {
         const since = typeof req.query.since === 'string' ? req.query.since : undefined;
+        const clientId = kioskClientId(req.query.clientId);
         const page = readChanges(ctx, caller.companyId, since, parseLimit(req.query, changesPaging));
-        return { ...page, hlc: syncState(ctx).hlc, now: ctx.clock.now() };
+        return {
+          ...page,
+          hlc: syncState(ctx).hlc,
+          now: ctx.clock.now(),
+          ...(clientId === undefined ? {} : { lastMutationId: clientLastMutationId(ctx, caller.companyId, clientId) }),
+        };
       },
     }),
     route({

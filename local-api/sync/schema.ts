@@ -4,9 +4,16 @@ import { isHlc } from './hlc.ts';
 /** GET /v1/sync/changes pages: 500 rows by default, 1000 at most. */
 export const changesPaging = { defaultLimit: 500, maxLimit: 1000 };
 
+export const clientIdPattern = /^[0-9A-Za-z_-]{8,64}$/;
+
 export const changesQuery = z.object({
   since: z.string().max(200).optional().describe('The cursor of the last page applied; absent to start over'),
-  limit: z.string().regex(/^\d+$/).optional(),
+  limit: z.int().min(1).max(changesPaging.maxLimit).optional().describe(`default ${changesPaging.defaultLimit}`),
+  clientId: z
+    .string()
+    .regex(clientIdPattern)
+    .optional()
+    .describe("The asking kiosk's client id: the page then says the last of its mutations this hub applied"),
 });
 
 const sqlValue = z.union([z.string(), z.number(), z.null()]);
@@ -25,12 +32,19 @@ export const changesPage = z.object({
   hasMore: z.boolean(),
   hlc: z.string(),
   now: z.number().describe("The hub's clock, in Unix milliseconds"),
+  lastMutationId: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .describe(
+      "With `clientId`: the last of that kiosk's mutations this hub applied, null when it knows none. A kiosk " +
+        'that had more confirmed sees the hub lost them (restored from a backup) and sends them again',
+    ),
 });
 
 /** Mutations in one push at most; the kiosk sends fewer (see `batchLimits`). */
 export const maxPushMutations = 500;
-
-export const clientIdPattern = /^[0-9A-Za-z_-]{8,64}$/;
 
 export const pushInput = z.object({
   clientId: z.string().regex(clientIdPattern),

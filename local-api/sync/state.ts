@@ -21,6 +21,8 @@ export interface SyncState {
   lastErrorAt: number | null;
   rejected: number;
   clockSkewMs: number | null;
+  /** The last mutation id the hub confirmed for `clientId`: a hub that later knows less has lost writes. */
+  confirmedMutationId: number;
 }
 
 /** Creates the row on a new database; ids come from the context's randomness. */

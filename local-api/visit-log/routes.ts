@@ -1,3 +1,4 @@
+import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { visitHistorySchema, visitLogQuery } from './schema.ts';
@@ -16,7 +17,11 @@ export function visitLogRoutes(ctx: Context): RouteSpec[] {
       query: visitLogQuery,
       response: visitHistorySchema,
       errors: ['INVALID_PARAMETER', 'INVALID_LIMIT_VALUE', 'INVALID_OFFSET_VALUE'],
-      handle: ({ req, caller }) => visitHistory(ctx, caller, req.query),
+      handle: ({ req, caller }) => {
+        const history = visitHistory(ctx, caller, req.query);
+        auditRead(ctx, caller, { action: 'visits.history.read', objectType: 'visit', size: history.size });
+        return history;
+      },
     }),
     route({
       method: 'get',
@@ -28,6 +33,7 @@ export function visitLogRoutes(ctx: Context): RouteSpec[] {
       errors: ['INVALID_PARAMETER'],
       handle: ({ req, res, caller }) => {
         const csv = visitLogCsv(ctx, caller, req.query);
+        auditRead(ctx, caller, { action: 'visits.exported', objectType: 'visit' });
         const from = typeof req.query.from === 'string' ? req.query.from : 'today';
         res
           .status(200)

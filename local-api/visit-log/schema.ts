@@ -6,6 +6,8 @@ export const maxSpanDays = 366;
 
 const day = () => z.string().optional().describe('a day, YYYY-MM-DD, in the company zone (default: today)');
 
+export const visitLogPaging = { defaultLimit: 200, maxLimit: 1000 };
+
 /** The query of GET /v1/visits/history and GET /v1/visits/export. */
 export const visitLogQuery = z.object({
   from: day(),
@@ -14,8 +16,13 @@ export const visitLogQuery = z.object({
     .string()
     .optional()
     .describe('text found (without regard to case) in the name, company, e-mail, document or host name'),
-  limit: z.string().optional().describe('history only: 1 to 1000, default 200'),
-  offset: z.string().optional().describe('history only: 0 or more, default 0'),
+  limit: z
+    .int()
+    .min(1)
+    .max(visitLogPaging.maxLimit)
+    .optional()
+    .describe(`history only: default ${visitLogPaging.defaultLimit}`),
+  offset: z.int().min(0).optional().describe('history only: default 0'),
 });
 
 export const visitHistorySchema = z.object({

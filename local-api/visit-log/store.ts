@@ -7,7 +7,7 @@ import { prepared } from '../store/rows.ts';
 import { authorizationStatusOut } from '../visits/schema.ts';
 import { type VisitRow, visitObjects } from '../visits/store.ts';
 import { csvLine } from './csv.ts';
-import { maxSpanDays } from './schema.ts';
+import { maxSpanDays, visitLogPaging } from './schema.ts';
 
 const dayMs = 86_400_000;
 const maxSearchLength = 200;
@@ -81,8 +81,6 @@ const parameters = (caller: Caller, filter: VisitLogFilter) => ({
   to: filter.to,
   ...(filter.pattern ? { pattern: filter.pattern } : {}),
 });
-
-export const visitLogPaging = { defaultLimit: 200, maxLimit: 1000 };
 
 /** A page of the visit log, as visit objects. */
 export function visitHistory(ctx: Context, caller: Caller, query: Record<string, unknown>) {

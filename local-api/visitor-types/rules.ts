@@ -24,6 +24,7 @@ export interface KioskRules {
   visitorFields: Record<VisitorFieldName, FieldMode>;
   pictureMode: FieldMode;
   ndaText: string;
+  localizedNdaText?: Localized;
   requireAuthorization: boolean;
 }
 
@@ -47,7 +48,12 @@ export function effectiveRules(type: TypeRules | undefined, kiosk: KioskRules, l
   return {
     visitorFields: { ...kiosk.visitorFields, ...(type?.visitorFields ?? {}) },
     pictureMode: type?.pictureMode ?? kiosk.pictureMode,
-    ndaText: ownNda === null || ownNda === undefined ? kiosk.ndaText : inLanguage(type?.localizedNdaText, lang, ownNda),
+    ndaText:
+      ownNda === null || ownNda === undefined
+        ? inLanguage(kiosk.localizedNdaText, lang, kiosk.ndaText)
+        : ownNda === ''
+          ? ''
+          : inLanguage(type?.localizedNdaText, lang, ownNda),
     requireAuthorization: type?.requireAuthorization ?? kiosk.requireAuthorization,
     customFieldIds: type?.customFieldIds ?? null,
   };

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
 import { roles } from '../credentials/caller.ts';
+import { ndaUpload, pictureUpload } from '../files/schema.ts';
+import { ndaOf, pictureOf } from '../files/store.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { hostNotified } from '../notifications/delivery.ts';
@@ -25,6 +27,7 @@ import {
   deleteVisit,
   getVisit,
   listVisits,
+  putVisitFile,
   screenCheckin,
   updateVisit,
   visitObject,
@@ -210,6 +213,36 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: visitInputCodes,
       errors: ['NOT_FOUND', 'MISSING_ID', ...visitorErrors],
       handle: ({ caller, params, body }) => answer(caller, updateVisit(ctx, caller, String(params.id), body)),
+    }),
+    route({
+      method: 'put',
+      path: '/visit/:id/picture',
+      tag,
+      summary: "Set a visit's picture, sent as itself: image/jpeg or image/png, up to 5 MiB",
+      upload: pictureUpload,
+      response: visitObjectSchema,
+      errors: ['NOT_FOUND', 'INVALID_PICTURE'],
+      handle: ({ caller, params, bytes }) =>
+        answer(
+          caller,
+          putVisitFile(
+            ctx,
+            caller,
+            String(params.id),
+            pictureOf(bytes ?? Buffer.alloc(0), 'visitPicture', 'visit-picture'),
+          ),
+        ),
+    }),
+    route({
+      method: 'put',
+      path: '/visit/:id/nda',
+      tag,
+      summary: "Set a visit's signed NDA, sent as itself: application/pdf, up to 10 MiB",
+      upload: ndaUpload,
+      response: visitObjectSchema,
+      errors: ['NOT_FOUND', 'INVALID_NDA'],
+      handle: ({ caller, params, bytes }) =>
+        answer(caller, putVisitFile(ctx, caller, String(params.id), ndaOf(bytes ?? Buffer.alloc(0), 'visitNda'))),
     }),
     route({
       method: 'delete',

@@ -78,7 +78,7 @@ const visitFields = {
   checkinType: upperEnum(checkinTypes),
   checkoutType: upperEnum(checkinTypes),
   cardNumber: z
-    .union([z.string().max(64), z.number().int()])
+    .union([z.string().max(64), z.int32()])
     .transform(String)
     .nullable(),
   expectedAt: dateInput().nullable(),

@@ -19,6 +19,7 @@ import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { findInvitee, freeCardNumber, type InviteeRow, markInviteeArrived } from '../invitees/store.ts';
 import { findMeeting } from '../meetings/store.ts';
 import { blockedNote } from '../notifications/messages.ts';
+import { redactText, tellingValues } from '../privacy/person.ts';
 import { forgetDeletedRow, settleErasures } from '../privacy/store.ts';
 import type { PersonIds } from '../rules/identity.ts';
 import { isUuidV4, newUuid } from '../rules/ids.ts';
@@ -434,11 +435,13 @@ export function checkinInvitee(
     const waived = input.waiveReason !== undefined && !options.replayed && !options.stoppedAtDoor;
     const answers = checkinAnswers(ctx, caller, given, waived ? 'waived' : answerMode(options), asked);
     if (waived) {
+      // The log is append-only, out of an erasure's reach: the reason is kept without the visitor's data.
+      const reason = redactText(input.waiveReason ?? '', tellingValues([invitee]));
       recordAudit(ctx, auditActor(caller), {
         action: 'visit.requirements.waived',
         objectType: 'visit',
         objectId: id,
-        details: { reason: input.waiveReason, unanswered: unansweredRequired(ctx, caller, answers, asked) },
+        details: { reason, unanswered: unansweredRequired(ctx, caller, answers, asked) },
       });
     }
     const person = invitee as InviteeRow & PersonIds & Record<string, string | null>;
@@ -586,8 +589,14 @@ export function authorizeVisit(
   });
 }
 
-export function updateVisit(ctx: Context, caller: Caller, id: string, input: VisitUpdateInput): VisitRow {
-  const uploads = decodeUploads(input);
+/** Updates a visit; `uploads` are its files, from the input's Base64 fields unless sent as themselves. */
+export function updateVisit(
+  ctx: Context,
+  caller: Caller,
+  id: string,
+  input: VisitUpdateInput,
+  uploads: VisitUploads = decodeUploads(input),
+): VisitRow {
   return inTransactionWithFiles(ctx, caller, (files) => {
     const current = getVisit(ctx, caller, id);
     const { customFields, questionnaireFields, feedbacks, ...given } = input.visit ?? {};
@@ -605,6 +614,12 @@ export function updateVisit(ctx: Context, caller: Caller, id: string, input: Vis
     publishVisit(ctx, caller, 'visit.updated', row);
     return row;
   });
+}
+
+/** Replaces a visit's picture or signed NDA with the file sent as itself (PUT /v1/visit/:id/picture and /nda). */
+export function putVisitFile(ctx: Context, caller: Caller, id: string, file: Upload): VisitRow {
+  const uploads = file.purpose === 'visit-nda' ? { picture: undefined, nda: file } : { picture: file, nda: undefined };
+  return updateVisit(ctx, caller, id, {}, uploads);
 }
 
 /** Deletes a visit, keeping none of the visitor's data in its row (see `forgetDeletedRow`). */

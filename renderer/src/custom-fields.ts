@@ -18,6 +18,10 @@ const shownAs: Record<ValueProblem, AnswerProblem> = {
 /** The field's name in the visitor's language, else its own name. */
 export const fieldLabel = (def: CustomFieldDefinition, lang: string) => def.localizedName?.[lang] || def.name;
 
+/** A dropdown's option as the visitor's language shows it, else the option itself (which is what is stored). */
+export const optionLabel = (def: CustomFieldDefinition, index: number, lang: string) =>
+  def.localizedOptions?.[lang]?.[index]?.trim() || (def.options?.[index] ?? '');
+
 const rule = (def: CustomFieldDefinition) => ({
   type: def.type,
   options: def.options ?? [],

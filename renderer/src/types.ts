@@ -69,6 +69,8 @@ export interface CustomFieldDefinition {
   options?: string[];
   required?: boolean;
   localizedName?: Partial<Record<string, string>>;
+  /** A dropdown's options as each language shows them, in the order of `options` ('' where it has none). */
+  localizedOptions?: Partial<Record<string, string[]>>;
   sort?: number;
   location?: CustomFieldLocation | string;
 }

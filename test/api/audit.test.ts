@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { jpegBytes } from '../helpers/files.ts';
-import { client, runCli, startService, type TestService } from '../helpers/service.ts';
+import { client, runCli, startService, succeeded, type TestService, tempDir } from '../helpers/service.ts';
 
 let service: TestService;
 let company: { id: string; apiKey: string };
@@ -35,11 +36,7 @@ async function entries(): Promise<Entry[]> {
   return reply.body.entries;
 }
 
-async function ok(method: string, path: string, body?: unknown) {
-  const reply = await api(method, path, body);
-  assert.ok(reply.status < 300, `${method} ${path}: ${reply.status} ${JSON.stringify(reply.body)}`);
-  return reply.body;
-}
+const ok = (method: string, path: string, body?: unknown) => succeeded(api, method, path, body);
 
 test('every staff and admin action, and every read of personal data, leaves an entry naming the credential', async () => {
   const credential = credentialOf(company.apiKey);
@@ -51,7 +48,9 @@ test('every staff and admin action, and every read of personal data, leaves an e
   const hook = await ok('POST', '/v1/webhooks', { url: 'https://hooks.example.test/in', events: ['visit.deleted'] });
   await ok('PATCH', `/v1/webhook/${hook.id}`, { isActive: false });
   await ok('DELETE', `/v1/webhook/${hook.id}`);
-  await ok('POST', '/v1/integration/notifications', { webhookUrl: 'https://notify.example.test/in' });
+  await ok('POST', '/v1/integration/notifications', { webhookUrl: 'http://127.0.0.1:9/notify-in' });
+  assert.equal((await ok('POST', '/v1/integration/notifications/test', { channel: 'webhook' })).delivered, false);
+  await ok('GET', '/v1/integration/notifications/deliveries');
   await ok('DELETE', '/v1/integration/notifications');
   const note = await ok('POST', '/v1/notifications', { type: 'delivery', message: 'A parcel', hosts: [host.id] });
   await ok('PATCH', `/v1/notification/${note.id}`, { message: 'Two parcels' });
@@ -79,6 +78,10 @@ test('every staff and admin action, and every read of personal data, leaves an e
   await ok('GET', `/v1/visitor/${visitors.visitors[0].id}`);
   await ok('GET', '/v1/invitees');
   await ok('GET', `/v1/invitee/${invitee.id}`);
+  await ok('GET', '/v1/roster');
+  await ok('GET', '/v1/blockedlist');
+  await ok('GET', '/v1/visits/history');
+  assert.equal((await api('GET', '/v1/visits/export')).status, 200);
   const picture = await api('GET', visit.pictureUrl);
   assert.equal(picture.status, 200);
   const signed = await fetch(`${service.url}${visit.pictureSignedUrl}`);
@@ -103,6 +106,8 @@ test('every staff and admin action, and every read of personal data, leaves an e
     'webhook.updated',
     'webhook.deleted',
     'notifications.settings.updated',
+    'notifications.channel.tested',
+    'notifications.deliveries.read',
     'notifications.settings.deleted',
     'notification.created',
     'notification.updated',
@@ -118,6 +123,10 @@ test('every staff and admin action, and every read of personal data, leaves an e
     'visitor.read',
     'invitees.listed',
     'invitee.read',
+    'roster.read',
+    'blocklist.listed',
+    'visits.history.read',
+    'visits.exported',
     'file.read',
     'privacy.exported',
     'visit.deleted',
@@ -144,7 +153,7 @@ test('every staff and admin action, and every read of personal data, leaves an e
   );
 
   const text = JSON.stringify(log);
-  for (const secret of ['audit-aes-secret', 'Vera Visitor', 'vera@visitor.test', 'Two parcels', 'notify.example']) {
+  for (const secret of ['audit-aes-secret', 'Vera Visitor', 'vera@visitor.test', 'Two parcels', 'notify-in']) {
     assert.equal(text.includes(secret), false, `${secret} is not in the audit log`);
   }
 });
@@ -181,11 +190,31 @@ test('the command line records the keys it makes and the exports it writes', asy
     runCli(['privacy', 'export', '--data', service.dataDir, '--company', made.id, '--email', 'nobody@cli.test']),
   );
   assert.equal(exported.type, 'subjectAccess');
+  const out = join(tempDir(), 'person.json');
+  runCli([
+    'privacy',
+    'export',
+    '--data',
+    service.dataDir,
+    '--company',
+    made.id,
+    '--cpf',
+    '529.982.247-25',
+    '--out',
+    out,
+  ]);
+  assert.equal(JSON.parse(readFileSync(out, 'utf8')).companyId, made.id);
+  assert.equal(statSync(out).mode & 0o777, 0o600, 'readable by its owner only');
+  assert.throws(
+    () => runCli(['privacy', 'export', '--data', service.dataDir, '--company', made.id, '--name', 'Only A Name']),
+    /--name with --phone/,
+  );
   const log = (await client(service.url, made.apiKey)('GET', '/v1/audit')).body.entries as Entry[];
   assert.deepEqual(
     log.map((e) => [e.action, e.objectId, e.actorRole]),
     [
       ['key.created', credentialOf(made.apiKey), 'operator'],
+      ['privacy.exported', null, 'operator'],
       ['privacy.exported', null, 'operator'],
     ],
   );

@@ -196,3 +196,51 @@ test('what the service answers matches the documented answer schemas', async () 
   await check('DELETE', `/v1/host/${host.id}`, '/host/:id');
   await check('GET', '/v1/openapi.json', '/openapi.json');
 });
+
+test('declares what every operation may answer: the key, the lockout, the body; typed list parameters; servers', () => {
+  for (const path of Object.keys(document.paths)) {
+    for (const method of Object.keys(document.paths[path])) {
+      const operation = document.paths[path][method];
+      const keyed = !(operation.security?.length === 0);
+      const enumOf = (status: number) =>
+        operation.responses[String(status)]?.content['application/json'].schema.properties.type.enum ?? [];
+      assert.equal(enumOf(429).includes('TOO_MANY_REQUESTS'), keyed, `${method} ${path} 429`);
+      assert.equal(enumOf(403).includes('FORBIDDEN'), keyed, `${method} ${path} 403`);
+      assert.equal(enumOf(415).includes('UNSUPPORTED_MEDIA_TYPE'), keyed, `${method} ${path} 415`);
+      assert.ok(enumOf(400).includes('BAD_REQUEST') && enumOf(500).includes('INTERNAL'), `${method} ${path}`);
+      for (const parameter of operation.parameters) {
+        if (parameter.name === 'limit' || parameter.name === 'offset') {
+          assert.equal(parameter.schema.type, 'integer', `${method} ${path} ${parameter.name}`);
+          assert.equal(parameter.schema.minimum, parameter.name === 'limit' ? 1 : 0);
+        }
+      }
+    }
+  }
+  assert.equal(
+    document.paths['/v1/hosts'].get.parameters.find((p: { name: string }) => p.name === 'limit').schema.maximum,
+    1000,
+  );
+  assert.deepEqual(
+    document.servers.map((s: { url: string }) => s.url),
+    ['/', 'http://127.0.0.1:{port}'],
+  );
+});
+
+test('POST /v1/invitees says it needs an e-mail, a phone or a document; card numbers are int32', () => {
+  const invitee = document.paths['/v1/invitees'].post.requestBody.content['application/json'].schema;
+  assert.deepEqual(
+    invitee.anyOf.map((branch: { required: string[] }) => branch.required),
+    [['email'], ['phone'], ['document']],
+  );
+  interface Branch {
+    type?: string;
+    minimum?: number;
+    maximum?: number;
+    anyOf?: Branch[];
+  }
+  const bounded = (schema: Branch): (number | undefined)[][] =>
+    schema.type === 'integer' ? [[schema.minimum, schema.maximum]] : (schema.anyOf ?? []).flatMap(bounded);
+  assert.deepEqual(bounded(invitee.properties.cardNumber), [[-(2 ** 31), 2 ** 31 - 1]]);
+  const visit = document.paths['/v1/visits'].post.requestBody.content['application/json'].schema;
+  assert.deepEqual(bounded(visit.properties.visit.properties.cardNumber), [[-(2 ** 31), 2 ** 31 - 1]]);
+});

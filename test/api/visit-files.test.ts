@@ -28,6 +28,20 @@ before(async () => {
 });
 after(() => service.stop());
 
+/** A PDF of exactly `size` bytes. */
+const paddedPdf = (size: number) =>
+  Buffer.concat([Buffer.from('%PDF-1.4\n%'), Buffer.alloc(size - 17, 0x20), Buffer.from('\n%%EOF\n')]);
+
+/** PUT of a file sent as itself, with the key. */
+async function put(path: string, bytes: Buffer, type: string) {
+  const response = await fetch(service.url + path, {
+    method: 'PUT',
+    headers: { authorization: (await keyHeader(api)) ?? '', 'content-type': type },
+    body: new Uint8Array(bytes),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
 const walkIn = (extra: Record<string, unknown>, visitor: Record<string, unknown> = {}, id = randomUUID()) =>
   api('POST', '/v1/visits', { visit: { id, hostId }, visitor: { name: 'Walter', ...visitor }, ...extra });
 
@@ -138,12 +152,71 @@ describe('visit picture and NDA', () => {
       [picture.status, picture.body],
       [413, { type: 'PAYLOAD_TOO_LARGE', field: 'visitPicture', maxBytes: fiveMb }],
     );
-    const padded = (size: number) =>
-      Buffer.concat([Buffer.from('%PDF-1.4\n%'), Buffer.alloc(size - 17, 0x20), Buffer.from('\n%%EOF\n')]);
-    assert.equal(padded(tenMb).length, tenMb);
-    assert.equal((await walkIn({ visitNda: b64(padded(tenMb)) })).status, 200);
-    const nda = await walkIn({ visitNda: b64(padded(tenMb + 1)) });
-    assert.deepEqual([nda.status, nda.body], [413, { type: 'PAYLOAD_TOO_LARGE', field: 'visitNda', maxBytes: tenMb }]);
+    // In JSON, the body's own limit (8 MiB) holds an NDA of 6 MB; a larger one travels as itself.
+    assert.equal((await walkIn({ visitNda: b64(paddedPdf(6_000_000)) })).status, 200);
+    const inJson = await walkIn({ visitNda: b64(paddedPdf(tenMb)) });
+    assert.deepEqual([inJson.status, inJson.body], [413, { type: 'PAYLOAD_TOO_LARGE', maxBytes: 8 * 2 ** 20 }]);
+    const visit = (await walkIn({})).body;
+    const nda = await put(`/v1/visit/${visit.id}/nda`, paddedPdf(tenMb), 'application/pdf');
+    assert.equal(nda.status, 200, JSON.stringify(nda.body));
+    const over = await put(`/v1/visit/${visit.id}/nda`, paddedPdf(tenMb + 1), 'application/pdf');
+    assert.deepEqual([over.status, over.body], [413, { type: 'PAYLOAD_TOO_LARGE', maxBytes: tenMb }]);
+  });
+
+  test('pictures and NDAs sent as themselves: PUT /v1/visit/:id/picture, /nda and /v1/invitee/:id/picture', async () => {
+    const visit = (await walkIn({})).body;
+    const picture = jpegBytes();
+    const set = await put(`/v1/visit/${visit.id}/picture`, picture, 'image/jpeg');
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    assert.match(set.body.pictureUrl, /^\/v1\/files\/[0-9a-f]{32}\.jpg$/);
+    assert.deepEqual((await download(set.body.pictureUrl)).bytes, picture);
+    // A new picture replaces the old one, whose file is gone.
+    const replaced = await put(`/v1/visit/${visit.id}/picture`, pngBytes(4), 'image/png; charset=binary');
+    assert.match(replaced.body.pictureUrl, /\.png$/);
+    assert.equal((await download(set.body.pictureUrl)).status, 404);
+    const nda = await put(`/v1/visit/${visit.id}/nda`, pdf, 'application/pdf');
+    assert.deepEqual((await download(nda.body.ndaUrl)).bytes, pdf);
+    assert.equal(nda.body.pictureUrl, replaced.body.pictureUrl, 'the picture stays');
+
+    const invitee = (
+      await api('POST', '/v1/invitees', {
+        name: 'Ines',
+        email: 'ines@acme.test',
+        hostId,
+        expectedAt: '2026-12-01T10:00',
+      })
+    ).body;
+    const invited = await put(`/v1/invitee/${invitee.id}/picture`, picture, 'image/jpeg');
+    assert.equal(invited.status, 200, JSON.stringify(invited.body));
+    assert.deepEqual((await download(invited.body.pictureUrl)).bytes, picture);
+
+    for (const [path, bytes, type, answer] of [
+      [`/v1/visit/${visit.id}/picture`, pdf, 'application/pdf', [415, { type: 'UNSUPPORTED_MEDIA_TYPE' }]],
+      [`/v1/visit/${visit.id}/picture`, pdf, 'image/png', [400, { type: 'INVALID_PICTURE', field: 'visitPicture' }]],
+      [`/v1/visit/${visit.id}/nda`, picture, 'application/pdf', [400, { type: 'INVALID_NDA', field: 'visitNda' }]],
+      [
+        `/v1/visit/${visit.id}/picture`,
+        Buffer.alloc(0),
+        'image/jpeg',
+        [400, { type: 'INVALID_PICTURE', field: 'visitPicture' }],
+      ],
+      [`/v1/visit/${randomUUID()}/picture`, picture, 'image/jpeg', [404, { type: 'NOT_FOUND' }]],
+      [
+        `/v1/visit/${visit.id}/picture`,
+        pngBytes(2, fiveMb + 1),
+        'image/png',
+        [413, { type: 'PAYLOAD_TOO_LARGE', maxBytes: fiveMb }],
+      ],
+    ] as const) {
+      const reply = await put(path, bytes, type);
+      assert.deepEqual([reply.status, reply.body], answer, `${path} ${type}`);
+    }
+    const foreign = await fetch(`${service.url}/v1/visit/${visit.id}/picture`, {
+      method: 'PUT',
+      headers: { authorization: (await keyHeader(other)) ?? '', 'content-type': 'image/jpeg' },
+      body: new Uint8Array(picture),
+    });
+    assert.equal(foreign.status, 404, "another company's visit is not found");
   });
 
   test('a retried check-in with the same id stores its picture once', async () => {

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import QRCode from 'qrcode';
 import { axeProblems, launchChromium, openKiosk, screenshot } from '../helpers/browser.ts';
-import { type KioskFixture, kioskFixture } from '../helpers/kiosk.ts';
+import { invite, type KioskFixture, kioskFixture } from '../helpers/kiosk.ts';
 
 let kiosk: KioskFixture;
 let browser: Browser;
@@ -22,18 +22,6 @@ after(async () => {
   await kiosk?.service.stop();
 });
 
-async function invite(name: string, extra: Record<string, unknown> = {}) {
-  const { status, body } = await kiosk.api('POST', '/v1/invitees', {
-    name,
-    email: `${name.split(' ')[0]?.toLowerCase()}@guest.test`,
-    expectedAt: new Date().toISOString(),
-    hostId: kiosk.hosts.carlos.id,
-    ...extra,
-  });
-  assert.equal(status, 200, JSON.stringify(body));
-  return body as { id: string; cardNumber: number; name: string };
-}
-
 async function home(page: Page) {
   await page.getByRole('heading', { name: 'Welcome' }).waitFor();
 }
@@ -47,7 +35,7 @@ async function walkIn(page: Page, name: string) {
 }
 
 test('an invited guest finds the invitation by name, confirms, and is checked in', async () => {
-  const invitee = await invite('Daniela Rocha');
+  const invitee = await invite(kiosk, 'Daniela Rocha');
   const { page, problems } = await openKiosk(browser, kiosk.service.url);
   await page.getByRole('button', { name: /I have an invitation/ }).click();
   await page.getByLabel('Your name or invitation code').fill('da');
@@ -72,8 +60,8 @@ test('an invited guest finds the invitation by name, confirms, and is checked in
 });
 
 test('an invitation code typed finds the invitation; a canceled one is explained', async () => {
-  const invitee = await invite('Eduardo Pires');
-  const canceled = await invite('Fabiana Dias');
+  const invitee = await invite(kiosk, 'Eduardo Pires');
+  const canceled = await invite(kiosk, 'Fabiana Dias');
   await kiosk.api('PATCH', `/v1/invitee/${canceled.id}`, { status: 'canceled' });
   const { page } = await openKiosk(browser, kiosk.service.url);
   await page.getByRole('button', { name: /I have an invitation/ }).click();
@@ -81,7 +69,9 @@ test('an invitation code typed finds the invitation; a canceled one is explained
   await field.fill(String(canceled.cardNumber));
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByText('This invitation was canceled. Please ask at the reception.').waitFor();
-  const tomorrow = await invite('Fausto Lima', { expectedAt: new Date(Date.now() + 36 * 3600_000).toISOString() });
+  const tomorrow = await invite(kiosk, 'Fausto Lima', {
+    expectedAt: new Date(Date.now() + 36 * 3600_000).toISOString(),
+  });
   await field.fill(String(tomorrow.cardNumber));
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByText('This invitation is for another day', { exact: false }).waitFor();

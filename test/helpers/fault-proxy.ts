@@ -9,8 +9,10 @@ import type { AddressInfo, Socket } from 'node:net';
  * - `hold`: the hub receives and answers it, and the answer is withheld until the client gives up or dies.
  * - `{ status }`: answered by the network itself, e.g. a 502 or 503 from a proxy in between.
  * - `{ delayMs }`: forwarded after a delay.
+ * - `silent`: the connection is accepted and the request read, then nothing: never forwarded, never answered
+ *   (a blackholing middlebox, a hub whose process hangs).
  */
-export type Fault = 'pass' | 'reset' | 'drop-response' | 'hold' | { status: number } | { delayMs: number };
+export type Fault = 'pass' | 'reset' | 'drop-response' | 'hold' | 'silent' | { status: number } | { delayMs: number };
 
 export interface FaultProxy {
   url: string;
@@ -104,6 +106,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     log.push({ method: req.method ?? '', path: req.url ?? '', fault: describe(fault) });
     const body = await readBody(req);
     if (fault === 'reset') return reset(req.socket);
+    if (fault === 'silent') return;
     if (typeof fault === 'object' && 'status' in fault) {
       return reply(res, {
         status: fault.status,

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cliPath } from './service.ts';
+import { cliPath, tempDir } from './service.ts';
 
 export interface GateProcessOptions {
   aesKey: string;
@@ -9,11 +9,14 @@ export interface GateProcessOptions {
   webhookSecret?: string;
   /** 0 (the default) picks a free port; give the old one to bring a stopped gate back at the same address. */
   port?: number;
+  /** Where it keeps the keys it has seen: a fresh temporary folder unless given (a restart on the same one). */
+  dataDir?: string;
 }
 
 export interface GateProcess {
   url: string;
   port: number;
+  dataDir: string;
   process: ChildProcess;
   output(): string;
   stop(): Promise<void>;
@@ -27,6 +30,7 @@ export const gateCredentials = { username: 'kiosk', password: 'gate-password-s3c
 
 /** Starts `portaria gate` as its own process (the real peer of the kiosk) and waits until it listens. */
 export async function startGateProcess(options: GateProcessOptions): Promise<GateProcess> {
+  const dataDir = options.dataDir ?? tempDir('portaria-gate-');
   const args = [
     cliPath,
     'gate',
@@ -38,6 +42,8 @@ export async function startGateProcess(options: GateProcessOptions): Promise<Gat
     options.username ?? gateCredentials.username,
     '--password',
     options.password ?? gateCredentials.password,
+    '--data',
+    dataDir,
   ];
   if (options.totp) args.push('--totp');
   if (options.webhookSecret) args.push('--webhook-secret', options.webhookSecret);
@@ -76,6 +82,7 @@ export async function startGateProcess(options: GateProcessOptions): Promise<Gat
   return {
     url,
     port: Number(new URL(url).port),
+    dataDir,
     process: child,
     output: () => output,
     async stop() {

@@ -27,6 +27,19 @@ export async function kioskFixture(): Promise<KioskFixture> {
   return { service, apiKey: session.apiKey, api, hosts: { beatriz, carlos } };
 }
 
+/** An invitee of Carlos's for today, with an e-mail made from the first name (and whatever `extra` adds). */
+export async function invite(kiosk: KioskFixture, name: string, extra: Record<string, unknown> = {}) {
+  const { status, body } = await kiosk.api('POST', '/v1/invitees', {
+    name,
+    email: `${name.split(' ')[0]?.toLowerCase()}@guest.test`,
+    expectedAt: new Date().toISOString(),
+    hostId: kiosk.hosts.carlos.id,
+    ...extra,
+  });
+  if (status !== 200) throw new Error(`invitee not created: ${JSON.stringify(body)}`);
+  return body as { id: string; cardNumber: number; name: string };
+}
+
 /** Draws a signature on the pad with the pointer, as a finger would. */
 export async function sign(page: Page): Promise<void> {
   const pad = page.locator('canvas.signature-pad');

@@ -183,3 +183,15 @@ export function client(baseUrl: string, apiKey?: string) {
     return { status: response.status, body: parsed, headers: response.headers };
   };
 }
+
+/** Calls and answers the body, failing the test (with the answer) unless the call succeeded. */
+export async function succeeded(
+  call: ReturnType<typeof client>,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Reply['body']> {
+  const reply = await call(method, path, body);
+  if (reply.status >= 300) throw new Error(`${method} ${path}: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return reply.body;
+}

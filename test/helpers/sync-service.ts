@@ -1,3 +1,4 @@
+import { type FaultProxy, startFaultProxy } from './fault-proxy.ts';
 import { client, type Reply, startService, type TestService } from './service.ts';
 
 /** Polls `check` until it answers something other than undefined or false; fails after `timeoutMs`. */
@@ -36,6 +37,21 @@ export async function startKiosk(
   const kiosk = await startService({ dataDir, clockOffsetMs, args: upstreamArgs(upstreamUrl, apiKey) });
   await online(kiosk, apiKey);
   return kiosk;
+}
+
+export interface HubAndKiosk {
+  hub: TestService;
+  company: { id: string; apiKey: string };
+  proxy: FaultProxy;
+  kiosk: TestService;
+}
+
+/** A hub with one company, and a kiosk of it that reaches the hub through a fault proxy, online. */
+export async function startHubAndKiosk(): Promise<HubAndKiosk> {
+  const hub = await startService();
+  const company = hub.company('Acme');
+  const proxy = await startFaultProxy(hub.url);
+  return { hub, company, proxy, kiosk: await startKiosk(proxy.url, company.apiKey) };
 }
 
 /** Asks the kiosk to sync now and answers its status once done. */

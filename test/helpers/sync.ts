@@ -6,7 +6,7 @@ import { applyPulledPage } from '../../local-api/sync/apply.ts';
 import { readChanges } from '../../local-api/sync/feed.ts';
 import { syncListener } from '../../local-api/sync/listener.ts';
 import { acknowledge, pendingBatch } from '../../local-api/sync/outbox.ts';
-import { applyPush, type PushResult } from '../../local-api/sync/push.ts';
+import { applyPush, clientLastMutationId, type PushResult } from '../../local-api/sync/push.ts';
 import { configureUpstream, receiveRemoteHlc, syncState } from '../../local-api/sync/state.ts';
 import { manualClock, seededRandom, testContext } from './context.ts';
 
@@ -44,9 +44,10 @@ export function syncFixture(options: { kiosks?: number; pageLimit?: number } = {
     for (;;) {
       const since = syncState(kiosk).cursor ?? undefined;
       const page = readChanges(hub, hubCaller.companyId, since, options.pageLimit ?? 500);
-      applyPulledPage(kiosk, company.apiKey, { ...page, hlc: syncState(hub).hlc });
+      const lastMutationId = clientLastMutationId(hub, hubCaller.companyId, syncState(kiosk).clientId);
+      const startOver = applyPulledPage(kiosk, company.apiKey, { ...page, hlc: syncState(hub).hlc, lastMutationId });
       applied += page.changes.length;
-      if (!page.hasMore) return applied;
+      if (!page.hasMore && !startOver) return applied;
     }
   }
 

@@ -4,7 +4,7 @@ import { Agent, request } from 'node:http';
 import { after, before, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { bodyLimit } from '../../local-api/app.ts';
+import { bodyLimits } from '../../local-api/http/limits.ts';
 import type { RouteSpec } from '../../local-api/http/routes.ts';
 import { parseResponses, rawExchange } from '../helpers/raw-http.ts';
 import {
@@ -26,6 +26,7 @@ import { client, startService, type TestService } from '../helpers/service.ts';
  */
 
 const routes = specRoutes();
+const bodyLimit = bodyLimits.maxBytes;
 const runsPerRoute = Math.max(20, Math.ceil(Number(process.env.FUZZ_CASES ?? 3000) / routes.length));
 const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 const answerTimeoutMs = 10_000;

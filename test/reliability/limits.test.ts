@@ -4,6 +4,7 @@ import { connect, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createCompany } from '../../local-api/companies/store.ts';
 import { keyGuessLimits } from '../../local-api/http/key-guessing.ts';
+import { bodyLimits, formParameterLimit } from '../../local-api/http/limits.ts';
 import { type RunningService, startService } from '../../local-api/server.ts';
 import { manualClock } from '../helpers/context.ts';
 import { parseResponses } from '../helpers/raw-http.ts';
@@ -188,5 +189,61 @@ describe('wrong API keys from rotating addresses', () => {
       `auth limiter: ${guesses} guesses from ${guesses / perSource} rotating addresses, locked after ` +
         `${perTarget.maxFailures} for ${perTarget.lockMs / 1000} s`,
     );
+  });
+});
+
+describe('what a body may cost', () => {
+  let service: RunningService;
+  let dataDir: string;
+  let apiKey: string;
+
+  before(async () => {
+    dataDir = tempDir();
+    service = await startService({ port: 0, dataDir, logLevel: 'silent' });
+    apiKey = createCompany(service.ctx, { name: 'Body Co' }).apiKey;
+  });
+  after(async () => {
+    await service.close();
+    removeDir(dataDir);
+  });
+
+  async function post(body: string | Buffer, type = 'application/json') {
+    const response = await fetch(`${service.url}/v1/hosts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': type },
+      body: typeof body === 'string' ? body : new Uint8Array(body),
+    });
+    return { status: response.status, body: await response.json() };
+  }
+
+  /** `{"k0":0,"k1":1,…}` with `keys` keys. */
+  const manyKeys = (keys: number) => `{${Array.from({ length: keys }, (_, i) => `"k${i}":${i}`).join(',')}}`;
+
+  test('too many values are refused before the body is parsed; as many as allowed are read', async () => {
+    const over = manyKeys(bodyLimits.maxValues / 2 + 1);
+    assert.deepEqual(await post(over), {
+      status: 413,
+      body: { type: 'PAYLOAD_TOO_LARGE', maxValues: bodyLimits.maxValues },
+    });
+    // Values inside strings are text, not values: a picture's Base64 or a quoted `,` costs nothing.
+    const atLimit = `{"name":"Ana","email":"ana@body.test","notes":"${'\\",:{['.repeat(1000)}",${manyKeys(bodyLimits.maxValues / 2 - 4).slice(1)}`;
+    assert.equal((await post(atLimit)).status, 200);
+    const deep = `{"metadata":${'['.repeat(bodyLimits.maxDepth)}${']'.repeat(bodyLimits.maxDepth)}}`;
+    assert.deepEqual(await post(deep), { status: 400, body: { type: 'INVALID_BODY' } });
+    const form = Array.from({ length: formParameterLimit + 1 }, (_, i) => `k${i}=${i}`).join('&');
+    assert.equal((await post(form, 'application/x-www-form-urlencoded')).body.type, 'PAYLOAD_TOO_LARGE');
+  });
+
+  test('the body of 1.4 million keys that froze the service is refused at once, and the service answers', async () => {
+    const hostile = Buffer.from(manyKeys(1_400_000));
+    assert.ok(hostile.length > 17_000_000);
+    assert.deepEqual(await post(hostile), {
+      status: 413,
+      body: { type: 'PAYLOAD_TOO_LARGE', maxBytes: bodyLimits.maxBytes },
+    });
+    // Within the size limit, the same kind of body stops at its 50,001st value.
+    const dense = Buffer.from(manyKeys(700_000)).subarray(0, bodyLimits.maxBytes);
+    assert.equal((await post(dense)).body.maxValues, bodyLimits.maxValues);
+    assert.equal((await get(service.url, { authorization: `Bearer ${apiKey}` })).status, 200);
   });
 });

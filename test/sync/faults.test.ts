@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { type Fault, type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
+import type { Fault, FaultProxy } from '../helpers/fault-proxy.ts';
 import { client, runCli, startService, type TestService, tempDir } from '../helpers/service.ts';
-import { logLines, startKiosk, syncNow, upstreamArgs, waitFor } from '../helpers/sync-service.ts';
+import { logLines, startHubAndKiosk, syncNow, upstreamArgs, waitFor } from '../helpers/sync-service.ts';
 
 let hub: TestService;
 let proxy: FaultProxy;
@@ -25,10 +25,7 @@ async function hubClient() {
 }
 
 before(async () => {
-  hub = await startService();
-  company = hub.company('Acme');
-  proxy = await startFaultProxy(hub.url);
-  kiosk = await startKiosk(proxy.url, company.apiKey);
+  ({ hub, company, proxy, kiosk } = await startHubAndKiosk());
 });
 after(async () => {
   await kiosk.stop();

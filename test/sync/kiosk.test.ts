@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
 import { client, runCli, startService, type TestService, tempDir } from '../helpers/service.ts';
@@ -142,4 +143,20 @@ test('serve refuses --upstream without --upstream-key, and an upstream that is n
   assert.throws(serve('--upstream', 'http://127.0.0.1:9'), usageError);
   assert.throws(serve('--upstream-key', company.apiKey), usageError);
   assert.throws(serve('--upstream', 'ftp://hub', '--upstream-key', company.apiKey), usageError);
+});
+
+test("a page of the feed says the last of the asking kiosk's mutations the hub applied", async () => {
+  const { clientId } = (await atKiosk('GET', '/v1/sync/status')).body;
+  await atKiosk('POST', '/v1/visits', { visit: { id: randomUUID() }, visitor: { name: 'Counted Once' } });
+  const status = await syncNow(kiosk, company.apiKey);
+  assert.equal(status.pending, 0);
+  const known = (await atHub('GET', `/v1/sync/changes?clientId=${clientId}`)).body;
+  const pushed = (await atHub('GET', '/v1/sync/status')).body.clients.find(
+    (c: { clientId: string }) => c.clientId === clientId,
+  );
+  assert.equal(known.lastMutationId, pushed.lastMutationId);
+  assert.equal((await atHub('GET', '/v1/sync/changes?clientId=never-pushed-here')).body.lastMutationId, null);
+  assert.equal((await atHub('GET', '/v1/sync/changes')).body.lastMutationId, undefined);
+  const refused = await atHub('GET', '/v1/sync/changes?clientId=bad%20id');
+  assert.deepEqual([refused.status, refused.body.type], [400, 'INVALID_PARAMETER']);
 });

@@ -392,3 +392,30 @@ test('a visit stamped ahead of time by a clock running fast can still be checked
     'a check-out time given before the check-in is still refused',
   );
 });
+
+test('a hub that lost the kiosk its pushes gets them again; a decision sent again does not undo a later one', () => {
+  const { hub, hubClock, hubCaller, kiosks, kioskCaller, pull, push } = withKiosk();
+  const { ctx: kiosk, clock } = kiosks[0] as { ctx: Context; clock: { set(ms: number): void } };
+  checkinWalkIn(hub, hubCaller, walkIn(visitId(1)));
+  checkinWalkIn(hub, hubCaller, walkIn(visitId(2)));
+  pull(kiosk);
+  const t0 = hubClock.now();
+  clock.set(t0 + 1_000);
+  authorizeVisit(kiosk, kioskCaller(kiosk), visitId(1), 'ALLOWED', {});
+  authorizeVisit(kiosk, kioskCaller(kiosk), visitId(2), 'ALLOWED', {});
+  push(kiosk);
+  // The hub is restored to before those pushes: it no longer knows the kiosk, nor its decisions.
+  hub.db.exec(`DELETE FROM sync_clients; DELETE FROM sync_registers;
+    UPDATE visits SET authorizationStatus = NULL, authorizedAt = NULL`);
+  // After the restore, visit 1 is denied at the hub: a later decision than the kiosk's.
+  hubClock.set(t0 + 5_000);
+  authorizeVisit(hub, hubCaller, visitId(1), 'DENIED', {});
+  clock.set(t0 + 6_000);
+  pull(kiosk);
+  assert.ok(pendingSummary(kiosk).pending > 0, 'the kiosk queued its visits again');
+  push(kiosk);
+  pull(kiosk);
+  assert.equal(getVisit(hub, hubCaller, visitId(1)).authorizationStatus, 'DENIED', 'the later decision holds');
+  assert.equal(getVisit(hub, hubCaller, visitId(2)).authorizationStatus, 'ALLOWED', 'the lost decision is back');
+  assert.deepEqual(visitRows(kiosk), visitRows(hub));
+});

@@ -87,3 +87,34 @@ test('the same link is produced within its 5-minute step, so answers stay stable
   clock.advance(5 * 60_000);
   assert.notEqual(fileUrls(ctx, name).signedUrl, first);
 });
+
+test('a link expiring later than any link is given is refused, and a link opens only its own company files', async () => {
+  const { clock, ctx, caller, upload } = setup();
+  const name = inTransactionWithFiles(ctx, caller, (files) => files.save(upload));
+  const now = clock.now();
+  clock.set(Date.UTC(2100, 0, 1));
+  const farOff = fileUrls(ctx, name).signedUrl;
+  clock.set(now);
+  const own = fileUrls(ctx, name).signedUrl ?? '';
+  const otherCompany = createCompany(ctx, { name: 'Globex', timezone: 'UTC' });
+  const foreignPath = join('files', otherCompany.id, basename(name));
+  const foreign = fileUrls(ctx, foreignPath).signedUrl ?? '';
+  const server = createApp(ctx).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const tooLong = await fetch(base + farOff);
+    assert.deepEqual([tooLong.status, await tooLong.json()], [401, { type: 'UNAUTHORIZED' }], 'a link for 2100');
+    assert.equal((await fetch(base + own)).status, 200);
+    assert.equal(
+      (await fetch(base + foreign)).status,
+      401,
+      "a link signed for another company's file of that name opens nothing",
+    );
+    const withOtherKey = await fetch(base + own, { headers: { authorization: `Bearer ${otherCompany.apiKey}` } });
+    assert.equal(withOtherKey.status, 404, "another company's key with this company's link: judged by the key");
+  } finally {
+    server.close();
+    ctx.db.close();
+  }
+});

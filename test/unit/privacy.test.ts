@@ -8,8 +8,10 @@ import { auditListener } from '../../local-api/audit/store.ts';
 import { companyCaller, createCompany } from '../../local-api/companies/store.ts';
 import type { Context } from '../../local-api/context.ts';
 import type { Caller } from '../../local-api/credentials/caller.ts';
-import { saveRetention, startRetentionSweeper, sweepAll } from '../../local-api/privacy/store.ts';
-import { checkinWalkIn } from '../../local-api/visits/store.ts';
+import { eraseVisitor, saveRetention, startRetentionSweeper, sweepAll } from '../../local-api/privacy/store.ts';
+import { enqueue } from '../../local-api/queue/queue.ts';
+import { deleteVisitor } from '../../local-api/visitors/store.ts';
+import { checkinWalkIn, deleteVisit } from '../../local-api/visits/store.ts';
 import { manualClock, testContext } from '../helpers/context.ts';
 import { removeDir, tempDir } from '../helpers/service.ts';
 
@@ -109,5 +111,79 @@ test('the daily sweep runs on its timer and counts days on the injected clock', 
   clock.advance(2 * dayMs);
   await until(() => visitRow(ctx, id).deletedAt !== null, 'the visit is swept');
   sweeper.stop();
+  ctx.db.close();
+});
+
+test('an erasure drops the deliveries about the person, rewrites the others that name them, keeps proof of the sent', () => {
+  const { ctx, caller } = setUp();
+  const visit = randomUUID();
+  checkinWalkIn(ctx, caller, {
+    visit: { id: visit },
+    visitor: { name: 'Quitéria Queue', phone: '+55 11 91111-2222', email: 'quiteria@queue.test' },
+  });
+  const job = (key: string, payload: unknown) =>
+    enqueue(ctx, { companyId: caller.companyId, kind: 'webhook.delivery', idempotencyKey: key, payload });
+  job('about-the-visit', { event: 'visit.checkin', body: JSON.stringify({ id: visit, name: 'Quitéria Queue' }) });
+  job('names-her', { event: 'meeting.created', body: JSON.stringify({ guests: ['QUITERIA@queue.test', 'x@y.test'] }) });
+  job('sent', { event: 'visit.checkin', body: JSON.stringify({ id: visit }) });
+  job('someone-else', { event: 'visit.checkin', body: JSON.stringify({ name: 'Other Person' }) });
+  ctx.db.prepare("UPDATE jobs SET status = 'done' WHERE idempotencyKey = 'sent'").run();
+
+  const counts = eraseVisitor(ctx, caller, { name: ' quiteria  QUEUE ', phone: '11 91111 2222' });
+  assert.equal(counts.visits, 1, 'found by name and phone, written another way');
+  assert.equal(counts.deliveries, 3);
+  const jobs = Object.fromEntries(
+    (ctx.db.prepare('SELECT idempotencyKey, status, payload FROM jobs').all() as Record<string, string>[]).map(
+      (row) => [row.idempotencyKey, [row.status, row.payload]],
+    ),
+  );
+  assert.equal(jobs['about-the-visit'], undefined, 'dropped: its news went with the row');
+  const rewritten = JSON.parse(JSON.parse(jobs['names-her']?.[1] ?? '{}').body);
+  assert.deepEqual(rewritten.guests, ['[erased]', 'x@y.test'], 'sent without her');
+  assert.deepEqual(jobs.sent, ['done', '{"erased":true}'], 'a sent delivery keeps only its proof');
+  assert.match(jobs['someone-else']?.[1] ?? '', /Other Person/);
+  assert.throws(() => eraseVisitor(ctx, caller, { name: 'Quitéria Queue' }), /MISSING_IDENTIFIER/);
+  assert.throws(() => eraseVisitor(ctx, caller, { phone: '+55 11 91111-2222' }), /MISSING_IDENTIFIER/);
+  ctx.db.close();
+});
+
+test('a deleted visit and a deleted visitor record keep none of the person', () => {
+  const { ctx, caller } = setUp();
+  const id = randomUUID();
+  checkinWalkIn(ctx, caller, { visit: { id }, visitor: { name: 'Della Deleted', phone: '+55 11 93333-4444' } });
+  const visitorId = (ctx.db.prepare('SELECT visitorId FROM visits WHERE id = ?').get(id) as { visitorId: string })
+    .visitorId;
+  deleteVisit(ctx, caller, id);
+  deleteVisitor(ctx, caller, visitorId);
+  const visit = ctx.db.prepare('SELECT name, phone, deletedAt FROM visits WHERE id = ?').get(id) as Record<
+    string,
+    unknown
+  >;
+  assert.deepEqual([visit.name, visit.phone, typeof visit.deletedAt], [null, null, 'number']);
+  const record = ctx.db.prepare('SELECT name, phone FROM visitors WHERE id = ?').get(visitorId);
+  assert.deepEqual(record, { name: null, phone: null });
+  ctx.db.close();
+});
+
+test("retention takes a visit's deliveries with it, whatever their own age", () => {
+  const { ctx, caller, clock, visit } = setUp();
+  const old = visit();
+  ctx.db.prepare('UPDATE visits SET checkinAt = ? WHERE id = ?').run(clock.now() - 40 * dayMs, old);
+  for (const [key, status] of [
+    ['pending-about-old', 'pending'],
+    ['done-about-old', 'done'],
+  ]) {
+    enqueue(ctx, {
+      companyId: caller.companyId,
+      kind: 'webhook.delivery',
+      idempotencyKey: String(key),
+      payload: { body: JSON.stringify({ id: old, name: 'Vic Visitor' }) },
+    });
+    ctx.db.prepare('UPDATE jobs SET status = ? WHERE idempotencyKey = ?').run(status, key);
+  }
+  saveRetention(ctx, caller, 30);
+  assert.deepEqual(ctx.db.prepare('SELECT idempotencyKey, payload FROM jobs').all(), [
+    { idempotencyKey: 'done-about-old', payload: '{"erased":true}' },
+  ]);
   ctx.db.close();
 });

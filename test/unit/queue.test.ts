@@ -109,3 +109,108 @@ test('a handler that hangs is aborted after the attempt time-out', async () => {
   await worker.stop();
   assert.equal(queueStatus(ctx, company, 'k').lastError, 'attempt timed out after 50 ms');
 });
+
+test('an endpoint that keeps failing is paused, tried once after its cooldown, and closed by a success', async () => {
+  const clock = manualClock();
+  const ctx = testContext({ clock });
+  let healthy = false;
+  const attempts = { dead: 0, alive: 0 };
+  const worker = startWorker(ctx, {
+    k: async (job) => {
+      const { to } = job.payload as { to: 'dead' | 'alive' };
+      attempts[to]++;
+      if (to === 'dead' && !healthy) throw new Error('cannot reach http://dead.test');
+    },
+  });
+  for (let i = 0; i < 10; i++) {
+    enqueue(ctx, {
+      companyId: company,
+      kind: 'k',
+      endpoint: 'dead',
+      idempotencyKey: `dead-${i}`,
+      payload: { to: 'dead' },
+    });
+  }
+  enqueue(ctx, { companyId: company, kind: 'k', endpoint: 'alive', idempotencyKey: 'alive', payload: { to: 'alive' } });
+  await worker.drain();
+  const opened = attempts.dead;
+  assert.ok(opened >= 5 && opened <= 6, `${opened} attempts before the breaker opened`);
+  assert.equal(attempts.alive, 1, 'the other endpoint is not held up');
+  assert.equal(queueStatus(ctx, company, 'k').pending, 10, 'paused, not lost');
+
+  clock.advance(29_000);
+  await worker.drain();
+  assert.equal(attempts.dead, opened, 'nothing is tried while the breaker is open');
+  clock.advance(1_000);
+  await worker.drain();
+  assert.equal(attempts.dead, opened + 1, 'one trial after the cooldown');
+  clock.advance(59_000);
+  await worker.drain();
+  assert.equal(attempts.dead, opened + 1, 'a failed trial doubles the pause (60 s)');
+
+  healthy = true;
+  clock.advance(1_000);
+  await worker.drain();
+  await worker.stop();
+  assert.deepEqual(
+    { ...queueStatus(ctx, company, 'k'), lastError: null },
+    { pending: 0, failed: 0, done: 11, lastError: null, oldestPendingAt: null },
+    'a successful trial closes the breaker: the rest go',
+  );
+});
+
+/** Waits (on real time) until `check` holds; fails after 5 s. */
+async function until(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+test("urgent jobs go first and get a slot while another company's slow jobs hold theirs", async () => {
+  const ctx = testContext();
+  const release: (() => void)[] = [];
+  const started: string[] = [];
+  const worker = startWorker(
+    ctx,
+    {
+      slow: (job) => {
+        started.push(job.idempotencyKey);
+        return new Promise<void>((resolve) => release.push(resolve));
+      },
+      quick: async (job) => void started.push(job.idempotencyKey),
+    },
+    { concurrency: 4, reservedForUrgent: 1, perCompany: 2 },
+  );
+  try {
+    ctx.db.transaction(() => {
+      for (let i = 0; i < 30; i++) {
+        enqueue(ctx, { companyId: 'B', kind: 'slow', endpoint: `hook-${i}`, idempotencyKey: `b-${i}`, payload: {} });
+      }
+      enqueue(ctx, { companyId: 'C', kind: 'quick', idempotencyKey: 'c-webhook', payload: {}, priority: 'background' });
+      enqueue(ctx, {
+        companyId: 'A',
+        kind: 'quick',
+        endpoint: 'gate',
+        idempotencyKey: 'a-gate',
+        payload: {},
+        priority: 'urgent',
+      });
+    })();
+    // A's callback, C's webhook and two of B's start; B gets no more while its two run, though slots are free.
+    await until(() => started.length >= 4);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(started.length, 4);
+    assert.equal(started[0], 'a-gate', 'the urgent job first');
+    assert.ok(started.includes('c-webhook'), 'another company is not held up by B');
+    assert.equal(started.filter((key) => key.startsWith('b-')).length, 2, 'B runs at most perCompany jobs at once');
+    for (const done of release.splice(0)) done();
+    await until(() => started.filter((key) => key.startsWith('b-')).length === 4);
+    assert.equal(release.length, 2, "B's next jobs start as slots free, two at a time");
+  } finally {
+    const stopping = worker.stop();
+    for (const done of release.splice(0)) done();
+    await stopping;
+  }
+});

@@ -1,12 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { inLanguage } from '../../../local-api/visitor-types/rules.ts';
 import { visitCode } from '../codes.ts';
+import type { KioskData } from '../kiosk-data.ts';
 import { dateAndTime } from '../time.ts';
 import type { Visit, VisitorType } from '../types.ts';
 import { QrImage } from './QrImage.tsx';
 
 /** The word on the badge: the visit's type's label in the visitor's language; undefined for "Visitor". */
-export function badgeLabel(types: readonly VisitorType[], typeId: string | null | undefined, lang: string) {
+function badgeLabel(types: readonly VisitorType[], typeId: string | null | undefined, lang: string) {
   const type = types.find((candidate) => candidate.id === typeId);
   return type ? inLanguage(type.localizedBadgeLabel, lang, type.badgeLabel) : undefined;
 }
@@ -27,22 +28,16 @@ export function nameSize(name: string): 'large' | 'medium' | 'small' | 'tiny' {
  * The visitor's badge, laid out for a 62 × 100 mm label (print CSS: `@page badge`). Its QR code is the visit's
  * reference (`portaria:visit:<id>`), which the kiosk reads at check-out; it carries no personal data.
  */
-export function Badge(props: {
-  visit: Visit;
-  companyName: string | undefined;
-  label: string | undefined;
-  picture: string | undefined;
-  lang: string;
-  timeZone: string;
-}) {
+export function Badge(props: { data: KioskData; visit: Visit; picture: string | undefined; lang: string }) {
   const { t } = useTranslation();
-  const { visit } = props;
+  const { data, visit, lang } = props;
+  const label = badgeLabel(data.visitorTypes, visit.visitorTypeId, lang);
   const picture = props.picture ?? visit.pictureSignedUrl ?? undefined;
   const name = visit.name ?? '';
   return (
     <article className="badge" aria-label={t('badge.label')}>
-      <header className="badge-company">{props.companyName}</header>
-      <p className="badge-kind">{props.label ?? t('badge.visitor')}</p>
+      <header className="badge-company">{data.company?.name}</header>
+      <p className="badge-kind">{label ?? t('badge.visitor')}</p>
       {picture && <img className="badge-picture" src={picture} alt="" />}
       <p className={`badge-name badge-name-${nameSize(name)}`} title={name}>
         {name}
@@ -57,7 +52,7 @@ export function Badge(props: {
         )}
         <div>
           <dt>{t('badge.date')}</dt>
-          <dd>{dateAndTime(props.lang, props.timeZone, visit.checkinAt)}</dd>
+          <dd>{dateAndTime(lang, data.timeZone, visit.checkinAt)}</dd>
         </div>
       </dl>
       <figure className="badge-checkout">

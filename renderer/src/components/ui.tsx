@@ -38,7 +38,10 @@ export function Screen(props: {
           <span />
         )}
       </header>
-      <div className="screen-body">{props.children}</div>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a body taller than the screen scrolls, by keyboard too */}
+      <div className="screen-body" tabIndex={0}>
+        {props.children}
+      </div>
       {props.actions && <footer className="screen-actions">{props.actions}</footer>}
     </main>
   );

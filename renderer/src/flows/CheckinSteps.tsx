@@ -96,20 +96,24 @@ export function CheckinSteps(props: {
     onCancel: props.onCancel,
   };
 
-  const submit = async (nda?: string) => {
+  /** What the last step adds (the signed agreement, the host just chosen) comes with the call: state lags. */
+  type Last = { nda?: string; host?: HostChoice };
+
+  const submit = async (last: Last) => {
     setBusy('sending');
     setFailure(undefined);
+    const chosen = last.host ?? host ?? { kind: 'none' };
     try {
-      props.onDone(await props.submit({ visitor, host: host ?? { kind: 'none' }, answers, picture, nda }), picture);
+      props.onDone(await props.submit({ visitor, host: chosen, answers, picture, nda: last.nda }), picture);
     } catch (error) {
       setBusy(undefined);
-      setFailure({ text: problemText(error), retry: () => void submit(nda) });
+      setFailure({ text: problemText(error), retry: () => void submit(last) });
     }
   };
 
-  const next = (nda?: string) => {
+  const next = (last: Last = {}) => {
     if (index + 1 < steps.length) setIndex(index + 1);
-    else void submit(nda);
+    else void submit(last);
   };
 
   /** After the visitor says who they are, the blocklist is asked before anything else. */
@@ -177,7 +181,7 @@ export function CheckinSteps(props: {
         signerName={props.signerName ?? visitor.name?.trim() ?? ''}
         lang={props.lang}
         timeZone={data.timeZone}
-        onSigned={(pdf) => next(pdf)}
+        onSigned={(nda) => next({ nda })}
       />
     );
   }
@@ -199,7 +203,7 @@ export function CheckinSteps(props: {
           onChange={(choice) => {
             setHost(choice);
             // Choosing is the step's answer: the kiosk moves on without a "Next".
-            if (choice) next();
+            if (choice) next({ host: choice });
           }}
         />
       </Screen>

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field } from '../components/ui.tsx';
-import { type AnswerProblem, fieldLabel } from '../custom-fields.ts';
+import { type AnswerProblem, fieldLabel, optionLabel } from '../custom-fields.ts';
 import type { CustomFieldDefinition } from '../types.ts';
 
 const inputTypes: Record<string, string> = { Date: 'date', Email: 'email', Phone: 'tel' };
@@ -44,10 +44,10 @@ function CustomField({ def, answers, problems, lang, onChange }: Props & { def: 
           {!def.required && <span className="optional"> ({t('common.optional')})</span>}
         </legend>
         <div className="choice-list">
-          {(def.options ?? []).map((option) => (
+          {(def.options ?? []).map((option, index) => (
             <label key={option} className="choice">
               <input type="radio" name={groupId} checked={value === option} onChange={() => onChange(def.id, option)} />
-              <span>{option}</span>
+              <span>{optionLabel(def, index, lang)}</span>
             </label>
           ))}
         </div>

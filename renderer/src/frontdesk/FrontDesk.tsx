@@ -11,8 +11,9 @@ import { PinPad } from './PinPad.tsx';
 import type { FrontDeskProps } from './props.ts';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { StatusPanel } from './StatusPanel.tsx';
+import { VisitorTypesPanel } from './VisitorTypesPanel.tsx';
 
-const tabs = ['inside', 'pending', 'expected', 'blocklist', 'status', 'settings'] as const;
+const tabs = ['inside', 'pending', 'expected', 'blocklist', 'status', 'settings', 'types'] as const;
 type Tab = (typeof tabs)[number];
 
 /** The front desk: staff's side of the kiosk, behind the PIN. */
@@ -60,6 +61,7 @@ function Desk(props: FrontDeskProps) {
         {tab === 'blocklist' && <BlocklistPanel api={props.api} />}
         {tab === 'status' && <StatusPanel api={props.api} sync={props.sync} lang={props.lang} data={props.data} />}
         {tab === 'settings' && <SettingsPanel {...props} />}
+        {tab === 'types' && <VisitorTypesPanel {...props} />}
       </div>
     </Screen>
   );

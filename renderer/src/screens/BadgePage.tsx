@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Api } from '../api.ts';
-import { Badge, badgeLabel } from '../components/Badge.tsx';
+import { Badge } from '../components/Badge.tsx';
 import type { KioskData } from '../kiosk-data.ts';
 import type { Visit } from '../types.ts';
 
@@ -24,14 +24,5 @@ export function BadgePage({ api, data, visitId, lang }: { api: Api; data: KioskD
     });
   }, [visit]);
   if (!visit) return null;
-  return (
-    <Badge
-      visit={visit}
-      companyName={data.company?.name}
-      label={badgeLabel(data.visitorTypes, visit.visitorTypeId, lang)}
-      picture={undefined}
-      lang={lang}
-      timeZone={data.timeZone}
-    />
-  );
+  return <Badge data={data} visit={visit} picture={undefined} lang={lang} />;
 }

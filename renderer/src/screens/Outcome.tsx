@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Api, ApiProblem } from '../api.ts';
-import { Badge, badgeLabel } from '../components/Badge.tsx';
+import { Badge } from '../components/Badge.tsx';
 import { QrImage } from '../components/QrImage.tsx';
 import { Notice, Screen, Spinner } from '../components/ui.tsx';
 import { useCountdown } from '../hooks.ts';
@@ -125,6 +125,7 @@ function Confirmed({ api, data, lang, visit, picture, onHome }: Props) {
       className="outcome outcome-confirmed"
       actions={
         <>
+          <p className="hint footer-hint">{t('outcome.autoReturn', { seconds })}</p>
           {data.settings.badgePrinting && (
             <button type="button" className="btn btn-secondary" onClick={printBadge} disabled={print === 'printing'}>
               {print === 'printing' ? t('outcome.printing') : t('outcome.print')}
@@ -148,16 +149,8 @@ function Confirmed({ api, data, lang, visit, picture, onHome }: Props) {
       {print === 'failed' && <Notice kind="error">{t('outcome.printFailed')}</Notice>}
       <div className="outcome-cards">
         {data.accessEnabled && <GateCode api={api} visitId={visit.id} />}
-        <Badge
-          visit={visit}
-          companyName={data.company?.name}
-          label={badgeLabel(data.visitorTypes, visit.visitorTypeId, lang)}
-          picture={picture}
-          lang={lang}
-          timeZone={data.timeZone}
-        />
+        <Badge data={data} visit={visit} picture={picture} lang={lang} />
       </div>
-      <p className="hint">{t('outcome.autoReturn', { seconds })}</p>
     </Screen>
   );
 }

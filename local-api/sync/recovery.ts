@@ -1,0 +1,76 @@
+import type { Context } from '../context.ts';
+import { hexId } from '../rules/ids.ts';
+import { prepared } from '../store/rows.ts';
+import type { VisitRow } from '../visits/store.ts';
+import { formatHlc } from './hlc.ts';
+import { registerHlc, visitMutations } from './mutations.ts';
+import { recordMutation } from './outbox.ts';
+import { nextHlc, type SyncState, syncState, updateSyncState } from './state.ts';
+import { recentVisitsMs } from './tables.ts';
+
+/*
+ * A hub restored from an older backup has lost what happened after the backup: the check-ins, check-outs and
+ * decisions its kiosks pushed and it confirmed, and those of its own desk. Its kiosks still hold them. A kiosk
+ * notices the loss and sends again every visit it holds that the hub may have lost, so a restore costs no visitor.
+ */
+
+/**
+ * How a kiosk sees that its hub lost writes: the hub's feed starts over under a cursor the kiosk had from it (the
+ * cursor lies beyond the restored feed's end, or the feed is another one: a database made anew), or the hub knows
+ * fewer of this kiosk's mutations than it had confirmed.
+ */
+export type HubLoss = 'feed' | 'pushes';
+
+export function hubLoss(
+  state: Pick<SyncState, 'cursor' | 'companyId' | 'confirmedMutationId'>,
+  page: { companyId: string; reset: boolean; lastMutationId?: number | null | undefined },
+): HubLoss | undefined {
+  if (page.reset && state.cursor !== null && state.companyId === page.companyId) return 'feed';
+  if (page.lastMutationId !== undefined && (page.lastMutationId ?? 0) < state.confirmedMutationId) return 'pushes';
+  return undefined;
+}
+
+/**
+ * The visits a hub restored from a backup may lack: every open one, every one that changed within the span a full
+ * pass covers (the last 7 days; scheduled backups are daily, the newest 7 kept), and every one with a change not
+ * yet pushed. Deleted and anonymised ones are not sent back.
+ */
+function visitsToResend(ctx: Pick<Context, 'db' | 'clock'>, companyId: string): VisitRow[] {
+  return prepared(
+    ctx.db,
+    `SELECT * FROM visits WHERE companyId = ? AND deletedAt IS NULL AND (checkoutAt IS NULL OR updatedAt >= ?
+       OR id IN (SELECT rowKey FROM sync_outbox_rows WHERE tableName = 'visits'))
+     ORDER BY checkinAt, id`,
+  ).all(companyId, ctx.clock.now() - recentVisitsMs) as VisitRow[];
+}
+
+/**
+ * Rebuilds the kiosk's outbox from the visits it holds, inside the caller's transaction: each visit's check-in,
+ * check-out and decision, as they are now, replacing the pending mutations (they say no more than the rows). The
+ * hub applies what it lacks and recognises the rest: visits by id, check-outs never undone, decisions by their own
+ * timestamps. The kiosk goes on as a new client, so the hub takes the new numbering from its first id. The pending
+ * mutations keep the rows from being overwritten by the hub's older copies until the hub has them.
+ */
+export function resendVisits(ctx: Context, companyId: string, loss: HubLoss): number {
+  const { nodeId } = syncState(ctx);
+  const visits = visitsToResend(ctx, companyId);
+  prepared(
+    ctx.db,
+    'DELETE FROM sync_outbox_rows WHERE mutationId IN (SELECT id FROM sync_outbox WHERE companyId = ?)',
+  ).run(companyId);
+  prepared(ctx.db, 'DELETE FROM sync_outbox WHERE companyId = ?').run(companyId);
+  updateSyncState(ctx, { clientId: hexId(ctx.random, 16), confirmedMutationId: 0 });
+  for (const row of visits) {
+    const decidedHlc =
+      registerHlc(ctx, 'visits', row.id, 'authorization') ??
+      formatHlc({ wallMs: Number(row.authorizedAt ?? 0), counter: 0, node: nodeId });
+    for (const mutation of visitMutations(ctx, row, decidedHlc)) {
+      recordMutation(ctx, companyId, mutation, nextHlc(ctx));
+    }
+  }
+  ctx.log.warn(
+    { loss, visits: visits.length },
+    'sync: the hub lost writes it had confirmed (restored from a backup?); sending again the visits this kiosk holds',
+  );
+  return visits.length;
+}
