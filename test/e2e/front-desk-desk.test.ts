@@ -33,7 +33,8 @@ const longName = `Wolfeschlegelsteinhausenbergerdorff${'x'.repeat(165)}`;
 before(async () => {
   smtp = await startSmtp();
   kiosk = await kioskFixture();
-  assert.equal((await kiosk.api('POST', '/v1/kiosk/pin', { pin })).status, 200);
+  // The PIN set at enrolment, changed by the admin.
+  assert.equal((await kiosk.api('POST', '/v1/kiosk/pin', { pin, currentPin: kiosk.pin })).status, 200);
   browser = await launchChromium();
   ({ page, problems } = await openKiosk(browser, kiosk.service.url));
 });
