@@ -20,7 +20,8 @@ import type { EventListener } from './events.ts';
 import { fileRoutes } from './files/routes.ts';
 import { hostRoutes } from './hosts/routes.ts';
 import { authenticate } from './http/auth.ts';
-import { ApiError, errorHandler, notFound } from './http/errors.ts';
+import { errorHandler, notFound } from './http/error-handler.ts';
+import { ApiError } from './http/errors.ts';
 import { createKeyGuessLimiter, keyGuessLimits } from './http/key-guessing.ts';
 import { bodyLimits, checkJsonCost, formParameterLimit, refuseDeclaredOver } from './http/limits.ts';
 import { requestLog } from './http/request-log.ts';
@@ -124,7 +125,7 @@ export function createApp(ctx: Context, extra: { before?: Router[] } = {}): expr
   v1.options('/{*path}', notFound);
   // The OpenAPI document and signed file links need no key.
   v1.use(keylessRouterOf(routes));
-  // Credentials first: a client without a key cannot make the service read and parse a 20 MB body.
+  // Credentials first: a client without a key cannot make the service read a body at all.
   v1.use(
     authenticate(
       (key) => principalForKey(ctx, key),

@@ -37,13 +37,21 @@ export const qrAnswer = z.object({
   cardNumber: z.number().int(),
   issuedAt: z.string().nullable().describe('start of validity; null for a static code'),
   expiresAt: z.string().nullable().describe('first instant the code is refused; null for a static code'),
+  expiresInMs: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      "milliseconds from this answer until the code expires, by the service's clock (a kiosk's is its hub's): a " +
+        'page renews the code after it, whatever its own clock says; null for a static code',
+    ),
 });
 
 /** PNG modules of 8 pixels: large enough for a phone camera at arm's length, small enough to send quickly. */
 const pngScale = 8;
 
-/** Answers the JSON (returned) or sends the picture itself (returns undefined). */
-async function answerCode(res: Response, query: unknown, code: QrCode, caller: Caller) {
+/** Answers the JSON (returned) or sends the picture itself (returns undefined); `now` is the service's time. */
+async function answerCode(res: Response, query: unknown, code: QrCode, caller: Caller, now: number) {
   const { format } = validate(qrQuery, query);
   // Dynamic codes expire within seconds: no cache may keep one, and a static one is a credential.
   res.set('Cache-Control', 'no-store');
@@ -55,6 +63,7 @@ async function answerCode(res: Response, query: unknown, code: QrCode, caller: C
       cardNumber: code.cardNumber,
       issuedAt: code.issuedAt === null ? null : formatInZone(code.issuedAt, caller.timeZone),
       expiresAt: code.expiresAt === null ? null : formatInZone(code.expiresAt, caller.timeZone),
+      expiresInMs: code.expiresAt === null ? null : Math.max(0, code.expiresAt - now),
     };
   }
   if (code.expiresAt !== null) res.set('Expires', new Date(code.expiresAt).toUTCString());
@@ -77,7 +86,8 @@ function issueFor(ctx: Context, caller: Caller, subject: QrSubject, cardNumber: 
 /** A visit's gate code, as JSON or a picture; a visit that has left gets none. */
 export function visitGateCode(ctx: Context, req: Request, res: Response, caller: Caller, visit: VisitRow) {
   if (visit.checkoutAt !== null) throw new ApiError('ALREADY_CHECKOUT');
-  return answerCode(res, req.query, issueFor(ctx, caller, 'visitor', cardNumberOf(visit.cardNumber)), caller);
+  const code = issueFor(ctx, caller, 'visitor', cardNumberOf(visit.cardNumber));
+  return answerCode(res, req.query, code, caller, ctx.clock.now());
 }
 
 const tag = 'Access control';
@@ -107,7 +117,8 @@ export function qrRoutes(ctx: Context): RouteSpec[] {
       errors: codeErrors,
       handle: ({ req, res, caller, params }) => {
         const host = getHost(ctx, caller, String(params.id));
-        return answerCode(res, req.query, issueFor(ctx, caller, 'host', hostCardNumber(host.metadata)), caller);
+        const code = issueFor(ctx, caller, 'host', hostCardNumber(host.metadata));
+        return answerCode(res, req.query, code, caller, ctx.clock.now());
       },
     }),
     route({
@@ -123,7 +134,7 @@ export function qrRoutes(ctx: Context): RouteSpec[] {
         const invitee = getInvitee(ctx, caller, String(params.id));
         if (invitee.status === 'canceled') throw new ApiError('INVITEE_CANCELED');
         const code = issueFor(ctx, caller, 'visitor', cardNumberOf(invitee.cardNumber));
-        return answerCode(res, req.query, code, caller);
+        return answerCode(res, req.query, code, caller, ctx.clock.now());
       },
     }),
     route({
