@@ -146,7 +146,7 @@ describe('a roster people can trust in an emergency', () => {
     assert.ok(await photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'photo loads');
 
     // The long name wraps: the host and the time stay on the screen at every size.
-    await screenshotSizes(page, 'front-desk-roster', async () => {
+    await screenshotSizes(page, 'front-desk-inside-now', async () => {
       assert.deepEqual(await overflowing(page, '.roster-table td, .roster-table th'), []);
       assert.deepEqual(await spilling(page, '.roster-table td, .roster-table th'), []);
     });
