@@ -91,12 +91,13 @@ test('the front desk defines and removes custom fields', async () => {
   await page.getByLabel('PIN').fill(kiosk.pin);
   await page.getByRole('button', { name: 'Open' }).click();
   await page.getByRole('tab', { name: 'Settings' }).click();
-  const section = page.locator('section', { has: page.getByRole('heading', { name: 'Custom fields' }) });
+  const section = page.locator('section', { has: page.getByRole('heading', { name: 'Custom fields', exact: true }) });
+  const adding = page.locator('section', { has: page.getByRole('heading', { name: 'Add a custom field' }) });
   await section.getByText('Vehicle plate').waitFor();
-  await section.getByLabel('Question').fill('Badge colour');
-  await section.getByLabel('Type').selectOption('Dropdown');
-  await section.getByLabel('Choices (one per line)').fill('Red\nBlue');
-  await section.getByRole('button', { name: 'Add field' }).click();
+  await adding.getByLabel('Question', { exact: true }).fill('Badge colour');
+  await adding.getByLabel('Type').selectOption('Dropdown');
+  await adding.getByLabel('Choices (one per line)').fill('Red\nBlue');
+  await adding.getByRole('button', { name: 'Add field' }).click();
   await section.getByText('Badge colour').waitFor();
   const defined = (await kiosk.api('GET', '/v1/customfields')).body.customFields;
   const added = defined.find((f: { name: string }) => f.name === 'Badge colour');

@@ -14,6 +14,7 @@ import {
 } from '../helpers/browser.ts';
 import { pngBytes } from '../helpers/files.ts';
 import { type KioskFixture, kioskFixture } from '../helpers/kiosk.ts';
+import { client } from '../helpers/service.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 
 /*
@@ -27,14 +28,14 @@ let browser: Browser;
 let page: Page;
 let problems: string[];
 let smtp: TestSmtp;
-const pin = '246813';
+/** The PIN printed when the kiosk was enrolled: nobody at the screen chose it. */
+let pin: string;
 const longName = `Wolfeschlegelsteinhausenbergerdorff${'x'.repeat(165)}`;
 
 before(async () => {
   smtp = await startSmtp();
   kiosk = await kioskFixture();
-  // The PIN set at enrolment, changed by the admin.
-  assert.equal((await kiosk.api('POST', '/v1/kiosk/pin', { pin, currentPin: kiosk.pin })).status, 200);
+  pin = kiosk.pin;
   browser = await launchChromium();
   ({ page, problems } = await openKiosk(browser, kiosk.service.url));
 });
@@ -66,6 +67,56 @@ async function walkIn(visitor: Record<string, unknown>, visit: Record<string, un
   return reply.body as { id: string };
 }
 
+describe('the front-desk session', () => {
+  test('the desk works on its own session: minted by the PIN, used for every call, ended on leaving', async () => {
+    const bearers = new Set<string>();
+    const watch = (request: { url(): string; headers(): Record<string, string> }) => {
+      if (new URL(request.url()).pathname.startsWith('/v1/')) bearers.add(request.headers().authorization ?? '');
+    };
+    await openDesk();
+    page.on('request', watch);
+    await tab('Visits');
+    await page.getByText('No visits on these days.').waitFor();
+    page.off('request', watch);
+    assert.equal(bearers.size, 1, 'one credential for the desk');
+    const token = [...bearers][0]?.replace(/^Bearer /, '') ?? '';
+    assert.notEqual(token, kiosk.kioskKey, "not the kiosk's credential");
+    assert.notEqual(token, kiosk.apiKey, "not the company's key");
+    const desk = client(kiosk.service.url, token);
+    assert.equal((await desk('GET', '/v1/roster')).status, 200);
+    assert.equal((await desk('GET', '/v1/audit')).status, 403, 'a front-desk session, not an admin');
+
+    await page.getByRole('button', { name: 'Back to start' }).click();
+    await page.getByRole('button', { name: 'Front desk' }).waitFor();
+    for (let i = 0; i < 50 && (await desk('GET', '/v1/roster')).status !== 401; i++) await page.waitForTimeout(100);
+    assert.equal((await desk('GET', '/v1/roster')).status, 401, 'leaving the desk ended the session');
+  });
+
+  test('a session the service ended sends staff back to the PIN', async () => {
+    await openDesk();
+    const sessions = (await kiosk.api('GET', '/v1/credentials')).body;
+    const open = (sessions.credentials ?? sessions) as { id: string; role: string; revokedAt?: string | null }[];
+    for (const session of open.filter((c) => c.role === 'frontdesk' && !c.revokedAt)) {
+      await kiosk.api('DELETE', `/v1/credential/${session.id}`);
+    }
+    await tab('Visits');
+    await page.getByText('The front-desk session ended. Type the PIN to open the desk again.').waitFor();
+    await page.getByRole('heading', { name: 'Front-desk PIN' }).waitFor();
+    await page.getByRole('button', { name: 'Back to start' }).click();
+  });
+
+  test('a kiosk without a PIN offers nothing to type: the first PIN is never chosen at the screen', async () => {
+    assert.equal((await kiosk.api('DELETE', '/v1/kiosk/pin')).status, 200);
+    await page.getByRole('button', { name: 'Front desk' }).click();
+    await page.getByText('No front-desk PIN is set on this kiosk yet.', { exact: false }).waitFor();
+    assert.equal(await page.getByRole('button', { name: '1', exact: true }).count(), 0);
+    assert.deepEqual(await axeProblems(page), []);
+    await screenshotSizes(page, 'front-desk-no-pin');
+    await page.getByRole('button', { name: 'Back to start' }).click();
+    assert.equal((await kiosk.api('POST', '/v1/kiosk/pin', { pin })).status, 200, 'the admin sets it again');
+  });
+});
+
 describe('a roster people can trust in an emergency', () => {
   test('inside now: let in only, one row per person with a warning, waiting apart, search, photos', async () => {
     await walkIn({ name: 'Lucas Prado', company: 'Initech' }, {}, true);
@@ -95,7 +146,7 @@ describe('a roster people can trust in an emergency', () => {
     assert.ok(await photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'photo loads');
 
     // The long name wraps: the host and the time stay on the screen at every size.
-    await screenshotSizes(page, 'front-desk-roster', async () => {
+    await screenshotSizes(page, 'front-desk-inside-now', async () => {
       assert.deepEqual(await overflowing(page, '.roster-table td, .roster-table th'), []);
       assert.deepEqual(await spilling(page, '.roster-table td, .roster-table th'), []);
     });

@@ -52,7 +52,7 @@ test('the PIN set at enrolment opens the desk, a wrong one is refused', async ()
   await page.getByRole('tablist', { name: 'Front-desk sections' }).waitFor();
 });
 
-test('who is inside: the roster, printable, with check-out', async () => {
+test('who is inside: the roster, with check-out', async () => {
   for (const [name, company] of [
     ['Lucas Prado', 'Initech'],
     ['Marta Costa', 'Umbrella'],
@@ -68,30 +68,7 @@ test('who is inside: the roster, printable, with check-out', async () => {
   assert.deepEqual(await axeProblems(page), []);
   await screenshot(page, 'front-desk-roster');
 
-  // Printing shows the roster alone, under its heading; the kiosk around it is left out.
-  await page.evaluate(() => {
-    window.print = () => {
-      document.body.dataset.printed = document.body.classList.contains('printing-roster') ? 'roster' : 'other';
-    };
-  });
-  await page.getByRole('button', { name: 'Print roster' }).click();
-  await page.waitForFunction(() => document.body.dataset.printed === 'roster');
-  await page.evaluate(() => document.body.classList.add('printing-roster'));
-  await page.emulateMedia({ media: 'print' });
-  assert.ok(await page.getByRole('heading', { name: 'Evacuation roster' }).isVisible());
-  assert.ok(await page.getByRole('cell', { name: 'Marta Costa' }).isVisible());
-  assert.equal(await page.getByRole('tablist').isVisible(), false);
-  assert.equal(
-    await page
-      .getByRole('button', { name: /Check out/ })
-      .first()
-      .isVisible(),
-    false,
-  );
-  await screenshot(page, 'roster-print');
-  await page.emulateMedia({ media: 'screen' });
-  await page.evaluate(() => document.body.classList.remove('printing-roster'));
-
+  // Its printed form (A4, the whole list, every column on the page): front-desk-desk.test.ts.
   await page.getByRole('button', { name: 'Check out: Lucas Prado' }).click();
   await page.getByText('Lucas Prado was checked out.').waitFor();
   await page.getByText('People inside: 1').waitFor();

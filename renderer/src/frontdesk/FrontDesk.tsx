@@ -1,6 +1,6 @@
 import { type KeyboardEvent, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type Api, createApi } from '../api.ts';
+import { type Api, ApiProblem, createApi } from '../api.ts';
 import { Notice, Screen, Spinner } from '../components/ui.tsx';
 import { problemText } from '../problems.ts';
 import { setReached } from '../reach.ts';
@@ -23,25 +23,45 @@ type Tab = (typeof tabs)[number];
 
 /**
  * The front desk: staff's side of the kiosk, behind the PIN. The PIN opens a front-desk session (a short-lived
- * credential of its own, POST /v1/kiosk/frontdesk): the desk's calls carry it, not the kiosk's credential, and
- * leaving the desk ends it.
+ * credential of its own, POST /v1/kiosk/frontdesk): the desk's calls carry it, not the kiosk's credential. Leaving
+ * the desk ends it, and so does the kiosk's idle time-out (which returns to the welcome screen); a session the
+ * service ended (its own idle limit, or revoked) sends staff back to the PIN.
  */
 export function FrontDesk(props: FrontDeskProps) {
   const [session, setSession] = useState<Api>();
+  const [ended, setEnded] = useState(false);
   useEffect(() => {
     if (!session) return;
     return () => void session.send('DELETE', '/v1/kiosk/frontdesk').catch(() => undefined);
   }, [session]);
   if (!session) {
-    return (
-      <PinGate
-        api={props.api}
-        onUnlocked={(token) => setSession(createApi(token, setReached))}
-        onClose={props.onClose}
-      />
-    );
+    const open = (token: string) => {
+      setEnded(false);
+      setSession(
+        endingWhenRefused(createApi(token, setReached), () => {
+          setSession(undefined);
+          setEnded(true);
+        }),
+      );
+    };
+    return <PinGate api={props.api} ended={ended} onUnlocked={open} onClose={props.onClose} />;
   }
   return <Desk {...props} api={session} />;
+}
+
+/** The session's client, which calls `onEnded` when the service no longer takes the session (401). */
+function endingWhenRefused(api: Api, onEnded: () => void): Api {
+  const watched = <T,>(call: Promise<T>) =>
+    call.catch((error: unknown) => {
+      if (error instanceof ApiProblem && error.status === 401) onEnded();
+      throw error;
+    });
+  return {
+    get: (path) => watched(api.get(path)),
+    optional: (path) => watched(api.optional(path)),
+    send: (method, path, body) => watched(api.send(method, path, body)),
+    download: (path) => watched(api.download(path)),
+  };
 }
 
 function Desk(props: FrontDeskProps) {
@@ -91,16 +111,16 @@ function Desk(props: FrontDeskProps) {
 }
 
 /**
- * The PIN gate. A kiosk without a PIN asks for one first (twice, to catch a slip); after that the PIN opens the
- * desk. The service checks it (scrypt, constant time, rate-limited) and says why it refused, in words.
+ * The PIN gate. The PIN is set when the kiosk is enrolled (printed once) or by the administrator through the API,
+ * never here: a kiosk without one says so and offers nothing to type. The service checks the PIN (scrypt, constant
+ * time, rate-limited) and says why it refused, in words.
  */
-function PinGate({ api, onUnlocked, onClose }: { api: Api; onUnlocked: (token: string) => void; onClose: () => void }) {
+function PinGate(props: { api: Api; ended: boolean; onUnlocked: (token: string) => void; onClose: () => void }) {
+  const { api, onUnlocked, onClose } = props;
   const { t } = useTranslation();
   const [pinSet, setPinSet] = useState<boolean>();
   const [loadProblem, setLoadProblem] = useState<string>();
   const [pin, setPin] = useState('');
-  const [first, setFirst] = useState<string>();
-  const [mismatch, setMismatch] = useState(false);
   const { busy, notice, run } = useAction();
 
   useEffect(() => {
@@ -117,47 +137,22 @@ function PinGate({ api, onUnlocked, onClose }: { api: Api; onUnlocked: (token: s
       return undefined;
     }).finally(() => setPin(''));
 
-  const choose = () => {
-    if (first === undefined) {
-      setFirst(pin);
-      setPin('');
-      setMismatch(false);
-      return;
-    }
-    if (first !== pin) {
-      setFirst(undefined);
-      setPin('');
-      setMismatch(true);
-      return;
-    }
-    void run(async () => {
-      await api.send('POST', '/v1/kiosk/pin', { pin });
-      const { token } = await api.send<{ token: string }>('POST', '/v1/kiosk/frontdesk', { pin });
-      onUnlocked(token);
-      return undefined;
-    }).finally(() => {
-      setFirst(undefined);
-      setPin('');
-    });
-  };
-
-  const title = pinSet === false ? t('frontDesk.setPinTitle') : t('frontDesk.pinTitle');
   return (
-    <Screen title={title} className="pin-gate" onBack={onClose} onCancel={onClose}>
+    <Screen title={t('frontDesk.pinTitle')} className="pin-gate" onBack={onClose} onCancel={onClose}>
       {loadProblem && <Notice kind="error">{loadProblem}</Notice>}
       {pinSet === undefined && !loadProblem && <Spinner label={t('common.loading')} />}
-      {pinSet === false && <p className="lead">{t('frontDesk.setPinText')}</p>}
-      {pinSet !== undefined && (
+      {pinSet === false && <p className="lead">{t('frontDesk.noPin')}</p>}
+      {props.ended && <Notice kind="info">{t('frontDesk.sessionEnded')}</Notice>}
+      {pinSet && (
         <PinPad
-          label={pinSet ? t('frontDesk.pin') : first === undefined ? t('frontDesk.newPin') : t('frontDesk.repeatPin')}
+          label={t('frontDesk.pin')}
           value={pin}
           onChange={setPin}
-          submitLabel={pinSet ? t('frontDesk.unlock') : first === undefined ? t('common.next') : t('frontDesk.setPin')}
-          onSubmit={pinSet ? verify : choose}
+          submitLabel={t('frontDesk.unlock')}
+          onSubmit={verify}
           busy={busy}
         />
       )}
-      {mismatch && <Notice kind="error">{t('frontDesk.pinMismatch')}</Notice>}
       {notice}
     </Screen>
   );

@@ -200,11 +200,11 @@ export const de: Messages = {
   frontDesk: {
     title: 'Empfang',
     pinTitle: 'Empfangs-PIN',
+    noPin:
+      'Für diesen Kiosk ist noch keine Empfangs-PIN gesetzt. Der Administrator setzt sie: Sie wurde bei der Registrierung des Kiosks ausgegeben oder wird über die API gesetzt (docs/kiosk.md).',
+    sessionEnded: 'Die Empfangssitzung ist beendet. Geben Sie die PIN ein, um den Empfang wieder zu öffnen.',
     pin: 'PIN',
     unlock: 'Öffnen',
-    setPinTitle: 'Empfangs-PIN festlegen',
-    setPinText:
-      'Dieses Terminal hat noch keine PIN. Wählen Sie 6 bis 12 Ziffern: Das Personal braucht sie, um den Empfang zu öffnen.',
     newPin: 'Neue PIN',
     repeatPin: 'PIN wiederholen',
     currentPin: 'Aktuelle PIN',

@@ -199,10 +199,11 @@ export const en = {
   frontDesk: {
     title: 'Front desk',
     pinTitle: 'Front-desk PIN',
+    noPin:
+      'No front-desk PIN is set on this kiosk yet. The administrator sets it: it was printed when the kiosk was enrolled, or is set through the API (docs/kiosk.md).',
+    sessionEnded: 'The front-desk session ended. Type the PIN to open the desk again.',
     pin: 'PIN',
     unlock: 'Open',
-    setPinTitle: 'Choose a front-desk PIN',
-    setPinText: 'This kiosk has no PIN yet. Choose 6 to 12 digits: staff need it to open the front desk.',
     newPin: 'New PIN',
     repeatPin: 'Repeat the PIN',
     currentPin: 'Current PIN',

@@ -200,10 +200,11 @@ export const ptBR: Messages = {
   frontDesk: {
     title: 'Recepção',
     pinTitle: 'PIN da recepção',
+    noPin:
+      'Este totem ainda não tem PIN da recepção. Quem administra o define: ele foi impresso quando o totem foi registrado, ou é definido pela API (docs/kiosk.md).',
+    sessionEnded: 'A sessão da recepção terminou. Digite o PIN para abrir de novo.',
     pin: 'PIN',
     unlock: 'Abrir',
-    setPinTitle: 'Escolha um PIN para a recepção',
-    setPinText: 'Este totem ainda não tem PIN. Escolha de 6 a 12 dígitos: a equipe precisa dele para abrir a recepção.',
     newPin: 'Novo PIN',
     repeatPin: 'Repita o PIN',
     currentPin: 'PIN atual',

@@ -199,10 +199,10 @@ export const zhHans: Messages = {
   frontDesk: {
     title: '前台',
     pinTitle: '前台 PIN',
+    noPin: '此自助终端尚未设置前台 PIN。由管理员设置：在登记终端时已打印，或通过 API 设置（docs/kiosk.md）。',
+    sessionEnded: '前台会话已结束。请输入 PIN 重新打开。',
     pin: 'PIN',
     unlock: '打开',
-    setPinTitle: '设置前台 PIN',
-    setPinText: '本终端尚未设置 PIN。请选择 6 到 12 位数字：工作人员需要用它打开前台。',
     newPin: '新 PIN',
     repeatPin: '再次输入 PIN',
     currentPin: '当前 PIN',
