@@ -140,7 +140,7 @@ export function qrRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visit/:id/qrcode',
-      roles: roles.kioskPageWrites,
+      roles: roles.staff,
       tag,
       summary: "A visit's QR code, from its cardNumber (static when staticVisitorQRCode is on)",
       query: qrQuery,

@@ -15,7 +15,7 @@ export function hostRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/hosts',
-      roles: roles.kioskPageReads,
+      roles: roles.readers,
       tag,
       summary: 'List hosts',
       response: z.object({ hosts: z.array(hostObjectSchema), size: z.number().int() }),

@@ -37,7 +37,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/invitees',
-      roles: roles.kioskPageReads,
+      roles: roles.readers,
       tag,
       summary: 'List invitees',
       response: z.object({ invitees: z.array(inviteeObjectSchema), size: z.number().int() }),
@@ -67,7 +67,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/invitee/:id',
-      roles: roles.kioskPageReads,
+      roles: roles.readers,
       tag,
       summary: 'Retrieve an invitee',
       response: inviteeObjectSchema,

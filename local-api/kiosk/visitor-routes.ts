@@ -9,6 +9,8 @@ import { createFailureLimiter } from '../http/rate-limit.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { firstNameAndInitial } from '../rules/names.ts';
 import { formatInZone } from '../rules/time.ts';
+import { effectiveRules } from '../visitor-types/rules.ts';
+import { typeRules } from '../visitor-types/store.ts';
 import { screenAnswer, visitInputCodes } from '../visits/schema.ts';
 import { checkinInvitee, checkinWalkIn, checkoutVisit, getVisit, screenCheckin } from '../visits/store.ts';
 import { kioskSettings } from './store.ts';
@@ -118,7 +120,9 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
         'INVALID_NDA',
       ],
       handle: ({ caller, body }) => {
-        const { requireAuthorization } = kioskSettings(ctx, caller);
+        // The visitor's type decides where it has a rule, the kiosk's settings elsewhere.
+        const type = typeRules(ctx, caller, body.visit.visitorTypeId);
+        const { requireAuthorization } = effectiveRules(type, kioskSettings(ctx, caller), caller.lang);
         const visit = checkinWalkIn(ctx, caller, {
           ...body,
           visit: {

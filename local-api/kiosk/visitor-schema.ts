@@ -65,6 +65,11 @@ export const kioskInviteesAnswer = z.object({
       expectedAt: z.string(),
       expectedToday: z.boolean(),
       hostName: z.string().nullable(),
+      visitorTypeId: z.string().nullable().describe("the invitation's visitor type"),
+      answeredFieldIds: z
+        .array(z.string())
+        .describe('the custom fields the invitation answered (their ids only): the kiosk asks the required rest'),
+      hasPicture: z.boolean().describe('whether the invitation brought a picture'),
     }),
   ),
 });
@@ -91,6 +96,8 @@ export const kioskVisitObject = z.object({
   visitorStatus: z.enum(['BLOCKED']).nullable(),
   pictureSignedUrl: z.string().nullable(),
   cardNumber: z.string().nullable(),
+  visitorTypeId: z.string().nullable(),
+  hostNotified: z.boolean().describe("a message to the host was queued on the company's notification channels"),
 });
 
 /** POST /v1/kiosk/screen: POST /v1/visits/screen as the screen sends it, an invitation named by its ticket. */

@@ -1,8 +1,10 @@
 import type { Context } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
+import { isAnswered } from '../custom-fields/values.ts';
 import { fileUrls } from '../files/store.ts';
 import { ApiError } from '../http/errors.ts';
 import { findInvitee, type InviteeRow } from '../invitees/store.ts';
+import { hostNotified } from '../notifications/delivery.ts';
 import { isUuidV4 } from '../rules/ids.ts';
 import { firstNameAndInitial, namesMatch, normalizeName } from '../rules/names.ts';
 import { formatInZone, parseDateTime } from '../rules/time.ts';
@@ -80,6 +82,13 @@ export function inviteeShown(ctx: Context, caller: Caller, row: InviteeRow, tick
     expectedAt: formatInZone(expectedAt, caller.timeZone),
     expectedToday: expectedAt >= start && expectedAt < end,
     hostName: hostName(ctx, caller, row.hostId),
+    // What the kiosk needs to ask what the invitation lacks: its type, which fields it answered (ids, not the
+    // answers), and whether it brought a picture.
+    visitorTypeId: (row.visitorTypeId as string | null) ?? null,
+    answeredFieldIds: (JSON.parse(String(row.customFields)) as { id: string; type: string; value?: string | null }[])
+      .filter((field) => isAnswered({ type: field.type, options: [], required: true }, field.value ?? undefined))
+      .map((field) => field.id),
+    hasPicture: row.pictureFile !== null || Boolean(row.pictureUrl),
   };
 }
 
@@ -124,5 +133,7 @@ export function kioskVisitObject(ctx: Context, caller: Caller, row: VisitRow) {
     visitorStatus: row.visitorStatus === 'BLOCKED' ? ('BLOCKED' as const) : null,
     pictureSignedUrl: fileUrls(ctx, row.pictureFile).signedUrl,
     cardNumber: row.cardNumber === null || row.cardNumber === undefined ? null : String(row.cardNumber),
+    visitorTypeId: (row.visitorTypeId as string | null) ?? null,
+    hostNotified: hostNotified(ctx, caller.companyId, row.id),
   };
 }

@@ -13,7 +13,7 @@ import { useReached } from './reach.ts';
 import { Outcome, SeeReception } from './screens/Outcome.tsx';
 import { ScreenFailure } from './screens/ScreenFailure.tsx';
 import { Welcome } from './screens/Welcome.tsx';
-import type { Visit, VisitorType } from './types.ts';
+import type { KioskVisit, VisitorType } from './types.ts';
 
 // The visitors' flows are in the first chunk: a tap must never wait for (or fail on) a download. What they load
 // later (camera decoding, signature pad, PDF maker, QR drawing) is fetched in the background once the kiosk is up;
@@ -25,7 +25,7 @@ type Screen =
   | { name: 'walkIn'; visitorType: VisitorType | undefined }
   | { name: 'invited' }
   | { name: 'checkout' }
-  | { name: 'outcome'; visit: Visit; picture: string | undefined }
+  | { name: 'outcome'; visit: KioskVisit; picture: string | undefined }
   | { name: 'stopped'; visitorName: string }
   | { name: 'frontDesk' };
 
@@ -77,7 +77,7 @@ export function App({ api, initial }: { api: Api; initial: KioskData }) {
     return () => clearTimeout(timer);
   }, []);
 
-  const done = (visit: Visit, picture?: string) => setScreen({ name: 'outcome', visit, picture });
+  const done = (visit: KioskVisit, picture?: string) => setScreen({ name: 'outcome', visit, picture });
   const stopped = (visitorName: string) => setScreen({ name: 'stopped', visitorName });
   const flowProps = { api, data, lang, onCancel: home };
   const offeredTypes = data.visitorTypes.filter((type) => type.isActive);

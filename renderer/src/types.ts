@@ -35,6 +35,52 @@ export interface Visit {
   hostNotified?: boolean;
 }
 
+/**
+ * A visit as the kiosk follows it (`/v1/kiosk/walkin`, `/v1/kiosk/invitee/checkin`, `GET /v1/kiosk/visit/:id`):
+ * the visitor's own details and the host's name, nothing of anyone else.
+ */
+export interface KioskVisit {
+  id: string;
+  name: string | null;
+  company: string | null;
+  hostName: string | null;
+  checkinAt: string;
+  checkoutAt: string | null;
+  isInsideCompany: boolean;
+  authorizationStatus: 'waiting' | 'allowed' | 'denied' | null;
+  visitorStatus: 'BLOCKED' | null;
+  pictureSignedUrl: string | null;
+  cardNumber: string | null;
+  visitorTypeId: string | null;
+  /** Whether a message to the host was queued on a configured channel. */
+  hostNotified: boolean;
+}
+
+/** A person a kiosk lookup found: as much as the screen may show, and a ticket for the next step. */
+export interface FoundPerson {
+  ticket: string;
+  firstName: string;
+  /** The initial of the last name and a dot ("S."), or empty. */
+  initial: string;
+}
+
+/** An invitation a kiosk lookup found (`POST /v1/kiosk/invitees/find`). */
+export interface FoundInvitee extends FoundPerson {
+  expectedAt: string;
+  expectedToday: boolean;
+  hostName: string | null;
+  visitorTypeId: string | null;
+  answeredFieldIds: string[];
+  hasPicture: boolean;
+}
+
+/** A host the kiosk's search found: name and sector only. */
+export interface HostFound {
+  id: string;
+  name: string;
+  sector: string | null;
+}
+
 export interface Invitee {
   id: string;
   name: string | null;
@@ -47,7 +93,7 @@ export interface Invitee {
   visitorTypeId?: string | null;
   pictureUrl?: string | null;
   /** The answers the invitation already holds (Custom Field Objects). */
-  customFields?: { id: string; value: string | null }[];
+  customFields?: { id: string; type?: string; value: string | null }[];
 }
 
 export interface Company {

@@ -129,11 +129,13 @@ describe('walk-in and the waiting screen', () => {
       'checkoutAt',
       'company',
       'hostName',
+      'hostNotified',
       'id',
       'isInsideCompany',
       'name',
       'pictureSignedUrl',
       'visitorStatus',
+      'visitorTypeId',
     ]);
     assert.deepEqual(
       [checkin.body.name, checkin.body.hostName, checkin.body.isInsideCompany],
@@ -219,12 +221,15 @@ describe('invited guests', () => {
         ['Beatriz', 'L.', 'Ana Souza', true],
       );
       assert.deepEqual(Object.keys(shown).sort(), [
+        'answeredFieldIds',
         'expectedAt',
         'expectedToday',
         'firstName',
+        'hasPicture',
         'hostName',
         'initial',
         'ticket',
+        'visitorTypeId',
       ]);
       const text = JSON.stringify(found.body);
       for (const secret of [guest.id, 'beatriz@guest.test', '5511988887777', 'Costa'])

@@ -48,20 +48,6 @@ const reads = [
   'GET /kiosk/company',
 ];
 
-/** What the kiosk page's visitor screens still call until they move to /v1/kiosk/… (roles.kioskPageReads/Writes). */
-const kioskPageUntilMoved = [
-  'GET /hosts',
-  'GET /invitees',
-  'GET /invitee/:id',
-  'GET /visits',
-  'POST /visits',
-  'POST /visits/screen',
-  'PATCH /visit/checkout/:id',
-  'POST /visit/inviteeCheckin/:inviteeId',
-  'GET /visit/:id',
-  'GET /visit/:id/qrcode',
-];
-
 const expected: Record<string, readonly string[]> = {
   readonly: [...reads, 'GET /audit'],
   frontdesk: [
@@ -117,7 +103,6 @@ const expected: Record<string, readonly string[]> = {
     'GET /kiosk/visit/:id/qrcode',
     'POST /kiosk/checkout/find',
     'POST /kiosk/checkout',
-    ...kioskPageUntilMoved,
   ],
   sync: ['GET /sync/changes', 'POST /sync/push'],
   owner: [

@@ -3,7 +3,7 @@ import { inLanguage } from '../../../local-api/visitor-types/rules.ts';
 import { visitCode } from '../codes.ts';
 import type { KioskData } from '../kiosk-data.ts';
 import { dateAndTime } from '../time.ts';
-import type { Visit, VisitorType } from '../types.ts';
+import type { KioskVisit, VisitorType } from '../types.ts';
 import { QrImage } from './QrImage.tsx';
 
 /** The word on the badge: the visit's type's label in the visitor's language; undefined for "Visitor". */
@@ -28,7 +28,11 @@ export function nameSize(name: string): 'large' | 'medium' | 'small' | 'tiny' {
  * The visitor's badge, laid out for a 62 × 100 mm label (print CSS: `@page badge`). Its QR code is the visit's
  * reference (`portaria:visit:<id>`), which the kiosk reads at check-out; it carries no personal data.
  */
-export function Badge(props: { data: KioskData; visit: Visit; picture: string | undefined; lang: string }) {
+/** What a badge shows of a visit: the kiosk's own visit object has it, and the desk's visit once its host is named. */
+export type BadgeVisit = Pick<KioskVisit, 'id' | 'name' | 'company' | 'hostName' | 'checkinAt'> &
+  Partial<Pick<KioskVisit, 'pictureSignedUrl' | 'visitorTypeId'>>;
+
+export function Badge(props: { data: KioskData; visit: BadgeVisit; picture: string | undefined; lang: string }) {
   const { t } = useTranslation();
   const { data, visit, lang } = props;
   const label = badgeLabel(data.visitorTypes, visit.visitorTypeId, lang);
@@ -44,10 +48,10 @@ export function Badge(props: { data: KioskData; visit: Visit; picture: string | 
       </p>
       {visit.company && <p className="badge-visitor-company">{visit.company}</p>}
       <dl className="badge-facts">
-        {visit.host && (
+        {visit.hostName && (
           <div>
             <dt>{t('badge.host')}</dt>
-            <dd>{visit.host.name}</dd>
+            <dd>{visit.hostName}</dd>
           </div>
         )}
         <div>

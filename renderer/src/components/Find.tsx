@@ -23,7 +23,6 @@ export function FindScreen(props: {
   submitLabel?: string | undefined;
   onSubmit?: () => void;
   results: Found[];
-  noMatch: string | undefined;
   onPick: (id: string) => void;
   onScan: (text: string) => void;
   message: string | undefined;
@@ -73,7 +72,6 @@ export function FindScreen(props: {
               </li>
             ))}
           </ul>
-          {props.noMatch && <p className="hint">{props.noMatch}</p>}
         </section>
       </div>
       {props.message && <Notice kind="error">{props.message}</Notice>}

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { asksField, type EffectiveRules, effectiveRules } from '../../../local-api/visitor-types/rules.ts';
+import type { Api } from '../api.ts';
 import { Field, Notice, Screen, Spinner } from '../components/ui.tsx';
 import { type AnswerProblem, answerProblems } from '../custom-fields.ts';
 import type { KioskData } from '../kiosk-data.ts';
 import { problemText } from '../problems.ts';
-import type { CustomFieldDefinition, Visit, VisitorType } from '../types.ts';
+import type { CustomFieldDefinition, KioskVisit, VisitorType } from '../types.ts';
 import {
   askedFields,
   maxLength,
@@ -61,6 +62,7 @@ const inputKind: Partial<Record<VisitorKey, { type: string; inputMode?: 'email' 
  * stop the visitor (the blocklist) before anything else is asked; after the last step, `submit` checks them in.
  */
 export function CheckinSteps(props: {
+  api: Api;
   steps: readonly Step[];
   requirements: Requirements;
   data: KioskData;
@@ -68,8 +70,8 @@ export function CheckinSteps(props: {
   /** Who signs the agreement when the name was not typed here (an invited guest). */
   signerName?: string;
   screen?: (visitor: VisitorData) => Promise<boolean>;
-  submit: (gathered: Gathered) => Promise<Visit>;
-  onDone: (visit: Visit, picture: string | undefined) => void;
+  submit: (gathered: Gathered) => Promise<KioskVisit>;
+  onDone: (visit: KioskVisit, picture: string | undefined) => void;
   onStopped: (name: string) => void;
   onCancel: () => void;
 }) {
@@ -198,7 +200,7 @@ export function CheckinSteps(props: {
         }
       >
         <HostPicker
-          hosts={data.hosts}
+          api={props.api}
           choice={host}
           onChange={(choice) => {
             setHost(choice);

@@ -1,72 +1,86 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Api, ApiProblem } from '../api.ts';
-import { readCode } from '../codes.ts';
+import { readCode, visitCode } from '../codes.ts';
 import { ConfirmScreen, FindScreen } from '../components/Find.tsx';
 import { Screen } from '../components/ui.tsx';
 import { useCountdown } from '../hooks.ts';
 import type { KioskData } from '../kiosk-data.ts';
-import { type InsideVisit, insideVisits } from '../lists.ts';
 import { problemText } from '../problems.ts';
-import { matching, minSearchLength } from '../search.ts';
 import { timeOfDay } from '../time.ts';
-import type { Visit } from '../types.ts';
+import type { FoundPerson, KioskVisit } from '../types.ts';
 
-/** Check-out: the badge's QR code (or the invitation's) held up to the camera, or one's name typed. */
+/** Who is checking out: a badge read (the visit's own code) or a person found by name (a ticket). */
+type Leaving = { by: 'code'; code: string; name: string; since: string } | { by: 'ticket'; person: FoundPerson };
+
+const shownName = (person: { firstName: string; initial: string }) =>
+  [person.firstName, person.initial].filter(Boolean).join(' ');
+
+/**
+ * Check-out: the badge's QR code held up to the camera, or one's whole name typed. The service answers a name only
+ * with close matches inside now, as a first name and an initial with a ticket: nobody else is revealed.
+ */
 export function Checkout(props: { api: Api; data: KioskData; lang: string; onCancel: () => void }) {
   const { t } = useTranslation();
   const { api, data } = props;
-  const [inside, setInside] = useState<InsideVisit[]>([]);
   const [query, setQuery] = useState('');
-  const [chosen, setChosen] = useState<InsideVisit>();
+  const [found, setFound] = useState<FoundPerson[]>([]);
+  const [chosen, setChosen] = useState<Leaving>();
   const [message, setMessage] = useState<string>();
   const [sending, setSending] = useState(false);
-  const [done, setDone] = useState<Visit>();
-
-  useEffect(() => {
-    insideVisits(api).then(setInside, (error) => setMessage(problemText(error)));
-  }, [api]);
-
-  const offer = (visit: InsideVisit | undefined) => {
-    if (!visit) return setMessage(t('checkout.noMatch'));
-    if (!visit.isInsideCompany) return setMessage(t('checkout.alreadyOut'));
-    setMessage(undefined);
-    setChosen(visit);
-  };
+  const [goodbye, setGoodbye] = useState<string>();
 
   const scanned = async (text: string) => {
     const code = readCode(text);
+    if (code.kind !== 'visit') return setMessage(t('checkout.scanBadge'));
     try {
-      if (code.kind === 'visit')
-        offer(inside.find((v) => v.id === code.id) ?? (await api.get<Visit>(`/v1/visit/${code.id}`)));
-      else if (code.kind === 'invitee') offer(inside.find((v) => v.inviteeId === code.id));
-      else if (code.kind === 'card') offer(inside.find((v) => v.cardNumber === String(code.cardNumber)));
-      else setMessage(t('invited.unknownCode'));
+      const visit = await api.get<KioskVisit>(`/v1/kiosk/visit/${code.id}`);
+      if (!visit.isInsideCompany) return setMessage(t('checkout.alreadyOut'));
+      setMessage(undefined);
+      setChosen({ by: 'code', code: visitCode(visit.id), name: visit.name ?? '', since: visit.checkinAt });
     } catch (error) {
       setMessage(error instanceof ApiProblem && error.status === 404 ? t('checkout.noMatch') : problemText(error));
     }
   };
 
-  const checkOut = async (visit: Visit) => {
-    setSending(true);
+  const find = async (name: string) => {
+    setMessage(undefined);
     try {
-      setDone(await api.send<Visit>('PATCH', `/v1/visit/checkout/${visit.id}`, { checkoutType: 'IPAD' }));
+      const { visits } = await api.send<{ visits: FoundPerson[] }>('POST', '/v1/kiosk/checkout/find', { name });
+      setFound(visits);
+      if (visits.length === 0) setMessage(t('checkout.noMatch'));
+      else if (visits.length === 1 && visits[0]) setChosen({ by: 'ticket', person: visits[0] });
     } catch (error) {
-      setSending(false);
-      // Checked out already (elsewhere, or a lost answer retried): the visitor's goal is reached all the same.
-      if (error instanceof ApiProblem && error.type === 'ALREADY_CHECKOUT') setDone(visit);
-      else setMessage(problemText(error));
+      setMessage(problemText(error));
     }
   };
 
-  if (done) return <Goodbye visit={done} onHome={props.onCancel} />;
+  const checkOut = async (leaving: Leaving) => {
+    setSending(true);
+    try {
+      const body = leaving.by === 'code' ? { code: leaving.code } : { ticket: leaving.person.ticket };
+      const done = await api.send<{ firstName: string }>('POST', '/v1/kiosk/checkout', body);
+      setGoodbye(done.firstName);
+    } catch (error) {
+      setSending(false);
+      // Checked out already (elsewhere, or a lost answer retried): the visitor's goal is reached all the same.
+      if (error instanceof ApiProblem && error.type === 'ALREADY_CHECKOUT') {
+        setGoodbye(leaving.by === 'code' ? leaving.name : leaving.person.firstName);
+      } else setMessage(problemText(error));
+    }
+  };
+
+  if (goodbye !== undefined) return <Goodbye name={goodbye} onHome={props.onCancel} />;
 
   if (chosen) {
+    const name = chosen.by === 'code' ? chosen.name : shownName(chosen.person);
     return (
       <ConfirmScreen
-        title={t('checkout.confirmTitle', { name: chosen.name ?? '' })}
-        name={chosen.name}
-        lines={[chosen.company, t('checkout.since', { time: timeOfDay(props.lang, data.timeZone, chosen.checkinAt) })]}
+        title={t('checkout.confirmTitle', { name })}
+        name={name}
+        lines={[
+          chosen.by === 'code' && t('checkout.since', { time: timeOfDay(props.lang, data.timeZone, chosen.since) }),
+        ]}
         confirmLabel={t('checkout.confirm')}
         sending={sending}
         message={message}
@@ -78,8 +92,6 @@ export function Checkout(props: { api: Api; data: KioskData; lang: string; onCan
   }
 
   const typed = query.trim();
-  const searched = typed.length >= minSearchLength;
-  const results = searched ? matching(inside, typed, (v) => [v.name], 5) : [];
   return (
     <FindScreen
       title={t('checkout.title')}
@@ -89,18 +101,20 @@ export function Checkout(props: { api: Api; data: KioskData; lang: string; onCan
       query={query}
       onQuery={(text) => {
         setQuery(text);
+        setFound([]);
         setMessage(undefined);
       }}
+      submitLabel={t('common.continue')}
       onSubmit={() => {
-        if (results.length === 1) offer(results[0]);
+        if (typed !== '') void find(typed);
       }}
-      results={results.map((v) => ({
-        id: v.id,
-        name: v.name,
-        detail: [timeOfDay(props.lang, data.timeZone, v.checkinAt), v.company].filter(Boolean).join(' · '),
-      }))}
-      noMatch={searched && results.length === 0 ? t('checkout.noMatch') : undefined}
-      onPick={(id) => offer(results.find((v) => v.id === id))}
+      results={
+        found.length > 1 ? found.map((person) => ({ id: person.ticket, name: shownName(person), detail: '' })) : []
+      }
+      onPick={(ticket) => {
+        const person = found.find((candidate) => candidate.ticket === ticket);
+        if (person) setChosen({ by: 'ticket', person });
+      }}
       onScan={scanned}
       message={message}
       onCancel={props.onCancel}
@@ -108,12 +122,12 @@ export function Checkout(props: { api: Api; data: KioskData; lang: string; onCan
   );
 }
 
-function Goodbye({ visit, onHome }: { visit: Visit; onHome: () => void }) {
+function Goodbye({ name, onHome }: { name: string; onHome: () => void }) {
   const { t } = useTranslation();
   const seconds = useCountdown(10, onHome);
   return (
     <Screen
-      title={t('checkout.goodbye', { name: visit.name ?? '' })}
+      title={t('checkout.goodbye', { name })}
       className="outcome"
       actions={
         <button type="button" className="btn btn-primary btn-main" onClick={onHome}>

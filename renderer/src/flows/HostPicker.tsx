@@ -1,21 +1,26 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { matching } from '../search.ts';
-import type { HostSummary } from '../types.ts';
+import type { Api } from '../api.ts';
+import type { HostFound } from '../types.ts';
 
-/** Whom the visitor came for: a host, the reception (they do not know whom), or nobody (no host to choose). */
-export type HostChoice = { kind: 'host'; host: HostSummary } | { kind: 'reception' } | { kind: 'none' };
+/** Whom the visitor came for: a host, or the reception (they do not know whom). */
+export type HostChoice = { kind: 'host'; host: HostFound } | { kind: 'reception' } | { kind: 'none' };
+
+/** Letters typed before the service is asked (its own minimum), and the pause after the last one. */
+const minLetters = 2;
+const pauseMs = 200;
 
 /** The host id a check-in sends for a choice: none for the reception. */
 export const hostIdOf = (choice: HostChoice): string | null => (choice.kind === 'host' ? choice.host.id : null);
 
 /**
- * Type-ahead over the kiosk's hosts, by name, department or position, accent- and case-insensitive. An ARIA
- * combobox: arrows move through the people found, Enter chooses; on a touch screen each person is a large button.
- * A visitor who does not know whom they are visiting chooses the reception instead.
+ * Type-ahead over the kiosk's hosts: the service finds them by any of their names (`GET /v1/kiosk/hosts`, name
+ * and sector only, a few at most), so the page never holds the list of who works here. An ARIA combobox: arrows
+ * move through the people found, Enter chooses; on a touch screen each person is a large button. A visitor who
+ * does not know whom they are visiting chooses the reception instead.
  */
 export function HostPicker(props: {
-  hosts: readonly HostSummary[];
+  api: Api;
   choice: HostChoice | undefined;
   onChange: (choice: HostChoice | undefined) => void;
 }) {
@@ -23,8 +28,33 @@ export function HostPicker(props: {
   const id = useId();
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
-  const results = matching(props.hosts, query, (h) => [h.name, h.sector, h.position]);
-  const { choice } = props;
+  const [results, setResults] = useState<HostFound[]>([]);
+  const [searched, setSearched] = useState('');
+  const { api, choice } = props;
+  const typed = query.trim();
+
+  useEffect(() => {
+    if ([...typed.replaceAll(' ', '')].length < minLetters) {
+      setResults([]);
+      setSearched('');
+      return;
+    }
+    let current = true;
+    const timer = setTimeout(() => {
+      api.get<{ hosts: HostFound[] }>(`/v1/kiosk/hosts?${new URLSearchParams({ name: typed })}`).then(
+        (answer) => {
+          if (!current) return;
+          setResults(answer.hosts);
+          setSearched(typed);
+        },
+        () => undefined,
+      );
+    }, pauseMs);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [api, typed]);
 
   if (choice && choice.kind !== 'none') {
     return (
@@ -46,7 +76,7 @@ export function HostPicker(props: {
     );
   }
 
-  const choose = (host: HostSummary | undefined) => {
+  const choose = (host: HostFound | undefined) => {
     if (!host) return;
     setQuery('');
     props.onChange({ kind: 'host', host });
@@ -94,13 +124,11 @@ export function HostPicker(props: {
             onClick={() => choose(host)}
           >
             <span className="host-name">{host.name}</span>
-            {(host.sector || host.position) && (
-              <span className="host-sector">{[host.position, host.sector].filter(Boolean).join(' · ')}</span>
-            )}
+            {host.sector && <span className="host-sector">{host.sector}</span>}
           </div>
         ))}
       </div>
-      {query.trim() !== '' && results.length === 0 && <p className="hint">{t('host.noMatch')}</p>}
+      {searched !== '' && searched === typed && results.length === 0 && <p className="hint">{t('host.noMatch')}</p>}
       <button
         type="button"
         className="btn btn-secondary btn-reception"

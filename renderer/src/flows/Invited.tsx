@@ -1,17 +1,14 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isAnswered } from '../../../local-api/custom-fields/values.ts';
-import { type Api, ApiProblem, listQuery, withRetries } from '../api.ts';
-import { readCode } from '../codes.ts';
+import { type Api, withRetries } from '../api.ts';
 import { ConfirmScreen, FindScreen } from '../components/Find.tsx';
 import { answerItems } from '../custom-fields.ts';
 import { uuidV4 } from '../ids.ts';
 import type { KioskData } from '../kiosk-data.ts';
-import { todaysInvitees } from '../lists.ts';
 import { problemText } from '../problems.ts';
-import { matching, minSearchLength } from '../search.ts';
-import { isToday, longDate, timeOfDay } from '../time.ts';
-import type { Invitee, Visit } from '../types.ts';
+import { longDate, timeOfDay } from '../time.ts';
+import type { FoundInvitee, Invitee, KioskVisit } from '../types.ts';
 import { CheckinSteps, type Gathered, type Requirements, requirementsOf, type Step } from './CheckinSteps.tsx';
 
 /** What an invitation still lacks before its guest may be checked in. */
@@ -21,86 +18,91 @@ interface Completion {
 }
 
 /**
+ * What an invitation holds already: the kiosk's lookup says it (the ids of the fields answered, whether it brought
+ * a picture); the front desk, which reads the whole invitee, works it out from the answers themselves.
+ */
+function invitationState(invitee: Invitee | FoundInvitee): { answered: Set<string>; hasPicture: boolean } {
+  if ('answeredFieldIds' in invitee) {
+    return { answered: new Set(invitee.answeredFieldIds), hasPicture: invitee.hasPicture };
+  }
+  const answered = (invitee.customFields ?? []).filter((field) =>
+    isAnswered({ type: field.type ?? 'Text', options: [], required: true }, field.value ?? undefined),
+  );
+  return { answered: new Set(answered.map((field) => field.id)), hasPicture: Boolean(invitee.pictureUrl) };
+}
+
+/**
  * The steps an invited guest still has to take, by their type's rules (or the kiosk's): the required fields the
  * invitation did not answer, the questionnaire, the agreement, and the picture where it is required and the
  * invitation brought none.
  */
-export function completionOf(invitee: Invitee, data: KioskData, lang: string): Completion {
+export function completionOf(invitee: Invitee | FoundInvitee, data: KioskData, lang: string): Completion {
   const type = data.visitorTypes.find((candidate) => candidate.id === invitee.visitorTypeId);
   const asked = requirementsOf(data, type, lang);
-  const given = new Map((invitee.customFields ?? []).map((field) => [field.id, field.value ?? '']));
-  const fieldDefs = asked.fieldDefs.filter(
-    (def) =>
-      def.required && !isAnswered({ type: def.type, options: def.options ?? [], required: true }, given.get(def.id)),
-  );
+  const { answered, hasPicture } = invitationState(invitee);
+  const fieldDefs = asked.fieldDefs.filter((def) => def.required && !answered.has(def.id));
   const requirements = { ...asked, fieldDefs };
   const steps = (
     [
       fieldDefs.length > 0 && 'fields',
       asked.questionDefs.length > 0 && 'questionnaire',
-      asked.rules.pictureMode === 'required' && !invitee.pictureUrl && 'picture',
+      asked.rules.pictureMode === 'required' && !hasPicture && 'picture',
       asked.rules.ndaText.trim() !== '' && 'nda',
     ] as const
   ).filter((s) => s !== false);
   return { steps, requirements };
 }
 
+const shownName = (person: { firstName: string; initial: string }) =>
+  [person.firstName, person.initial].filter(Boolean).join(' ');
+
 /**
- * An invited guest: the invitation's QR code held up to the camera, or their name or invitation code typed; then
- * "is this you?", what the company still requires of them (asked after the blocklist had its say), and the
- * check-in.
+ * An invited guest: the invitation's QR code held up to the camera, its code typed, or the guest's whole name
+ * typed (the service answers only close matches expected today, as a first name and an initial); then "is this
+ * you?", what the company still requires of them (asked after the blocklist had its say), and the check-in.
  */
 export function Invited(props: {
   api: Api;
   data: KioskData;
   lang: string;
-  onDone: (visit: Visit, picture: string | undefined) => void;
+  onDone: (visit: KioskVisit, picture: string | undefined) => void;
   onStopped: (name: string) => void;
   onCancel: () => void;
 }) {
   const { t } = useTranslation();
   const { api, data } = props;
-  const [invitees, setInvitees] = useState<Invitee[]>([]);
   const [query, setQuery] = useState('');
-  const [chosen, setChosen] = useState<Invitee>();
+  const [found, setFound] = useState<FoundInvitee[]>([]);
+  const [chosen, setChosen] = useState<FoundInvitee>();
   const [message, setMessage] = useState<string>();
   const [sending, setSending] = useState(false);
   const [completing, setCompleting] = useState<Completion>();
   const [visitId] = useState(uuidV4);
 
-  useEffect(() => {
-    todaysInvitees(api, data.timeZone).then(setInvitees, (error) => setMessage(problemText(error)));
-  }, [api, data.timeZone]);
-
   /** Shows the invitation for confirmation, or why it cannot be used today. */
-  const offer = (invitee: Invitee | undefined) => {
-    if (!invitee) return setMessage(t('invited.noMatch'));
-    if (invitee.status === 'canceled') return setMessage(t('invited.canceled'));
-    if (!isToday(data.timeZone, invitee.expectedAt)) {
+  const offer = (invitee: FoundInvitee) => {
+    if (!invitee.expectedToday) {
       return setMessage(t('invited.otherDay', { date: longDate(props.lang, data.timeZone, invitee.expectedAt) }));
     }
     setMessage(undefined);
     setChosen(invitee);
   };
 
-  const byCard = async (cardNumber: number) =>
-    invitees.find((i) => i.cardNumber === cardNumber) ??
-    (await api.get<{ invitees: Invitee[] }>(`/v1/invitees${listQuery('cardNumber', '==', cardNumber, 1)}`)).invitees[0];
-
-  const scanned = async (text: string) => {
-    const code = readCode(text);
+  const find = async (lookup: { code: string } | { name: string }) => {
+    setMessage(undefined);
     try {
-      if (code.kind === 'invitee') offer(await api.get<Invitee>(`/v1/invitee/${code.id}`));
-      else if (code.kind === 'card') offer(await byCard(code.cardNumber));
-      else setMessage(t('invited.unknownCode'));
+      const { invitees } = await api.send<{ invitees: FoundInvitee[] }>('POST', '/v1/kiosk/invitees/find', lookup);
+      setFound(invitees);
+      if (invitees.length === 0) setMessage(t('invited.noMatch'));
+      else if (invitees.length === 1 && invitees[0]) offer(invitees[0]);
     } catch (error) {
-      setMessage(error instanceof ApiProblem && error.status === 404 ? t('invited.noMatch') : problemText(error));
+      setMessage(problemText(error));
     }
   };
 
-  const checkinBody = (requirements: Requirements | undefined, gathered: Partial<Gathered>) => ({
-    id: visitId,
-    checkinType: 'IPAD',
+  const checkinBody = (invitee: FoundInvitee, requirements: Requirements | undefined, gathered: Partial<Gathered>) => ({
+    ticket: invitee.ticket,
+    visitId,
     ...(requirements && gathered.answers
       ? {
           customFields: answerItems(requirements.fieldDefs, gathered.answers, 'FIELD'),
@@ -111,21 +113,21 @@ export function Invited(props: {
     ...(gathered.nda ? { visitNda: gathered.nda } : {}),
   });
 
-  const submit = (invitee: Invitee, requirements: Requirements | undefined, gathered: Partial<Gathered>) =>
+  const submit = (invitee: FoundInvitee, requirements: Requirements | undefined, gathered: Partial<Gathered>) =>
     withRetries(() =>
-      api.send<Visit>('POST', `/v1/visit/inviteeCheckin/${invitee.id}`, checkinBody(requirements, gathered)),
+      api.send<KioskVisit>('POST', '/v1/kiosk/invitee/checkin', checkinBody(invitee, requirements, gathered)),
     );
 
   /** Checks the guest in at once, or first asks the blocklist and then what the invitation lacks. */
-  const confirm = async (invitee: Invitee) => {
+  const confirm = async (invitee: FoundInvitee) => {
     setSending(true);
     try {
       const completion = completionOf(invitee, data, props.lang);
       if (completion.steps.length === 0) return props.onDone(await submit(invitee, undefined, {}), undefined);
       const { stop } = await withRetries(() =>
-        api.send<{ stop: boolean }>('POST', '/v1/visits/screen', { visit: { id: visitId }, inviteeId: invitee.id }),
+        api.send<{ stop: boolean }>('POST', '/v1/kiosk/screen', { visit: { id: visitId }, ticket: invitee.ticket }),
       );
-      if (stop) return props.onStopped(invitee.name ?? '');
+      if (stop) return props.onStopped(invitee.firstName);
       setSending(false);
       setCompleting(completion);
     } catch (error) {
@@ -137,11 +139,12 @@ export function Invited(props: {
   if (chosen && completing) {
     return (
       <CheckinSteps
+        api={api}
         steps={completing.steps}
         requirements={completing.requirements}
         data={data}
         lang={props.lang}
-        signerName={chosen.name ?? ''}
+        signerName={shownName(chosen)}
         submit={(gathered) => submit(chosen, completing.requirements, gathered)}
         onDone={props.onDone}
         onStopped={props.onStopped}
@@ -154,10 +157,9 @@ export function Invited(props: {
     return (
       <ConfirmScreen
         title={t('invited.confirmTitle')}
-        name={chosen.name}
+        name={shownName(chosen)}
         lines={[
-          chosen.company,
-          chosen.host && t('invited.visiting', { host: chosen.host.name }),
+          chosen.hostName && t('invited.visiting', { host: chosen.hostName }),
           t('invited.expectedAt', { time: timeOfDay(props.lang, data.timeZone, chosen.expectedAt) }),
         ]}
         confirmLabel={t('invited.confirm')}
@@ -172,9 +174,6 @@ export function Invited(props: {
 
   const typed = query.trim();
   const isCode = /^\d{4,10}$/.test(typed);
-  const searched = !isCode && typed.length >= minSearchLength;
-  const confirmed = invitees.filter((i) => i.status === 'confirmed');
-  const results = searched ? matching(confirmed, typed, (i) => [i.name], 5) : [];
   return (
     <FindScreen
       title={t('invited.title')}
@@ -184,21 +183,30 @@ export function Invited(props: {
       query={query}
       onQuery={(text) => {
         setQuery(text);
+        setFound([]);
         setMessage(undefined);
       }}
-      submitLabel={isCode ? t('common.continue') : undefined}
+      submitLabel={t('common.continue')}
       onSubmit={() => {
-        if (isCode) void scanned(typed);
-        else if (results.length === 1) offer(results[0]);
+        if (isCode) void find({ code: typed });
+        else if (typed !== '') void find({ name: typed });
       }}
-      results={results.map((i) => ({
-        id: i.id,
-        name: i.name,
-        detail: [timeOfDay(props.lang, data.timeZone, i.expectedAt), i.host?.name].filter(Boolean).join(' · '),
-      }))}
-      noMatch={searched && results.length === 0 ? t('invited.noMatch') : undefined}
-      onPick={(id) => offer(results.find((i) => i.id === id))}
-      onScan={scanned}
+      results={
+        found.length > 1
+          ? found.map((invitee) => ({
+              id: invitee.ticket,
+              name: shownName(invitee),
+              detail: [timeOfDay(props.lang, data.timeZone, invitee.expectedAt), invitee.hostName]
+                .filter(Boolean)
+                .join(' · '),
+            }))
+          : []
+      }
+      onPick={(ticket) => {
+        const invitee = found.find((candidate) => candidate.ticket === ticket);
+        if (invitee) offer(invitee);
+      }}
+      onScan={(text) => void find({ code: text })}
       message={message}
       onCancel={props.onCancel}
     />

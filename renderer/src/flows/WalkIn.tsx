@@ -3,7 +3,7 @@ import { type Api, withRetries } from '../api.ts';
 import { answerItems } from '../custom-fields.ts';
 import { uuidV4 } from '../ids.ts';
 import type { KioskData } from '../kiosk-data.ts';
-import type { Visit, VisitorType } from '../types.ts';
+import type { KioskVisit, VisitorType } from '../types.ts';
 import { visitorBody } from '../visitor-rules.ts';
 import { CheckinSteps, requirementsOf, type Step } from './CheckinSteps.tsx';
 import { hostIdOf } from './HostPicker.tsx';
@@ -22,7 +22,7 @@ export function WalkIn(props: {
   data: KioskData;
   lang: string;
   visitorType: VisitorType | undefined;
-  onDone: (visit: Visit, picture: string | undefined) => void;
+  onDone: (visit: KioskVisit, picture: string | undefined) => void;
   onStopped: (name: string) => void;
   onCancel: () => void;
 }) {
@@ -30,20 +30,22 @@ export function WalkIn(props: {
   const [visitId] = useState(uuidV4);
   const requirements = requirementsOf(data, visitorType, props.lang);
   const { rules, fieldDefs, questionDefs, visitorFields } = requirements;
+  // The host step is always offered: the service finds hosts by name, and "I don't know" leads to the reception.
   const steps = (
     [
       'details',
-      data.hosts.length > 0 && 'host',
+      'host',
       fieldDefs.length > 0 && 'fields',
       questionDefs.length > 0 && 'questionnaire',
       rules.pictureMode !== 'off' && 'picture',
       rules.ndaText.trim() !== '' && 'nda',
     ] as const
   ).filter((s): s is Step => s !== false);
-  const visit = { id: visitId, checkinType: 'IPAD', ...(visitorType ? { visitorTypeId: visitorType.id } : {}) };
+  const visit = { id: visitId, ...(visitorType ? { visitorTypeId: visitorType.id } : {}) };
 
   return (
     <CheckinSteps
+      api={api}
       steps={steps}
       requirements={requirements}
       data={data}
@@ -52,19 +54,19 @@ export function WalkIn(props: {
         const body = visitorBody(visitor, visitorFields);
         if (!Object.keys(body).some((key) => identifying.has(key))) return false;
         const answer = await withRetries(() =>
-          api.send<{ stop: boolean }>('POST', '/v1/visits/screen', { visit, visitor: body }),
+          api.send<{ stop: boolean }>('POST', '/v1/kiosk/screen', { visit, visitor: body }),
         );
         return answer.stop;
       }}
       submit={({ visitor, host, answers, picture, nda }) =>
         withRetries(() =>
-          api.send<Visit>('POST', '/v1/visits', {
+          // The service decides the rest (time, card, whether the host must allow it) from the type and settings.
+          api.send<KioskVisit>('POST', '/v1/kiosk/walkin', {
             visit: {
               ...visit,
               hostId: hostIdOf(host),
               customFields: answerItems(fieldDefs, answers, 'FIELD'),
               questionnaireFields: answerItems(questionDefs, answers, 'QUESTIONNAIRE'),
-              ...(rules.requireAuthorization ? { authorizationStatus: 'AWAITING' } : {}),
             },
             visitor: visitorBody(visitor, visitorFields),
             ...(picture ? { visitPicture: picture.slice(picture.indexOf(',') + 1) } : {}),

@@ -1,14 +1,14 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { inLanguage } from '../../../local-api/visitor-types/rules.ts';
-import { withRetries } from '../api.ts';
+import { listQuery, withRetries } from '../api.ts';
 import { Notice } from '../components/ui.tsx';
 import { type AnswerProblem, answerItems, answerProblems } from '../custom-fields.ts';
 import { requirementsOf } from '../flows/CheckinSteps.tsx';
 import { CustomFieldsForm } from '../flows/CustomFieldsForm.tsx';
 import { uuidV4 } from '../ids.ts';
 import { Refusal } from '../problems.ts';
-import type { Visit } from '../types.ts';
+import type { HostSummary, Visit } from '../types.ts';
 import { useBadgePrinter } from './badge-print.tsx';
 import { Check, Section, Select, TextInput, useAction } from './kit.tsx';
 import type { FrontDeskProps } from './props.ts';
@@ -21,6 +21,14 @@ const blank = { name: '', company: '', email: '', phone: '', document: '' };
  * recorded as made at the front desk (`checkinType: DASHBOARD`); its badge can be printed at once.
  */
 export function DeskWalkIn({ api, data, lang }: FrontDeskProps) {
+  // The desk's session reads the hosts shown on the kiosk; the visitors' screens only search them by name.
+  const [hosts, setHosts] = useState<HostSummary[]>([]);
+  useEffect(() => {
+    api.get<{ hosts: HostSummary[] }>(`/v1/hosts${listQuery('isActive', '==', 'true')}`).then(
+      (answer) => setHosts(answer.hosts),
+      () => undefined,
+    );
+  }, [api]);
   const { t } = useTranslation();
   const [draft, setDraft] = useState(blank);
   const [hostId, setHostId] = useState('');
@@ -100,7 +108,7 @@ export function DeskWalkIn({ api, data, lang }: FrontDeskProps) {
           value={hostId}
           options={[
             { value: '', label: t('deskWalkIn.noHost') },
-            ...data.hosts.map((host) => ({
+            ...hosts.map((host) => ({
               value: host.id,
               label: host.sector ? `${host.name} (${host.sector})` : host.name,
             })),
@@ -138,7 +146,7 @@ export function DeskWalkIn({ api, data, lang }: FrontDeskProps) {
         </button>
       )}
       {printer.badge}
-      {data.hosts.length === 0 && <Notice kind="info">{t('deskWalkIn.noHosts')}</Notice>}
+      {hosts.length === 0 && <Notice kind="info">{t('deskWalkIn.noHosts')}</Notice>}
     </div>
   );
 }

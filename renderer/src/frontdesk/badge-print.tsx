@@ -33,7 +33,7 @@ function BadgeForPrint(props: { visit: Visit; data: KioskData; lang: string; hol
   const { visit, data, lang } = props;
   return (
     <div className="reprint" ref={props.holder}>
-      <Badge visit={visit} data={data} picture={undefined} lang={lang} />
+      <Badge visit={{ ...visit, hostName: visit.host?.name ?? null }} data={data} picture={undefined} lang={lang} />
     </div>
   );
 }

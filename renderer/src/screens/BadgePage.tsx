@@ -2,17 +2,17 @@ import { useEffect, useState } from 'react';
 import type { Api } from '../api.ts';
 import { Badge } from '../components/Badge.tsx';
 import type { KioskData } from '../kiosk-data.ts';
-import type { Visit } from '../types.ts';
+import type { KioskVisit } from '../types.ts';
 
 /**
  * `/badge/<visitId>`: the badge alone, the page the Electron shell loads in a hidden window and prints silently.
  * `data-badge-ready` on <body> says when it is complete (the visit read and its pictures loaded).
  */
 export function BadgePage({ api, data, visitId, lang }: { api: Api; data: KioskData; visitId: string; lang: string }) {
-  const [visit, setVisit] = useState<Visit>();
+  const [visit, setVisit] = useState<KioskVisit>();
   useEffect(() => {
     document.body.classList.add('badge-page');
-    api.get<Visit>(`/v1/visit/${visitId}`).then(setVisit, () => {
+    api.get<KioskVisit>(`/v1/kiosk/visit/${visitId}`).then(setVisit, () => {
       document.body.dataset.badgeReady = 'failed';
     });
   }, [api, visitId]);

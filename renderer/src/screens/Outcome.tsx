@@ -6,7 +6,7 @@ import { QrImage } from '../components/QrImage.tsx';
 import { Notice, Screen, Spinner } from '../components/ui.tsx';
 import { useCountdown } from '../hooks.ts';
 import type { KioskData } from '../kiosk-data.ts';
-import type { Visit } from '../types.ts';
+import type { KioskVisit } from '../types.ts';
 
 /** How often and how long the waiting screen asks whether the host allowed the visit: every 2 s, for 5 minutes. */
 export const authorizationPoll = { everyMs: 2000, times: 150 } as const;
@@ -15,7 +15,7 @@ interface Props {
   api: Api;
   data: KioskData;
   lang: string;
-  visit: Visit;
+  visit: KioskVisit;
   picture: string | undefined;
   onHome: () => void;
 }
@@ -42,7 +42,7 @@ export function Outcome(props: Props) {
         return;
       }
       try {
-        setVisit(await props.api.get<Visit>(`/v1/visit/${visit.id}`));
+        setVisit(await props.api.get<KioskVisit>(`/v1/kiosk/visit/${visit.id}`));
       } catch {
         // A missed poll is retried by the next one; the banner tells if the service is down.
       }
@@ -58,14 +58,14 @@ export function Outcome(props: Props) {
   return <Confirmed {...props} visit={visit} />;
 }
 
-function Waiting({ visit, onHome }: { visit: Visit; onHome: () => void }) {
+function Waiting({ visit, onHome }: { visit: KioskVisit; onHome: () => void }) {
   const { t } = useTranslation();
   return (
     <Screen title={t('outcome.waitingTitle')} onCancel={onHome} className="outcome">
       <Spinner
         label={
-          visit.host && visit.hostNotified
-            ? t('outcome.waitingHost', { host: visit.host.name })
+          visit.hostName && visit.hostNotified
+            ? t('outcome.waitingHost', { host: visit.hostName })
             : t('outcome.waitingReception')
         }
       />
@@ -139,10 +139,10 @@ function Confirmed({ api, data, lang, visit, picture, onHome }: Props) {
     >
       {/* The host "was told" only when a message is on its way; otherwise the visitor tells the reception. */}
       <p className="lead">
-        {visit.host && visit.hostNotified
-          ? t('outcome.hostTold', { host: visit.host.name })
-          : visit.host
-            ? t('outcome.tellReceptionHost', { host: visit.host.name })
+        {visit.hostName && visit.hostNotified
+          ? t('outcome.hostTold', { host: visit.hostName })
+          : visit.hostName
+            ? t('outcome.tellReceptionHost', { host: visit.hostName })
             : t('outcome.tellReception')}
       </p>
       {print === 'printed' && <Notice kind="success">{t('outcome.printed')}</Notice>}
@@ -174,12 +174,15 @@ function GateCode({ api, visitId }: { api: Api; visitId: string }) {
     let current = true;
     const load = async () => {
       try {
-        const answer = await api.optional<GateAnswer>(`/v1/visit/${visitId}/qrcode`);
+        const answer = await api.optional<GateAnswer>(`/v1/kiosk/visit/${visitId}/qrcode`);
         if (!current) return;
         setCode(answer);
         if (answer && answer.expiresInMs !== null) timer = setTimeout(load, Math.max(1000, answer.expiresInMs));
       } catch (error) {
-        if (current && !(error instanceof ApiProblem && error.status === 409)) timer = setTimeout(load, 5000);
+        // A refusal (integration off, visit not let in) is final; only an unreachable service is tried again.
+        if (current && !(error instanceof ApiProblem && error.status >= 400 && error.status < 500)) {
+          timer = setTimeout(load, 5000);
+        }
       }
     };
     void load();
