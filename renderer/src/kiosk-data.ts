@@ -7,7 +7,7 @@ export interface KioskData {
   /** Undefined where the service has no GET /v1/company. */
   company: Company | undefined;
   settings: KioskSettings;
-  /** The hosts shown on this kiosk (`isActive`, section 2.2). */
+  /** The hosts shown on this kiosk (`isActive`, docs/api.md, "Hosts"). */
   hosts: HostSummary[];
   customFields: CustomFieldDefinition[];
   /** The company's visitor types, in their order (the active ones are offered; invitees may carry any). */
