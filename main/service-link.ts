@@ -7,7 +7,6 @@ import type { Connection, ExitKioskResult } from '../preload/api.ts';
  * PIN, the service's front-desk PIN; the shell keeps none of its own.
  */
 export async function kioskConnection(serviceUrl: string): Promise<Connection> {
-  // Node's fetch keeps no HTTP cache: each call asks the service afresh.
   const response = await fetch(`${serviceUrl}/kiosk/session`);
   const body = (await response.json()) as { companyId?: string; apiKey?: string; type?: string };
   if (!response.ok || !body.apiKey || body.companyId === undefined) {
