@@ -4,7 +4,7 @@ import { bool, httpUrl, positiveInt } from '../http/fields.ts';
 /** Seconds a QR code stays valid: at least 5 (a person needs time to show it), at most a day. */
 export const qrcodeDurationRange = { min: 5, max: 86_400 } as const;
 
-/** POST /v1/integration/access: a partial upsert; absent fields keep their value (or the section 2.9 default). */
+/** POST /v1/integration/access: a partial upsert; absent fields keep their value (or its default: docs/api.md, "Access-control configuration"). */
 export const accessConfigInput = z
   .object({
     enabled: bool(),
@@ -24,7 +24,7 @@ export type AccessConfigInput = z.output<typeof accessConfigInput>;
 
 export const accessConfigSecrets = ['aesKey', 'password'] as const;
 
-/** The access-control integration configuration of section 2.9. */
+/** The access-control integration configuration (docs/api.md, "Access-control configuration"). */
 export const accessConfigObjectSchema = z.object({
   enabled: z.boolean(),
   aesKey: z.string(),

@@ -15,7 +15,7 @@ const blocklistFields = {
   companyId: z.string().max(64),
 };
 
-/** POST /v1/blockedlist and PATCH /v1/blockedlist/:id (section 2.3): every field optional. */
+/** POST /v1/blockedlist and PATCH /v1/blockedlist/:id (docs/api.md, "Blocklist"): every field optional. */
 export const blocklistInput = z.object(blocklistFields).partial();
 export type BlocklistInput = z.output<typeof blocklistInput>;
 

@@ -21,7 +21,7 @@ const readOnly = () => z.never().optional().describe('cannot be changed through 
 
 export const timeZoneName = () => z.string().max(100).refine(isTimeZone, 'must be an IANA time zone');
 
-/** PATCH /v1/company: the update shape of section 2.1 and the company's other settable fields. */
+/** PATCH /v1/company: the update shape of docs/api.md, "Company" and the company's other settable fields. */
 export const companyUpdateInput = z
   .object({
     name: text(200).trim().min(1),
@@ -78,7 +78,7 @@ export const companyColumns: ColumnKinds = {
 
 const nullableString = () => z.string().nullable();
 
-/** The company object of section 2.1 (GET and PATCH /v1/company). */
+/** The company object of docs/api.md, "Company" (GET and PATCH /v1/company). */
 export const companyObjectSchema = z.object({
   id: z.string(),
   createdAt: z.string(),

@@ -46,7 +46,7 @@ function companyRow(ctx: Context, caller: Caller): Record<string, unknown> {
   return row;
 }
 
-/** The caller's company as section 2.1 shows it, secrets masked. */
+/** The caller's company as docs/api.md, "Company" shows it, secrets masked. */
 export function companyObject(ctx: Context, caller: Caller): Record<string, unknown> {
   const row = companyRow(ctx, caller);
   const object = rowToObject(row, companyColumns, caller.timeZone);

@@ -59,7 +59,7 @@ export const customFieldColumns: ColumnKinds = {
   times: ['createdAt', 'updatedAt', 'deletedAt'],
 };
 
-/** The Custom Field Object of section 2.7, as a definition (its `value` is what a visitor answers). */
+/** The Custom Field Object of docs/api.md, "Custom fields", as a definition (its `value` is what a visitor answers). */
 export const customFieldObjectSchema = z.object({
   id: z.string().describe('9 characters'),
   createdAt: z.string(),

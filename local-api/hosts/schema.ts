@@ -133,7 +133,7 @@ export const hostSummarySchema = z.object({
   type: z.literal('host'),
 });
 
-/** The host object of section 2.2. */
+/** The host object (docs/api.md, "Hosts"). */
 export const hostObjectSchema = z.object({
   id: z.string().describe('32 characters'),
   createdAt: z.string(),

@@ -1,6 +1,6 @@
 /**
- * Every error code the service answers with, and its HTTP status. The interface document fixes a few statuses
- * (400 INVALID_EMAIL and INVALID_PARAMETER, 404 NOT_FOUND / INVALID_QUERY_KEY / INVALID_QUERY_OPERATOR, 500
+ * Every error code the service answers with, and its HTTP status. Compatibility with existing clients fixes a few
+ * statuses (400 INVALID_EMAIL and INVALID_PARAMETER, 404 NOT_FOUND / INVALID_QUERY_KEY / INVALID_QUERY_OPERATOR, 500
  * INTERNAL); the rest are our choice, listed in docs/api.md.
  */
 export const errorStatus = {

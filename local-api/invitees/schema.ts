@@ -8,7 +8,7 @@ export const inviteeStatuses = ['confirmed', 'arrived', 'canceled'] as const;
 export type InviteeStatus = (typeof inviteeStatuses)[number];
 
 /**
- * A custom-field answer as the invitee object carries it (Custom Field Object, section 2.7). `id` names a
+ * A custom-field answer as the invitee object carries it (Custom Field Object, docs/api.md, "Custom fields"). `id` names a
  * definition of GET /v1/customfields; its name and type come from there.
  */
 export const customFieldAnswer = () =>
@@ -83,7 +83,7 @@ export const inviteeColumns: ColumnKinds = {
 
 const nullableString = () => z.string().nullable();
 
-/** The invitee object of section 2.8. */
+/** The invitee object (docs/api.md, "Invitees"). */
 export const inviteeObjectSchema = z.object({
   id: z.string().describe('UUID v4'),
   type: z.literal('invitee'),

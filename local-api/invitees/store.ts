@@ -49,7 +49,7 @@ export const inviteeQueryFields: QueryFields = {
   hostName: hostNameQueryField,
 };
 
-/** The invitee objects of section 2.8 for a page of rows: hosts fetched once for the page. */
+/** The invitee objects of docs/api.md, "Invitees" for a page of rows: hosts fetched once for the page. */
 export function inviteeObjects(ctx: Context, caller: Caller, rows: InviteeRow[]): Record<string, unknown>[] {
   const hosts = hostSummaries(
     ctx,
@@ -142,7 +142,7 @@ function resolvedFields(ctx: Context, caller: Caller, input: InviteeUpdateInput)
 type PicturePlan = { kind: 'keep' } | { kind: 'url'; url: string | null } | { kind: 'upload'; upload: Upload };
 
 /**
- * Reads `pictureUrl` as section 2.8 allows it: a URL is kept as text, anything else is a Base64 picture to store.
+ * Reads `pictureUrl` as docs/api.md, "Invitees" allows it: a URL is kept as text, anything else is a Base64 picture to store.
  * The object's own file path (a client sending back what it read) changes nothing.
  */
 function picturePlan(value: string | null | undefined, currentFile: string | null): PicturePlan {

@@ -47,7 +47,7 @@ const meetingFields = {
   endRegistrationAt: dateInput().nullable(),
 };
 
-/** POST /v1/meetings (section 2.4): title, guests, start, end, location, type and hostId are required. */
+/** POST /v1/meetings (docs/api.md, "Meetings"): title, guests, start, end, location, type and hostId are required. */
 export const meetingCreateInput = z
   .object(meetingFields)
   .partial()
@@ -107,5 +107,5 @@ export const meetingWithoutHostSchema = z.object({
   endRegistrationAt: nullableString(),
 });
 
-/** The meeting object of section 2.4, with its host (id, name, e-mail). */
+/** The meeting object of docs/api.md, "Meetings", with its host (id, name, e-mail). */
 export const meetingObjectSchema = meetingWithoutHostSchema.extend({ host: hostSummarySchema.nullable() });

@@ -36,7 +36,7 @@ export const meetingQueryFields: QueryFields = {
   hostName: hostNameQueryField,
 };
 
-/** The meeting objects of section 2.4 for a page of rows, each with its host (hosts fetched once). */
+/** The meeting objects of docs/api.md, "Meetings" for a page of rows, each with its host (hosts fetched once). */
 export function meetingObjects(ctx: Context, caller: Caller, rows: MeetingRow[]): Record<string, unknown>[] {
   const hosts = hostSummaries(
     ctx,

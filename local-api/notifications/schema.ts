@@ -34,7 +34,7 @@ const notificationFields = {
   companyId: z.string().max(64).nullable(),
 };
 
-/** POST /v1/notifications (section 2.5): type, message and hosts required. */
+/** POST /v1/notifications (docs/api.md, "Notifications"): type, message and hosts required. */
 export const notificationCreateInput = z
   .object(notificationFields)
   .partial()
@@ -63,7 +63,7 @@ export const notificationDeliverySchema = z.object({
   lastError: z.string().nullable(),
 });
 
-/** The notification object of section 2.5, with the hosts it went to and how each delivery is going. */
+/** The notification object of docs/api.md, "Notifications", with the hosts it went to and how each delivery is going. */
 export const notificationObjectSchema = z.object({
   id: z.string(),
   createdAt: z.string(),

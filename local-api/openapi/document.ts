@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type ErrorCode, errorStatus } from '../http/errors.ts';
 import { type RouteSpec, rolesOf } from '../http/routes.ts';
 
-/** The version of the interface this service implements (the interface document's machine-readable label). */
+/** The version of the API this service is compatible with (its clients' label; docs/api.md, "OpenAPI document"). */
 export const interfaceVersion = '1.15.2';
 
 type JsonSchema = Record<string, unknown>;

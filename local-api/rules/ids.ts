@@ -35,7 +35,7 @@ export const isInt32 = (n: number): boolean => Number.isInteger(n) && n >= -2147
 
 const idAlphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
-/** Custom-field ids: 9 characters of [a-z0-9], as section 2.7's default length. */
+/** Custom-field ids: 9 characters of [a-z0-9], as docs/api.md ("Custom fields") says. */
 export function newCustomFieldId(random: Random): string {
   return [...random.bytes(9)].map((b) => idAlphabet[b % idAlphabet.length]).join('');
 }

@@ -7,7 +7,7 @@ export const visitorColumns: ColumnKinds = {
   times: ['createdAt', 'updatedAt', 'deletedAt', 'lastVisitAt'],
 };
 
-/** The person's data a visitor record keeps (the visit object's visitor fields, section 2.7). */
+/** The person's data a visitor record keeps (the visit object's visitor fields, docs/api.md, "Visits"). */
 export const visitorDataFields = [
   'name',
   'email',

@@ -11,7 +11,7 @@ export const authorizationVias = ['DASHBOARD', 'INVITE', 'LINK', 'APP', 'ACCESS'
 export const authorizationStatuses = ['AWAITING', 'ALLOWED', 'DENIED'] as const;
 export type AuthorizationStatus = (typeof authorizationStatuses)[number];
 
-/** The visit object's lower-case authorization values (section 3) and the stored ones. */
+/** The visit object's lower-case authorization values (docs/api.md, "Visits") and the stored ones. */
 export const authorizationStatusOut: Readonly<Record<AuthorizationStatus, string>> = {
   AWAITING: 'waiting',
   ALLOWED: 'allowed',
@@ -33,7 +33,7 @@ const upperEnum = <T extends readonly [string, ...string[]]>(values: T) =>
 const localized = () =>
   z.object({ en: z.string(), 'pt-BR': z.string(), 'zh-Hans': z.string(), de: z.string() }).partial();
 
-/** An answer item of section 2.6 (custom fields, questionnaire, feedback). */
+/** An answer item of docs/api.md, "Check-in data" (custom fields, questionnaire, feedback). */
 export const answerItem = () =>
   z.object({
     customFieldId: z.string().min(1).max(64),
@@ -54,7 +54,7 @@ export type AnswerItem = z.output<ReturnType<typeof answerItem>>;
 
 const answers = () => z.array(answerItem()).max(200);
 
-/** The visitor of a check-in: its fields are the visit object's visitor data (section 2.7). */
+/** The visitor of a check-in: its fields are the visit object's visitor data (docs/api.md, "Visits"). */
 export const visitorInput = z
   .object({
     name: z.string().trim().min(1).max(visitorTextLimits.name),
@@ -115,7 +115,7 @@ const visitFields = {
   timeToDelayVisit: dateInput().nullable(),
 };
 
-/** The check-in's files (section 2.6): the visitor's picture and the signed NDA, each Base64. */
+/** The check-in's files (docs/api.md, "Check-in data"): the visitor's picture and the signed NDA, each Base64. */
 const visitFiles = {
   visitPicture: base64Upload('the visitor picture: JPEG or PNG, up to 5 MB').optional(),
   visitNda: base64Upload('the signed NDA: PDF, up to 10 MB').optional(),
@@ -286,7 +286,7 @@ const visitTextFields = [
   'timeToDelayVisit',
 ] as const;
 
-/** The visit object of section 2.7 (with the stored record's fields of section 2.6). */
+/** The visit object of docs/api.md, "Visits" (with the stored record's fields of docs/api.md, "Check-in data"). */
 export const visitObjectSchema = z.object({
   id: z.string().describe('UUID v4'),
   type: z.literal('visit'),

@@ -88,7 +88,7 @@ export const visitQueryFields: QueryFields = {
   },
 };
 
-/** An answer as the visit object shows it: the Custom Field Object of section 2.7 with the answer's details. */
+/** An answer as the visit object shows it: the Custom Field Object of docs/api.md, "Custom fields" with the answer's details. */
 function customFieldObject(answer: AnswerItem & { type?: string }) {
   const { customFieldId, name, type, value, ...details } = answer;
   return { id: customFieldId, name: name ?? '', type: type ?? 'Text', value, ...details };
@@ -97,7 +97,7 @@ function customFieldObject(answer: AnswerItem & { type?: string }) {
 /** Stored columns the visit object does not show (the files are shown by URL). */
 const hiddenVisitColumns = ['companyId', 'deletedAt', 'pictureFile', 'ndaFile'];
 
-/** The visit objects of section 2.7 for a page of rows (hosts fetched once for the page). */
+/** The visit objects of docs/api.md, "Visits" for a page of rows (hosts fetched once for the page). */
 export function visitObjects(ctx: Context, caller: Caller, rows: VisitRow[]): Record<string, unknown>[] {
   const hosts = hostSummaries(
     ctx,

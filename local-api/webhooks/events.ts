@@ -21,7 +21,7 @@ interface DeliveryPayload {
 /**
  * Queues each domain event for every active webhook of the company that asked for it. It runs inside the
  * transaction of the write the event reports (see events.ts): the delivery is queued if and only if the write
- * commits. The body is the object as the API answers it, with `event` set (section 6).
+ * commits. The body is the object as the API answers it, with `event` set (docs/access-control.md, "Webhooks").
  */
 export function webhookListener(ctx: Context): EventListener {
   return ({ name, caller, object }) => {

@@ -48,7 +48,7 @@ export function answerProblems(
   return problems;
 }
 
-/** The answers as POST /v1/visits takes them (section 2.6), in the definitions' order; unanswered ones left out. */
+/** The answers as POST /v1/visits takes them (docs/api.md, "Check-in data"), in the definitions' order; unanswered ones left out. */
 export function answerItems(
   defs: readonly CustomFieldDefinition[],
   answers: Readonly<Record<string, string>>,

@@ -132,7 +132,7 @@ export interface AccessConfig {
   staticVisitorQRCode: boolean;
 }
 
-/** An answer as POST /v1/visits takes it (section 2.6). */
+/** An answer as POST /v1/visits takes it (docs/api.md, "Check-in data"). */
 export interface AnswerItem {
   customFieldId: string;
   value: string;

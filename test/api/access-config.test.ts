@@ -18,7 +18,7 @@ test('GET answers 404 NOT_FOUND before any configuration exists', async () => {
   assert.deepEqual([reply.status, reply.body], [404, { type: 'NOT_FOUND' }]);
 });
 
-test('POST is a partial upsert with the defaults of section 2.9', async () => {
+test('POST is a partial upsert with the defaults of docs/api.md, "Access-control configuration"', async () => {
   const first = await api('POST', '/v1/integration/access', { enabled: true });
   assert.equal(first.status, 200);
   const { createdAt, updatedAt, ...rest } = first.body;

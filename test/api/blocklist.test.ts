@@ -32,7 +32,7 @@ const walkIn = (visitor: Record<string, unknown>) =>
   api('POST', '/v1/visits', { visit: { id: randomUUID(), hostId }, visitor: { name: 'Someone', ...visitor } });
 
 describe('/v1/blockedlist', () => {
-  test('creates, reads, updates and deletes an entry (section 2.3)', async () => {
+  test('creates, reads, updates and deletes an entry (docs/api.md, "Blocklist")', async () => {
     const created = await block({
       name: 'Mallory',
       reason: 'Harassed the front desk',

@@ -17,7 +17,7 @@ before(async () => {
 });
 after(() => service.stop());
 
-test('GET /v1/company answers the company object of section 2.1 with its defaults', async () => {
+test('GET /v1/company answers the company object of docs/api.md, "Company" with its defaults', async () => {
   const { status, body } = await api('GET', '/v1/company');
   assert.equal(status, 200);
   assert.equal(body.id, companyId);

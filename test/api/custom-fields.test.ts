@@ -21,7 +21,7 @@ before(async () => {
 after(() => service.stop());
 
 describe('/v1/customfields', () => {
-  test('creates the Custom Field Object of section 2.7 with its defaults', async () => {
+  test('creates the Custom Field Object of docs/api.md, "Custom fields" with its defaults', async () => {
     const { status, body } = await api('POST', '/v1/customfields', {
       name: 'Purpose of visit',
       type: 'dropdown',

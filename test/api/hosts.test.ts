@@ -16,7 +16,7 @@ after(() => service.stop());
 const createHost = (body: Record<string, unknown>): Promise<Reply> => api('POST', '/v1/hosts', body);
 
 describe('POST /v1/hosts', () => {
-  test('creates a host with every default of section 2.2', async () => {
+  test('creates a host with every default of docs/api.md, "Hosts"', async () => {
     const { status, body } = await createHost({ name: 'Ana Souza', email: 'ana@acme.test' });
     assert.equal(status, 200);
     assert.match(body.id, /^[0-9a-f]{32}$/);
@@ -203,7 +203,7 @@ describe('GET /v1/hosts', () => {
     }
   });
 
-  test('enforces the limits and query rules of section 4.3', async () => {
+  test('enforces the limits and query rules of docs/api.md, "Lists"', async () => {
     const cases: [string, number, string][] = [
       ['limit=0', 400, 'INVALID_LIMIT_VALUE'],
       ['limit=1001', 400, 'INVALID_LIMIT_VALUE'],
@@ -231,7 +231,7 @@ describe('GET /v1/hosts', () => {
 });
 
 describe('authentication', () => {
-  test('accepts every credential form of section 5 and refuses the rest with 401 UNAUTHORIZED', async () => {
+  test('accepts every credential form of docs/api.md, "Authentication" and refuses the rest with 401 UNAUTHORIZED', async () => {
     const { apiKey } = service.company('Auth Co');
     const forms: Record<string, string>[] = [
       { authorization: `Bearer ${apiKey}` },

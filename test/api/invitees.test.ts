@@ -186,7 +186,7 @@ describe('GET /v1/invitees', () => {
     assert.equal(all.body.size, 3);
   });
 
-  test('answers the list errors of section 7 with the observed statuses', async () => {
+  test('answers the list errors of docs/api.md, "Errors" with the observed statuses', async () => {
     const cases: [string, number, string][] = [
       ['limit=0', 400, 'INVALID_LIMIT_VALUE'],
       ['limit=2001', 400, 'INVALID_LIMIT_VALUE'],

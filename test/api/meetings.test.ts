@@ -48,7 +48,7 @@ async function inviteesOf(meetingId: string) {
 }
 
 describe('POST /v1/meetings', () => {
-  test('creates the meeting object of section 2.4 and an invitee of its host per guest', async () => {
+  test('creates the meeting object of docs/api.md, "Meetings" and an invitee of its host per guest', async () => {
     const { status, body } = await meeting();
     assert.equal(status, 200);
     assert.match(body.id, /^[0-9a-f]{32}$/);

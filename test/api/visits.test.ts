@@ -25,7 +25,7 @@ const walkIn = (visit: Record<string, unknown> = {}, visitor: Record<string, unk
   });
 
 describe('POST /v1/visits (walk-in check-in)', () => {
-  test('creates the visit object of section 2.7', async () => {
+  test('creates the visit object of docs/api.md, "Visits"', async () => {
     const id = randomUUID();
     const badge = (await api('POST', '/v1/customfields', { name: 'Badge color', type: 'Text' })).body;
     const { status, body } = await walkIn(

@@ -25,11 +25,25 @@ test('the ceiling comparison drives both servers and answers numbers', async () 
     assert.ok(comparison);
     for (const figures of [comparison.portaria, comparison.ceiling]) {
       assert.equal(figures.failures, 0, 'every request answered 2xx');
-      for (const value of [figures.rps, figures.requests, figures.cpuUsPerRequest]) assert.ok(value > 0, `${value}`);
-      for (const value of [figures.p50, figures.p99]) assert.ok(Number.isFinite(value) && value >= 0, `${value}`);
+      assert.ok(Number.isInteger(figures.requests) && figures.requests >= 2, `requests: ${figures.requests}`);
+      // One round of 0.5 s: requests/s is the requests over a run of 0.5 s (autocannon may overrun a little).
+      assert.ok(
+        figures.rps <= figures.requests / 0.45 && figures.rps >= figures.requests / 1.5,
+        `${figures.rps} req/s for ${figures.requests} requests in about 0.5 s`,
+      );
+      assert.ok(
+        figures.p50 >= 0 && figures.p50 <= figures.p99 && figures.p99 < 5000,
+        `p50 ${figures.p50}, p99 ${figures.p99}`,
+      );
+      // The server's own CPU time per answer: more than nothing, less than the whole run's wall time.
+      assert.ok(
+        figures.cpuUsPerRequest > 0 && figures.cpuUsPerRequest * figures.requests < 2 * 1_500_000,
+        `${figures.cpuUsPerRequest} µs per request`,
+      );
     }
-    assert.ok(comparison.ratio > 0 && Number.isFinite(comparison.ratio));
-    assert.ok(run.portariaPeakRssMb > 0 && run.ceilingPeakRssMb > 0);
+    assert.equal(comparison.ratio, comparison.portaria.rps / comparison.ceiling.rps);
+    // A Node process with Express and SQLite holds tens of MiB; neither server may hold more than a GiB here.
+    for (const mib of [run.portariaPeakRssMb, run.ceilingPeakRssMb]) assert.ok(mib > 20 && mib < 1024, `${mib} MiB`);
   } finally {
     removeDir(dir);
   }

@@ -62,6 +62,25 @@ export async function syncNow(kiosk: TestService, apiKey: string): Promise<Reply
 }
 
 /** Lines the service logged with this message (pino writes one JSON object a line). */
+/**
+ * The service's log lines with this message once there are at least `count` of them (a line is written by another
+ * process, and may reach this one after the HTTP answer that followed it): waits on the condition, not a time.
+ */
+export async function settledLogLines(
+  service: TestService,
+  message: string,
+  count = 1,
+  deadlineMs = 10_000,
+): Promise<Record<string, unknown>[]> {
+  const until = Date.now() + deadlineMs;
+  let lines = logLines(service, message);
+  while (lines.length < count && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    lines = logLines(service, message);
+  }
+  return lines;
+}
+
 export function logLines(service: TestService, message: string): Record<string, unknown>[] {
   return service
     .stderr()

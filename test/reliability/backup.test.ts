@@ -118,11 +118,16 @@ test('scheduled backups are written every interval and only the newest are kept'
     assert.ok(waited < 15_000, 'two scheduled backups within 15 s');
     await sleep(100);
   }
+  // Newer backups replace the older ones: waited for (a backup a second), not slept on.
+  const newestOf = (names: string[]) => [...names].sort().at(-1) ?? '';
   const first = scheduled();
-  await sleep(2_500);
-  const later = scheduled();
+  let later = scheduled();
+  for (let waited = 0; later.length !== 2 || newestOf(later) <= newestOf(first); waited += 50) {
+    assert.ok(waited < 15_000, `newer backups within 15 s, two kept: ${later.join(', ')}`);
+    await sleep(50);
+    later = scheduled();
+  }
   assert.equal(later.length, 2, `kept: ${later.join(', ')}`);
-  assert.notDeepEqual(later, first, 'newer backups replaced older ones');
   // Copied first: the schedule may prune it while the restore starts.
   const newest = join(scratch, 'scheduled.db');
   copyFileSync(join(dataDir, 'backups', later.sort().at(-1) ?? ''), newest);

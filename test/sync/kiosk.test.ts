@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
 import { client, runCli, startService, type TestService, tempDir } from '../helpers/service.ts';
-import { logLines, online, startKiosk, syncNow } from '../helpers/sync-service.ts';
+import { online, settledLogLines, startKiosk, syncNow } from '../helpers/sync-service.ts';
 
 let hub: TestService;
 let proxy: FaultProxy;
@@ -33,7 +33,7 @@ test('the kiosk answers for the hub company, with the same key', async () => {
   assert.equal(status.body.companyId, company.id);
   assert.equal(status.body.pending, 0);
   assert.equal(typeof status.body.lastSuccessAt, 'string');
-  assert.equal(logLines(kiosk, 'sync online').length, 1);
+  assert.equal((await settledLogLines(kiosk, 'sync online')).length, 1);
   const hubStatus = await atHub('GET', '/v1/sync/status');
   assert.deepEqual([hubStatus.body.role, hubStatus.body.state, hubStatus.body.upstream], ['hub', 'hub', null]);
 });
@@ -96,7 +96,7 @@ test('a check-out the hub cannot apply is kept at the hub, counted, and the kios
   assert.deepEqual([body.rejections[0].name, body.rejections[0].type], ['visit.checkout', 'NOT_FOUND']);
   assert.equal(body.rejections[0].args.id, visitId);
   assert.equal((await atKiosk('GET', `/v1/visit/${visitId}`)).status, 404, 'deleted at the hub, so here too');
-  assert.equal(logLines(kiosk, 'sync: the hub rejected a mutation').length, 1);
+  assert.equal((await settledLogLines(kiosk, 'sync: the hub rejected a mutation')).length, 1);
 });
 
 test("a fresh service becomes a kiosk through the device owner's PUT /v1/sync/upstream and stays one", async () => {

@@ -1,4 +1,4 @@
--- Webhook registrations (section 6): where a company wants its visit, invitee and host events delivered.
+-- Webhook registrations (docs/access-control.md, "Webhooks"): where a company wants its visit, invitee and host events delivered.
 -- `secret` is sealed with the device key (like the access-control aesKey and password); `events` is a JSON array
 -- of event names, or ["*"] for all. Deliveries themselves are jobs of kind `webhook.delivery` in `jobs`.
 CREATE TABLE webhooks (
