@@ -12,8 +12,10 @@ import { auditListener } from './audit/store.ts';
 import { blocklistRoutes } from './blocklist/routes.ts';
 import { companyRoutes } from './companies/routes.ts';
 import type { Context } from './context.ts';
+import { credentialRoutes } from './credentials/routes.ts';
 import { principalForKey } from './credentials/store.ts';
 import { customFieldRoutes } from './custom-fields/routes.ts';
+import { deviceRoutes } from './device-routes.ts';
 import type { EventListener } from './events.ts';
 import { fileRoutes } from './files/routes.ts';
 import { hostRoutes } from './hosts/routes.ts';
@@ -26,6 +28,7 @@ import { keylessRouterOf, type RouteSpec, routerOf, takesJson, uploadRouterOf } 
 import { inviteeRoutes } from './invitees/routes.ts';
 import { kioskPages } from './kiosk/pages.ts';
 import { kioskRoutes } from './kiosk/routes.ts';
+import { kioskVisitorRoutes } from './kiosk/visitor-routes.ts';
 import { logoRoutes } from './logo/routes.ts';
 import { meetingRoutes } from './meetings/routes.ts';
 import { deliverNotification, notifyOnCheckin } from './notifications/delivery.ts';
@@ -81,6 +84,9 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...privacyRoutes(ctx),
     ...auditRoutes(ctx),
     ...kioskRoutes(ctx),
+    ...kioskVisitorRoutes(ctx),
+    ...credentialRoutes(ctx),
+    ...deviceRoutes(ctx),
     ...rosterRoutes(ctx),
     ...visitLogRoutes(ctx),
     ...logoRoutes(ctx),
@@ -118,7 +124,7 @@ export function createApp(ctx: Context, extra: { before?: Router[] } = {}): expr
   v1.options('/{*path}', notFound);
   // The OpenAPI document and signed file links need no key.
   v1.use(keylessRouterOf(routes));
-  // Credentials first: a client without a key cannot make the service read and parse a 20 MB body.
+  // Credentials first: a client without a key cannot make the service read a body at all.
   v1.use(
     authenticate(
       (key) => principalForKey(ctx, key),

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.ts';
 import { type Caller, roles } from '../credentials/caller.ts';
@@ -8,7 +8,7 @@ import { validate } from '../http/fields.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { getInvitee } from '../invitees/store.ts';
 import { formatInZone } from '../rules/time.ts';
-import { getVisit } from '../visits/store.ts';
+import { getVisit, type VisitRow } from '../visits/store.ts';
 import { cardNumberOf, issueCode, type QrCode, type QrSettings, type QrSubject } from './qr.ts';
 import { findAccessConfig } from './store.ts';
 
@@ -26,11 +26,11 @@ function hostCardNumber(metadata: unknown): number | undefined {
   return cardNumberOf(parsed?.accessCardNumber);
 }
 
-const qrQuery = z.object({
+export const qrQuery = z.object({
   format: z.enum(['json', 'svg', 'png']).default('json').describe('json (default), or the picture: svg or png'),
 });
 
-const qrAnswer = z.object({
+export const qrAnswer = z.object({
   payload: z.string().describe('the exact text the QR code encodes (docs/access-control.md)'),
   mode: z.enum(['aes', 'totp', 'static']),
   subject: z.enum(['host', 'visitor']),
@@ -83,6 +83,13 @@ function issueFor(ctx: Context, caller: Caller, subject: QrSubject, cardNumber: 
   return issueCode(settings, subject, cardNumber, ctx.clock.now(), ctx.random);
 }
 
+/** A visit's gate code, as JSON or a picture; a visit that has left gets none. */
+export function visitGateCode(ctx: Context, req: Request, res: Response, caller: Caller, visit: VisitRow) {
+  if (visit.checkoutAt !== null) throw new ApiError('ALREADY_CHECKOUT');
+  const code = issueFor(ctx, caller, 'visitor', cardNumberOf(visit.cardNumber));
+  return answerCode(res, req.query, code, caller, ctx.clock.now());
+}
+
 const tag = 'Access control';
 const codeErrors = [
   'NOT_FOUND',
@@ -133,19 +140,15 @@ export function qrRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visit/:id/qrcode',
-      roles: roles.staff,
+      roles: roles.kioskPageWrites,
       tag,
       summary: "A visit's QR code, from its cardNumber (static when staticVisitorQRCode is on)",
       query: qrQuery,
       response: qrAnswer,
       produces,
       errors: [...codeErrors, 'ALREADY_CHECKOUT'],
-      handle: ({ req, res, caller, params }) => {
-        const visit = getVisit(ctx, caller, String(params.id));
-        if (visit.checkoutAt !== null) throw new ApiError('ALREADY_CHECKOUT');
-        const code = issueFor(ctx, caller, 'visitor', cardNumberOf(visit.cardNumber));
-        return answerCode(res, req.query, code, caller, ctx.clock.now());
-      },
+      handle: ({ req, res, caller, params }) =>
+        visitGateCode(ctx, req, res, caller, getVisit(ctx, caller, String(params.id))),
     }),
   ];
 }

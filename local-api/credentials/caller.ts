@@ -64,5 +64,12 @@ export const roles = {
   /** Everyone of the company but a hub's kiosk device. */
   company: ['admin', 'readonly', 'frontdesk', 'kiosk'],
   kiosk: ['admin', 'kiosk'],
+  /**
+   * Routes the kiosk page's visitor screens still call with the kiosk credential until they move to the
+   * `/v1/kiosk/…` endpoints, which reveal less (docs/security.md, "Who may do what"): reads and check-ins. The
+   * `kiosk` role leaves these once the page no longer calls them; no new route takes them.
+   */
+  kioskPageReads: ['admin', 'readonly', 'frontdesk', 'kiosk'],
+  kioskPageWrites: ['admin', 'frontdesk', 'kiosk'],
   sync: ['admin', 'sync'],
 } as const satisfies Record<string, readonly Role[]>;

@@ -9,7 +9,8 @@ import { ApiError } from './errors.ts';
 /**
  * A body whose declared length is over the limit is refused before it is read: body-parser would first read (and
  * drop) every byte of it, so the client would learn only at the end of its upload. Node still drops what the
- * client goes on sending (within the request time-out), so the answer is not lost to a reset connection.
+ * client goes on sending (within the request time-out): a connection closed at once made clients that were still
+ * sending fail with EPIPE instead of reading the answer.
  */
 export function refuseDeclaredOver(limit: number): RequestHandler {
   return (req, _res, next) => {
@@ -21,12 +22,13 @@ export function refuseDeclaredOver(limit: number): RequestHandler {
 
 /**
  * What a JSON or form body may cost. Parsing is synchronous: a body of a million keys held every other request
- * for seconds, so its size, its values and its depth are bounded before `JSON.parse` sees it. A picture of 5 MiB
- * in Base64 fits the size (larger files travel as binary uploads); no resource needs a fraction of the values.
+ * for seconds, so its size, its values and its depth are bounded before `JSON.parse` sees it. The size holds a
+ * kiosk's picture and signed NDA in Base64 (tens of kB each) and a sync push (at most 1 MB of mutations); larger
+ * files travel as themselves (`PUT /v1/visit/:id/picture`…), read without parsing.
  */
 export const bodyLimits = {
-  /** Bytes of a JSON or form body (8 MiB). */
-  maxBytes: 8 * 2 ** 20,
+  /** Bytes of a JSON or form body (2 MiB). */
+  maxBytes: 2 * 2 ** 20,
   /** Keys, items and values of a JSON body (each `{`, `[`, `,` and `:` counts one). */
   maxValues: 50_000,
   /** Nesting: deeper input exhausts the stack of code that walks it. */
@@ -86,7 +88,7 @@ export interface ServerTimeouts {
   checkIntervalMs: number;
 }
 
-/** A kiosk's requests are small and local: 10 s for headers is generous, 60 s lets a 20 MB body through a slow link. */
+/** A kiosk's requests are small and local: 10 s for headers is generous, 60 s lets a 10 MB PDF through a slow link. */
 export const serverTimeouts: ServerTimeouts = {
   headersMs: 10_000,
   requestMs: 60_000,

@@ -67,7 +67,7 @@ test('the Electron shell end to end', async (t) => {
         const bridge = window.portaria;
         if (!bridge) throw new Error('no bridge');
         const connection = await bridge.connection();
-        const hosts = await fetch(`${connection.serviceUrl}/v1/hosts`, {
+        const hosts = await fetch(`${connection.serviceUrl}/v1/kiosk/company`, {
           headers: { authorization: `Bearer ${connection.apiKey}` },
         });
         const page = await fetch('/');

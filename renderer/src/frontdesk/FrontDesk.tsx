@@ -1,8 +1,9 @@
 import { type KeyboardEvent, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Api } from '../api.ts';
+import { type Api, createApi } from '../api.ts';
 import { Notice, Screen, Spinner } from '../components/ui.tsx';
 import { problemText } from '../problems.ts';
+import { setReached } from '../reach.ts';
 import type { KioskSettings } from '../types.ts';
 import { BlocklistPanel } from './BlocklistPanel.tsx';
 import { useAction } from './kit.tsx';
@@ -16,11 +17,27 @@ import { VisitorTypesPanel } from './VisitorTypesPanel.tsx';
 const tabs = ['inside', 'pending', 'expected', 'blocklist', 'status', 'settings', 'types'] as const;
 type Tab = (typeof tabs)[number];
 
-/** The front desk: staff's side of the kiosk, behind the PIN. */
+/**
+ * The front desk: staff's side of the kiosk, behind the PIN. The PIN opens a front-desk session (a short-lived
+ * credential of its own, POST /v1/kiosk/frontdesk): the desk's calls carry it, not the kiosk's credential, and
+ * leaving the desk ends it.
+ */
 export function FrontDesk(props: FrontDeskProps) {
-  const [unlocked, setUnlocked] = useState(false);
-  if (!unlocked) return <PinGate api={props.api} onUnlocked={() => setUnlocked(true)} onClose={props.onClose} />;
-  return <Desk {...props} />;
+  const [session, setSession] = useState<Api>();
+  useEffect(() => {
+    if (!session) return;
+    return () => void session.send('DELETE', '/v1/kiosk/frontdesk').catch(() => undefined);
+  }, [session]);
+  if (!session) {
+    return (
+      <PinGate
+        api={props.api}
+        onUnlocked={(token) => setSession(createApi(token, setReached))}
+        onClose={props.onClose}
+      />
+    );
+  }
+  return <Desk {...props} api={session} />;
 }
 
 function Desk(props: FrontDeskProps) {
@@ -71,7 +88,7 @@ function Desk(props: FrontDeskProps) {
  * The PIN gate. A kiosk without a PIN asks for one first (twice, to catch a slip); after that the PIN opens the
  * desk. The service checks it (scrypt, constant time, rate-limited) and says why it refused, in words.
  */
-function PinGate({ api, onUnlocked, onClose }: { api: Api; onUnlocked: () => void; onClose: () => void }) {
+function PinGate({ api, onUnlocked, onClose }: { api: Api; onUnlocked: (token: string) => void; onClose: () => void }) {
   const { t } = useTranslation();
   const [pinSet, setPinSet] = useState<boolean>();
   const [loadProblem, setLoadProblem] = useState<string>();
@@ -89,8 +106,8 @@ function PinGate({ api, onUnlocked, onClose }: { api: Api; onUnlocked: () => voi
 
   const verify = () =>
     run(async () => {
-      await api.send('POST', '/v1/kiosk/pin/verify', { pin });
-      onUnlocked();
+      const { token } = await api.send<{ token: string }>('POST', '/v1/kiosk/frontdesk', { pin });
+      onUnlocked(token);
       return undefined;
     }).finally(() => setPin(''));
 
@@ -109,7 +126,8 @@ function PinGate({ api, onUnlocked, onClose }: { api: Api; onUnlocked: () => voi
     }
     void run(async () => {
       await api.send('POST', '/v1/kiosk/pin', { pin });
-      onUnlocked();
+      const { token } = await api.send<{ token: string }>('POST', '/v1/kiosk/frontdesk', { pin });
+      onUnlocked(token);
       return undefined;
     }).finally(() => {
       setFirst(undefined);
