@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { deviceOwnerActor, recordAudit } from './audit/store.ts';
 import { companyCaller, createCompany } from './companies/store.ts';
 import { type Context, inTransaction } from './context.ts';
 import { credentialLive, insertCredential } from './credentials/store.ts';
@@ -44,12 +45,20 @@ export function enrolDevice(ctx: Context, companyId: string): Enrolment {
     if (!companyExists(ctx, companyId)) throw new ApiError('NOT_FOUND');
     const previous = readRow(ctx);
     if (previous) {
-      prepared(ctx.db, 'UPDATE credentials SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL').run(
+      const revoked = prepared(ctx.db, 'UPDATE credentials SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL').run(
         ctx.clock.now(),
         previous.kioskCredentialId,
       );
+      if (revoked.changes > 0) {
+        recordAudit(ctx, deviceOwnerActor(previous.companyId), {
+          action: 'key.revoked',
+          objectType: 'credential',
+          objectId: previous.kioskCredentialId,
+        });
+      }
     }
     const { id, key } = insertCredential(ctx, { companyId, role: 'kiosk', label: 'Kiosk screen' });
+    recordAudit(ctx, deviceOwnerActor(companyId), { action: 'key.created', objectType: 'credential', objectId: id });
     const row: EnrolmentRow = {
       companyId,
       kioskCredentialId: id,

@@ -36,6 +36,9 @@ export interface Caller {
 /** The credential id of the service's own background work (the retention sweep). */
 export const systemCredentialId = 'system';
 
+/** The credential id of the device owner acting on the data folder itself (the command line), for the audit log. */
+export const deviceOwnerCredentialId = 'device-owner';
+
 /**
  * The device owner: above companies, for what concerns the device or the whole service (following a hub, creating
  * companies, choosing the company the kiosk serves). The CLI on the machine acts as the owner directly on the data

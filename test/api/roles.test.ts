@@ -41,6 +41,8 @@ const reads = [
   'GET /privacy/retention',
   'GET /kiosk/settings',
   'GET /roster',
+  'GET /visits/history',
+  'GET /visits/export',
   'GET /visitortypes',
   'GET /visitortype/:id',
   'GET /kiosk/company',

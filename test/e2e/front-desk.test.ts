@@ -166,7 +166,7 @@ test('the blocklist, status and settings tabs', async () => {
   await screenshot(page, 'front-desk-settings');
   const checkIn = page.locator('section', { has: page.getByRole('heading', { name: 'Check-in', exact: true }) });
   await checkIn.getByLabel('CPF').selectOption('required');
-  await checkIn.getByLabel('Agreement text', { exact: false }).fill('Confidential: say nothing.');
+  await checkIn.getByLabel('Agreement for every language without its own').fill('Confidential: say nothing.');
   await checkIn.getByRole('button', { name: 'Save' }).click();
   await checkIn.getByText('Saved.').waitFor();
   const settings = (await kiosk.api('GET', '/v1/kiosk/settings')).body;
@@ -213,6 +213,8 @@ test('changing the PIN needs the current one; wrong PINs lock the desk for a whi
     await page.getByText('That PIN is not right.').waitFor();
   }
   await typePin('111111', 'Open');
+  // The fifth answer is in (the pad empties) before the right PIN is typed: now locked.
+  await page.waitForFunction(() => document.querySelector<HTMLInputElement>('.pin-pad input')?.value === '');
   await typePin('24682468', 'Open');
   await page.getByText(/Too many attempts\. Please wait \d+ seconds and try again\./).waitFor();
   await screenshot(page, 'front-desk-locked');

@@ -15,7 +15,7 @@ import {
 } from '../../build/launch.ts';
 import { buildElectronNative } from '../../build/native.ts';
 import { outDir } from '../../build/paths.ts';
-import { contentSecurityPolicy } from '../../main/csp.ts';
+import { contentSecurityPolicy } from '../../local-api/kiosk/csp.ts';
 import { removeDir, repoRoot, tempDir } from '../helpers/service.ts';
 
 const electronDir = packageDir(() => createRequire(join(repoRoot, 'package.json')).resolve('electron/package.json'));

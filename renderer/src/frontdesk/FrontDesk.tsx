@@ -6,15 +6,19 @@ import { problemText } from '../problems.ts';
 import { setReached } from '../reach.ts';
 import type { KioskSettings } from '../types.ts';
 import { BlocklistPanel } from './BlocklistPanel.tsx';
+import { DeskWalkIn } from './DeskWalkIn.tsx';
 import { useAction } from './kit.tsx';
-import { ExpectedPanel, PendingPanel, RosterPanel } from './lists.tsx';
+import './frontdesk.css';
+import { ExpectedPanel, PendingPanel } from './lists.tsx';
 import { PinPad } from './PinPad.tsx';
 import type { FrontDeskProps } from './props.ts';
+import { RosterPanel } from './RosterPanel.tsx';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { StatusPanel } from './StatusPanel.tsx';
 import { VisitorTypesPanel } from './VisitorTypesPanel.tsx';
+import { VisitsPanel } from './VisitsPanel.tsx';
 
-const tabs = ['inside', 'pending', 'expected', 'blocklist', 'status', 'settings', 'types'] as const;
+const tabs = ['inside', 'pending', 'expected', 'visits', 'walkIn', 'blocklist', 'status', 'settings', 'types'] as const;
 type Tab = (typeof tabs)[number];
 
 /**
@@ -75,6 +79,8 @@ function Desk(props: FrontDeskProps) {
         {tab === 'inside' && <RosterPanel {...props} />}
         {tab === 'pending' && <PendingPanel {...props} />}
         {tab === 'expected' && <ExpectedPanel {...props} />}
+        {tab === 'visits' && <VisitsPanel {...props} />}
+        {tab === 'walkIn' && <DeskWalkIn {...props} />}
         {tab === 'blocklist' && <BlocklistPanel api={props.api} />}
         {tab === 'status' && <StatusPanel api={props.api} sync={props.sync} lang={props.lang} data={props.data} />}
         {tab === 'settings' && <SettingsPanel {...props} />}
