@@ -152,7 +152,8 @@ async function inChild(): Promise<void> {
     const pid = child?.pid;
     if (pid === undefined) throw new Error('the service process has no pid');
     process.kill(pid, 'SIGUSR2');
-    const result = await burst(service.url, service.credential.apiKey);
+    if (!service.firstStart) throw new Error('the service made no company on its first start');
+    const result = await burst(service.url, service.firstStart.apiKey);
     process.kill(pid, 'SIGUSR2');
     const serviceDelay = await probeResult(probeFile);
     process.stdout.write(

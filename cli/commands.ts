@@ -3,6 +3,8 @@ import { backup, restore } from './backup.ts';
 import type { Command } from './command.ts';
 import { companyCreate } from './company.ts';
 import { gate } from './gate.ts';
+import { keysCreate, keysList, keysRevoke } from './keys.ts';
+import { kioskEnrol } from './kiosk.ts';
 import { ownerToken } from './owner.ts';
 import { privacyExport } from './privacy.ts';
 import { serve } from './serve.ts';
@@ -12,6 +14,10 @@ export const commands: readonly Command[] = [
   start,
   serve,
   companyCreate,
+  kioskEnrol,
+  keysCreate,
+  keysList,
+  keysRevoke,
   ownerToken,
   privacyExport,
   backup,

@@ -1,4 +1,4 @@
-import { createCompany } from '../local-api/companies/store.ts';
+import { createCompanyForDevice } from '../local-api/device.ts';
 import { isTimeZone } from '../local-api/rules/time.ts';
 import { openService } from '../local-api/server.ts';
 import { command, UsageError } from './command.ts';
@@ -7,13 +7,17 @@ import { dataFolder } from './inputs.ts';
 export const companyCreate = command({
   name: 'company create',
   summary: 'Creates a company and prints it with its API key, as JSON (also while the service runs).',
+  details:
+    'A data folder whose kiosk serves no company yet is enrolled to the new one, and its first front-desk PIN is\n' +
+    'printed once: {"id", "apiKey", "enrolled": true, "pin"}. Otherwise the kiosk keeps its company\n' +
+    '("enrolled": false); `portaria kiosk enrol` chooses another.',
   options: {
     data: { type: 'string', value: '<dir>', help: 'the data folder', required: true },
     name: { type: 'string', value: '<name>', help: "the company's name", required: true },
     'api-key': { type: 'string', value: '<key>', help: 'the API key to give it (16 characters or more; default: new)' },
     timezone: { type: 'string', value: '<IANA zone>', help: "the company's time zone, e.g. America/Sao_Paulo" },
   },
-  run(values) {
+  async run(values) {
     const apiKey = values['api-key'];
     if (apiKey !== undefined && apiKey.length < 16) {
       throw new UsageError('--api-key must have 16 characters or more (leave it out for a new random one)');
@@ -23,7 +27,7 @@ export const companyCreate = command({
     }
     const ctx = openService({ dataDir: dataFolder(values.data), logLevel: 'warn' });
     try {
-      const company = createCompany(ctx, { name: values.name, apiKey, timezone: values.timezone });
+      const company = await createCompanyForDevice(ctx, { name: values.name, apiKey, timezone: values.timezone });
       process.stdout.write(`${JSON.stringify(company)}\n`);
     } finally {
       ctx.db.close();

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { deviceOwnerActor } from '../local-api/audit/store.ts';
 import { companyCaller } from '../local-api/companies/store.ts';
 import { ApiError } from '../local-api/http/errors.ts';
 import { exportPerson } from '../local-api/privacy/export.ts';
@@ -36,7 +37,7 @@ export const privacyExport = command({
     try {
       const company = companyCaller(ctx, values.company);
       if (!company) throw new CommandFailure(`no company ${values.company} in ${values.data}: give one of its ids`);
-      const answer = `${JSON.stringify(exportPerson(ctx, { ...company, credentialId: 'device-owner' }, who.data), null, 2)}\n`;
+      const answer = `${JSON.stringify(exportPerson(ctx, company, who.data, deviceOwnerActor(company.companyId)), null, 2)}\n`;
       if (values.out) writeFileSync(values.out, answer, { mode: 0o600 });
       else process.stdout.write(answer);
     } catch (error) {

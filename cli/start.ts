@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { deviceCredential } from '../local-api/device.ts';
+import { firstStartCompany } from '../local-api/device.ts';
 import { command } from './command.ts';
 import { dataFolder, port } from './inputs.ts';
 import { closeOnSignal, startServiceOrExplain } from './service.ts';
@@ -7,7 +7,7 @@ import { closeOnSignal, startServiceOrExplain } from './service.ts';
 /**
  * `npm start`: the Electron kiosk where it can run (Electron's binary is installed and there is a display);
  * elsewhere, or if Electron fails, the same service in browser mode, so a newcomer's first run always gets a data
- * folder, a company and its key, and the kiosk's address.
+ * folder, a company enrolled for its kiosk with its key and first PIN, and the kiosk's address.
  */
 export const start = command({
   name: 'start',
@@ -42,10 +42,12 @@ export const start = command({
     const dataDir = data ? dataFolder(data, dataOption) : dataFolder(join(process.cwd(), '.data'));
     const service = await startServiceOrExplain({ port: portNumber, dataDir });
     closeOnSignal(service.close);
-    const { credential, created } = deviceCredential(service.ctx, 'My Company');
-    if (created) {
+    const first = await firstStartCompany(service.ctx, 'My Company');
+    if (first) {
       process.stdout.write(
-        `Created company ${credential.companyId}. Its API key (shown once; the kiosk keeps its own copy sealed):\n  ${credential.apiKey}\n`,
+        `Created company ${first.id} and enrolled this kiosk to it (rename it with PATCH /v1/company).\n` +
+          `  API key (admin, shown once): ${first.apiKey}\n` +
+          (first.pin ? `  Front-desk PIN (shown once): ${first.pin}\n` : ''),
       );
     }
     process.stdout.write(`Data folder: ${resolve(dataDir)}\nKiosk: ${service.url}/\nAPI: ${service.url}/v1\n`);

@@ -12,13 +12,16 @@ import { auditListener } from './audit/store.ts';
 import { blocklistRoutes } from './blocklist/routes.ts';
 import { companyRoutes } from './companies/routes.ts';
 import type { Context } from './context.ts';
+import { credentialRoutes } from './credentials/routes.ts';
 import { principalForKey } from './credentials/store.ts';
 import { customFieldRoutes } from './custom-fields/routes.ts';
+import { deviceRoutes } from './device-routes.ts';
 import type { EventListener } from './events.ts';
 import { fileRoutes } from './files/routes.ts';
 import { hostRoutes } from './hosts/routes.ts';
 import { authenticate } from './http/auth.ts';
-import { ApiError, errorHandler, notFound } from './http/errors.ts';
+import { errorHandler, notFound } from './http/error-handler.ts';
+import { ApiError } from './http/errors.ts';
 import { createKeyGuessLimiter, keyGuessLimits } from './http/key-guessing.ts';
 import { bodyLimits, checkJsonCost, formParameterLimit, refuseDeclaredOver } from './http/limits.ts';
 import { requestLog } from './http/request-log.ts';
@@ -26,6 +29,7 @@ import { keylessRouterOf, type RouteSpec, routerOf, takesJson, uploadRouterOf } 
 import { inviteeRoutes } from './invitees/routes.ts';
 import { kioskPages } from './kiosk/pages.ts';
 import { kioskRoutes } from './kiosk/routes.ts';
+import { kioskVisitorRoutes } from './kiosk/visitor-routes.ts';
 import { logoRoutes } from './logo/routes.ts';
 import { meetingRoutes } from './meetings/routes.ts';
 import { deliverNotification, notifyOnCheckin } from './notifications/delivery.ts';
@@ -81,6 +85,9 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...privacyRoutes(ctx),
     ...auditRoutes(ctx),
     ...kioskRoutes(ctx),
+    ...kioskVisitorRoutes(ctx),
+    ...credentialRoutes(ctx),
+    ...deviceRoutes(ctx),
     ...rosterRoutes(ctx),
     ...visitLogRoutes(ctx),
     ...logoRoutes(ctx),

@@ -1,11 +1,15 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createCompany } from './companies/store.ts';
+import { deviceOwnerActor, recordAudit } from './audit/store.ts';
+import { companyCaller, createCompany } from './companies/store.ts';
 import { type Context, inTransaction } from './context.ts';
 import { credentialLive, insertCredential } from './credentials/store.ts';
 import { ApiError } from './http/errors.ts';
-import { createFileDurably } from './store/durable-file.ts';
+import { hashPin } from './kiosk/pin.ts';
+import { savePinHash, storedPinHash } from './kiosk/store.ts';
+import type { Random } from './rules/ids.ts';
 import { prepared } from './store/rows.ts';
+import { syncState } from './sync/state.ts';
 
 /** The company this device's kiosk serves, and the kiosk credential its screens use. */
 export interface Enrolment {
@@ -41,12 +45,20 @@ export function enrolDevice(ctx: Context, companyId: string): Enrolment {
     if (!companyExists(ctx, companyId)) throw new ApiError('NOT_FOUND');
     const previous = readRow(ctx);
     if (previous) {
-      prepared(ctx.db, 'UPDATE credentials SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL').run(
+      const revoked = prepared(ctx.db, 'UPDATE credentials SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL').run(
         ctx.clock.now(),
         previous.kioskCredentialId,
       );
+      if (revoked.changes > 0) {
+        recordAudit(ctx, deviceOwnerActor(previous.companyId), {
+          action: 'key.revoked',
+          objectType: 'credential',
+          objectId: previous.kioskCredentialId,
+        });
+      }
     }
     const { id, key } = insertCredential(ctx, { companyId, role: 'kiosk', label: 'Kiosk screen' });
+    recordAudit(ctx, deviceOwnerActor(companyId), { action: 'key.created', objectType: 'credential', objectId: id });
     const row: EnrolmentRow = {
       companyId,
       kioskCredentialId: id,
@@ -65,12 +77,23 @@ export function enrolDevice(ctx: Context, companyId: string): Enrolment {
   });
 }
 
+/** Before enrolment existed the kiosk kept `<data>/device.json`: its company, and an admin key for its page. */
+const legacyDeviceFile = (ctx: Context) => join(ctx.dataDir, 'device.json');
+
 /**
- * The device's enrolment, if any. A kiosk credential an admin revoked is replaced: the device gets a new one, the
- * old one stays dead.
+ * The device's enrolment, if any. A data folder from before enrolment existed is enrolled to the company its
+ * `device.json` names, and the file goes: it held a copy of the company's admin key (the one printed at the first
+ * start, which stays valid) for the page, which now gets a kiosk credential instead. A kiosk credential an admin
+ * revoked is replaced: the device gets a new one, the old one stays dead.
  */
 export function deviceEnrolment(ctx: Context): Enrolment | undefined {
-  const row = readRow(ctx);
+  let row = readRow(ctx);
+  if (!row && existsSync(legacyDeviceFile(ctx))) {
+    const legacy = JSON.parse(readFileSync(legacyDeviceFile(ctx), 'utf8')) as { companyId: string };
+    if (companyExists(ctx, legacy.companyId)) enrolDevice(ctx, legacy.companyId);
+    rmSync(legacyDeviceFile(ctx), { force: true });
+    row = readRow(ctx);
+  }
   if (!row) return undefined;
   if (!credentialLive(ctx, row.kioskCredentialId)) return enrolDevice(ctx, row.companyId);
   return { ...row, kioskKey: ctx.secrets.open(row.kioskKey) };
@@ -87,53 +110,64 @@ export function isFreshDevice(ctx: Context): boolean {
  * their own cannot make it adopt another company's id (and its rows, and its visitors' next check-ins).
  */
 export function mayFollowCompany(ctx: Context, companyId: string): boolean {
-  const enrolled = deviceEnrolment(ctx)?.companyId ?? legacyDeviceCompany(ctx);
-  return enrolled ? enrolled === companyId : isFreshDevice(ctx);
+  const enrolled = deviceEnrolment(ctx);
+  return enrolled ? enrolled.companyId === companyId : isFreshDevice(ctx);
+}
+
+/** A first front-desk PIN: 8 random digits (uniform: bytes that would favour some digits are drawn again). */
+export function newPin(random: Random): string {
+  let digits = '';
+  while (digits.length < 8) {
+    for (const byte of random.bytes(8)) if (byte < 250 && digits.length < 8) digits += String(byte % 10);
+  }
+  return digits;
 }
 
 /**
- * Creates a company and, if the device's kiosk serves none yet, enrols it to the new company (`portaria company
- * create`, the first `portaria start`). Answers the admin key once, and whether the kiosk was enrolled.
+ * The company's first front-desk PIN, set at enrolment so that nobody at the screen chooses it; answered once (only
+ * its hash is kept). Undefined when the company has a PIN already.
  */
-export function createCompanyForDevice(
+export async function setFirstPin(ctx: Context, companyId: string): Promise<string | undefined> {
+  const caller = companyCaller(ctx, companyId);
+  if (!caller || storedPinHash(ctx, companyId)) return undefined;
+  const pin = newPin(ctx.random);
+  savePinHash(ctx, caller, await hashPin(pin, ctx.random.bytes(16)));
+  return pin;
+}
+
+export interface EnrolledCompany {
+  id: string;
+  /** The admin key, shown once. */
+  apiKey: string;
+  /** Whether the device's kiosk now serves this company. */
+  enrolled: boolean;
+  /** The first front-desk PIN, shown once, when the kiosk was enrolled to a company without one. */
+  pin?: string;
+}
+
+/**
+ * Creates a company and, if the device's kiosk serves none yet, enrols it to the new company with a first PIN
+ * (`portaria company create`, the first `portaria start`).
+ */
+export async function createCompanyForDevice(
   ctx: Context,
   input: Parameters<typeof createCompany>[1],
-): { id: string; apiKey: string; enrolled: boolean } {
-  return inTransaction(ctx, () => {
+): Promise<EnrolledCompany> {
+  const company = inTransaction(ctx, () => {
     const enrolled = deviceEnrolment(ctx) === undefined;
-    const company = createCompany(ctx, input);
-    if (enrolled) enrolDevice(ctx, company.id);
-    return { ...company, enrolled };
+    const created = createCompany(ctx, input);
+    if (enrolled) enrolDevice(ctx, created.id);
+    return { ...created, enrolled };
   });
-}
-
-export interface DeviceCredential {
-  companyId: string;
-  apiKey: string;
-}
-
-const deviceFile = (ctx: Context) => join(ctx.dataDir, 'device.json');
-
-function legacyDeviceCompany(ctx: Context): string | undefined {
-  if (!existsSync(deviceFile(ctx))) return undefined;
-  return (JSON.parse(readFileSync(deviceFile(ctx), 'utf8')) as { companyId: string }).companyId;
+  const pin = company.enrolled ? await setFirstPin(ctx, company.id) : undefined;
+  return pin === undefined ? company : { ...company, pin };
 }
 
 /**
- * The kiosk's own credential: the key its screens use to call the service. Kept in `<data>/device.json`, its
- * key sealed with the device key. On a first start a company is created for it, so the kiosk can be tried at once.
+ * `npm start`'s first run: a device that serves no company and follows no hub gets one (so the kiosk can be tried at
+ * once), printed once with its first PIN. Undefined when the device has its company already, or waits for a hub's.
  */
-export function deviceCredential(
-  ctx: Context,
-  companyName: string,
-): { credential: DeviceCredential; created: boolean } {
-  const file = deviceFile(ctx);
-  if (existsSync(file)) {
-    const stored = JSON.parse(readFileSync(file, 'utf8')) as { companyId: string; apiKey: string };
-    return { credential: { companyId: stored.companyId, apiKey: ctx.secrets.open(stored.apiKey) }, created: false };
-  }
-  const company = createCompany(ctx, { name: companyName });
-  const credential = { companyId: company.id, apiKey: company.apiKey };
-  createFileDurably(file, JSON.stringify({ companyId: company.id, apiKey: ctx.secrets.seal(company.apiKey) }));
-  return { credential, created: true };
+export function firstStartCompany(ctx: Context, name: string): Promise<EnrolledCompany> | undefined {
+  if (!isFreshDevice(ctx) || syncState(ctx).upstreamUrl !== null) return undefined;
+  return createCompanyForDevice(ctx, { name });
 }

@@ -1,31 +1,9 @@
-/**
- * The Content-Security-Policy of the app's pages. The main process adds it to every response of the app's
- * origin (session.webRequest.onHeadersReceived), so it holds whatever the service sends; the policy is also
- * exported for the service to send in browser mode.
- *
- * What each directive allows, and why (docs/security.md has the same list for the renderer's authors):
- * - scripts, styles, fonts, workers, the manifest: only files of the app itself; no inline script, no eval;
- * - images: the app, plus `data:` and `blob:` for the visitor's photo taken from the camera and QR codes drawn
- *   in the page; media likewise (`blob:`); the camera stream itself needs no directive (srcObject);
- * - connections: only the app's origin, which is also the API's;
- * - no plugins, no frames, no `<base>`, and the page cannot be framed by anyone.
+import { contentSecurityPolicy } from '../local-api/kiosk/csp.ts';
+
+/*
+ * The main process adds the app's Content-Security-Policy (local-api/kiosk/csp.ts, which the service also sends) to
+ * every response of the app's origin (session.webRequest.onHeadersReceived), so it holds whatever the service sends.
  */
-export const contentSecurityPolicy = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "media-src 'self' blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "worker-src 'self'",
-  "manifest-src 'self'",
-  "form-action 'self'",
-  "frame-src 'none'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 export type ResponseHeaders = Record<string, string | string[]>;
 

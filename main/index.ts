@@ -20,7 +20,6 @@ import {
   utilityProcess,
 } from 'electron';
 import pino from 'pino';
-import { systemClock } from '../local-api/context.ts';
 import { loadDeviceKey } from '../local-api/secrets/box.ts';
 import type { PrintBadgeResult } from '../preload/api.ts';
 import { loginItemPlan } from './autostart.ts';
@@ -34,10 +33,10 @@ import {
 } from './guards.ts';
 import { ipcArguments, ipcDispatcher } from './ipc.ts';
 import { safeStorageKeyWrapper } from './key-wrapper.ts';
-import { ensureKioskPin, filePinStore, forgetInitialPin, initialPinFile, pinGate } from './pin.ts';
 import { badgePrintOptions } from './printing.ts';
 import { backoff } from './recovery.ts';
 import { ServiceSupervisor } from './service.ts';
+import { checkExitPin, kioskConnection } from './service-link.ts';
 import { serviceChildEntry, utilityServiceProcess } from './service-process.ts';
 import { loadKioskSettings, type PrinterSettings } from './settings.ts';
 import { badgeWindowOptions, kioskWindowOptions } from './window.ts';
@@ -71,9 +70,6 @@ async function main(): Promise<void> {
   const { settings, problem } = loadKioskSettings(settingsFile);
   if (problem) log.warn({ file: settingsFile, problem }, 'kiosk settings unreadable; using the defaults');
   applyLoginItem(settings.autoStart);
-  if (ensureKioskPin(userData).created) {
-    log.warn({ file: join(userData, initialPinFile) }, 'front-desk PIN created; it is in this file until first used');
-  }
   if (process.platform === 'linux') {
     log.info({ backend: safeStorage.getSelectedStorageBackend() }, 'device key wrapped with this safeStorage backend');
   }
@@ -88,7 +84,16 @@ async function main(): Promise<void> {
     fork: utilityServiceProcess(utilityProcess, serviceChildEntry('js')),
     log,
   });
-  const origin = new URL((await supervisor.start()).url).origin;
+  const started = await supervisor.start();
+  const origin = new URL(started.url).origin;
+  if (started.firstStart) {
+    // Shown once, on the terminal only (never the log): only their hashes are kept.
+    const { companyId, apiKey, pin } = started.firstStart;
+    process.stdout.write(
+      `Created company ${companyId} and enrolled this kiosk to it.\n  API key (admin, shown once): ${apiKey}\n` +
+        (pin ? `  Front-desk PIN (shown once; it also leaves kiosk mode): ${pin}\n` : ''),
+    );
+  }
   process.on('uncaughtException', (error) => log.error({ err: error }, 'uncaught exception in the main process'));
   process.on('unhandledRejection', (error) => log.error({ err: error }, 'unhandled rejection in the main process'));
 
@@ -113,16 +118,14 @@ async function main(): Promise<void> {
   app.on('window-all-closed', () => app.quit());
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
 
-  const gate = pinGate(filePinStore(userData), systemClock);
   const dispatch = ipcDispatcher(() => origin, {
-    connection: () => ({ serviceUrl: supervisor.service.url, ...supervisor.service.credential }),
+    connection: () => kioskConnection(supervisor.service.url),
     appVersion: () => app.getVersion(),
     printBadge: ({ url, copies }) => printBadge(url, loadKioskSettings(settingsFile).settings.printer, copies),
-    exitKiosk(pin) {
-      const result = gate.check(pin);
+    async exitKiosk(pin) {
+      const result = await checkExitPin(supervisor.service.url, pin);
       log.warn({ result }, 'kiosk exit requested');
       if (result.exited) {
-        forgetInitialPin(userData);
         kioskLocked = false;
         kioskWindow?.setKiosk(false);
         kioskWindow?.setFullScreen(false);

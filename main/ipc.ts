@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pinPattern } from '../local-api/kiosk/schema.ts';
 import {
   type Channel,
   type Connection,
@@ -8,7 +9,6 @@ import {
   type PrintBadgeResult,
 } from '../preload/api.ts';
 import { isAppUrl, isTrustedSender, type SenderFrame } from './guards.ts';
-import { pinPattern } from './pin.ts';
 
 /**
  * A badge page's path: absolute within the app (`/badge/…`), without a scheme, host, backslash or control

@@ -5,11 +5,11 @@
  * is the service's alone, and the main process (window, IPC, printing) never waits for SQLite.
  *
  * It does what the main process asks over its message channel (`main/service-protocol.ts`): start the service,
- * report its URL and the kiosk's credential, stop it. The device key arrives in the `start` message, already
+ * report its URL (and, on a first start, the company it created), stop it. The device key arrives in the `start` message, already
  * unwrapped by the main process, which alone can use Electron's safeStorage.
  */
 import pino from 'pino';
-import { kioskCredential } from '../local-api/kiosk/session.ts';
+import { firstStartCompany } from '../local-api/device.ts';
 import { type RunningService, startService } from '../local-api/server.ts';
 import { type FromService, type ToService, toService } from './service-protocol.ts';
 
@@ -61,7 +61,13 @@ function start(message: Extract<ToService, { type: 'start' }>): void {
         ...(message.logLevel ? { logLevel: message.logLevel } : {}),
       });
       service.server.on('error', (error) => exitOnFailure(error, 'service failed'));
-      parent.send({ type: 'started', url: service.url, credential: kioskCredential(service.ctx, message.companyName) });
+      const first = await firstStartCompany(service.ctx, message.companyName);
+      const firstStart = first && {
+        companyId: first.id,
+        apiKey: first.apiKey,
+        ...(first.pin ? { pin: first.pin } : {}),
+      };
+      parent.send({ type: 'started', url: service.url, ...(firstStart ? { firstStart } : {}) });
     } catch (error) {
       const { message: text, code } = error as NodeJS.ErrnoException;
       await service?.close().catch(() => undefined);

@@ -7,7 +7,7 @@ import { z } from 'zod';
  *
  *   child → main   ready                      the child listens; main may send `start`
  *   main → child   start {dataDir, port, …}   open the data folder, serve on 127.0.0.1:port
- *   child → main   started {url, credential}  or start-failed {message, code}, which main answers with stop
+ *   child → main   started {url, firstStart?}  or start-failed {message, code}, which main answers with stop
  *   main → child   stop                       close the service (HTTP server, job queue, database), then exit 0
  */
 export const toService = z.discriminatedUnion('type', [
@@ -17,7 +17,7 @@ export const toService = z.discriminatedUnion('type', [
     port: z.number().int().min(0).max(65_535),
     /** The unwrapped device key, base64: handed over here, never on the command line or in the environment. */
     deviceKey: z.base64(),
-    /** The company created for the kiosk's own credential on a first start. */
+    /** The name of the company a first start creates (and enrols the kiosk to). */
     companyName: z.string().min(1),
     logLevel: z.string().optional(),
   }),
@@ -30,7 +30,8 @@ export const fromService = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('started'),
     url: z.url(),
-    credential: z.object({ companyId: z.string(), apiKey: z.string() }),
+    /** On a first start: the company created, its admin key and first PIN, for the shell to print once. */
+    firstStart: z.object({ companyId: z.string(), apiKey: z.string(), pin: z.string().optional() }).optional(),
   }),
   z.object({ type: z.literal('start-failed'), message: z.string(), code: z.string().optional() }),
 ]);

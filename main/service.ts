@@ -1,4 +1,3 @@
-import type { DeviceCredential } from '../local-api/device.ts';
 import { type BackoffPolicy, backoff } from './recovery.ts';
 import type { ForkService, ServiceProcess } from './service-process.ts';
 import { fromService } from './service-protocol.ts';
@@ -10,10 +9,13 @@ export interface SupervisorLog {
   error(data: object, message: string): void;
 }
 
-/** What the shell needs of a running service: where it answers, and the kiosk's own credential. */
+/**
+ * What the shell needs of a running service: where it answers (the page asks it for its kiosk credential, as in
+ * browser mode), and on a first start the company created, its admin key and first PIN, to print once.
+ */
 export interface ServiceEndpoint {
   url: string;
-  credential: DeviceCredential;
+  firstStart?: { companyId: string; apiKey: string; pin?: string | undefined };
 }
 
 export interface SupervisorOptions {
@@ -22,7 +24,7 @@ export interface SupervisorOptions {
   port: number;
   /** The device key, unwrapped by the caller (the shell, with safeStorage); sent to the service process only. */
   deviceKey: Buffer;
-  /** The company created for the kiosk's credential on a first start. */
+  /** The name of the company a first start creates (and enrols the kiosk to). */
   companyName: string;
   /** Starts a service process: Electron's utility process in the shell, `child_process.fork` elsewhere. */
   fork: ForkService;
@@ -169,7 +171,7 @@ export class ServiceSupervisor {
           starting = false;
           clearTimeout(timer);
           this.#process = child;
-          this.#service = { url: message.url, credential: message.credential };
+          this.#service = { url: message.url, ...(message.firstStart ? { firstStart: message.firstStart } : {}) };
           resolve(this.#service);
         }
       });

@@ -33,7 +33,7 @@ export type PrintBadgeResult = { printed: true } | { printed: false; reason: str
 
 export type ExitKioskResult =
   | { exited: true }
-  | { exited: false; reason: 'WRONG_PIN' | 'NO_PIN_SET' }
+  | { exited: false; reason: 'WRONG_PIN' | 'NO_PIN_SET' | 'UNAVAILABLE' }
   | { exited: false; reason: 'LOCKED'; retryAfterMs: number };
 
 export interface PortariaBridge {

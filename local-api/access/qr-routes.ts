@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.ts';
 import { type Caller, roles } from '../credentials/caller.ts';
@@ -8,7 +8,7 @@ import { validate } from '../http/fields.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { getInvitee } from '../invitees/store.ts';
 import { formatInZone } from '../rules/time.ts';
-import { getVisit } from '../visits/store.ts';
+import { getVisit, type VisitRow } from '../visits/store.ts';
 import { cardNumberOf, issueCode, type QrCode, type QrSettings, type QrSubject } from './qr.ts';
 import { findAccessConfig } from './store.ts';
 
@@ -26,24 +26,32 @@ function hostCardNumber(metadata: unknown): number | undefined {
   return cardNumberOf(parsed?.accessCardNumber);
 }
 
-const qrQuery = z.object({
+export const qrQuery = z.object({
   format: z.enum(['json', 'svg', 'png']).default('json').describe('json (default), or the picture: svg or png'),
 });
 
-const qrAnswer = z.object({
+export const qrAnswer = z.object({
   payload: z.string().describe('the exact text the QR code encodes (docs/access-control.md)'),
   mode: z.enum(['aes', 'totp', 'static']),
   subject: z.enum(['host', 'visitor']),
   cardNumber: z.number().int(),
   issuedAt: z.string().nullable().describe('start of validity; null for a static code'),
   expiresAt: z.string().nullable().describe('first instant the code is refused; null for a static code'),
+  expiresInMs: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      "milliseconds from this answer until the code expires, by the service's clock (a kiosk's is its hub's): a " +
+        'page renews the code after it, whatever its own clock says; null for a static code',
+    ),
 });
 
 /** PNG modules of 8 pixels: large enough for a phone camera at arm's length, small enough to send quickly. */
 const pngScale = 8;
 
-/** Answers the JSON (returned) or sends the picture itself (returns undefined). */
-async function answerCode(res: Response, query: unknown, code: QrCode, caller: Caller) {
+/** Answers the JSON (returned) or sends the picture itself (returns undefined); `now` is the service's time. */
+async function answerCode(res: Response, query: unknown, code: QrCode, caller: Caller, now: number) {
   const { format } = validate(qrQuery, query);
   // Dynamic codes expire within seconds: no cache may keep one, and a static one is a credential.
   res.set('Cache-Control', 'no-store');
@@ -55,6 +63,7 @@ async function answerCode(res: Response, query: unknown, code: QrCode, caller: C
       cardNumber: code.cardNumber,
       issuedAt: code.issuedAt === null ? null : formatInZone(code.issuedAt, caller.timeZone),
       expiresAt: code.expiresAt === null ? null : formatInZone(code.expiresAt, caller.timeZone),
+      expiresInMs: code.expiresAt === null ? null : Math.max(0, code.expiresAt - now),
     };
   }
   if (code.expiresAt !== null) res.set('Expires', new Date(code.expiresAt).toUTCString());
@@ -72,6 +81,13 @@ function issueFor(ctx: Context, caller: Caller, subject: QrSubject, cardNumber: 
   const settings = qrSettingsOf(ctx, caller.companyId);
   if (cardNumber === undefined) throw new ApiError('MISSING_ACCESS_CARD_NUMBER');
   return issueCode(settings, subject, cardNumber, ctx.clock.now(), ctx.random);
+}
+
+/** A visit's gate code, as JSON or a picture; a visit that has left gets none. */
+export function visitGateCode(ctx: Context, req: Request, res: Response, caller: Caller, visit: VisitRow) {
+  if (visit.checkoutAt !== null) throw new ApiError('ALREADY_CHECKOUT');
+  const code = issueFor(ctx, caller, 'visitor', cardNumberOf(visit.cardNumber));
+  return answerCode(res, req.query, code, caller, ctx.clock.now());
 }
 
 const tag = 'Access control';
@@ -101,7 +117,8 @@ export function qrRoutes(ctx: Context): RouteSpec[] {
       errors: codeErrors,
       handle: ({ req, res, caller, params }) => {
         const host = getHost(ctx, caller, String(params.id));
-        return answerCode(res, req.query, issueFor(ctx, caller, 'host', hostCardNumber(host.metadata)), caller);
+        const code = issueFor(ctx, caller, 'host', hostCardNumber(host.metadata));
+        return answerCode(res, req.query, code, caller, ctx.clock.now());
       },
     }),
     route({
@@ -117,25 +134,21 @@ export function qrRoutes(ctx: Context): RouteSpec[] {
         const invitee = getInvitee(ctx, caller, String(params.id));
         if (invitee.status === 'canceled') throw new ApiError('INVITEE_CANCELED');
         const code = issueFor(ctx, caller, 'visitor', cardNumberOf(invitee.cardNumber));
-        return answerCode(res, req.query, code, caller);
+        return answerCode(res, req.query, code, caller, ctx.clock.now());
       },
     }),
     route({
       method: 'get',
       path: '/visit/:id/qrcode',
-      roles: roles.staff,
+      roles: roles.kioskPageWrites,
       tag,
       summary: "A visit's QR code, from its cardNumber (static when staticVisitorQRCode is on)",
       query: qrQuery,
       response: qrAnswer,
       produces,
       errors: [...codeErrors, 'ALREADY_CHECKOUT'],
-      handle: ({ req, res, caller, params }) => {
-        const visit = getVisit(ctx, caller, String(params.id));
-        if (visit.checkoutAt !== null) throw new ApiError('ALREADY_CHECKOUT');
-        const code = issueFor(ctx, caller, 'visitor', cardNumberOf(visit.cardNumber));
-        return answerCode(res, req.query, code, caller);
-      },
+      handle: ({ req, res, caller, params }) =>
+        visitGateCode(ctx, req, res, caller, getVisit(ctx, caller, String(params.id))),
     }),
   ];
 }

@@ -1,5 +1,5 @@
 import type { Context } from '../context.ts';
-import type { Caller } from '../credentials/caller.ts';
+import { type Caller, deviceOwnerCredentialId } from '../credentials/caller.ts';
 import type { DomainEvent, EventListener, EventName } from '../events.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { formatInZone } from '../rules/time.ts';
@@ -41,8 +41,15 @@ export interface AuditActor {
 /** The one place a request's caller becomes the actor of an entry. */
 export const auditActor = (caller: Caller): AuditActor => ({
   companyId: caller.companyId,
-  credentialId: caller.credentialId ?? null,
-  role: caller.role ?? null,
+  credentialId: caller.credentialId,
+  role: caller.role,
+});
+
+/** The device owner, acting on the data folder (the command line, the device's first start, an enrolment). */
+export const deviceOwnerActor = (companyId: string): AuditActor => ({
+  companyId,
+  credentialId: deviceOwnerCredentialId,
+  role: 'owner',
 });
 
 /** What an entry says happened. */

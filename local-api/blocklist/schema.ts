@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cpf, email, type FieldCodes, nullableText, phone } from '../http/fields.ts';
-import type { ColumnKinds } from '../store/rows.ts';
+import type { ColumnKinds } from '../store/columns.ts';
 
 const blocklistFields = {
   name: nullableText(200),

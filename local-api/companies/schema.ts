@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { bool, countryCode, email, type FieldCodes, nullableText, phone, text } from '../http/fields.ts';
 import { languages } from '../rules/lang.ts';
 import { isTimeZone } from '../rules/time.ts';
-import type { ColumnKinds } from '../store/rows.ts';
+import type { ColumnKinds } from '../store/columns.ts';
 
 export const companyPlans = ['TRIAL', 'FREE', 'BASIC', 'PREMIUM', 'ENTERPRISE'] as const;
 export const companyTypes = ['PARENT', 'CHILD', 'INDEPENDENT'] as const;

@@ -1,4 +1,4 @@
-import { recordAudit } from '../audit/store.ts';
+import { deviceOwnerActor, recordAudit } from '../audit/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import { type Caller, systemCredentialId } from '../credentials/caller.ts';
 import { insertCredential } from '../credentials/store.ts';
@@ -29,11 +29,11 @@ export function createCompany(
       )
       .run(id, now, now, input.name, now + trialDays * 86_400_000, input.timezone ?? null);
     const credential = insertCredential(ctx, { companyId: id, role: 'admin', label: 'API key', key: input.apiKey });
-    recordAudit(
-      ctx,
-      { companyId: id, credentialId: null, role: 'operator' },
-      { action: 'key.created', objectType: 'credential', objectId: credential.id },
-    );
+    recordAudit(ctx, deviceOwnerActor(id), {
+      action: 'key.created',
+      objectType: 'credential',
+      objectId: credential.id,
+    });
     return { id, apiKey: credential.key };
   });
 }

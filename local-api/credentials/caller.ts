@@ -36,6 +36,9 @@ export interface Caller {
 /** The credential id of the service's own background work (the retention sweep). */
 export const systemCredentialId = 'system';
 
+/** The credential id of the device owner acting on the data folder itself (the command line), for the audit log. */
+export const deviceOwnerCredentialId = 'device-owner';
+
 /**
  * The device owner: above companies, for what concerns the device or the whole service (following a hub, creating
  * companies, choosing the company the kiosk serves). The CLI on the machine acts as the owner directly on the data
@@ -64,5 +67,12 @@ export const roles = {
   /** Everyone of the company but a hub's kiosk device. */
   company: ['admin', 'readonly', 'frontdesk', 'kiosk'],
   kiosk: ['admin', 'kiosk'],
+  /**
+   * Routes the kiosk page's visitor screens still call with the kiosk credential until they move to the
+   * `/v1/kiosk/…` endpoints, which reveal less (docs/security.md, "Who may do what"): reads and check-ins. The
+   * `kiosk` role leaves these once the page no longer calls them; no new route takes them.
+   */
+  kioskPageReads: ['admin', 'readonly', 'frontdesk', 'kiosk'],
+  kioskPageWrites: ['admin', 'frontdesk', 'kiosk'],
   sync: ['admin', 'sync'],
 } as const satisfies Record<string, readonly Role[]>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bool, type FieldCodes, text } from '../http/fields.ts';
-import type { ColumnKinds } from '../store/rows.ts';
+import type { ColumnKinds } from '../store/columns.ts';
 
 export const customFieldTypes = ['Text', 'Dropdown', 'Checkbox', 'Date', 'Number', 'Email', 'Phone'] as const;
 export type CustomFieldType = (typeof customFieldTypes)[number];

@@ -70,6 +70,10 @@ export const decodeNda = (text: string, field: string): Upload =>
 /** A stored file's name: its id and extension (`<32 hex>.jpg`), the last part of its path and of its URL. */
 const fileName = /^([0-9a-f]{32})\.(jpg|png|pdf)$/;
 
+/** The id of the stored file a row's path names (`files/<company>/<id>.<ext>`); undefined for anything else. */
+export const storedFileId = (path: unknown): string | undefined =>
+  typeof path === 'string' ? fileName.exec(basename(path))?.[1] : undefined;
+
 /**
  * Where a file lies, relative to the data folder: what the rows that carry a file hold (`visits.pictureFile`…),
  * so that erasure and retention (privacy/) find the bytes to delete.
@@ -133,7 +137,7 @@ export function inTransactionWithFiles<T>(ctx: Context, caller: Caller, work: (f
       return path;
     },
     retire(path) {
-      const id = path ? fileName.exec(basename(path))?.[1] : undefined;
+      const id = storedFileId(path);
       if (!path || !id) return;
       forgetFileRow(ctx, caller.companyId, id, ctx.clock.now());
       retired.push(relativePath(caller.companyId, basename(path)));

@@ -15,7 +15,7 @@ export function hostRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/hosts',
-      roles: roles.readers,
+      roles: roles.kioskPageReads,
       tag,
       summary: 'List hosts',
       response: z.object({ hosts: z.array(hostObjectSchema), size: z.number().int() }),

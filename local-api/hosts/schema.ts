@@ -11,7 +11,7 @@ import {
   stringList,
   text,
 } from '../http/fields.ts';
-import type { ColumnKinds } from '../store/rows.ts';
+import type { ColumnKinds } from '../store/columns.ts';
 
 export const hostRoles = ['ADMIN', 'MANAGER', 'SECURITY', 'FRONTDESK', 'HOST', 'EMPLOYEE'] as const;
 

@@ -1,5 +1,3 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
-
 /**
  * Every error code the service answers with, and its HTTP status. The interface document fixes a few statuses
  * (400 INVALID_EMAIL and INVALID_PARAMETER, 404 NOT_FOUND / INVALID_QUERY_KEY / INVALID_QUERY_OPERATOR, 500
@@ -60,6 +58,9 @@ export const errorStatus = {
   INVALID_PIN: 400,
   WRONG_PIN: 403,
   PIN_NOT_SET: 409,
+  NOT_ENROLLED: 409,
+  INVALID_TICKET: 400,
+  NOT_ALLOWED: 409,
   READ_ONLY_FIELD: 400,
   VISITOR_NOT_FOUND: 400,
   INVALID_PICTURE: 400,
@@ -82,58 +83,4 @@ export class ApiError extends Error {
     super(type);
     this.status = errorStatus[type];
   }
-}
-
-export const notFound: RequestHandler = () => {
-  throw new ApiError('NOT_FOUND');
-};
-
-export const missingId: RequestHandler = () => {
-  throw new ApiError('MISSING_ID');
-};
-
-interface HttpError {
-  type?: string;
-  status?: number;
-  expose?: boolean;
-  /** body-parser's limit, on `entity.too.large`. */
-  limit?: number;
-}
-
-/**
- * Translates the errors Express's own parts raise into our codes: body-parser's carry a `type` string; the others
- * (a body that does not inflate, a path parameter that is not valid percent-encoding) only a 4xx status.
- */
-function fromHttpError(error: HttpError): ApiError | undefined {
-  switch (error.type) {
-    case 'entity.too.large':
-      return new ApiError('PAYLOAD_TOO_LARGE', typeof error.limit === 'number' ? { maxBytes: error.limit } : {});
-    case 'entity.parse.failed':
-    case 'request.aborted':
-    case 'request.size.invalid':
-    case 'stream.encoding.set':
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return new ApiError('INVALID_BODY');
-    case 'parameters.too.many':
-      return new ApiError('PAYLOAD_TOO_LARGE');
-  }
-  if (error instanceof URIError) return new ApiError('INVALID_ID');
-  if (error.expose === true && error.status === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE');
-  if (error.expose === true && error.status !== undefined && error.status >= 400 && error.status < 500) {
-    return new ApiError('INVALID_BODY');
-  }
-  return undefined;
-}
-
-export function errorHandler(log: (message: string, error: unknown) => void): ErrorRequestHandler {
-  return (error, _req, res, _next) => {
-    const known = error instanceof ApiError ? error : fromHttpError(error as HttpError);
-    if (known) {
-      res.status(known.status).json({ type: known.type, ...known.extra });
-      return;
-    }
-    log('internal error', error);
-    res.status(500).json({ type: 'INTERNAL' });
-  };
 }

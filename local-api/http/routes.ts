@@ -2,7 +2,8 @@ import express, { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
 import { type Caller, type DeviceOwner, isDeviceOwner, type Principal, type Role } from '../credentials/caller.ts';
 import { principalOf } from './auth.ts';
-import { ApiError, type ErrorCode, missingId } from './errors.ts';
+import { missingId } from './error-handler.ts';
+import { ApiError, type ErrorCode } from './errors.ts';
 import { type FieldCodes, validate } from './fields.ts';
 import { refuseDeclaredOver } from './limits.ts';
 

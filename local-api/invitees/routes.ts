@@ -37,7 +37,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/invitees',
-      roles: roles.readers,
+      roles: roles.kioskPageReads,
       tag,
       summary: 'List invitees',
       response: z.object({ invitees: z.array(inviteeObjectSchema), size: z.number().int() }),
@@ -67,7 +67,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/invitee/:id',
-      roles: roles.readers,
+      roles: roles.kioskPageReads,
       tag,
       summary: 'Retrieve an invitee',
       response: inviteeObjectSchema,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { hostSummarySchema } from '../hosts/schema.ts';
 import { bool, cpf, dateInput, email, type FieldCodes, int32, nullableText, phone, text } from '../http/fields.ts';
 import { meetingWithoutHostSchema } from '../meetings/schema.ts';
-import type { ColumnKinds } from '../store/rows.ts';
+import type { ColumnKinds } from '../store/columns.ts';
 
 export const inviteeStatuses = ['confirmed', 'arrived', 'canceled'] as const;
 export type InviteeStatus = (typeof inviteeStatuses)[number];

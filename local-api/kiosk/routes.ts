@@ -1,9 +1,11 @@
 import { auditActor, recordAudit } from '../audit/store.ts';
-import type { Context } from '../context.ts';
+import { type Context, inTransaction } from '../context.ts';
 import { type Caller, roles } from '../credentials/caller.ts';
+import { revokeCredential } from '../credentials/store.ts';
 import { ApiError } from '../http/errors.ts';
 import { createFailureLimiter } from '../http/rate-limit.ts';
 import { type RouteSpec, route, successSchema } from '../http/routes.ts';
+import { endFrontDeskSessions, frontDeskSessionObject, openFrontDeskSession } from './frontdesk.ts';
 import { hashPin, pinMatches } from './pin.ts';
 import {
   kioskSettingsInput,
@@ -13,7 +15,7 @@ import {
   pinVerifiedSchema,
   pinVerifyInput,
 } from './schema.ts';
-import { kioskSettings, saveKioskSettings, savePinHash, storedPinHash } from './store.ts';
+import { clearPinHash, kioskSettings, saveKioskSettings, savePinHash, storedPinHash } from './store.ts';
 
 const tag = 'Kiosk';
 
@@ -101,6 +103,51 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
       handle: async ({ caller, body }) => {
         await checkPin(caller, body.pin);
         return { valid: true };
+      },
+    }),
+    route({
+      method: 'delete',
+      path: '/kiosk/pin',
+      tag,
+      summary: "Clear the front-desk PIN (a forgotten one) and end the front desk's sessions; the admin's",
+      response: successSchema,
+      errors: [],
+      handle: ({ caller }) => {
+        inTransaction(ctx, () => {
+          clearPinHash(ctx, caller);
+          endFrontDeskSessions(ctx, caller.companyId);
+        });
+        return { success: true };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/kiosk/frontdesk',
+      roles: roles.kiosk,
+      tag,
+      summary:
+        'Open a front-desk session with the PIN: a `frontdesk` credential that ends after 10 minutes without a ' +
+        'request, 12 hours after it began, or when ended (rate-limited as the PIN check)',
+      body: pinVerifyInput,
+      fieldCodes: { pin: { missing: 'WRONG_PIN', invalid: 'WRONG_PIN' } },
+      response: frontDeskSessionObject,
+      errors: ['WRONG_PIN', 'PIN_NOT_SET', 'TOO_MANY_REQUESTS'],
+      handle: async ({ caller, body }) => {
+        await checkPin(caller, body.pin);
+        return openFrontDeskSession(ctx, caller);
+      },
+    }),
+    route({
+      method: 'delete',
+      path: '/kiosk/frontdesk',
+      roles: ['frontdesk'],
+      tag,
+      summary: 'End the front-desk session making the request: its token fails from now on',
+      response: successSchema,
+      errors: [],
+      handle: ({ caller }) => {
+        revokeCredential(ctx, caller.companyId, caller.credentialId);
+        return { success: true };
       },
     }),
   ];

@@ -1,8 +1,7 @@
 import type { Request } from 'express';
 import type { Context } from '../context.ts';
-import { type DeviceCredential, deviceCredential } from '../device.ts';
+import { deviceEnrolment } from '../device.ts';
 import { ApiError } from '../http/errors.ts';
-import { upstreamOf } from '../sync/state.ts';
 
 const loopbackNames = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -34,20 +33,25 @@ export function mayReceiveCredential(req: Pick<Request, 'headers' | 'socket'>): 
   return site === undefined || site === 'same-origin' || site === 'none';
 }
 
+/** The kiosk's credential as its page receives it: the company it serves, and the kiosk-role key. */
+export interface KioskCredential {
+  companyId: string;
+  apiKey: string;
+}
+
 /**
- * The credential the kiosk's screens use. A kiosk that follows a hub serves the hub's company, which the upstream
- * key opens here once the hub has first answered (docs/sync.md; `companyId` is empty until then); any other
- * service serves the device's own company (`<data>/device.json`, created with a company on first use, as
- * `portaria start` does).
+ * The credential the kiosk's screens use: the `kiosk` credential of the company the device is enrolled for
+ * (docs/kiosk.md). A device enrolled for no company has none to give (NOT_ENROLLED): the CLI enrols it, or a hub
+ * does at its first answer to a fresh kiosk.
  */
-export function kioskCredential(ctx: Context, companyName = 'My Company'): DeviceCredential {
-  const upstream = upstreamOf(ctx);
-  if (upstream) return { companyId: upstream.companyId ?? '', apiKey: upstream.apiKey };
-  return deviceCredential(ctx, companyName).credential;
+export function kioskCredential(ctx: Context): KioskCredential {
+  const enrolled = deviceEnrolment(ctx);
+  if (!enrolled) throw new ApiError('NOT_ENROLLED');
+  return { companyId: enrolled.companyId, apiKey: enrolled.kioskKey };
 }
 
 /** GET /kiosk/session: the kiosk's credential, for its page in browser mode. */
-export function kioskSession(ctx: Context, req: Request): DeviceCredential {
+export function kioskSession(ctx: Context, req: Request): KioskCredential {
   if (!mayReceiveCredential(req)) throw new ApiError('FORBIDDEN');
   return kioskCredential(ctx);
 }

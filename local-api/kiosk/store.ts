@@ -131,3 +131,13 @@ export function savePinHash(ctx: Context, caller: Caller, hash: string): void {
     recordAudit(ctx, auditActor(caller), { action: 'kiosk.pin.set', objectType: 'kioskSettings' });
   });
 }
+
+export function clearPinHash(ctx: Context, caller: Caller): void {
+  inTransaction(ctx, () => {
+    prepared(ctx.db, 'UPDATE kiosk_settings SET pinHash = NULL, updatedAt = ? WHERE companyId = ?').run(
+      ctx.clock.now(),
+      caller.companyId,
+    );
+    recordAudit(ctx, auditActor(caller), { action: 'kiosk.pin.cleared', objectType: 'kioskSettings' });
+  });
+}

@@ -3,7 +3,7 @@ import { timeZoneName } from '../companies/schema.ts';
 import { hostSummarySchema } from '../hosts/schema.ts';
 import { bool, dateInput, emailList, type FieldCodes, nullableText, stringList, text } from '../http/fields.ts';
 import { languages } from '../rules/lang.ts';
-import type { ColumnKinds } from '../store/rows.ts';
+import type { ColumnKinds } from '../store/columns.ts';
 
 export const meetingTypes = ['MEETING', 'EVENT'] as const;
 export const meetingOrigins = ['DASHBOARD', 'MOBILE', 'GOOGLE', 'MICROSOFT', 'API'] as const;

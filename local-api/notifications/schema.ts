@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { hostSummarySchema } from '../hosts/schema.ts';
 import { email, type FieldCodes, httpUrl, positiveInt, text } from '../http/fields.ts';
-import type { ColumnKinds } from '../store/rows.ts';
+import type { ColumnKinds } from '../store/columns.ts';
 import { deliveryStatusSchema } from '../webhooks/schema.ts';
 
 export const notificationTypes = ['delivery', 'visit'] as const;

@@ -1,15 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { auditActor, auditOfObjects, recordAudit } from '../audit/store.ts';
+import { join } from 'node:path';
+import { type AuditActor, auditActor, auditOfObjects, recordAudit } from '../audit/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
+import { storedFileId } from '../files/store.ts';
 import { type MeetingRow, meetingWithoutHost } from '../meetings/objects.ts';
 import { type NotificationRow, notificationObjects } from '../notifications/store.ts';
 import { emailKey } from '../rules/identity.ts';
 import { formatInZone } from '../rules/time.ts';
 import { prepared } from '../store/rows.ts';
 import { mentionsAny, type PersonIdentifiers, tellingValues } from './person.ts';
-import { findPersonsRows, requirePerson } from './store.ts';
+import { findPersonsRows, jobsAbout, requirePerson } from './store.ts';
 
 interface FileRow {
   id: string;
@@ -24,7 +25,7 @@ interface FileRow {
 /** The person's pictures and signed NDAs, with their bytes; a file whose bytes are gone is listed without them. */
 function exportedFiles(ctx: Context, caller: Caller, paths: readonly string[]) {
   return paths.flatMap((path) => {
-    const id = /^([0-9a-f]{32})\./.exec(basename(path))?.[1];
+    const id = storedFileId(path);
     const row = prepared(ctx.db, 'SELECT * FROM files WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
       id ?? '',
       caller.companyId,
@@ -55,9 +56,14 @@ function exportedFiles(ctx: Context, caller: Caller, paths: readonly string[]) {
  * their visitor records, visits, invitees and blocklist entries (as the API shows them), the meetings they are a
  * guest of or named in, notifications that name them, the deliveries that carried them, their pictures and NDAs
  * (bytes in Base64), and the audit log's entries about their records (who read or changed them). The export is
- * itself audited (`privacy.exported`, with the counts).
+ * itself audited (`privacy.exported`, with the counts), as the caller's or as the given actor's (the device owner's).
  */
-export function exportPerson(ctx: Context, caller: Caller, who: PersonIdentifiers) {
+export function exportPerson(
+  ctx: Context,
+  caller: Caller,
+  who: PersonIdentifiers,
+  actor: AuditActor = auditActor(caller),
+) {
   const person = requirePerson(who);
   return inTransaction(ctx, () => {
     const found = findPersonsRows(ctx, caller.companyId, person);
@@ -89,26 +95,12 @@ export function exportPerson(ctx: Context, caller: Caller, who: PersonIdentifier
         ) as NotificationRow[]
       ).filter((row) => mentionsAny(row.message, values)),
     );
-    const deliveries = (
-      prepared(
-        ctx.db,
-        'SELECT kind, status, attempts, createdAt, updatedAt, payload FROM jobs WHERE companyId = ? ORDER BY id',
-      ).all(caller.companyId) as {
-        kind: string;
-        status: string;
-        attempts: number;
-        createdAt: number;
-        updatedAt: number;
-        payload: string;
-      }[]
-    )
-      .filter((job) => ids.some((id) => job.payload.includes(id)) || mentionsAny(job.payload, values))
-      .map((job) => ({
-        ...job,
-        createdAt: formatInZone(job.createdAt, caller.timeZone),
-        updatedAt: formatInZone(job.updatedAt, caller.timeZone),
-        payload: JSON.parse(job.payload) as unknown,
-      }));
+    const deliveries = jobsAbout(ctx, caller.companyId, { ids, values }).map(({ id: _id, ...job }) => ({
+      ...job,
+      createdAt: formatInZone(job.createdAt, caller.timeZone),
+      updatedAt: formatInZone(job.updatedAt, caller.timeZone),
+      payload: JSON.parse(job.payload) as unknown,
+    }));
     const result = {
       type: 'subjectAccess' as const,
       generatedAt: formatInZone(ctx.clock.now(), caller.timeZone),
@@ -123,7 +115,7 @@ export function exportPerson(ctx: Context, caller: Caller, who: PersonIdentifier
       files: exportedFiles(ctx, caller, paths),
       audit: auditOfObjects(ctx, caller, ids),
     };
-    recordAudit(ctx, auditActor(caller), {
+    recordAudit(ctx, actor, {
       action: 'privacy.exported',
       objectType: 'subjectAccess',
       details: {

@@ -1,5 +1,6 @@
 import { companyCaller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
+import { storedFileId } from '../files/store.ts';
 import type { Db } from '../store/db.ts';
 import { prepared } from '../store/rows.ts';
 import type { FeedRow } from '../sync/feed.ts';
@@ -16,7 +17,7 @@ const holdsData = (table: PersonalTable, row: FeedRow) => table.personal.some((c
 
 /** Whether the path names a file this service holds for the company (a picture taken at this kiosk). */
 function isLocalFile(ctx: Pick<Context, 'db'>, companyId: string, path: unknown): boolean {
-  const id = typeof path === 'string' ? /([0-9a-f]{32})\.\w+$/.exec(path)?.[1] : undefined;
+  const id = storedFileId(path);
   return (
     id !== undefined &&
     prepared(ctx.db, 'SELECT 1 FROM files WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(id, companyId) !==

@@ -1,9 +1,9 @@
 import { unlinkSync } from 'node:fs';
-import { basename, isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { companyCaller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
-import { forgetFileRow } from '../files/store.ts';
+import { forgetFileRow, storedFileId } from '../files/store.ts';
 import { ApiError } from '../http/errors.ts';
 import { emailKey } from '../rules/identity.ts';
 import { newRecordId } from '../rules/ids.ts';
@@ -28,8 +28,6 @@ type Row = Record<string, unknown> & { id: string; deletedAt: number | null };
 
 /** Databases whose WAL still holds the page images from before an anonymisation (see `settleErasures`). */
 const walToTruncate = new WeakSet<Db>();
-
-const storedFileId = (path: string): string | undefined => /^([0-9a-f]{32})\.\w+$/.exec(basename(path))?.[1];
 
 /**
  * Takes the person's data out of the rows, queues their files for deletion and marks the files' rows deleted
@@ -102,7 +100,7 @@ export function settleErasures(ctx: Context): void {
 }
 
 /** What is known of the person to look for elsewhere: the ids of their rows and the texts that tell them. */
-interface Traces {
+export interface Traces {
   ids: string[];
   values: string[];
 }
@@ -114,6 +112,26 @@ const mentions = (column: string) =>
 
 const traceParams = (traces: Traces) => ({ ids: JSON.stringify(traces.ids), values: JSON.stringify(traces.values) });
 
+export interface JobAbout {
+  id: number;
+  kind: string;
+  status: string;
+  attempts: number;
+  createdAt: number;
+  updatedAt: number;
+  payload: string;
+}
+
+/** The company's jobs whose payload holds one of the ids or texts, oldest first. */
+export function jobsAbout(ctx: Pick<Context, 'db'>, companyId: string, traces: Traces): JobAbout[] {
+  if (traces.ids.length + traces.values.length === 0) return [];
+  return prepared(
+    ctx.db,
+    `SELECT id, kind, status, attempts, createdAt, updatedAt, payload FROM jobs
+     WHERE companyId = :companyId AND ${mentions('payload')} ORDER BY id`,
+  ).all({ companyId, ...traceParams(traces) }) as JobAbout[];
+}
+
 /** What a delivered job keeps once the person it carried is erased: its kind, key, status, attempts and times. */
 export const deliveryProof = JSON.stringify({ erased: true });
 
@@ -123,11 +141,7 @@ export const deliveryProof = JSON.stringify({ erased: true });
  * given up: only the proof of delivery is kept. Answers how many jobs changed.
  */
 function scrubQueue(ctx: Pick<Context, 'db'>, companyId: string, traces: Traces): number {
-  if (traces.ids.length + traces.values.length === 0) return 0;
-  const jobs = prepared(
-    ctx.db,
-    `SELECT id, status, payload FROM jobs WHERE companyId = :companyId AND ${mentions('payload')}`,
-  ).all({ companyId, ...traceParams(traces) }) as { id: number; status: string; payload: string }[];
+  const jobs = jobsAbout(ctx, companyId, traces);
   for (const job of jobs) {
     if (job.status === 'done' || job.status === 'failed') {
       prepared(ctx.db, 'UPDATE jobs SET payload = ?, lastError = NULL WHERE id = ?').run(deliveryProof, job.id);

@@ -1,14 +1,8 @@
 import type { Statement } from 'better-sqlite3';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { formatInZone } from '../rules/time.ts';
+import type { ColumnKinds } from './columns.ts';
 import type { Db } from './db.ts';
-
-/** How a resource's columns are stored, where that differs from plain text or numbers. */
-export interface ColumnKinds {
-  booleans: readonly string[];
-  json: readonly string[];
-  times: readonly string[];
-}
 
 type Row = Record<string, unknown>;
 

@@ -1,5 +1,6 @@
 import { auditRead } from '../audit/store.ts';
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { visitHistorySchema, visitLogQuery } from './schema.ts';
 import { visitHistory, visitLogCsv } from './store.ts';
@@ -12,6 +13,7 @@ export function visitLogRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visits/history',
+      roles: roles.readers,
       tag,
       summary: 'Visits checked in on the given days (today by default), newest first, optionally searched',
       query: visitLogQuery,
@@ -26,6 +28,7 @@ export function visitLogRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visits/export',
+      roles: roles.readers,
       tag,
       summary: 'The same visits as a CSV file (every cell quoted; cells that would start a formula are defused)',
       query: visitLogQuery,

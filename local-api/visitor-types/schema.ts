@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { bool, type FieldCodes, text } from '../http/fields.ts';
 import { fieldModes, visitorFieldNames } from '../kiosk/schema.ts';
-import type { ColumnKinds } from '../store/rows.ts';
+import type { ColumnKinds } from '../store/columns.ts';
 
 /** The kinds a type starts from: four the kiosk knows (with their names in every language) and the company's own. */
 export const visitorTypeKinds = ['guest', 'interview', 'contractor', 'delivery', 'custom'] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ColumnKinds } from '../store/rows.ts';
+import type { ColumnKinds } from '../store/columns.ts';
 
 export const visitorColumns: ColumnKinds = {
   booleans: [],

@@ -70,7 +70,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visits',
-      roles: roles.readers,
+      roles: roles.kioskPageReads,
       tag,
       summary: 'List visits',
       response: z.object({ visits: z.array(visitObjectSchema), size: z.number().int() }),
@@ -89,7 +89,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/visits',
-      roles: roles.staff,
+      roles: roles.kioskPageWrites,
       tag,
       summary: 'Check a walk-in visitor in (idempotent by the client-made visit.id)',
       response: checkinAnswerSchema,
@@ -109,7 +109,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/visits/screen',
-      roles: roles.staff,
+      roles: roles.kioskPageWrites,
       tag,
       summary: 'Ask the blocklist before the rest of a check-in (a match records the visit, blocked, at once)',
       response: screenAnswer,
@@ -147,7 +147,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/visit/checkout/:id',
-      roles: roles.staff,
+      roles: roles.kioskPageWrites,
       tag,
       summary: 'Check a visit out',
       response: visitObjectSchema,
@@ -159,7 +159,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/visit/inviteeCheckin/:inviteeId',
-      roles: roles.staff,
+      roles: roles.kioskPageWrites,
       tag,
       summary: 'Check an invitee in',
       response: checkinAnswerSchema,
@@ -192,7 +192,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visit/:id',
-      roles: roles.readers,
+      roles: roles.kioskPageReads,
       tag,
       summary: 'Retrieve a visit',
       response: checkinAnswerSchema,

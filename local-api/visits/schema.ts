@@ -3,7 +3,7 @@ import { base64Upload } from '../files/schema.ts';
 import { hostSummarySchema } from '../hosts/schema.ts';
 import { bool, cpf, dateInput, email, type FieldCodes, nullableText, phone } from '../http/fields.ts';
 import { visitorTextLimits } from '../rules/visitor.ts';
-import type { ColumnKinds } from '../store/rows.ts';
+import type { ColumnKinds } from '../store/columns.ts';
 import { visitorDataFields } from '../visitors/schema.ts';
 
 export const checkinTypes = ['IPAD', 'DASHBOARD', 'API', 'MOBILE', 'INVITES', 'AUTOMATIC'] as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { eventNames } from '../events.ts';
 import { bool, type FieldCodes } from '../http/fields.ts';
-import type { ColumnKinds } from '../store/rows.ts';
+import type { ColumnKinds } from '../store/columns.ts';
 
 /** Registrations per company: every event is enqueued once per webhook, so their number stays small. */
 export const maxWebhooksPerCompany = 20;

@@ -17,6 +17,8 @@ export interface Api {
   /** GET of an endpoint this version of the service may not have: undefined when it answers 404. */
   optional<T>(path: string): Promise<T | undefined>;
   send<T>(method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T>;
+  /** GET of a file (a CSV export): its bytes, for the page to save. */
+  download(path: string): Promise<Blob>;
 }
 
 const timeoutMs = 20_000;
@@ -26,7 +28,7 @@ const timeoutMs = 20_000;
  * fails with SERVICE_UNREACHABLE, so every screen can say so in words. `onReach` hears whether the service answered.
  */
 export function createApi(apiKey: string, onReach: (reached: boolean) => void = () => undefined): Api {
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  async function call<T>(method: string, path: string, body?: unknown, as: 'json' | 'blob' = 'json'): Promise<T> {
     let response: Response;
     try {
       response = await fetch(path, {
@@ -45,6 +47,7 @@ export function createApi(apiKey: string, onReach: (reached: boolean) => void = 
       throw new ApiProblem(unreachable, 0);
     }
     onReach(true);
+    if (as === 'blob' && response.ok) return (await response.blob()) as T;
     const text = await response.text();
     const parsed = text ? (JSON.parse(text) as unknown) : undefined;
     if (!response.ok) {
@@ -64,6 +67,7 @@ export function createApi(apiKey: string, onReach: (reached: boolean) => void = 
       }
     },
     send: (method, path, body) => call(method, path, body),
+    download: (path) => call('GET', path, undefined, 'blob'),
   };
 }
 

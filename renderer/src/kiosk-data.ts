@@ -1,10 +1,10 @@
 import { type Api, listQuery } from './api.ts';
 import { browserTimeZone } from './time.ts';
-import type { AccessConfig, Company, CustomFieldDefinition, HostSummary, KioskSettings, VisitorType } from './types.ts';
+import type { Company, CustomFieldDefinition, HostSummary, KioskSettings, VisitorType } from './types.ts';
 
 /** What the kiosk's screens need from the service, loaded at start and again whenever the welcome screen shows. */
 export interface KioskData {
-  /** Undefined where the service has no GET /v1/company. */
+  /** The company's face on the kiosk (GET /v1/kiosk/company); undefined where the service has none. */
   company: Company | undefined;
   settings: KioskSettings;
   /** The hosts shown on this kiosk (`isActive`, section 2.2). */
@@ -24,13 +24,12 @@ export function itemsOf<T>(answer: unknown, key: string): T[] {
 }
 
 export async function loadKioskData(api: Api): Promise<KioskData> {
-  const [company, settings, hosts, customFields, visitorTypes, access] = await Promise.all([
-    api.optional<Company>('/v1/company'),
+  const [company, settings, hosts, customFields, visitorTypes] = await Promise.all([
+    api.optional<Company & { accessControl: boolean }>('/v1/kiosk/company'),
     api.get<KioskSettings>('/v1/kiosk/settings'),
     api.get<{ hosts: HostSummary[] }>(`/v1/hosts${listQuery('isActive', '==', 'true')}`),
     api.optional<unknown>('/v1/customfields'),
     api.optional<unknown>('/v1/visitortypes'),
-    api.optional<AccessConfig>('/v1/integration/access'),
   ]);
   return {
     company,
@@ -40,7 +39,7 @@ export async function loadKioskData(api: Api): Promise<KioskData> {
       (a, b) => (a.sort ?? 0) - (b.sort ?? 0),
     ),
     visitorTypes: itemsOf<VisitorType>(visitorTypes, 'visitorTypes'),
-    accessEnabled: access?.enabled === true,
+    accessEnabled: company?.accessControl === true,
     timeZone: company?.timezone || browserTimeZone(),
   };
 }

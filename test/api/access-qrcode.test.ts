@@ -75,6 +75,7 @@ describe('GET /v1/host/:id/qrcode', () => {
     assert.deepEqual([mode, subject, cardNumber], ['aes', 'host', 4242]);
     assert.match(expiresAt, isoWithOffset);
     assert.equal(Date.parse(expiresAt) - Date.parse(issuedAt), 30_000);
+    assert.ok(reply.body.expiresInMs > 29_000 && reply.body.expiresInMs <= 30_000, `${reply.body.expiresInMs} ms left`);
     assert.equal(payload.includes('4242'), false, 'the card number is not readable in the code');
 
     const now = await gate.verify(payload);

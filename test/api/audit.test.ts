@@ -18,8 +18,16 @@ before(async () => {
 });
 after(() => service.stop());
 
-/** The id the audit log gives an API key: the start of its SHA-256. */
-const credentialOf = (apiKey: string) => `key_${createHash('sha256').update(apiKey).digest('hex').slice(0, 16)}`;
+/** The id of the credential an API key is, as the database holds it (by the key's SHA-256). */
+function credentialOf(apiKey: string): string {
+  const db = new Database(join(service.dataDir, 'portaria.db'), { readonly: true });
+  try {
+    const hash = createHash('sha256').update(apiKey).digest();
+    return (db.prepare('SELECT id FROM credentials WHERE keyHash = ?').get(hash) as { id: string }).id;
+  } finally {
+    db.close();
+  }
+}
 
 interface Entry {
   action: string;
@@ -142,12 +150,15 @@ test('every staff and admin action, and every read of personal data, leaves an e
   assert.deepEqual(first('kiosk.pin.failed').details, { locked: false });
 
   const keyMade = first('key.created');
-  assert.deepEqual([keyMade.objectId, keyMade.actorCredentialId, keyMade.actorRole], [credential, null, 'operator']);
+  assert.deepEqual(
+    [keyMade.objectId, keyMade.actorCredentialId, keyMade.actorRole],
+    [credential, 'device-owner', 'owner'],
+  );
   const fileReads = log.filter((e) => e.action === 'file.read');
   assert.deepEqual(
     fileReads.map((e) => [e.objectType, e.actorCredentialId, e.actorRole]),
     [
-      ['visit-picture', credential, null],
+      ['visit-picture', credential, 'admin'],
       ['visit-picture', null, 'signedLink'],
     ],
   );
@@ -211,11 +222,11 @@ test('the command line records the keys it makes and the exports it writes', asy
   );
   const log = (await client(service.url, made.apiKey)('GET', '/v1/audit')).body.entries as Entry[];
   assert.deepEqual(
-    log.map((e) => [e.action, e.objectId, e.actorRole]),
+    log.map((e) => [e.action, e.objectId, `${e.actorCredentialId} as ${e.actorRole}`]),
     [
-      ['key.created', credentialOf(made.apiKey), 'operator'],
-      ['privacy.exported', null, 'operator'],
-      ['privacy.exported', null, 'operator'],
+      ['key.created', credentialOf(made.apiKey), 'device-owner as owner'],
+      ['privacy.exported', null, 'device-owner as owner'],
+      ['privacy.exported', null, 'device-owner as owner'],
     ],
   );
 });

@@ -16,6 +16,9 @@ let other: ReturnType<typeof client>;
 
 before(async () => {
   service = await startService();
+  // The first company made on the data folder enrols the kiosk (and gets its first PIN): the companies tested
+  // below start with the defaults.
+  service.company('Lobby');
   api = client(service.url, service.company('Acme').apiKey);
   other = client(service.url, service.company('Globex').apiKey);
 });
@@ -152,7 +155,7 @@ describe('the front-desk PIN', () => {
 });
 
 describe('GET /kiosk/session', () => {
-  test("answers the device's credential to this machine, and the credential opens the API", async () => {
+  test('answers the kiosk credential of the company the device is enrolled for, to this machine', async () => {
     const first = await fetch(`${service.url}/kiosk/session`);
     assert.equal(first.status, 200);
     assert.equal(first.headers.get('cache-control'), 'no-store');
@@ -160,7 +163,10 @@ describe('GET /kiosk/session', () => {
     assert.match(session.apiKey, /^prt_/);
     const again = (await (await fetch(`${service.url}/kiosk/session`)).json()) as typeof session;
     assert.deepEqual(again, session, 'one device, one credential');
-    assert.equal((await client(service.url, session.apiKey)('GET', '/v1/kiosk/settings')).status, 200);
+    const kiosk = client(service.url, session.apiKey);
+    assert.equal((await kiosk('GET', '/v1/kiosk/settings')).status, 200);
+    assert.equal((await kiosk('GET', '/v1/kiosk/company')).body.name, 'Lobby', 'the first company created enrolled it');
+    assert.deepEqual((await kiosk('GET', '/v1/credentials')).body, { type: 'FORBIDDEN' }, 'a kiosk credential');
   });
 
   test('refuses a page of another name (DNS rebinding) and requests from other sites', async () => {
@@ -179,16 +185,25 @@ describe('GET /kiosk/session', () => {
     assert.equal(ownPage.status, 200);
   });
 
-  test("of a kiosk that follows a hub, answers the hub's key, which opens the hub's company here", async () => {
+  test("of a kiosk that follows a hub, answers a kiosk credential of its own for the hub's company", async () => {
     const hub = await startService();
     try {
       const company = hub.company('Hub Company');
       const kiosk = await startKiosk(hub.url, company.apiKey);
       try {
-        const session = (await (await fetch(`${kiosk.url}/kiosk/session`)).json()) as { apiKey: string };
-        assert.equal(session.apiKey, company.apiKey);
-        const mirrored = await client(kiosk.url, session.apiKey)('GET', '/v1/company');
-        assert.equal(mirrored.body.id, company.id);
+        const session = (await (await fetch(`${kiosk.url}/kiosk/session`)).json()) as {
+          companyId: string;
+          apiKey: string;
+        };
+        assert.equal(session.companyId, company.id);
+        assert.notEqual(session.apiKey, company.apiKey, 'not the hub key: the page never holds it');
+        const face = await client(kiosk.url, session.apiKey)('GET', '/v1/kiosk/company');
+        assert.deepEqual([face.body.id, face.body.name], [company.id, 'Hub Company']);
+        assert.equal(
+          (await client(hub.url, session.apiKey)('GET', '/v1/kiosk/company')).status,
+          401,
+          'nor opens the hub',
+        );
       } finally {
         await kiosk.stop();
       }

@@ -3,7 +3,8 @@ import { after, before, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { Router } from 'express';
 import { createApp, v1Routes } from '../../local-api/app.ts';
-import { errorStatus, missingId, notFound } from '../../local-api/http/errors.ts';
+import { missingId, notFound } from '../../local-api/http/error-handler.ts';
+import { errorStatus } from '../../local-api/http/errors.ts';
 import { testContext } from '../helpers/context.ts';
 import { client, startService, type TestService } from '../helpers/service.ts';
 

@@ -1,15 +1,18 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createCompany } from '../../local-api/companies/store.ts';
 import { frontDeskSession, insertCredential } from '../../local-api/credentials/store.ts';
 import { rolesOf } from '../../local-api/http/routes.ts';
 import { type RunningService, startService } from '../../local-api/server.ts';
 import { fillPath, specRoutes } from '../helpers/routes.ts';
-import { client, removeDir, tempDir } from '../helpers/service.ts';
+import { client, removeDir, repoRoot, tempDir } from '../helpers/service.ts';
 
 /**
  * The role matrix, written out: every route a role other than admin may call. Admin may call every company
- * route; the device owner only its own. A route added without roles is the admin's alone, so this list changes
+ * route but the one that ends a front-desk session (it revokes the credential making the request); the device
+ * owner only its own. A route added without roles is the admin's alone, so this list changes
  * only when someone grants a role something, on purpose.
  */
 const reads = [
@@ -38,8 +41,25 @@ const reads = [
   'GET /privacy/retention',
   'GET /kiosk/settings',
   'GET /roster',
+  'GET /visits/history',
+  'GET /visits/export',
   'GET /visitortypes',
   'GET /visitortype/:id',
+  'GET /kiosk/company',
+];
+
+/** What the kiosk page's visitor screens still call until they move to /v1/kiosk/… (roles.kioskPageReads/Writes). */
+const kioskPageUntilMoved = [
+  'GET /hosts',
+  'GET /invitees',
+  'GET /invitee/:id',
+  'GET /visits',
+  'POST /visits',
+  'POST /visits/screen',
+  'PATCH /visit/checkout/:id',
+  'POST /visit/inviteeCheckin/:inviteeId',
+  'GET /visit/:id',
+  'GET /visit/:id/qrcode',
 ];
 
 const expected: Record<string, readonly string[]> = {
@@ -76,6 +96,7 @@ const expected: Record<string, readonly string[]> = {
     'PATCH /kiosk/settings',
     'POST /kiosk/pin',
     'POST /kiosk/pin/verify',
+    'DELETE /kiosk/frontdesk',
   ],
   kiosk: [
     'GET /sync/status',
@@ -83,16 +104,42 @@ const expected: Record<string, readonly string[]> = {
     'POST /kiosk/pin/verify',
     'GET /visitortypes',
     'GET /visitortype/:id',
+    'GET /customfields',
+    'GET /customfield/:id',
+    'GET /kiosk/company',
+    'POST /kiosk/frontdesk',
+    'GET /kiosk/hosts',
+    'POST /kiosk/walkin',
+    'POST /kiosk/screen',
+    'POST /kiosk/invitees/find',
+    'POST /kiosk/invitee/checkin',
+    'GET /kiosk/visit/:id',
+    'GET /kiosk/visit/:id/qrcode',
+    'POST /kiosk/checkout/find',
+    'POST /kiosk/checkout',
+    ...kioskPageUntilMoved,
   ],
   sync: ['GET /sync/changes', 'POST /sync/push'],
-  owner: ['GET /sync/upstream', 'PUT /sync/upstream'],
+  owner: [
+    'GET /sync/upstream',
+    'PUT /sync/upstream',
+    'GET /companies',
+    'POST /companies',
+    'GET /device',
+    'PUT /device/enrolment',
+  ],
 };
 
 const routes = specRoutes().filter((spec) => spec.access !== 'public');
 const name = (spec: { method: string; path: string }) => `${spec.method.toUpperCase()} ${spec.path}`;
+const adminRoutes = routes
+  .filter((s) => s.access !== 'owner')
+  .map(name)
+  .filter((r) => r !== 'DELETE /kiosk/frontdesk');
 
 let service: RunningService;
 const keys: Record<string, string> = {};
+let frontDeskKey: () => string;
 
 before(async () => {
   service = await startService({
@@ -107,12 +154,14 @@ before(async () => {
   for (const role of ['readonly', 'kiosk', 'sync'] as const) {
     keys[role] = insertCredential(ctx, { companyId: company.id, role, label: role }).key;
   }
-  keys.frontdesk = insertCredential(ctx, {
-    companyId: company.id,
-    role: 'frontdesk',
-    label: 'Front desk',
-    expiresAt: Date.now() + frontDeskSession.maxMs,
-  }).key;
+  frontDeskKey = () =>
+    insertCredential(ctx, {
+      companyId: company.id,
+      role: 'frontdesk',
+      label: 'Front desk',
+      expiresAt: Date.now() + frontDeskSession.maxMs,
+    }).key;
+  keys.frontdesk = frontDeskKey();
   keys.owner = insertCredential(ctx, { companyId: null, role: 'owner', label: 'Owner' }).key;
 });
 after(async () => {
@@ -126,15 +175,19 @@ test('the declared matrix is the one written out here', () => {
     assert.deepEqual(declared.sort(), [...(expected[role] ?? [])].sort(), `routes of ${role}`);
   }
   const admin = routes.filter((spec) => rolesOf(spec).includes('admin')).map(name);
-  assert.deepEqual(admin, routes.filter((spec) => spec.access !== 'owner').map(name), 'admin: every company route');
+  assert.deepEqual(admin, adminRoutes, 'admin: every company route');
 });
 
 test('every route, called with every role, answers 403 FORBIDDEN exactly outside the role', async () => {
   let cells = 0;
-  for (const [role, key] of Object.entries(keys)) {
-    const call = client(service.url, key);
-    const allowed = new Set(role === 'admin' ? routes.filter((s) => s.access !== 'owner').map(name) : expected[role]);
+  for (const role of Object.keys(keys)) {
+    // A session made now: the admin's walk cleared the PIN, which ends the front desk's sessions.
+    const key = role === 'frontdesk' ? frontDeskKey() : (keys[role] as string);
+    const allowed = new Set(role === 'admin' ? adminRoutes : expected[role]);
     for (const spec of routes) {
+      // Ending a front-desk session revokes the credential that asks: a session of its own, not the one walking.
+      const ending = role === 'frontdesk' && name(spec) === 'DELETE /kiosk/frontdesk';
+      const call = client(service.url, ending ? frontDeskKey() : key);
       const path = fillPath(spec.path, () => 'not-an-id');
       const reply = await call(spec.method.toUpperCase(), path, spec.method === 'get' ? undefined : {});
       const forbidden = reply.status === 403 && reply.body?.type === 'FORBIDDEN';
@@ -156,4 +209,19 @@ test('the OpenAPI document shows who may call each operation', async () => {
     assert.deepEqual(operation['x-roles'], rolesOf(spec), name(spec));
     assert.match(operation.description, spec.access === 'public' ? /no credential/ : /Roles: |device owner/);
   }
+});
+
+test("docs/security.md's matrix is the routes' own", () => {
+  const columns = ['admin', 'readonly', 'frontdesk', 'kiosk', 'sync', 'owner'] as const;
+  const table = [
+    `| route | ${columns.join(' | ')} |`,
+    `| --- |${columns.map(() => ' :-: |').join('')}`,
+    ...routes.map((spec) => {
+      const cells = columns.map((role) => (rolesOf(spec).includes(role) ? '✓' : ''));
+      return `| \`${spec.method.toUpperCase()} /v1${spec.path}\` | ${cells.join(' | ')} |`;
+    }),
+  ].join('\n');
+  const doc = readFileSync(join(repoRoot, 'docs/security.md'), 'utf8');
+  const documented = /<!-- role-matrix -->\n([\s\S]*?)\n<!-- \/role-matrix -->/.exec(doc)?.[1];
+  assert.equal(documented, table, `docs/security.md should read:\n${table}`);
 });

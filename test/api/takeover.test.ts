@@ -91,11 +91,13 @@ test("company B's key and a hub of its own cannot take over company A", async ()
   }
 });
 
-test('a device that holds companies follows no hub that names a company it is not enrolled for', async () => {
+test('a device follows no hub that names a company it is not enrolled for', async () => {
+  // The kiosk is enrolled for A (the first company made here); the hub names B.
   const asA = client(service.url, companyA.apiKey);
-  const host = await asA('POST', '/v1/hosts', { name: 'Carla Dias', email: 'carla@a.test' });
+  const asB = client(service.url, companyB.apiKey);
+  const host = await asB('POST', '/v1/hosts', { name: 'Carla Dias', email: 'carla@b.test' });
   const owner = client(service.url, JSON.parse(runCli(['owner', 'token', '--data', service.dataDir])).token);
-  const hub = await startFakeHub(companyA.id);
+  const hub = await startFakeHub(companyB.id);
   try {
     const set = await owner('PUT', '/v1/sync/upstream', { url: hub.url, apiKey: 'a-key-of-the-fake-hub-0001' });
     assert.equal(set.status, 200);
@@ -103,7 +105,7 @@ test('a device that holds companies follows no hub that names a company it is no
     const status = await asA('GET', '/v1/sync/status');
     assert.equal(status.body.companyId, null, 'the hub company was not adopted');
     assert.match(status.body.lastError, /not the company this kiosk is enrolled for/);
-    assert.equal((await asA('GET', `/v1/host/${host.body.id}`)).status, 200, "A's rows are untouched");
+    assert.equal((await asB('GET', `/v1/host/${host.body.id}`)).status, 200, "B's rows are untouched");
     assert.equal((await client(service.url, 'a-key-of-the-fake-hub-0001')('GET', '/v1/hosts')).status, 401);
     assert.equal(hub.pushes, 0);
   } finally {

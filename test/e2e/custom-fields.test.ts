@@ -86,10 +86,9 @@ test("the company's custom fields and questionnaire: in the visitor's language, 
 });
 
 test('the front desk defines and removes custom fields', async () => {
-  await kiosk.api('POST', '/v1/kiosk/pin', { pin: '864209' });
   const { page } = await openKiosk(browser, kiosk.service.url);
   await page.getByRole('button', { name: 'Front desk' }).click();
-  await page.getByLabel('PIN').fill('864209');
+  await page.getByLabel('PIN').fill(kiosk.pin);
   await page.getByRole('button', { name: 'Open' }).click();
   await page.getByRole('tab', { name: 'Settings' }).click();
   const section = page.locator('section', { has: page.getByRole('heading', { name: 'Custom fields' }) });

@@ -21,7 +21,8 @@ type Size = (typeof sizes)[number];
 
 /** A name with no place to break: the badge, the headings and the lists must all cope. */
 const longName = `Maximiliana${'Wolkenkratzerbewohnerin'.repeat(8)}`.slice(0, 200);
-const pin = '975310';
+/** The PIN set when the kiosk was enrolled. */
+let pin: string;
 
 let kiosk: KioskFixture;
 let browser: Browser;
@@ -35,7 +36,7 @@ before(async () => {
       '\n',
     ),
   });
-  await kiosk.api('POST', '/v1/kiosk/pin', { pin });
+  pin = kiosk.pin;
   await kiosk.api('POST', '/v1/customfields', { name: 'Vehicle plate', type: 'Text', sort: 0 });
   await kiosk.api('POST', '/v1/customfields', {
     name: 'I have read the safety rules',

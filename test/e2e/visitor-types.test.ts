@@ -6,7 +6,8 @@ import { type KioskFixture, kioskFixture, sign } from '../helpers/kiosk.ts';
 
 let kiosk: KioskFixture;
 let browser: Browser;
-const pin = '246813';
+/** The PIN set when the kiosk was enrolled. */
+let pin: string;
 
 before(async () => {
   kiosk = await kioskFixture();
@@ -15,7 +16,7 @@ before(async () => {
     pictureMode: 'optional',
     ndaText: 'Everything seen inside stays inside.',
   });
-  await kiosk.api('POST', '/v1/kiosk/pin', { pin });
+  pin = kiosk.pin;
   browser = await launchChromium();
 });
 after(async () => {

@@ -4,7 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { contentSecurityPolicy, withContentSecurityPolicy } from '../../main/csp.ts';
+import { contentSecurityPolicy } from '../../local-api/kiosk/csp.ts';
+import { withContentSecurityPolicy } from '../../main/csp.ts';
 import { isAppUrl } from '../../main/guards.ts';
 
 const app = 'http://127.0.0.1:4780';

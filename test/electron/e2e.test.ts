@@ -15,7 +15,7 @@ import {
 } from '../../build/launch.ts';
 import { buildElectronNative } from '../../build/native.ts';
 import { outDir } from '../../build/paths.ts';
-import { contentSecurityPolicy } from '../../main/csp.ts';
+import { contentSecurityPolicy } from '../../local-api/kiosk/csp.ts';
 import { removeDir, repoRoot, tempDir } from '../helpers/service.ts';
 
 const electronDir = packageDir(() => createRequire(join(repoRoot, 'package.json')).resolve('electron/package.json'));
@@ -67,7 +67,7 @@ test('the Electron shell end to end', async (t) => {
         const bridge = window.portaria;
         if (!bridge) throw new Error('no bridge');
         const connection = await bridge.connection();
-        const hosts = await fetch(`${connection.serviceUrl}/v1/hosts`, {
+        const hosts = await fetch(`${connection.serviceUrl}/v1/kiosk/company`, {
           headers: { authorization: `Bearer ${connection.apiKey}` },
         });
         const page = await fetch('/');

@@ -125,7 +125,7 @@ describe('npm run build:electron', () => {
       assert.equal((await fetch(`${service.url}${script}`)).status, 200);
       assert.equal((await fetch(`${service.url}/v1/hosts`)).status, 401);
       const hosts = await fetch(`${service.url}/v1/hosts`, {
-        headers: { authorization: `Bearer ${service.credential.apiKey}` },
+        headers: { authorization: `Bearer ${service.firstStart?.apiKey}` },
       });
       assert.equal(hosts.status, 200);
     } finally {
@@ -163,7 +163,8 @@ describe('npm start where Electron cannot run', () => {
       );
       assert.match(out, new RegExp(`^Data folder: ${data}$`, 'm'));
       assert.equal((await fetch(`${url}/v1/hosts`)).status, 401);
-      assert.ok(existsSync(join(data, 'device.json')));
+      assert.match(out, /^ {2}API key \(admin, shown once\): prt_\S+$/m, 'the first run made a company, enrolled');
+      assert.match(out, /^ {2}Front-desk PIN \(shown once\): \d{8}$/m);
     } finally {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');

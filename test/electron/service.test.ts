@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { secretBox } from '../../local-api/secrets/box.ts';
 import { backoff } from '../../main/recovery.ts';
 import { type ServiceEndpoint, ServiceSupervisor, type SupervisorLog } from '../../main/service.ts';
+import { kioskConnection } from '../../main/service-link.ts';
 import { type ForkService, nodeServiceProcess, type ServiceProcess } from '../../main/service-process.ts';
 import type { FromService, ToService } from '../../main/service-protocol.ts';
 import { client, removeDir, tempDir } from '../helpers/service.ts';
@@ -65,10 +66,15 @@ function supervisor(options: Partial<ConstructorParameters<typeof ServiceSupervi
   return { s, lines, dataDir, deviceKey };
 }
 
-const hosts = (service: ServiceEndpoint) => client(service.url, service.credential.apiKey);
+/** The admin key of the company the first start created (shown once: kept here for the service's restarts). */
+const adminKeys = new Map<string, string>();
+const hosts = (service: ServiceEndpoint) => {
+  if (service.firstStart) adminKeys.set(service.url, service.firstStart.apiKey);
+  return client(service.url, adminKeys.get(service.url));
+};
 
 describe('the service supervisor, with service processes of child_process.fork', () => {
-  test('starts the service in its own process on 127.0.0.1 and reports its URL and the kiosk credential', async () => {
+  test('starts the service in its own process on 127.0.0.1 and reports its URL and the company it made', async () => {
     const { fork, processes } = recordingFork();
     const { s, dataDir, deviceKey } = supervisor({ fork });
     const service = await s.start();
@@ -76,9 +82,15 @@ describe('the service supervisor, with service processes of child_process.fork',
     assert.equal(processes.length, 1);
     assert.notEqual(processes[0]?.pid, process.pid);
     assert.equal((await fetch(`${service.url}/v1/hosts`)).status, 401);
-    assert.equal((await hosts(service)('GET', '/v1/hosts')).status, 200, 'the reported credential opens the API');
-    const sealedKey = JSON.parse(readFileSync(join(dataDir, 'device.json'), 'utf8')).apiKey as string;
-    assert.equal(secretBox(deviceKey).open(sealedKey), service.credential.apiKey, 'sealed with the key handed over');
+    assert.equal((await hosts(service)('GET', '/v1/hosts')).status, 200, 'the admin key of the first start');
+    assert.match(service.firstStart?.pin ?? '', /^\d{8}$/, 'and its first front-desk PIN');
+    const { apiKey } = await kioskConnection(service.url);
+    assert.equal((await client(service.url, apiKey)('GET', '/v1/kiosk/settings')).status, 200, "the page's credential");
+    assert.equal((await client(service.url, apiKey)('GET', '/v1/credentials')).status, 403, 'a kiosk credential');
+    const db = new Database(join(dataDir, 'portaria.db'), { readonly: true });
+    const { kioskKey } = db.prepare('SELECT kioskKey FROM device_enrolment').get() as { kioskKey: string };
+    db.close();
+    assert.equal(secretBox(deviceKey).open(kioskKey), apiKey, 'sealed with the key handed over');
     await s.stop();
   });
 
@@ -137,7 +149,8 @@ describe('the service supervisor, with service processes of child_process.fork',
     try {
       assert.equal(processes.length, 2);
       assert.equal(second.url, first.url, 'same URL: the page keeps its origin');
-      assert.deepEqual(second.credential, first.credential);
+      assert.equal(second.firstStart, undefined, 'a restart makes no company');
+      assert.deepEqual(await kioskConnection(second.url), await kioskConnection(first.url));
       const listed = await hosts(second)('GET', '/v1/hosts');
       assert.deepEqual(
         listed.body.hosts.map((host: { name: string }) => host.name),
@@ -200,7 +213,7 @@ function fakeProcess(behaviour: Behaviour): FakeProcess {
         emit({ type: 'start-failed', message: 'database is damaged' });
       } else if (behaviour.start !== 'silent') {
         const url = `http://127.0.0.1:${message.port || 4780}`;
-        emit({ type: 'started', url, credential: { companyId: 'c1', apiKey: 'k1' } });
+        emit({ type: 'started', url });
       }
     },
     onMessage: (listener) => messageListeners.push(listener),

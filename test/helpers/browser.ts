@@ -105,3 +105,57 @@ export function qrVideo(text: string, file: string): string {
   );
   return file;
 }
+
+/** The screen sizes every screen is shown at: portrait and landscape kiosks, a tablet, a small laptop. */
+export const screenSizes = [
+  { width: 1080, height: 1920 },
+  { width: 1920, height: 1080 },
+  { width: 768, height: 1024 },
+  { width: 1280, height: 800 },
+] as const;
+
+/**
+ * Screenshots of the page at each of `screenSizes` (`<name>-<width>x<height>.png`); the page's own size is set back
+ * afterwards. `check` runs at each size (e.g. that nothing leaves the screen).
+ */
+export async function screenshotSizes(page: Page, name: string, check?: () => Promise<void>): Promise<void> {
+  const original = page.viewportSize();
+  for (const size of screenSizes) {
+    await page.setViewportSize(size);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(undefined))));
+    await check?.();
+    await screenshot(page, `${name}-${size.width}x${size.height}`);
+  }
+  if (original) await page.setViewportSize(original);
+}
+
+/** Elements matching `selector` whose content is wider than they are (it spills into the next column). */
+export async function spilling(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate(
+    (selector) =>
+      Array.from(document.querySelectorAll(selector))
+        .filter((element) => element.clientWidth > 0 && element.scrollWidth > element.clientWidth + 1)
+        .map(
+          (element) => `${element.tagName.toLowerCase()}.${element.className}: ${element.textContent?.slice(0, 40)}`,
+        ),
+    selector,
+  );
+}
+
+/** Elements matching `selector` whose right edge passes `limit` px (or the viewport's width): what left the screen. */
+export async function overflowing(page: Page, selector: string, limit?: number): Promise<string[]> {
+  return page.evaluate(
+    ({ selector, limit }) => {
+      const right = limit ?? document.documentElement.clientWidth;
+      return Array.from(document.querySelectorAll(selector))
+        .filter((element) => {
+          const box = element.getBoundingClientRect();
+          return box.width > 0 && box.right > right + 1;
+        })
+        .map(
+          (element) => `${element.tagName.toLowerCase()}.${element.className}: ${element.textContent?.slice(0, 40)}`,
+        );
+    },
+    { selector, limit },
+  );
+}

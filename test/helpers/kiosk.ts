@@ -3,18 +3,26 @@ import { client, startService, type TestService } from './service.ts';
 
 export type Api = ReturnType<typeof client>;
 
-/** A running service, its kiosk's own credential (as the page gets it) and a few hosts shown on the kiosk. */
+/**
+ * A running service whose kiosk is enrolled for its one company: the company's admin key and client, the kiosk
+ * credential its page gets, the first front-desk PIN, and a few hosts shown on the kiosk.
+ */
 export interface KioskFixture {
   service: TestService;
+  /** The company's admin key. */
   apiKey: string;
   api: Api;
+  /** The credential the page gets from /kiosk/session (role kiosk). */
+  kioskKey: string;
+  pin: string;
   hosts: { beatriz: { id: string; name: string }; carlos: { id: string; name: string } };
 }
 
 export async function kioskFixture(): Promise<KioskFixture> {
   const service = await startService();
+  const company = service.company('Acme') as { id: string; apiKey: string; pin: string };
   const session = (await (await fetch(`${service.url}/kiosk/session`)).json()) as { apiKey: string };
-  const api = client(service.url, session.apiKey);
+  const api = client(service.url, company.apiKey);
   await api('PATCH', '/v1/company', { name: 'Acme', timezone: 'America/Sao_Paulo', lang: 'en' });
   const host = async (name: string, email: string, sector: string) => {
     const { status, body } = await api('POST', '/v1/hosts', { name, email, sector, isActive: true });
@@ -24,7 +32,14 @@ export async function kioskFixture(): Promise<KioskFixture> {
   const beatriz = await host('Beatriz Lima', 'beatriz@acme.test', 'Engineering');
   const carlos = await host('Carlos Mendes', 'carlos@acme.test', 'Finance');
   await api('POST', '/v1/hosts', { name: 'Hidden Host', email: 'hidden@acme.test', isActive: false });
-  return { service, apiKey: session.apiKey, api, hosts: { beatriz, carlos } };
+  return {
+    service,
+    apiKey: company.apiKey,
+    api,
+    kioskKey: session.apiKey,
+    pin: company.pin,
+    hosts: { beatriz, carlos },
+  };
 }
 
 /** An invitee of Carlos's for today, with an e-mail made from the first name (and whatever `extra` adds). */

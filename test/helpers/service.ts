@@ -6,12 +6,22 @@ import { join, resolve } from 'node:path';
 export const repoRoot = resolve(import.meta.dirname, '../..');
 export const cliPath = join(repoRoot, 'cli/portaria.mjs');
 
+export interface CreatedCompany {
+  id: string;
+  apiKey: string;
+  enrolled: boolean;
+  pin?: string;
+}
+
 export interface TestService {
   url: string;
   dataDir: string;
   process: ChildProcess;
-  /** Creates a company through the CLI (while the server runs, as the CLI promises) and returns its key. */
-  company(name?: string, timezone?: string): { id: string; apiKey: string };
+  /**
+   * Creates a company through the CLI (while the server runs, as the CLI promises) and returns its key; the first
+   * one made on the data folder enrols the kiosk and comes with its first PIN.
+   */
+  company(name?: string, timezone?: string): CreatedCompany;
   stop(signal?: NodeJS.Signals): Promise<void>;
   /** Output the service wrote to stderr (its log), for tests that check what is and is not logged. */
   stderr(): string;
@@ -113,10 +123,8 @@ export async function startService(
     dataDir,
     process: child,
     company(name = 'Acme', timezone = 'America/Sao_Paulo') {
-      return JSON.parse(runCli(['company', 'create', '--data', dataDir, '--name', name, '--timezone', timezone])) as {
-        id: string;
-        apiKey: string;
-      };
+      const args = ['company', 'create', '--data', dataDir, '--name', name, '--timezone', timezone];
+      return JSON.parse(runCli(args)) as CreatedCompany;
     },
     stderr: () => stderr,
     async stop(signal = 'SIGTERM') {

@@ -64,6 +64,8 @@ test('a kiosk 3 h ahead or behind makes QR codes that a gate on the right time a
     assert.equal(verdict.valid, true, JSON.stringify(verdict));
     const issuedAt = Date.parse(code.body.issuedAt);
     assert.ok(Math.abs(issuedAt - Date.now()) < 60_000, `issued at ${code.body.issuedAt}, on the hub's time`);
+    // The kiosk's page renews the code after this long, not by the device's clock (3 h off).
+    assert.ok(code.body.expiresInMs > 0 && code.body.expiresInMs <= 30_000, `renewed in ${code.body.expiresInMs} ms`);
   }
 });
 
@@ -121,5 +123,31 @@ test("the front desk's status panel shows the warning", async () => {
   );
   assert.deepEqual(await axeProblems(page), []);
   await screenshot(page, 'front-desk-status-clock');
+  assert.deepEqual(problems, []);
+});
+
+test("the kiosk's page renews a visitor's gate code by the service's time, though the device's runs 3 h behind", async () => {
+  const configured = await api(hub)('POST', '/v1/integration/access', {
+    qrcodeDuration: 5,
+    staticVisitorQRCode: false,
+  });
+  assert.equal(configured.status, 200);
+  await syncNow(behind, company.apiKey);
+  browser ??= await launchChromium();
+  const { page, problems } = await openKiosk(browser, behind.url);
+  // The page's clock is the device's: as far behind as the service process's own.
+  await page.addInitScript(`{ const machineNow = Date.now; Date.now = () => machineNow() - ${3 * hours}; }`);
+  await page.reload();
+  await page.getByRole('button', { name: /I'm visiting/ }).click();
+  await page.getByLabel('Full name').fill('Renata Renewed');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Continue without a picture' }).click();
+  await page.getByRole('heading', { name: 'You are checked in, Renata Renewed!' }).waitFor();
+  const code = page.getByRole('region', { name: 'Your code for the gate' }).getByRole('img');
+  await code.waitFor();
+  const first = await code.getAttribute('src');
+  await page.waitForFunction((shown) => document.querySelector('.gate-qr')?.getAttribute('src') !== shown, first, {
+    timeout: 15_000,
+  });
   assert.deepEqual(problems, []);
 });

@@ -25,7 +25,7 @@ interface Completion {
  * invitation did not answer, the questionnaire, the agreement, and the picture where it is required and the
  * invitation brought none.
  */
-function completionOf(invitee: Invitee, data: KioskData, lang: string): Completion {
+export function completionOf(invitee: Invitee, data: KioskData, lang: string): Completion {
   const type = data.visitorTypes.find((candidate) => candidate.id === invitee.visitorTypeId);
   const asked = requirementsOf(data, type, lang);
   const given = new Map((invitee.customFields ?? []).map((field) => [field.id, field.value ?? '']));

@@ -1,26 +1,47 @@
 import { type KeyboardEvent, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Api } from '../api.ts';
+import { type Api, createApi } from '../api.ts';
 import { Notice, Screen, Spinner } from '../components/ui.tsx';
 import { problemText } from '../problems.ts';
+import { setReached } from '../reach.ts';
 import type { KioskSettings } from '../types.ts';
 import { BlocklistPanel } from './BlocklistPanel.tsx';
+import { DeskWalkIn } from './DeskWalkIn.tsx';
 import { useAction } from './kit.tsx';
-import { ExpectedPanel, PendingPanel, RosterPanel } from './lists.tsx';
+import './frontdesk.css';
+import { ExpectedPanel, PendingPanel } from './lists.tsx';
 import { PinPad } from './PinPad.tsx';
 import type { FrontDeskProps } from './props.ts';
+import { RosterPanel } from './RosterPanel.tsx';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { StatusPanel } from './StatusPanel.tsx';
 import { VisitorTypesPanel } from './VisitorTypesPanel.tsx';
+import { VisitsPanel } from './VisitsPanel.tsx';
 
-const tabs = ['inside', 'pending', 'expected', 'blocklist', 'status', 'settings', 'types'] as const;
+const tabs = ['inside', 'pending', 'expected', 'visits', 'walkIn', 'blocklist', 'status', 'settings', 'types'] as const;
 type Tab = (typeof tabs)[number];
 
-/** The front desk: staff's side of the kiosk, behind the PIN. */
+/**
+ * The front desk: staff's side of the kiosk, behind the PIN. The PIN opens a front-desk session (a short-lived
+ * credential of its own, POST /v1/kiosk/frontdesk): the desk's calls carry it, not the kiosk's credential, and
+ * leaving the desk ends it.
+ */
 export function FrontDesk(props: FrontDeskProps) {
-  const [unlocked, setUnlocked] = useState(false);
-  if (!unlocked) return <PinGate api={props.api} onUnlocked={() => setUnlocked(true)} onClose={props.onClose} />;
-  return <Desk {...props} />;
+  const [session, setSession] = useState<Api>();
+  useEffect(() => {
+    if (!session) return;
+    return () => void session.send('DELETE', '/v1/kiosk/frontdesk').catch(() => undefined);
+  }, [session]);
+  if (!session) {
+    return (
+      <PinGate
+        api={props.api}
+        onUnlocked={(token) => setSession(createApi(token, setReached))}
+        onClose={props.onClose}
+      />
+    );
+  }
+  return <Desk {...props} api={session} />;
 }
 
 function Desk(props: FrontDeskProps) {
@@ -58,6 +79,8 @@ function Desk(props: FrontDeskProps) {
         {tab === 'inside' && <RosterPanel {...props} />}
         {tab === 'pending' && <PendingPanel {...props} />}
         {tab === 'expected' && <ExpectedPanel {...props} />}
+        {tab === 'visits' && <VisitsPanel {...props} />}
+        {tab === 'walkIn' && <DeskWalkIn {...props} />}
         {tab === 'blocklist' && <BlocklistPanel api={props.api} />}
         {tab === 'status' && <StatusPanel api={props.api} sync={props.sync} lang={props.lang} data={props.data} />}
         {tab === 'settings' && <SettingsPanel {...props} />}
@@ -71,7 +94,7 @@ function Desk(props: FrontDeskProps) {
  * The PIN gate. A kiosk without a PIN asks for one first (twice, to catch a slip); after that the PIN opens the
  * desk. The service checks it (scrypt, constant time, rate-limited) and says why it refused, in words.
  */
-function PinGate({ api, onUnlocked, onClose }: { api: Api; onUnlocked: () => void; onClose: () => void }) {
+function PinGate({ api, onUnlocked, onClose }: { api: Api; onUnlocked: (token: string) => void; onClose: () => void }) {
   const { t } = useTranslation();
   const [pinSet, setPinSet] = useState<boolean>();
   const [loadProblem, setLoadProblem] = useState<string>();
@@ -89,8 +112,8 @@ function PinGate({ api, onUnlocked, onClose }: { api: Api; onUnlocked: () => voi
 
   const verify = () =>
     run(async () => {
-      await api.send('POST', '/v1/kiosk/pin/verify', { pin });
-      onUnlocked();
+      const { token } = await api.send<{ token: string }>('POST', '/v1/kiosk/frontdesk', { pin });
+      onUnlocked(token);
       return undefined;
     }).finally(() => setPin(''));
 
@@ -109,7 +132,8 @@ function PinGate({ api, onUnlocked, onClose }: { api: Api; onUnlocked: () => voi
     }
     void run(async () => {
       await api.send('POST', '/v1/kiosk/pin', { pin });
-      onUnlocked();
+      const { token } = await api.send<{ token: string }>('POST', '/v1/kiosk/frontdesk', { pin });
+      onUnlocked(token);
       return undefined;
     }).finally(() => {
       setFirst(undefined);

@@ -1,4 +1,5 @@
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Field, Notice } from '../components/ui.tsx';
 import { problemText } from '../problems.ts';
 
@@ -133,4 +134,105 @@ export function Section(props: {
       </form>
     </section>
   );
+}
+
+/** Lists refresh themselves this often while shown: visitors come and go while staff look. */
+const refreshMs = 10_000;
+
+/** What `load` answers, loaded now and every `refreshMs`, with `reload` for after an action. */
+export function useLive<T>(load: () => Promise<T>) {
+  const [value, setValue] = useState<T>();
+  const [problem, setProblem] = useState<string>();
+  const reload = useCallback(
+    () =>
+      load().then(
+        (loaded) => {
+          setValue(loaded);
+          setProblem(undefined);
+        },
+        (error) => setProblem(problemText(error)),
+      ),
+    [load],
+  );
+  useEffect(() => {
+    void reload();
+    const timer = setInterval(reload, refreshMs);
+    return () => clearInterval(timer);
+  }, [reload]);
+  return { value, problem, reload };
+}
+
+/** A search field that filters what is shown as staff type. */
+export function SearchBox(props: { label: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <div className="search-box">
+      <TextInput label={props.label} type="search" value={props.value} onChange={props.onChange} maxLength={200} />
+    </div>
+  );
+}
+
+/**
+ * A secret the page never reads back (a password, a key): it shows only whether one is stored; what is typed
+ * replaces it on save, an empty field keeps it, and "Remove" (where offered) clears it.
+ */
+export function SecretField(props: {
+  label: string;
+  stored: boolean;
+  value: string;
+  onChange: (value: string) => void;
+  onRemove?: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="secret-field">
+      <TextInput
+        label={`${props.label} (${props.stored ? t('secrets.stored') : t('secrets.none')})`}
+        type="password"
+        optional
+        value={props.value}
+        onChange={props.onChange}
+      />
+      {props.stored && props.onRemove && (
+        <button type="button" className="btn btn-small btn-secondary" onClick={props.onRemove}>
+          {t('secrets.remove', { name: props.label })}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The write-only secrets of a settings form: what staff typed (sent only when not empty), and whether each is
+ * stored (all the page ever learns of a stored one). `field` draws one; `saved` records a save's outcome.
+ */
+export function useSecrets<K extends string>(keys: readonly K[], onRemove: (key: K) => void) {
+  const none = () => Object.fromEntries(keys.map((key) => [key, ''])) as Record<K, string>;
+  const [typed, setTyped] = useState<Record<K, string>>(none);
+  const [stored, setStored] = useState<Record<K, boolean>>(
+    () => Object.fromEntries(keys.map((key) => [key, false])) as Record<K, boolean>,
+  );
+  /** The secrets to send: those typed, and '' for the one being removed. */
+  const toSend = (removing?: K) => ({
+    ...Object.fromEntries(Object.entries(typed).filter(([, value]) => value !== '')),
+    ...(removing ? { [removing]: '' } : {}),
+  });
+  const saved = (removing?: K) => {
+    setStored(
+      Object.fromEntries(keys.map((key) => [key, key !== removing && (stored[key] || typed[key] !== '')])) as Record<
+        K,
+        boolean
+      >,
+    );
+    setTyped(none());
+  };
+  const field = (key: K, label: string) => (
+    <SecretField
+      label={label}
+      stored={stored[key]}
+      value={typed[key]}
+      onChange={(value) => setTyped({ ...typed, [key]: value })}
+      onRemove={() => onRemove(key)}
+    />
+  );
+  return { toSend, saved, setStored, field };
 }

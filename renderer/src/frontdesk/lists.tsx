@@ -1,127 +1,20 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { listQuery } from '../api.ts';
 import { Notice } from '../components/ui.tsx';
-import { type InsideVisit, insideVisits, todaysInvitees } from '../lists.ts';
-import { problemText } from '../problems.ts';
-import { dateAndTime, timeOfDay } from '../time.ts';
+import { completionOf } from '../flows/Invited.tsx';
+import { todaysInvitees } from '../lists.ts';
+import { timeOfDay } from '../time.ts';
 import type { Invitee, Visit } from '../types.ts';
-import { RowAction, useAction } from './kit.tsx';
+import { ExpectedCheckin } from './ExpectedCheckin.tsx';
+import { RowAction, useAction, useLive } from './kit.tsx';
 import type { FrontDeskProps } from './props.ts';
-
-/** Lists refresh themselves this often while shown: visitors come and go while staff look. */
-const refreshMs = 10_000;
-
-/** A list loaded now and every `refreshMs`, with `reload` for after an action. */
-function useLive<T>(load: () => Promise<T[]>) {
-  const [items, setItems] = useState<T[]>();
-  const [problem, setProblem] = useState<string>();
-  const reload = useCallback(
-    () =>
-      load().then(
-        (loaded) => {
-          setItems(loaded);
-          setProblem(undefined);
-        },
-        (error) => setProblem(problemText(error)),
-      ),
-    [load],
-  );
-  useEffect(() => {
-    void reload();
-    const timer = setInterval(reload, refreshMs);
-    return () => clearInterval(timer);
-  }, [reload]);
-  return { items, problem, reload };
-}
-
-/** Who is inside now, printable as the evacuation roster; each visit can be checked out from here. */
-export function RosterPanel({ api, data, lang }: FrontDeskProps) {
-  const { t } = useTranslation();
-  const load = useCallback(() => insideVisits(api), [api]);
-  const { items, problem, reload } = useLive<InsideVisit>(load);
-  const { busy, notice, run } = useAction();
-  const [printedAt, setPrintedAt] = useState(new Date());
-  const print = () => {
-    setPrintedAt(new Date());
-    document.body.classList.add('printing-roster');
-    // After the heading's time is rendered; the class goes once the print dialog is done.
-    setTimeout(() => {
-      window.print();
-      document.body.classList.remove('printing-roster');
-    }, 50);
-  };
-  const checkOut = (visit: Visit) =>
-    run(async () => {
-      await api.send('PATCH', `/v1/visit/checkout/${visit.id}`, { checkoutType: 'DASHBOARD' });
-      await reload();
-      return t('roster.checkedOut', { name: visit.name ?? '' });
-    });
-  return (
-    <div className="roster">
-      <div className="print-only roster-heading">
-        <h2>{t('roster.title')}</h2>
-        <p>{data.company?.name}</p>
-        <p>{t('roster.printedAt', { time: dateAndTime(lang, data.timeZone, printedAt) })}</p>
-      </div>
-      <div className="panel-bar">
-        <p role="status">{items && t('roster.count', { count: items.length })}</p>
-        <button type="button" className="btn btn-secondary no-print" onClick={print}>
-          {t('roster.print')}
-        </button>
-      </div>
-      {problem && <Notice kind="error">{problem}</Notice>}
-      {notice}
-      {items?.length === 0 && <p>{t('roster.empty')}</p>}
-      {items && items.length > 0 && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">{t('roster.name')}</th>
-              <th scope="col">{t('roster.company')}</th>
-              <th scope="col">{t('roster.host')}</th>
-              <th scope="col">{t('roster.since')}</th>
-              <th scope="col" className="no-print">
-                {t('roster.actions')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((visit) => (
-              <tr key={visit.id}>
-                <td>{visit.name}</td>
-                <td>{visit.company}</td>
-                <td>{visit.host?.name}</td>
-                <td>{timeOfDay(lang, data.timeZone, visit.checkinAt)}</td>
-                <td className="no-print">
-                  <RowAction
-                    className="btn-small"
-                    label={t('roster.checkOut')}
-                    name={visit.name}
-                    disabled={busy}
-                    onClick={() => checkOut(visit)}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </div>
-  );
-}
+import { loadRoster } from './roster.ts';
 
 /** Visits waiting for a host's decision, allowed or denied here by the front desk. */
 export function PendingPanel({ api, data, lang }: FrontDeskProps) {
   const { t } = useTranslation();
-  const load = useCallback(
-    async () =>
-      (
-        await api.get<{ visits: Visit[] }>(`/v1/visits${listQuery('authorizationStatus', '==', 'waiting')}`)
-      ).visits.filter((v) => v.isInsideCompany),
-    [api],
-  );
-  const { items, problem, reload } = useLive<Visit>(load);
+  const load = useCallback(async () => (await loadRoster(api)).waiting, [api]);
+  const { value: items, problem, reload } = useLive<Visit[]>(load);
   const { busy, notice, run } = useAction();
   const decide = (visit: Visit, decision: 'allow' | 'deny') =>
     run(async () => {
@@ -174,18 +67,42 @@ export function ExpectedPanel({ api, data, lang }: FrontDeskProps) {
       (await todaysInvitees(api, data.timeZone)).sort((a, b) => Date.parse(a.expectedAt) - Date.parse(b.expectedAt)),
     [api, data.timeZone],
   );
-  const { items, problem, reload } = useLive<Invitee>(load);
+  const { value: items, problem, reload } = useLive<Invitee[]>(load);
   const { busy, notice, run } = useAction();
-  const checkIn = (invitee: Invitee) =>
-    run(async () => {
+  const [completing, setCompleting] = useState<Invitee>();
+  /** A guest whose invitation lacks required answers is asked them here first (or let in with a reason). */
+  const checkIn = (invitee: Invitee) => {
+    const { requirements } = completionOf(invitee, data, lang);
+    if (requirements.fieldDefs.length + requirements.questionDefs.length > 0) {
+      setCompleting(invitee);
+      return;
+    }
+    void run(async () => {
       await api.send('POST', `/v1/visit/inviteeCheckin/${invitee.id}`, { checkinType: 'DASHBOARD' });
       await reload();
       return t('expected.checkedIn', { name: invitee.name ?? '' });
+    });
+  };
+  const completed = (sentence: string) =>
+    run(async () => {
+      setCompleting(undefined);
+      await reload();
+      return sentence;
     });
   return (
     <div>
       {problem && <Notice kind="error">{problem}</Notice>}
       {notice}
+      {completing && (
+        <ExpectedCheckin
+          api={api}
+          data={data}
+          lang={lang}
+          invitee={completing}
+          onDone={completed}
+          onCancel={() => setCompleting(undefined)}
+        />
+      )}
       {items?.length === 0 && <p>{t('expected.empty')}</p>}
       {items && items.length > 0 && (
         <table className="table">

@@ -158,6 +158,8 @@ function Confirmed({ api, data, lang, visit, picture, onHome }: Props) {
 interface GateAnswer {
   payload: string;
   expiresAt: string | null;
+  /** How long the code lasts from the answer, by the service's clock (the device's may be off). */
+  expiresInMs: number | null;
 }
 
 /**
@@ -175,9 +177,7 @@ function GateCode({ api, visitId }: { api: Api; visitId: string }) {
         const answer = await api.optional<GateAnswer>(`/v1/visit/${visitId}/qrcode`);
         if (!current) return;
         setCode(answer);
-        if (answer?.expiresAt) {
-          timer = setTimeout(load, Math.max(1000, Date.parse(answer.expiresAt) - Date.now()));
-        }
+        if (answer && answer.expiresInMs !== null) timer = setTimeout(load, Math.max(1000, answer.expiresInMs));
       } catch (error) {
         if (current && !(error instanceof ApiProblem && error.status === 409)) timer = setTimeout(load, 5000);
       }

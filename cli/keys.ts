@@ -1,0 +1,67 @@
+import type { Context } from '../local-api/context.ts';
+import { issuableRoles } from '../local-api/credentials/schema.ts';
+import {
+  companyCredentials,
+  credentialObject,
+  insertCredential,
+  revokeCredential,
+} from '../local-api/credentials/store.ts';
+import { ApiError } from '../local-api/http/errors.ts';
+import { command, UsageError } from './command.ts';
+import { onDataFolder } from './kiosk.ts';
+
+const data = { type: 'string', value: '<dir>', help: 'the data folder', required: true } as const;
+const company = { type: 'string', value: '<id>', help: 'the company', required: true } as const;
+
+function requireCompany(ctx: Context, companyId: string): void {
+  if (!ctx.db.prepare('SELECT 1 FROM companies WHERE id = ? AND deletedAt IS NULL').get(companyId)) {
+    throw new ApiError('NOT_FOUND');
+  }
+}
+
+/** A company's credentials as `GET /v1/credentials` lists them (times in UTC): never a key. */
+const listed = (ctx: Context, companyId: string) =>
+  companyCredentials(ctx, companyId).map((row) => credentialObject(row, 'UTC'));
+
+export const keysCreate = command({
+  name: 'keys create',
+  summary: "Creates a company's credential and prints it with its key, once, as JSON.",
+  options: {
+    data,
+    company,
+    role: { type: 'string', value: `<${issuableRoles.join('|')}>`, help: 'what it may do', required: true },
+    label: { type: 'string', value: '<text>', help: 'what it is for (default: "<role> key")' },
+  },
+  run(values) {
+    const role = issuableRoles.find((r) => r === values.role);
+    if (!role) throw new UsageError(`--role ${values.role} is not a role to issue: give ${issuableRoles.join(', ')}`);
+    return onDataFolder(values.data, (ctx) => {
+      requireCompany(ctx, values.company);
+      const { id, key } = insertCredential(ctx, {
+        companyId: values.company,
+        role,
+        label: values.label ?? `${role} key`,
+      });
+      return { ...listed(ctx, values.company).find((c) => c.id === id), key };
+    });
+  },
+});
+
+export const keysList = command({
+  name: 'keys list',
+  summary: "Lists a company's credentials (role, label, prefix, created, last used; never a key), as JSON.",
+  options: { data, company },
+  run: (values) =>
+    onDataFolder(values.data, (ctx) => {
+      requireCompany(ctx, values.company);
+      return { credentials: listed(ctx, values.company) };
+    }),
+});
+
+export const keysRevoke = command({
+  name: 'keys revoke',
+  summary: "Revokes a company's credential: its next request is refused, also while the service runs.",
+  options: { data, company, id: { type: 'string', value: '<id>', help: "the credential's id", required: true } },
+  run: (values) =>
+    onDataFolder(values.data, (ctx) => credentialObject(revokeCredential(ctx, values.company, values.id), 'UTC')),
+});

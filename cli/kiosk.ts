@@ -1,0 +1,54 @@
+import type { Context } from '../local-api/context.ts';
+import { enrolDevice, setFirstPin } from '../local-api/device.ts';
+import { ApiError } from '../local-api/http/errors.ts';
+import { openService } from '../local-api/server.ts';
+import { syncState } from '../local-api/sync/state.ts';
+import { CommandFailure, command } from './command.ts';
+import { dataFolder } from './inputs.ts';
+
+/**
+ * Runs `work` on the data folder (whoever runs the command line there is the device owner), printing its answer as
+ * JSON; an unknown company or credential is said in one line.
+ */
+export async function onDataFolder(data: string, work: (ctx: Context) => unknown): Promise<void> {
+  const ctx = openService({ dataDir: dataFolder(data), logLevel: 'warn' });
+  try {
+    process.stdout.write(`${JSON.stringify(await work(ctx))}\n`);
+  } catch (error) {
+    if (error instanceof ApiError && error.type === 'NOT_FOUND') {
+      throw new CommandFailure('no such company or credential in this data folder (see portaria keys list)');
+    }
+    throw error;
+  } finally {
+    ctx.db.close();
+  }
+}
+
+/**
+ * `portaria kiosk enrol`: the device owner chooses the company this device's kiosk serves. Its page gets a new
+ * kiosk credential; a company without a PIN gets its first one, printed once. A kiosk that follows a hub serves the
+ * hub's company and no other.
+ */
+export const kioskEnrol = command({
+  name: 'kiosk enrol',
+  summary: "Chooses the company this device's kiosk serves; prints it as JSON (and its first PIN, once).",
+  options: {
+    data: { type: 'string', value: '<dir>', help: 'the data folder', required: true },
+    company: {
+      type: 'string',
+      value: '<id>',
+      help: 'the company (its id, as company create printed it)',
+      required: true,
+    },
+  },
+  run: (values) =>
+    onDataFolder(values.data, async (ctx) => {
+      const followed = syncState(ctx).companyId;
+      if (followed !== null && followed !== values.company) {
+        throw new CommandFailure(`this kiosk follows a hub for company ${followed}: it serves that company only`);
+      }
+      enrolDevice(ctx, values.company);
+      const pin = await setFirstPin(ctx, values.company);
+      return { companyId: values.company, enrolled: true, ...(pin ? { pin } : {}) };
+    }),
+});

@@ -1,0 +1,298 @@
+import { qrAnswer, qrQuery, visitGateCode } from '../access/qr-routes.ts';
+import { findAccessConfig } from '../access/store.ts';
+import { companyObject } from '../companies/store.ts';
+import type { Context } from '../context.ts';
+import { type Caller, roles } from '../credentials/caller.ts';
+import { ApiError } from '../http/errors.ts';
+import { validate } from '../http/fields.ts';
+import { createFailureLimiter } from '../http/rate-limit.ts';
+import { type RouteSpec, route } from '../http/routes.ts';
+import { firstNameAndInitial } from '../rules/names.ts';
+import { formatInZone } from '../rules/time.ts';
+import { screenAnswer, visitInputCodes } from '../visits/schema.ts';
+import { checkinInvitee, checkinWalkIn, checkoutVisit, getVisit, screenCheckin } from '../visits/store.ts';
+import { kioskSettings } from './store.ts';
+import { issueTicket, openTicket } from './tickets.ts';
+import {
+  kioskCheckoutAnswer,
+  kioskCheckoutFindInput,
+  kioskCheckoutInput,
+  kioskCompanyObject,
+  kioskHostsAnswer,
+  kioskHostsQuery,
+  kioskInviteeCheckinInput,
+  kioskInviteeFindInput,
+  kioskInviteesAnswer,
+  kioskScreenInput,
+  kioskVisitObject,
+  kioskVisitsAnswer,
+  kioskWalkInInput,
+} from './visitor-schema.ts';
+import {
+  findHostsByName,
+  findInviteeByCode,
+  findInviteesByName,
+  findVisitsInsideByName,
+  followableVisit,
+  inviteeShown,
+  kioskVisitObject as visitShown,
+} from './visitor-store.ts';
+
+const tag = 'Kiosk';
+
+/**
+ * Lookups that find nobody (a code, a name): 20 within 10 minutes pause the kiosk's lookups for a minute, so the
+ * screen cannot be used to walk through card numbers or guess who is expected.
+ */
+export const lookupLimits = { maxFailures: 20, windowMs: 10 * 60_000, lockMs: 60_000 } as const;
+
+/**
+ * The self-service screen's endpoints (role `kiosk`): what the visitor flows need and nothing more. Nothing here
+ * lists people: a lookup answers the person it names, as a first name and an initial, with a ticket for the next
+ * step; a visit is followed by its id, which only the kiosk that made it and the visitor's badge hold.
+ */
+export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
+  const limiter = createFailureLimiter(lookupLimits, ctx.clock);
+
+  /** Runs a lookup, counting one that finds nobody; a locked kiosk is answered 429 with the seconds to wait. */
+  function lookup<T>(caller: Caller, find: () => T[]): T[] {
+    const wait = limiter.retryAfter(caller.credentialId);
+    if (wait > 0) throw new ApiError('TOO_MANY_REQUESTS', { retryAfter: Math.ceil(wait / 1000) });
+    const found = find();
+    if (found.length === 0) limiter.recordFailure(caller.credentialId);
+    return found;
+  }
+
+  return [
+    route({
+      method: 'get',
+      path: '/kiosk/company',
+      roles: roles.company,
+      tag,
+      summary: "The company's face on the kiosk (name, language, zone, picture) and whether access control is on",
+      response: kioskCompanyObject,
+      errors: [],
+      handle: ({ caller }) => {
+        const company = companyObject(ctx, caller);
+        return {
+          id: caller.companyId,
+          name: String(company.name),
+          lang: caller.lang,
+          timezone: caller.timeZone,
+          pictureUrl: (company.pictureUrl as string | null) ?? null,
+          accessControl: findAccessConfig(ctx, caller.companyId)?.enabled === true,
+        };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/kiosk/hosts',
+      roles: roles.kiosk,
+      tag,
+      summary: 'Find hosts by name (2 letters or more of any of their names): name and sector, 8 at most',
+      query: kioskHostsQuery,
+      response: kioskHostsAnswer,
+      errors: ['INVALID_PARAMETER'],
+      handle: ({ req, caller }) => ({ hosts: findHostsByName(ctx, caller, validate(kioskHostsQuery, req.query).name) }),
+    }),
+    route({
+      method: 'post',
+      path: '/kiosk/walkin',
+      roles: roles.kiosk,
+      tag,
+      summary: "Check a walk-in in (idempotent by visit.id); the host's approval is asked when the kiosk requires it",
+      body: kioskWalkInInput,
+      fieldCodes: visitInputCodes,
+      response: kioskVisitObject,
+      errors: [
+        'MISSING_ID',
+        'INVALID_ID',
+        'MISSING_NAME',
+        'ALREADY_EXISTS',
+        'INVALID_EMAIL',
+        'INVALID_CPF',
+        'HOST_NOT_FOUND',
+        'INVALID_PARAMETER',
+        'INVALID_CUSTOM_FIELD',
+        'INVALID_PICTURE',
+        'INVALID_NDA',
+      ],
+      handle: ({ caller, body }) => {
+        const { requireAuthorization } = kioskSettings(ctx, caller);
+        const visit = checkinWalkIn(ctx, caller, {
+          ...body,
+          visit: {
+            ...body.visit,
+            checkinType: 'IPAD',
+            ...(requireAuthorization ? { authorizationStatus: 'AWAITING' as const } : {}),
+          },
+        });
+        return visitShown(ctx, caller, visit);
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/kiosk/screen',
+      roles: roles.kiosk,
+      tag,
+      summary:
+        'Ask the blocklist before the rest of a check-in, as POST /v1/visits/screen does (an invitation by its ' +
+        'ticket): `stop` only, never why',
+      body: kioskScreenInput,
+      fieldCodes: visitInputCodes,
+      response: screenAnswer,
+      errors: [
+        'MISSING_ID',
+        'INVALID_ID',
+        'MISSING_NAME',
+        'INVALID_TICKET',
+        'INVITEE_NOT_FOUND',
+        'INVITEE_CANCELED',
+        'INVALID_PARAMETER',
+      ],
+      handle: ({ caller, body }) => {
+        const { ticket, ...screen } = body;
+        const inviteeId =
+          ticket === undefined ? undefined : openTicket(ctx, caller.companyId, 'invitee-checkin', ticket);
+        return screenCheckin(ctx, caller, {
+          ...screen,
+          visit: { ...screen.visit, checkinType: 'IPAD' },
+          ...(inviteeId ? { inviteeId } : {}),
+        });
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/kiosk/invitees/find',
+      roles: roles.kiosk,
+      tag,
+      summary:
+        "Find one's invitation by its code (QR code, id or card number) or by one's whole name (guests expected " +
+        'today): first name, initial and a ticket for the check-in',
+      body: kioskInviteeFindInput,
+      response: kioskInviteesAnswer,
+      errors: ['INVALID_PARAMETER', 'INVITEE_CANCELED', 'TOO_MANY_REQUESTS'],
+      handle: ({ caller, body }) => {
+        const found = lookup(caller, () => {
+          if (body.name !== undefined) return findInviteesByName(ctx, caller, body.name);
+          const invitee = findInviteeByCode(ctx, caller, body.code ?? '');
+          return invitee ? [invitee] : [];
+        });
+        if (found.some((invitee) => invitee.status === 'canceled')) throw new ApiError('INVITEE_CANCELED');
+        return {
+          invitees: found.map((invitee) =>
+            inviteeShown(ctx, caller, invitee, issueTicket(ctx, caller.companyId, 'invitee-checkin', invitee.id)),
+          ),
+        };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/kiosk/invitee/checkin',
+      roles: roles.kiosk,
+      tag,
+      summary: 'Check in the invitee a ticket names (idempotent by visitId)',
+      body: kioskInviteeCheckinInput,
+      fieldCodes: { visitId: { missing: 'MISSING_ID', invalid: 'INVALID_ID' } },
+      response: kioskVisitObject,
+      errors: [
+        'INVALID_TICKET',
+        'INVITEE_NOT_FOUND',
+        'INVITEE_CANCELED',
+        'MISSING_ID',
+        'INVALID_ID',
+        'ALREADY_EXISTS',
+        'INVALID_CUSTOM_FIELD',
+        'INVALID_PICTURE',
+        'INVALID_NDA',
+      ],
+      handle: ({ caller, body }) => {
+        const { ticket, visitId, ...rest } = body;
+        const inviteeId = openTicket(ctx, caller.companyId, 'invitee-checkin', ticket);
+        const visit = checkinInvitee(ctx, caller, inviteeId, { ...rest, id: visitId, checkinType: 'IPAD' });
+        return visitShown(ctx, caller, visit);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/kiosk/visit/:id',
+      roles: roles.kiosk,
+      tag,
+      summary: "A visit this kiosk made, by its id: the waiting screen's status and the badge (inside, or today's)",
+      response: kioskVisitObject,
+      errors: ['NOT_FOUND', 'MISSING_ID'],
+      handle: ({ caller, params }) => visitShown(ctx, caller, followableVisit(ctx, caller, String(params.id))),
+    }),
+    route({
+      method: 'get',
+      path: '/kiosk/visit/:id/qrcode',
+      roles: roles.kiosk,
+      tag,
+      summary: 'The gate code of a visit this kiosk made, once it is let in (as GET /v1/visit/:id/qrcode answers it)',
+      query: qrQuery,
+      response: qrAnswer,
+      produces: ['image/svg+xml', 'image/png'],
+      errors: [
+        'NOT_FOUND',
+        'ACCESS_INTEGRATION_DISABLED',
+        'ACCESS_KEY_NOT_CONFIGURED',
+        'MISSING_ACCESS_CARD_NUMBER',
+        'ALREADY_CHECKOUT',
+        'NOT_ALLOWED',
+      ],
+      handle: ({ req, res, caller, params }) => {
+        const visit = followableVisit(ctx, caller, String(params.id));
+        const waitingOrRefused = visit.authorizationStatus === 'AWAITING' || visit.authorizationStatus === 'DENIED';
+        if (visit.checkoutAt === null && (visit.isInsideCompany !== 1 || waitingOrRefused)) {
+          throw new ApiError('NOT_ALLOWED');
+        }
+        return visitGateCode(ctx, req, res, caller, visit);
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/kiosk/checkout/find',
+      roles: roles.kiosk,
+      tag,
+      summary: "Find one's own visit by one's whole name (visits inside now): first name, initial and a ticket",
+      body: kioskCheckoutFindInput,
+      response: kioskVisitsAnswer,
+      errors: ['INVALID_PARAMETER', 'TOO_MANY_REQUESTS'],
+      handle: ({ caller, body }) => ({
+        visits: lookup(caller, () => findVisitsInsideByName(ctx, caller, body.name)).map((visit) => ({
+          ticket: issueTicket(ctx, caller.companyId, 'visit-checkout', visit.id),
+          ...firstNameAndInitial((visit.name as string | null) ?? ''),
+        })),
+      }),
+    }),
+    route({
+      method: 'post',
+      path: '/kiosk/checkout',
+      roles: roles.kiosk,
+      tag,
+      summary: "Check out by the badge's code, or by the ticket of POST /v1/kiosk/checkout/find",
+      body: kioskCheckoutInput,
+      response: kioskCheckoutAnswer,
+      errors: ['NOT_FOUND', 'INVALID_TICKET', 'ALREADY_CHECKOUT', 'INVALID_PARAMETER', 'TOO_MANY_REQUESTS'],
+      handle: ({ caller, body }) => {
+        const [visit] = lookup(caller, () => {
+          try {
+            if (body.ticket !== undefined) {
+              return [getVisit(ctx, caller, openTicket(ctx, caller.companyId, 'visit-checkout', body.ticket))];
+            }
+            return [followableVisit(ctx, caller, body.code ?? '')];
+          } catch (error) {
+            if (error instanceof ApiError && error.type === 'NOT_FOUND') return [];
+            throw error;
+          }
+        });
+        if (!visit) throw new ApiError('NOT_FOUND');
+        const done = checkoutVisit(ctx, caller, visit.id, { checkoutType: 'IPAD' });
+        return {
+          ...firstNameAndInitial((done.name as string | null) ?? ''),
+          checkoutAt: formatInZone(Number(done.checkoutAt), caller.timeZone),
+        };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { inviteeCheckinInput, screenInput, visitCreateInput } from '../visits/schema.ts';
+
+/** Host search at the kiosk: at least this many letters, at most this many answers. */
+export const hostSearch = { minLength: 2, maxResults: 8 } as const;
+
+/** People a name lookup answers at most (two guests of the same name expected today are both offered). */
+export const maxNameMatches = 3;
+
+export const kioskCompanyObject = z.object({
+  id: z.string(),
+  name: z.string(),
+  lang: z.string(),
+  timezone: z.string().describe("the company's zone, or the device's when it has none"),
+  pictureUrl: z.string().nullable(),
+  accessControl: z.boolean().describe('whether the gate integration is on (a gate code follows a check-in)'),
+});
+
+export const kioskHostsQuery = z.object({
+  name: z.string().describe(`${hostSearch.minLength} letters or more of any word of the host's name`),
+});
+export const kioskHostsAnswer = z.object({
+  hosts: z.array(z.object({ id: z.string(), name: z.string(), sector: z.string().nullable() })),
+});
+
+const ticket = () => z.string().max(500);
+
+/** The visit fields a visitor chooses at the screen; the rest (time, card, authorization) is the service's. */
+const chosenAtTheScreen = {
+  id: true,
+  hostId: true,
+  visitorTypeId: true,
+  customFields: true,
+  questionnaireFields: true,
+} as const;
+
+/** POST /v1/kiosk/walkin: POST /v1/visits as the screen may send it. */
+export const kioskWalkInInput = visitCreateInput.extend({
+  visit: visitCreateInput.shape.visit.pick(chosenAtTheScreen),
+});
+export type KioskWalkInInput = z.output<typeof kioskWalkInInput>;
+
+/** What the screen may show of a person it found: the first name and the initial of the last. */
+const personShown = {
+  ticket: z.string().describe('for the next step (check-in or check-out); valid 5 minutes'),
+  firstName: z.string(),
+  initial: z.string().describe('the initial of the last name and a dot ("S."), or empty'),
+};
+
+export const kioskInviteeFindInput = z
+  .object({
+    code: z
+      .string()
+      .max(200)
+      .optional()
+      .describe('the invitation: its QR code (`portaria:invitee:<id>`), its id, or its card number'),
+    name: z.string().max(200).optional().describe("the guest's whole name, as invited"),
+  })
+  .refine((input) => (input.code === undefined) !== (input.name === undefined), 'give `code` or `name`');
+
+export const kioskInviteesAnswer = z.object({
+  invitees: z.array(
+    z.object({
+      ...personShown,
+      expectedAt: z.string(),
+      expectedToday: z.boolean(),
+      hostName: z.string().nullable(),
+    }),
+  ),
+});
+
+/** POST /v1/kiosk/invitee/checkin: the invitation's ticket, the visit's id, and what the guest completed. */
+export const kioskInviteeCheckinInput = inviteeCheckinInput
+  .pick({ customFields: true, questionnaireFields: true, visitPicture: true, visitNda: true })
+  .extend({
+    ticket: ticket(),
+    visitId: z.string().max(64).describe('a UUID v4 the kiosk makes: a retried request answers the same visit'),
+  });
+export type KioskInviteeCheckinInput = z.output<typeof kioskInviteeCheckinInput>;
+
+/** A visit as the kiosk that made it follows it: the visitor's own details and the host's name, nothing else. */
+export const kioskVisitObject = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  company: z.string().nullable(),
+  hostName: z.string().nullable(),
+  checkinAt: z.string(),
+  checkoutAt: z.string().nullable(),
+  isInsideCompany: z.boolean(),
+  authorizationStatus: z.enum(['waiting', 'allowed', 'denied']).nullable(),
+  visitorStatus: z.enum(['BLOCKED']).nullable(),
+  pictureSignedUrl: z.string().nullable(),
+  cardNumber: z.string().nullable(),
+});
+
+/** POST /v1/kiosk/screen: POST /v1/visits/screen as the screen sends it, an invitation named by its ticket. */
+export const kioskScreenInput = screenInput.omit({ inviteeId: true }).extend({
+  visit: screenInput.shape.visit.pick({ id: true, hostId: true, visitorTypeId: true }),
+  ticket: ticket().optional().describe('the invitation being checked in (from POST /v1/kiosk/invitees/find)'),
+});
+
+export const kioskCheckoutFindInput = z.object({ name: z.string().max(200) });
+export const kioskVisitsAnswer = z.object({ visits: z.array(z.object(personShown)) });
+
+export const kioskCheckoutInput = z
+  .object({
+    code: z.string().max(200).optional().describe("the badge's QR code (`portaria:visit:<id>`) or the visit's id"),
+    ticket: ticket().optional().describe('from POST /v1/kiosk/checkout/find'),
+  })
+  .refine((input) => (input.code === undefined) !== (input.ticket === undefined), 'give `code` or `ticket`');
+
+export const kioskCheckoutAnswer = z.object({
+  firstName: z.string(),
+  initial: z.string(),
+  checkoutAt: z.string(),
+});

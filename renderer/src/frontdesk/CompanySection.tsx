@@ -1,0 +1,138 @@
+import { useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { languages } from '../i18n/index.ts';
+import { Refusal } from '../problems.ts';
+import type { Company } from '../types.ts';
+import { Section, Select, TextInput, useAction } from './kit.tsx';
+import type { FrontDeskProps } from './props.ts';
+
+/** The zone's offset now, as "UTC−03:00" (the label staff recognize). */
+function offsetLabel(timeZone: string, at: Date): string {
+  const part = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
+    .formatToParts(at)
+    .find((p) => p.type === 'timeZoneName')?.value;
+  return part === 'GMT' ? 'UTC' : (part ?? '').replace('GMT', 'UTC').replace('-', '−');
+}
+
+/** Every IANA zone the browser knows, as "America/Sao Paulo (UTC−03:00)", by name. */
+export function timeZoneOptions(at: Date): { value: string; label: string }[] {
+  return Intl.supportedValuesOf('timeZone').map((zone) => ({
+    value: zone,
+    label: `${zone.replaceAll('_', ' ')} (${offsetLabel(zone, at)})`,
+  }));
+}
+
+/** The company's name, the kiosk's language and its time zone (picked from the zones, or the device's own). */
+export function CompanySection({ api, company, onSettings }: FrontDeskProps & { company: Company }) {
+  const { t } = useTranslation();
+  const [draft, setDraft] = useState({
+    name: company.name,
+    lang: company.lang ?? 'en',
+    timezone: company.timezone ?? '',
+  });
+  const { busy, notice, run } = useAction();
+  const zones = useMemo(() => timeZoneOptions(new Date()), []);
+  const save = () =>
+    run(async () => {
+      await api.send('PATCH', '/v1/company', {
+        name: draft.name,
+        lang: draft.lang,
+        timezone: draft.timezone || null,
+      });
+      onSettings();
+      return t('common.saved');
+    });
+  return (
+    <>
+      <Section title={t('settings.company')} onSave={save} saveLabel={t('common.save')} busy={busy} notice={notice}>
+        <TextInput
+          label={t('settings.companyName')}
+          value={draft.name}
+          onChange={(name) => setDraft({ ...draft, name })}
+        />
+        <Select
+          label={t('settings.companyLang')}
+          value={draft.lang}
+          options={languages.map((l) => ({ value: l.code as string, label: l.name }))}
+          onChange={(lang) => setDraft({ ...draft, lang })}
+        />
+        <Select
+          label={t('settings.timezone')}
+          value={draft.timezone}
+          options={[{ value: '', label: t('deskSettings.deviceZone') }, ...zones]}
+          onChange={(timezone) => setDraft({ ...draft, timezone })}
+        />
+      </Section>
+      <LogoSection api={api} company={company} onSettings={onSettings} />
+    </>
+  );
+}
+
+/** Largest logo the service takes (as for pictures): 5 MB. */
+const maxLogoBytes = 5 * 1024 * 1024;
+
+const readAsDataUrl = (file: File) =>
+  new Promise<string>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+
+/**
+ * The logo on the welcome screen: a PNG or JPEG uploaded to the service, which keeps and serves it (PUT
+ * /v1/company/logo), so it shows under the page's strict CSP and offline.
+ */
+function LogoSection({ api, company, onSettings }: Pick<FrontDeskProps, 'api' | 'onSettings'> & { company: Company }) {
+  const { t } = useTranslation();
+  const [logo, setLogo] = useState(company.pictureUrl ?? null);
+  const input = useRef<HTMLInputElement>(null);
+  const { busy, notice, run } = useAction();
+  const upload = (file: File | undefined) =>
+    run(async () => {
+      if (!file) return undefined;
+      if (!['image/png', 'image/jpeg'].includes(file.type)) throw new Refusal(t('deskSettings.logoType'));
+      if (file.size > maxLogoBytes) throw new Refusal(t('deskSettings.logoSize'));
+      const saved = await api.send<Company>('PUT', '/v1/company/logo', { picture: await readAsDataUrl(file) });
+      setLogo(saved.pictureUrl ?? null);
+      onSettings();
+      return t('deskSettings.logoSaved');
+    }).finally(() => {
+      if (input.current) input.current.value = '';
+    });
+  const remove = () =>
+    run(async () => {
+      await api.send('DELETE', '/v1/company/logo');
+      setLogo(null);
+      onSettings();
+      return t('deskSettings.logoRemoved');
+    });
+  return (
+    <section className="fd-section" aria-labelledby="logo-title">
+      <h2 id="logo-title">{t('deskSettings.logo')}</h2>
+      {logo ? (
+        <img className="logo-preview" src={logo} alt={t('deskSettings.logoAlt', { company: company.name })} />
+      ) : (
+        <p>{t('deskSettings.noLogo')}</p>
+      )}
+      <div className="field">
+        <label htmlFor="logo-file">{t('deskSettings.logoFile')}</label>
+        <p className="hint">{t('deskSettings.logoHint')}</p>
+        <input
+          id="logo-file"
+          ref={input}
+          type="file"
+          accept="image/png,image/jpeg"
+          disabled={busy}
+          onChange={(e) => void upload(e.target.files?.[0])}
+        />
+      </div>
+      {logo && (
+        <button type="button" className="btn btn-secondary" disabled={busy} onClick={remove}>
+          {t('deskSettings.removeLogo')}
+        </button>
+      )}
+      {notice}
+    </section>
+  );
+}

@@ -1,0 +1,237 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Refusal } from '../problems.ts';
+import { dateAndTime } from '../time.ts';
+import { Section, Select, TextInput, useAction, useSecrets } from './kit.tsx';
+import type { FrontDeskProps } from './props.ts';
+
+/** GET /v1/integration/notifications, as far as the desk shows it; secrets come back only as "********" or "". */
+interface ChannelSettings {
+  smtpHost: string;
+  smtpPort: number;
+  smtpSecurity: 'tls' | 'starttls' | 'none';
+  smtpUsername: string;
+  smtpPassword: string;
+  emailFrom: string;
+  webhookUrl: string;
+  webhookSecret: string;
+  queue: { pending: number; failed: number; done: number; lastError: string | null };
+}
+
+interface Delivery {
+  id: string;
+  updatedAt: string;
+  channel: 'email' | 'webhook';
+  hostName: string | null;
+  subject: string;
+  status: 'pending' | 'done' | 'failed';
+  attempts: number;
+  lastError: string | null;
+}
+
+type ChannelSecret = 'smtpPassword' | 'webhookSecret';
+
+const blank = {
+  smtpHost: '',
+  smtpPort: '587',
+  smtpSecurity: 'starttls' as ChannelSettings['smtpSecurity'],
+  smtpUsername: '',
+  emailFrom: '',
+  webhookUrl: '',
+};
+
+/**
+ * How hosts are told their visitor is here: the e-mail (SMTP) and webhook channels, a test message through either
+ * one, and the latest deliveries with their state. The password and the webhook secret are write-only: the page
+ * never holds them; a field left empty keeps the stored one, and "Remove" clears it.
+ */
+export function NotificationsSection({ api, data, lang }: FrontDeskProps) {
+  const { t } = useTranslation();
+  const [draft, setDraft] = useState(blank);
+  const [queue, setQueue] = useState<ChannelSettings['queue']>();
+  const [deliveries, setDeliveries] = useState<Delivery[]>();
+  const [testTo, setTestTo] = useState('');
+  const save = useAction();
+  const test = useAction();
+  const secrets = useSecrets<ChannelSecret>(['smtpPassword', 'webhookSecret'], (key) => submit(key));
+  const storedSecrets = secrets.setStored;
+
+  const take = useCallback(
+    (settings: ChannelSettings | undefined) => {
+      if (!settings) return;
+      setDraft({
+        smtpHost: settings.smtpHost,
+        smtpPort: String(settings.smtpPort),
+        smtpSecurity: settings.smtpSecurity,
+        smtpUsername: settings.smtpUsername,
+        emailFrom: settings.emailFrom,
+        webhookUrl: settings.webhookUrl,
+      });
+      storedSecrets({ smtpPassword: settings.smtpPassword !== '', webhookSecret: settings.webhookSecret !== '' });
+      setQueue(settings.queue);
+    },
+    [storedSecrets],
+  );
+  const refresh = useCallback(() => {
+    api.optional<ChannelSettings>('/v1/integration/notifications').then(
+      (settings) => settings && setQueue(settings.queue),
+      () => undefined,
+    );
+    api.get<{ deliveries: Delivery[] }>('/v1/integration/notifications/deliveries?limit=10').then(
+      (answer) => setDeliveries(answer.deliveries),
+      () => undefined,
+    );
+  }, [api]);
+  useEffect(() => {
+    api.optional<ChannelSettings>('/v1/integration/notifications').then(take, () => undefined);
+    refresh();
+  }, [api, take, refresh]);
+
+  const submit = (clear?: ChannelSecret) =>
+    save.run(async () => {
+      const saved = await api.send<ChannelSettings>('POST', '/v1/integration/notifications', {
+        ...draft,
+        smtpPort: Number(draft.smtpPort),
+        ...secrets.toSend(clear),
+      });
+      secrets.saved(clear);
+      take(saved);
+      return t('common.saved');
+    });
+  const sendTest = (channel: 'email' | 'webhook') =>
+    test.run(async () => {
+      const result = await api.send<{ delivered: boolean; error: string | null }>(
+        'POST',
+        '/v1/integration/notifications/test',
+        channel === 'email' ? { channel, to: testTo.trim() } : { channel },
+      );
+      if (!result.delivered) throw new Refusal(t('notify.testFailed', { reason: result.error ?? '' }));
+      return t(channel === 'email' ? 'notify.testSentEmail' : 'notify.testSentWebhook', { to: testTo.trim() });
+    });
+
+  const text = (key: keyof typeof blank, label: string, type = 'text') => (
+    <TextInput
+      label={label}
+      type={type}
+      optional
+      value={draft[key]}
+      onChange={(value) => setDraft({ ...draft, [key]: value })}
+    />
+  );
+  const channelOn = { email: draft.smtpHost.trim() !== '', webhook: draft.webhookUrl.trim() !== '' };
+  return (
+    <>
+      <Section
+        title={t('notify.title')}
+        onSave={() => submit()}
+        saveLabel={t('common.save')}
+        busy={save.busy}
+        notice={save.notice}
+      >
+        <p className="hint">{t('notify.intro')}</p>
+        <fieldset className="field field-group">
+          <legend>{t('notify.email')}</legend>
+          {text('smtpHost', t('notify.smtpHost'))}
+          {text('smtpPort', t('notify.smtpPort'), 'number')}
+          <Select
+            label={t('notify.smtpSecurity')}
+            value={draft.smtpSecurity}
+            options={[
+              { value: 'starttls', label: t('notify.starttls') },
+              { value: 'tls', label: t('notify.tls') },
+              { value: 'none', label: t('notify.none') },
+            ]}
+            onChange={(smtpSecurity) => setDraft({ ...draft, smtpSecurity })}
+          />
+          {text('smtpUsername', t('notify.smtpUsername'))}
+          {secrets.field('smtpPassword', t('notify.smtpPassword'))}
+          {text('emailFrom', t('notify.emailFrom'), 'email')}
+        </fieldset>
+        <fieldset className="field field-group">
+          <legend>{t('notify.webhook')}</legend>
+          {text('webhookUrl', t('notify.webhookUrl'), 'url')}
+          {secrets.field('webhookSecret', t('notify.webhookSecret'))}
+        </fieldset>
+      </Section>
+      <section className="fd-section" aria-labelledby="notify-test-title">
+        <h2 id="notify-test-title">{t('notify.testTitle')}</h2>
+        <TextInput label={t('notify.testTo')} type="email" value={testTo} onChange={setTestTo} />
+        <div className="card-actions">
+          <button
+            type="button"
+            className="btn btn-secondary"
+            disabled={test.busy || !channelOn.email || testTo.trim() === ''}
+            onClick={() => sendTest('email')}
+          >
+            {t('notify.testEmail')}
+          </button>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            disabled={test.busy || !channelOn.webhook}
+            onClick={() => sendTest('webhook')}
+          >
+            {t('notify.testWebhook')}
+          </button>
+        </div>
+        {test.notice}
+      </section>
+      <section className="fd-section" aria-labelledby="notify-status-title">
+        <h2 id="notify-status-title">{t('notify.statusTitle')}</h2>
+        <button type="button" className="btn btn-small btn-secondary" onClick={refresh}>
+          {t('statusTab.refresh')}
+        </button>
+        {queue && (
+          <dl className="facts">
+            <dt>{t('statusTab.pending')}</dt>
+            <dd>{queue.pending}</dd>
+            <dt>{t('statusTab.failed')}</dt>
+            <dd>{queue.failed}</dd>
+            <dt>{t('statusTab.done')}</dt>
+            <dd>{queue.done}</dd>
+            {queue.lastError && (
+              <>
+                <dt>{t('statusTab.lastError')}</dt>
+                <dd className="wrap">{queue.lastError}</dd>
+              </>
+            )}
+          </dl>
+        )}
+        {deliveries?.length === 0 && <p>{t('notify.noDeliveries')}</p>}
+        {deliveries && deliveries.length > 0 && (
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">{t('notify.when')}</th>
+                <th scope="col">{t('roster.host')}</th>
+                <th scope="col">{t('notify.channel')}</th>
+                <th scope="col">{t('notify.subject')}</th>
+                <th scope="col">{t('expected.state')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries.map((delivery) => (
+                <tr key={delivery.id}>
+                  <td>{dateAndTime(lang, data.timeZone, delivery.updatedAt)}</td>
+                  <td>
+                    <span className="wrap">{delivery.hostName}</span>
+                  </td>
+                  <td>{t(`notify.${delivery.channel}`)}</td>
+                  <td>
+                    <span className="wrap">{delivery.subject}</span>
+                  </td>
+                  <td>
+                    <span className="wrap">
+                      {t(`notify.state.${delivery.status}`, { count: delivery.attempts })}
+                      {delivery.lastError && delivery.status !== 'done' ? ` — ${delivery.lastError}` : ''}
+                    </span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+}
