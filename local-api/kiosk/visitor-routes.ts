@@ -148,6 +148,7 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
         'INVALID_TICKET',
         'INVITEE_NOT_FOUND',
         'INVITEE_CANCELED',
+        'ALREADY_EXISTS',
         'INVALID_PARAMETER',
       ],
       handle: ({ caller, body }) => {
