@@ -156,6 +156,7 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
         'INVALID_EMAIL',
         'INVALID_CPF',
         'HOST_NOT_FOUND',
+        'ALREADY_EXISTS',
         'INVALID_PARAMETER',
       ],
       handle: ({ caller, body }) => {

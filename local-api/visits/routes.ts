@@ -115,7 +115,15 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       response: screenAnswer,
       body: screenInput,
       fieldCodes: visitInputCodes,
-      errors: ['MISSING_ID', 'INVALID_ID', 'MISSING_NAME', 'INVITEE_NOT_FOUND', 'INVITEE_CANCELED', ...visitorErrors],
+      errors: [
+        'MISSING_ID',
+        'INVALID_ID',
+        'MISSING_NAME',
+        'ALREADY_EXISTS',
+        'INVITEE_NOT_FOUND',
+        'INVITEE_CANCELED',
+        ...visitorErrors,
+      ],
       handle: ({ caller, body }) => screenCheckin(ctx, caller, body),
     }),
     route({
