@@ -7,7 +7,7 @@ import type { Connection, ExitKioskResult } from '../preload/api.ts';
  * PIN, the service's front-desk PIN; the shell keeps none of its own.
  */
 export async function kioskConnection(serviceUrl: string): Promise<Connection> {
-  const response = await fetch(`${serviceUrl}/kiosk/session`, { cache: 'no-store' });
+  const response = await fetch(`${serviceUrl}/kiosk/session`);
   const body = (await response.json()) as { companyId?: string; apiKey?: string; type?: string };
   if (!response.ok || !body.apiKey || body.companyId === undefined) {
     throw new Error(`the service gave no kiosk credential (${body.type ?? response.status})`);
