@@ -1,4 +1,6 @@
+import { deviceOwnerActor, recordAudit } from '../local-api/audit/store.ts';
 import type { Context } from '../local-api/context.ts';
+import { inTransaction } from '../local-api/context.ts';
 import { issuableRoles } from '../local-api/credentials/schema.ts';
 import {
   companyCredentials,
@@ -37,10 +39,11 @@ export const keysCreate = command({
     if (!role) throw new UsageError(`--role ${values.role} is not a role to issue: give ${issuableRoles.join(', ')}`);
     return onDataFolder(values.data, (ctx) => {
       requireCompany(ctx, values.company);
-      const { id, key } = insertCredential(ctx, {
-        companyId: values.company,
-        role,
-        label: values.label ?? `${role} key`,
+      const { id, key } = inTransaction(ctx, () => {
+        const made = insertCredential(ctx, { companyId: values.company, role, label: values.label ?? `${role} key` });
+        const fact = { action: 'key.created', objectType: 'credential', objectId: made.id };
+        recordAudit(ctx, deviceOwnerActor(values.company), fact);
+        return made;
       });
       return { ...listed(ctx, values.company).find((c) => c.id === id), key };
     });
@@ -63,5 +66,12 @@ export const keysRevoke = command({
   summary: "Revokes a company's credential: its next request is refused, also while the service runs.",
   options: { data, company, id: { type: 'string', value: '<id>', help: "the credential's id", required: true } },
   run: (values) =>
-    onDataFolder(values.data, (ctx) => credentialObject(revokeCredential(ctx, values.company, values.id), 'UTC')),
+    onDataFolder(values.data, (ctx) =>
+      inTransaction(ctx, () => {
+        const revoked = revokeCredential(ctx, values.company, values.id);
+        const fact = { action: 'key.revoked', objectType: 'credential', objectId: revoked.id };
+        recordAudit(ctx, deviceOwnerActor(values.company), fact);
+        return credentialObject(revoked, 'UTC');
+      }),
+    ),
 });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { deviceOwnerActor, recordAudit } from './audit/store.ts';
 import { companyCaller, createCompany } from './companies/store.ts';
 import { type Context, inTransaction } from './context.ts';
+import { deviceOwnerCredentialId } from './credentials/caller.ts';
 import { credentialLive, insertCredential } from './credentials/store.ts';
 import { ApiError } from './http/errors.ts';
 import { hashPin } from './kiosk/pin.ts';
@@ -131,7 +132,8 @@ export async function setFirstPin(ctx: Context, companyId: string): Promise<stri
   const caller = companyCaller(ctx, companyId);
   if (!caller || storedPinHash(ctx, companyId)) return undefined;
   const pin = newPin(ctx.random);
-  savePinHash(ctx, caller, await hashPin(pin, ctx.random.bytes(16)));
+  // Set by the device owner (the command line, the first start): so the audit log says.
+  savePinHash(ctx, { ...caller, credentialId: deviceOwnerCredentialId }, await hashPin(pin, ctx.random.bytes(16)));
   return pin;
 }
 

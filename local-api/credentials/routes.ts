@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { auditActor, recordAudit } from '../audit/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import { type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { credentialCreatedSchema, credentialCreateInput, credentialObjectSchema } from './schema.ts';
@@ -34,6 +35,7 @@ export function credentialRoutes(ctx: Context): RouteSpec[] {
       handle: ({ caller, body }) =>
         inTransaction(ctx, () => {
           const { id, key } = insertCredential(ctx, { companyId: caller.companyId, ...body });
+          recordAudit(ctx, auditActor(caller), { action: 'key.created', objectType: 'credential', objectId: id });
           return { ...credentialObject(credentialRow(ctx, caller.companyId, id), caller.timeZone), key };
         }),
     }),
@@ -55,7 +57,14 @@ export function credentialRoutes(ctx: Context): RouteSpec[] {
       response: successSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
       handle: ({ caller, params }) => {
-        revokeCredential(ctx, caller.companyId, String(params.id));
+        inTransaction(ctx, () => {
+          const revoked = revokeCredential(ctx, caller.companyId, String(params.id));
+          recordAudit(ctx, auditActor(caller), {
+            action: 'key.revoked',
+            objectType: 'credential',
+            objectId: revoked.id,
+          });
+        });
         return { success: true };
       },
     }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { auditActor, recordAudit } from '../audit/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { frontDeskSession, insertCredential, pruneSessions } from '../credentials/store.ts';
@@ -17,7 +18,18 @@ export function openFrontDeskSession(ctx: Context, caller: Caller): z.output<typ
   const expiresAt = ctx.clock.now() + frontDeskSession.maxMs;
   const { key } = inTransaction(ctx, () => {
     pruneSessions(ctx, caller.companyId);
-    return insertCredential(ctx, { companyId: caller.companyId, role: 'frontdesk', label: 'Front desk', expiresAt });
+    const session = insertCredential(ctx, {
+      companyId: caller.companyId,
+      role: 'frontdesk',
+      label: 'Front desk',
+      expiresAt,
+    });
+    recordAudit(ctx, auditActor(caller), {
+      action: 'frontdesk.session.opened',
+      objectType: 'credential',
+      objectId: session.id,
+    });
+    return session;
   });
   return {
     token: key,
@@ -28,9 +40,16 @@ export function openFrontDeskSession(ctx: Context, caller: Caller): z.output<typ
 }
 
 /** Ends every front-desk session of the company (its PIN was cleared or changed by the admin). */
-export function endFrontDeskSessions(ctx: Context, companyId: string): void {
-  prepared(
+export function endFrontDeskSessions(ctx: Context, caller: Caller): void {
+  const ended = prepared(
     ctx.db,
     "UPDATE credentials SET revokedAt = ? WHERE companyId = ? AND role = 'frontdesk' AND revokedAt IS NULL",
-  ).run(ctx.clock.now(), companyId);
+  ).run(ctx.clock.now(), caller.companyId).changes;
+  if (ended > 0) {
+    recordAudit(ctx, auditActor(caller), {
+      action: 'frontdesk.sessions.ended',
+      objectType: 'credential',
+      details: { sessions: ended },
+    });
+  }
 }

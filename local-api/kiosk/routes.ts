@@ -115,7 +115,7 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
       handle: ({ caller }) => {
         inTransaction(ctx, () => {
           clearPinHash(ctx, caller);
-          endFrontDeskSessions(ctx, caller.companyId);
+          endFrontDeskSessions(ctx, caller);
         });
         return { success: true };
       },
@@ -146,7 +146,14 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
       response: successSchema,
       errors: [],
       handle: ({ caller }) => {
-        revokeCredential(ctx, caller.companyId, caller.credentialId);
+        inTransaction(ctx, () => {
+          revokeCredential(ctx, caller.companyId, caller.credentialId);
+          recordAudit(ctx, auditActor(caller), {
+            action: 'frontdesk.session.ended',
+            objectType: 'credential',
+            objectId: caller.credentialId,
+          });
+        });
         return { success: true };
       },
     }),

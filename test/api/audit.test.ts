@@ -5,10 +5,18 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { jpegBytes } from '../helpers/files.ts';
-import { client, runCli, startService, succeeded, type TestService, tempDir } from '../helpers/service.ts';
+import {
+  type CreatedCompany,
+  client,
+  runCli,
+  startService,
+  succeeded,
+  type TestService,
+  tempDir,
+} from '../helpers/service.ts';
 
 let service: TestService;
-let company: { id: string; apiKey: string };
+let company: CreatedCompany;
 let api: ReturnType<typeof client>;
 
 before(async () => {
@@ -53,8 +61,16 @@ test('every staff and admin action, and every read of personal data, leaves an e
   const host = await ok('POST', '/v1/hosts', { name: 'Dora Desk', email: 'dora@audited.test' });
   await ok('PATCH', '/v1/company', { name: 'Audited Company' });
   await ok('PATCH', '/v1/kiosk/settings', { requireAuthorization: true });
-  await ok('POST', '/v1/kiosk/pin', { pin: '246810' });
+  await ok('POST', '/v1/kiosk/pin', { pin: '246810', ...(company.pin ? { currentPin: company.pin } : {}) });
   assert.equal((await api('POST', '/v1/kiosk/pin/verify', { pin: '000000' })).body.type, 'WRONG_PIN');
+  const session = await ok('POST', '/v1/kiosk/frontdesk', { pin: '246810' });
+  const atTheDesk = client(service.url, session.token);
+  assert.equal((await atTheDesk('GET', '/v1/roster')).status, 200);
+  assert.equal((await atTheDesk('DELETE', '/v1/kiosk/frontdesk')).status, 200);
+  await ok('POST', '/v1/kiosk/frontdesk', { pin: '246810' });
+  await ok('DELETE', '/v1/kiosk/pin');
+  const reader = await ok('POST', '/v1/credentials', { role: 'readonly', label: 'Auditor' });
+  await ok('DELETE', `/v1/credential/${reader.id}`);
   const hook = await ok('POST', '/v1/webhooks', { url: 'https://hooks.example.test/in', events: ['visit.deleted'] });
   await ok('PATCH', `/v1/webhook/${hook.id}`, { isActive: false });
   await ok('DELETE', `/v1/webhook/${hook.id}`);
@@ -112,6 +128,10 @@ test('every staff and admin action, and every read of personal data, leaves an e
     'kiosk.settings.updated',
     'kiosk.pin.set',
     'kiosk.pin.failed',
+    'frontdesk.session.opened',
+    'kiosk.pin.cleared',
+    'frontdesk.sessions.ended',
+    'key.revoked',
     'webhook.created',
     'webhook.updated',
     'webhook.deleted',
@@ -143,15 +163,31 @@ test('every staff and admin action, and every read of personal data, leaves an e
     'invitee.deleted',
     'privacy.erased',
   ];
-  for (const action of byKey) assert.equal(first(action).actorCredentialId, credential, `${action} names the key`);
+  const byTheKey = (action: string) => log.find((e) => e.action === action && e.actorCredentialId === credential);
+  for (const action of byKey) assert.ok(byTheKey(action), `${action} names the key`);
+  const firstPin = first('kiosk.pin.set');
+  assert.equal(firstPin.actorCredentialId, 'device-owner', 'the first PIN, set at enrolment, is the owner’s');
   assert.equal(first('visit.allowed').objectId, visit.id);
   assert.equal(first('webhook.deleted').objectId, hook.id);
   assert.equal(first('notification.deleted').objectId, note.id);
   assert.equal(first('invitee.read').objectId, invitee.id);
   assert.deepEqual(first('visits.listed').details, { size: 1 });
   assert.deepEqual(first('kiosk.pin.failed').details, { locked: false });
+  const sessionEnded = first('frontdesk.session.ended');
+  assert.equal(sessionEnded.actorRole, 'frontdesk', 'the session ends itself');
+  assert.equal(sessionEnded.objectId, sessionEnded.actorCredentialId);
+  assert.equal(first('frontdesk.session.opened').objectId, sessionEnded.objectId);
+  assert.equal(log.find((e) => e.action === 'roster.read')?.actorCredentialId, sessionEnded.objectId, 'its reads');
+  assert.deepEqual(first('frontdesk.sessions.ended').details, { sessions: 1 }, 'clearing the PIN ends the other');
+  assert.deepEqual(
+    log.filter((e) => e.objectId === reader.id).map((e) => [e.action, e.actorCredentialId]),
+    [
+      ['key.created', credential],
+      ['key.revoked', credential],
+    ],
+  );
 
-  const keyMade = first('key.created');
+  const keyMade = log.find((e) => e.action === 'key.created' && e.objectId === credential) as Entry;
   assert.deepEqual(
     [keyMade.objectId, keyMade.actorCredentialId, keyMade.actorRole],
     [credential, 'device-owner', 'owner'],
