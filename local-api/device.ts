@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { deviceOwnerActor, recordAudit } from './audit/store.ts';
 import { companyCaller, createCompany } from './companies/store.ts';
 import { type Context, inTransaction } from './context.ts';
-import { deviceOwnerCredentialId } from './credentials/caller.ts';
 import { credentialLive, insertCredential } from './credentials/store.ts';
 import { ApiError } from './http/errors.ts';
 import { hashPin } from './kiosk/pin.ts';
@@ -129,11 +128,10 @@ export function newPin(random: Random): string {
  * its hash is kept). Undefined when the company has a PIN already.
  */
 export async function setFirstPin(ctx: Context, companyId: string): Promise<string | undefined> {
-  const caller = companyCaller(ctx, companyId);
-  if (!caller || storedPinHash(ctx, companyId)) return undefined;
+  if (!companyCaller(ctx, companyId) || storedPinHash(ctx, companyId)) return undefined;
   const pin = newPin(ctx.random);
   // Set by the device owner (the command line, the first start): so the audit log says.
-  savePinHash(ctx, { ...caller, credentialId: deviceOwnerCredentialId }, await hashPin(pin, ctx.random.bytes(16)));
+  savePinHash(ctx, deviceOwnerActor(companyId), await hashPin(pin, ctx.random.bytes(16)));
   return pin;
 }
 

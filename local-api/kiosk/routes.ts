@@ -86,7 +86,7 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
       errors: ['INVALID_PIN', 'WRONG_PIN', 'TOO_MANY_REQUESTS'],
       handle: async ({ caller, body }) => {
         if (storedPinHash(ctx, caller.companyId)) await checkPin(caller, body.currentPin ?? '');
-        savePinHash(ctx, caller, await hashPin(body.pin, ctx.random.bytes(16)));
+        savePinHash(ctx, auditActor(caller), await hashPin(body.pin, ctx.random.bytes(16)));
         return { success: true };
       },
     }),

@@ -1,4 +1,4 @@
-import { auditActor, recordAudit } from '../audit/store.ts';
+import { type AuditActor, auditActor, recordAudit } from '../audit/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { formatInZone } from '../rules/time.ts';
@@ -125,10 +125,11 @@ export function storedPinHash(ctx: Context, companyId: string): string | undefin
   return sealed ? ctx.secrets.open(sealed) : undefined;
 }
 
-export function savePinHash(ctx: Context, caller: Caller, hash: string): void {
+/** Saves the PIN's hash; `actor` is whoever set it (an admin, or the device owner at enrolment). */
+export function savePinHash(ctx: Context, actor: AuditActor, hash: string): void {
   inTransaction(ctx, () => {
-    upsert(ctx, caller.companyId, { pinHash: ctx.secrets.seal(hash) });
-    recordAudit(ctx, auditActor(caller), { action: 'kiosk.pin.set', objectType: 'kioskSettings' });
+    upsert(ctx, actor.companyId, { pinHash: ctx.secrets.seal(hash) });
+    recordAudit(ctx, actor, { action: 'kiosk.pin.set', objectType: 'kioskSettings' });
   });
 }
 

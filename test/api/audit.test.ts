@@ -16,13 +16,14 @@ import {
 } from '../helpers/service.ts';
 
 let service: TestService;
+let lobby: CreatedCompany;
 let company: CreatedCompany;
 let api: ReturnType<typeof client>;
 
 before(async () => {
   service = await startService();
   // The first company made here enrols the kiosk and gets its first PIN: the audited one sets its own.
-  service.company('Lobby');
+  lobby = service.company('Lobby');
   company = service.company('Audited Co');
   api = client(service.url, company.apiKey);
 });
@@ -165,8 +166,11 @@ test('every staff and admin action, and every read of personal data, leaves an e
   ];
   const byTheKey = (action: string) => log.find((e) => e.action === action && e.actorCredentialId === credential);
   for (const action of byKey) assert.ok(byTheKey(action), `${action} names the key`);
-  const firstPin = first('kiosk.pin.set');
-  assert.equal(firstPin.actorCredentialId, 'device-owner', 'the first PIN, set at enrolment, is the owner’s');
+  assert.equal(first('kiosk.pin.set').actorCredentialId, credential, 'a company not enrolled sets its own PIN');
+  const lobbyLog = (await client(service.url, lobby.apiKey)('GET', '/v1/audit?limit=1000')).body.entries as Entry[];
+  const lobbyPin = lobbyLog.find((e) => e.action === 'kiosk.pin.set');
+  assert.equal(lobbyPin?.actorCredentialId, 'device-owner', 'the first PIN, set at enrolment, is the owner’s');
+  assert.equal(lobbyPin?.actorRole, 'owner');
   assert.equal(first('visit.allowed').objectId, visit.id);
   assert.equal(first('webhook.deleted').objectId, hook.id);
   assert.equal(first('notification.deleted').objectId, note.id);
