@@ -33,8 +33,11 @@ const { values } = parseArgs({
 const seconds = Number(values.seconds ?? 10);
 const attackers = Number(values.attackers ?? 4);
 const root = resolve(values.root ?? repoRoot);
-// The command line's entry moved (local-api/bin → cli/): an older checkout has the former.
-const cli = ['cli/portaria.mjs', 'local-api/bin/portaria.mjs'].map((path) => join(root, path)).find(existsSync) ?? '';
+// The command line's entry moved (local-api/bin → cli/ → main/cli/): an older checkout has a former place.
+const cli =
+  ['main/cli/portaria.mjs', 'cli/portaria.mjs', 'local-api/bin/portaria.mjs']
+    .map((path) => join(root, path))
+    .find(existsSync) ?? '';
 
 /** `{"k0":0,"k1":1,…}`: `keys` keys, each value a string of `valueLength` characters. */
 function bodyOfKeys(keys: number, valueLength = 0): Buffer {

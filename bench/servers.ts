@@ -3,7 +3,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const repoRoot = resolve(import.meta.dirname, '..');
-const cliPath = join(repoRoot, 'cli/portaria.mjs');
+const cliPath = join(repoRoot, 'main/cli/portaria.mjs');
 const ceilingPath = join(repoRoot, 'bench/ceiling.ts');
 
 /** A server running as its own process on a loopback port. */

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { commands } from '../../cli/commands.ts';
+import { commands } from '../../main/cli/commands.ts';
 import { type CliResult, cli, client, removeDir, startService, tempDir } from '../helpers/service.ts';
 
 /*

@@ -4,7 +4,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
-import { ensureBuilt } from '../../build/build.ts';
+import { contentSecurityPolicy } from '../../local-api/kiosk/csp.ts';
+import { ensureBuilt } from '../../main/build/build.ts';
 import {
   builtForAbi,
   displayAvailable,
@@ -12,10 +13,9 @@ import {
   electronBinary,
   electronNativeModuleFile,
   packageDir,
-} from '../../build/launch.ts';
-import { buildElectronNative } from '../../build/native.ts';
-import { outDir } from '../../build/paths.ts';
-import { contentSecurityPolicy } from '../../local-api/kiosk/csp.ts';
+} from '../../main/build/launch.ts';
+import { buildElectronNative } from '../../main/build/native.ts';
+import { outDir } from '../../main/build/paths.ts';
 import { removeDir, repoRoot, tempDir } from '../helpers/service.ts';
 
 const electronDir = packageDir(() => createRequire(join(repoRoot, 'package.json')).resolve('electron/package.json'));

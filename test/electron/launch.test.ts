@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { ensureBuilt } from '../../build/build.ts';
-import { builtForAbi, displayAvailable, electronBinary } from '../../build/launch.ts';
+import { ensureBuilt } from '../../main/build/build.ts';
+import { builtForAbi, displayAvailable, electronBinary } from '../../main/build/launch.ts';
 import { cliPath, removeDir, repoRoot, tempDir } from '../helpers/service.ts';
 
 const dirs: string[] = [];
@@ -59,12 +59,19 @@ describe('npm run build:electron', () => {
       'main/index.js',
       'local-api/server.js',
       'local-api/store/migrations/0001_core.sql',
-      'cli/main.js',
+      'main/cli/main.js',
       'renderer/dist/index.html',
     ]) {
       assert.ok(existsSync(join(out, file)), file);
     }
-    for (const file of ['main/index.ts', 'cli/portaria.mjs', 'preload/index.js']) {
+    // The command line is one bundle (main/cli/main.js and its chunks), the build tools run from their sources.
+    for (const file of [
+      'main/index.ts',
+      'main/cli/portaria.mjs',
+      'main/cli/serve.js',
+      'main/build',
+      'preload/index.js',
+    ]) {
       assert.equal(existsSync(join(out, file)), false, `${file} is not part of the tree`);
     }
     const preload = readFileSync(join(out, 'preload/index.cjs'), 'utf8');
@@ -75,11 +82,12 @@ describe('npm run build:electron', () => {
     assert.doesNotMatch(preload, /^\s*(import|export)\s/m);
 
     // What the asar gets from node_modules is package.json's dependencies: exactly the packages the app's tree
-    // imports (Electron itself excepted, which the app runs in), nothing for the page, which Vite bundled.
+    // imports (Electron itself excepted, which the app runs in), nothing for the page, which Vite bundled. The
+    // command line's bundle (main/cli/) stays out of the package (electron-builder.yml).
     const imported = new Set<string>();
     for (const dir of ['main', 'local-api', 'preload']) {
       for (const file of readdirSync(join(out, dir), { recursive: true }) as string[]) {
-        if (!/\.c?js$/.test(file)) continue;
+        if (!/\.c?js$/.test(file) || (dir === 'main' && file.split(sep)[0] === 'cli')) continue;
         const code = readFileSync(join(out, dir, file), 'utf8');
         for (const [, name = ''] of code.matchAll(/(?:from |import\(|require\()"([^".][^"]*)"/g)) {
           if (!name.startsWith('node:') && name !== 'electron')

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
-export const cliPath = join(repoRoot, 'cli/portaria.mjs');
+export const cliPath = join(repoRoot, 'main/cli/portaria.mjs');
 
 export interface CreatedCompany {
   id: string;

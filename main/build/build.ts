@@ -2,12 +2,12 @@
  * The one build: the kiosk page (Vite, into `renderer/dist/`), then the app's tree (`dist/electron/`): the main
  * process, the service, the preload and the command line as JavaScript, with a copy of the page. `npm install` runs
  * it (`prepare`); the command line's launcher runs it when the tree is out of date; each part is skipped when its
- * recorded inputs are unchanged (build/fresh.mjs). Run as a command:
+ * recorded inputs are unchanged (main/build/fresh.mjs). Run as a command:
  *
- *   node --import tsx build/build.ts            what is out of date (npm run build, build:electron, prepare)
- *   node --import tsx build/build.ts renderer   the page only, when out of date (npm run build:renderer)
- *   node --import tsx build/build.ts native     better-sqlite3 built for Electron (npm run build:electron-native)
- *   node --import tsx build/build.ts dist …     everything, then the installers (npm run dist -- …)
+ *   node --import tsx main/build/build.ts           what is out of date (npm run build, build:electron, prepare)
+ *   node --import tsx main/build/build.ts renderer  the page only, when out of date (npm run build:renderer)
+ *   node --import tsx main/build/build.ts native    better-sqlite3 built for Electron (npm run build:electron-native)
+ *   node --import tsx main/build/build.ts dist …    everything, then the installers (npm run dist -- …)
  *
  * `dist/electron/` mirrors the repository's layout (main/, preload/, local-api/ with its migrations,
  * renderer/dist), so code that finds files from its own location (import.meta.dirname) finds them there too.
@@ -24,10 +24,13 @@ import { nativeModule } from './launch.ts';
 import { buildElectronNative } from './native.ts';
 import { appManifest, buildLock, outDir, rendererManifest, rendererOut, repoRoot } from './paths.ts';
 
-/** Folders compiled file by file into the app's tree. */
+/**
+ * Folders compiled file by file into the app's tree. They are also the tree's inputs, with the command line's
+ * (bundled from main/cli/main.ts) and the build tools', which live under main/.
+ */
 const treeFolders = ['main', 'local-api', 'preload'];
-/** The app tree's inputs: those folders, and the command line's, bundled from cli/main.ts. */
-const appFolders = [...treeFolders, 'cli', 'build'];
+/** Under main/ but not the shell: the command line is bundled on its own below; the build tools run from source. */
+const notInTree = ['main/cli/', 'main/build/'];
 /** What the installed packages are: a change of them is a change of every build. */
 const packageFiles = ['package.json', 'package-lock.json'];
 /** Not compiled file by file: the preload is bundled on its own below. */
@@ -73,13 +76,13 @@ function asIfInTree(root: string, out: string, bundleDir: string): Plugin {
 }
 
 /**
- * The command line as one module (and a chunk per part loaded on demand), in `<out>/cli/`: one file loads faster
- * than the two hundred it is made of, which is most of a start-up. npm packages stay imports.
+ * The command line as one module (and a chunk per part loaded on demand), in `<out>/main/cli/`: one file loads
+ * faster than the two hundred it is made of, which is most of a start-up. npm packages stay imports.
  */
 async function bundleCommandLine(root: string, out: string): Promise<void> {
-  const bundleDir = join(out, 'cli');
+  const bundleDir = join(out, 'main', 'cli');
   await build({
-    entryPoints: { main: join(root, 'cli', 'main.ts') },
+    entryPoints: { main: join(root, 'main', 'cli', 'main.ts') },
     outdir: bundleDir,
     bundle: true,
     splitting: true,
@@ -123,7 +126,9 @@ export async function buildApp(root = repoRoot, out = outDir): Promise<void> {
     // The Electron build of the native module takes minutes to make: kept across builds.
     if (entry !== 'node_modules') rmSync(join(out, entry), { recursive: true, force: true });
   }
-  const sources = treeFolders.flatMap((dir) => filesUnder(root, dir)).filter((path) => !notCompiled.has(path));
+  const sources = treeFolders
+    .flatMap((dir) => filesUnder(root, dir))
+    .filter((path) => !notCompiled.has(path) && !notInTree.some((dir) => path.startsWith(dir)));
   await build({
     entryPoints: sources
       .filter((path) => /\.m?ts$/.test(path) && !path.endsWith('.d.mts'))
@@ -154,7 +159,7 @@ export async function buildApp(root = repoRoot, out = outDir): Promise<void> {
   await bundleCommandLine(root, out);
   cpSync(rendererOut, join(out, 'renderer', 'dist'), { recursive: true });
   const pageInputs = Object.keys(readInputs(rendererManifest)?.inputs ?? {});
-  recordInputs(root, appManifest(out), { folders: appFolders, files: [...pageInputs, ...packageFiles] });
+  recordInputs(root, appManifest(out), { folders: treeFolders, files: [...pageInputs, ...packageFiles] });
 }
 
 /**

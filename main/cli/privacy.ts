@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
-import { deviceOwnerActor } from '../local-api/audit/store.ts';
-import { companyCaller } from '../local-api/companies/store.ts';
-import { ApiError } from '../local-api/http/errors.ts';
-import { exportPerson } from '../local-api/privacy/export.ts';
-import { erasureInput } from '../local-api/privacy/schema.ts';
-import { openService } from '../local-api/server.ts';
+import { deviceOwnerActor } from '../../local-api/audit/store.ts';
+import { companyCaller } from '../../local-api/companies/store.ts';
+import { ApiError } from '../../local-api/http/errors.ts';
+import { exportPerson } from '../../local-api/privacy/export.ts';
+import { erasureInput } from '../../local-api/privacy/schema.ts';
+import { openService } from '../../local-api/server.ts';
 import { CommandFailure, command, UsageError } from './command.ts';
 import { dataFolder } from './inputs.ts';
 

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startGate } from '../local-api/gate/gate.ts';
+import { startGate } from '../../local-api/gate/gate.ts';
 import { command } from './command.ts';
 import { listenFailure, port, wholeNumber } from './inputs.ts';
 import { closeOnSignal } from './service.ts';

@@ -1,7 +1,7 @@
 /** What `serve` and `start` share: starting the service with its failures in words, and stopping it on a signal. */
-import type { RunningService, StartOptions } from '../local-api/server.ts';
-import { startService } from '../local-api/server.ts';
-import { ServiceLockedError } from '../local-api/store/service-lock.ts';
+import type { RunningService, StartOptions } from '../../local-api/server.ts';
+import { startService } from '../../local-api/server.ts';
+import { ServiceLockedError } from '../../local-api/store/service-lock.ts';
 import { CommandFailure } from './command.ts';
 import { listenFailure } from './inputs.ts';
 

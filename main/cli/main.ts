@@ -1,5 +1,5 @@
 /**
- * The command line's entry: finds the command in the table (`cli/commands.ts`), answers `--help`, parses the
+ * The command line's entry: finds the command in the table (`main/cli/commands.ts`), answers `--help`, parses the
  * options, runs the command, and says any failure in one line (exit 2 for a wrong command line, 1 for anything
  * else). `--debug`, anywhere, adds the stack trace. It lives outside the service and the shell because it may use
  * both: `start` launches the Electron shell, `serve` the service alone.

@@ -1,14 +1,14 @@
-import { deviceOwnerActor, recordAudit } from '../local-api/audit/store.ts';
-import type { Context } from '../local-api/context.ts';
-import { inTransaction } from '../local-api/context.ts';
-import { issuableRoles } from '../local-api/credentials/schema.ts';
+import { deviceOwnerActor, recordAudit } from '../../local-api/audit/store.ts';
+import type { Context } from '../../local-api/context.ts';
+import { inTransaction } from '../../local-api/context.ts';
+import { issuableRoles } from '../../local-api/credentials/schema.ts';
 import {
   companyCredentials,
   credentialObject,
   insertCredential,
   revokeCredential,
-} from '../local-api/credentials/store.ts';
-import { ApiError } from '../local-api/http/errors.ts';
+} from '../../local-api/credentials/store.ts';
+import { ApiError } from '../../local-api/http/errors.ts';
 import { command, UsageError } from './command.ts';
 import { onDataFolder } from './kiosk.ts';
 

@@ -1,6 +1,6 @@
-import { defaultBackupSchedule } from '../local-api/backup/backup.ts';
-import { parseCidrList } from '../local-api/outgoing/destinations.ts';
-import { upstreamInput } from '../local-api/sync/schema.ts';
+import { defaultBackupSchedule } from '../../local-api/backup/backup.ts';
+import { parseCidrList } from '../../local-api/outgoing/destinations.ts';
+import { upstreamInput } from '../../local-api/sync/schema.ts';
 import { command, UsageError } from './command.ts';
 import { dataFolder, duration, port, wholeNumber } from './inputs.ts';
 import { closeOnSignal, startServiceOrExplain } from './service.ts';

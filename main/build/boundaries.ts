@@ -3,14 +3,21 @@
  * test/build/boundaries.test.ts). New files need no entry here: rules are per folder, the page's allow-list is by
  * path pattern.
  *
- *   node --import tsx build/boundaries.ts [--root <dir>]    prints each forbidden import; exit 1 if there is one
+ *   node --import tsx main/build/boundaries.ts [--root <dir>]   prints each forbidden import; exit 1 if there is one
+ *
+ * A file belongs to the longest folder of folderRules its path starts with (main/cli/serve.ts to main/cli, not
+ * main). A folder may always import its own modules; a folder it may not import is forbidden with every folder
+ * under it (`main` includes main/cli and main/build).
  *
  * - local-api/ (the service) runs without the shell, the page, the preload and the command line.
  * - renderer/ (the page) runs in a browser: of the service it may import only pure rules and schemas, and what
  *   those import at run time must be pure too (other service modules of the same kind, zod; no Node module).
- * - preload/ is sandboxed and requires nothing but electron: not the service, the shell's main process or the page.
- * - main/ (the shell) may use the service and the preload's contract, not the page or the command line.
- * - cli/ may use the shell and the service; build/ only itself.
+ *   Nothing of main/.
+ * - preload/ is sandboxed and requires nothing but electron: not the service, anything of main/ or the page.
+ * - main/ (the shell) may use the service and the preload's contract, not the page, the command line (main/cli/)
+ *   or the build tools (main/build/).
+ * - main/cli/ (the command line) may use the shell, the service and the build tools, not the page's sources.
+ * - main/build/ (the build tools) only itself.
  * - No import cycles, but the ones listed in knownCycles, each with its reason.
  */
 import { readFileSync } from 'node:fs';
@@ -26,24 +33,24 @@ interface FolderRule {
 
 export const folderRules: Readonly<Record<string, FolderRule>> = {
   'local-api': {
-    mayNotImport: ['main', 'renderer', 'preload', 'cli', 'build'],
+    mayNotImport: ['main', 'renderer', 'preload'],
     why: 'the service runs without the shell, the page and the command line',
   },
   renderer: {
-    mayNotImport: ['main', 'local-api', 'cli', 'build'],
+    mayNotImport: ['main', 'local-api'],
     why: 'the page runs in a browser; of the service it may use only pure rules and schemas (pageMayUse)',
   },
   preload: {
-    mayNotImport: ['local-api', 'main', 'renderer', 'cli', 'build'],
+    mayNotImport: ['local-api', 'main', 'renderer'],
     why: 'the sandboxed preload requires nothing but electron',
   },
   main: {
-    mayNotImport: ['renderer', 'cli', 'build'],
+    mayNotImport: ['renderer', 'main/cli', 'main/build'],
     why: 'the shell runs the built service and page, not their tools',
   },
-  cli: { mayNotImport: ['renderer'], why: 'the command line serves the built page, never its sources' },
-  build: {
-    mayNotImport: ['local-api', 'main', 'renderer', 'preload', 'cli'],
+  'main/cli': { mayNotImport: ['renderer'], why: 'the command line serves the built page, never its sources' },
+  'main/build': {
+    mayNotImport: ['local-api', 'main', 'renderer', 'preload'],
     why: 'the build tools run before anything is built',
   },
 };
@@ -124,11 +131,20 @@ function importsOf(root: string, file: string, known: ReadonlySet<string>): Impo
   return found;
 }
 
-const folderOf = (path: string) => path.split('/')[0] ?? '';
+/** The folders of folderRules, longest first: a path belongs to the first that holds it (main/cli before main). */
+const foldersLongestFirst = Object.keys(folderRules).sort((a, b) => b.length - a.length);
+
+/** The folder of folderRules a path belongs to, or undefined for one outside them (a package, a test). */
+const folderOf = (path: string) => foldersLongestFirst.find((folder) => path.startsWith(`${folder}/`));
+
+/** The folder of `rule` that forbids importing from `target`: `target` itself or a folder above it. */
+const forbiddenBy = (rule: FolderRule, target: string) =>
+  rule.mayNotImport.find((folder) => target === folder || target.startsWith(`${folder}/`));
 
 /** Every problem found under `root`, one line each; none when the imports keep to the rules. */
 export function checkBoundaries(root = repoRoot): string[] {
-  const files = Object.keys(folderRules)
+  const topFolders = new Set(Object.keys(folderRules).map((folder) => folder.split('/')[0] ?? folder));
+  const files = [...topFolders]
     .flatMap((folder) => {
       try {
         return filesUnder(root, folder);
@@ -142,14 +158,15 @@ export function checkBoundaries(root = repoRoot): string[] {
   const problems: string[] = [];
 
   for (const [file, list] of imports) {
-    const rule = folderRules[folderOf(file)];
+    const from = folderOf(file);
+    const rule = from === undefined ? undefined : folderRules[from];
     for (const { to } of list) {
       const target = folderOf(to);
-      if (!rule || !known.has(to) || !rule.mayNotImport.includes(target)) continue;
-      if (folderOf(file) === 'renderer' && target === 'local-api' && pageMayUse.some((pattern) => pattern.test(to))) {
-        continue;
-      }
-      problems.push(`${file} imports ${to}: ${folderOf(file)}/ may not import ${target}/ (${rule.why})`);
+      if (!rule || !known.has(to) || target === undefined || target === from) continue;
+      const forbidden = forbiddenBy(rule, target);
+      if (forbidden === undefined) continue;
+      if (from === 'renderer' && target === 'local-api' && pageMayUse.some((pattern) => pattern.test(to))) continue;
+      problems.push(`${file} imports ${to}: ${from}/ may not import ${forbidden}/ (${rule.why})`);
     }
   }
 
@@ -223,7 +240,7 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename
   const problems = checkBoundaries(root);
   for (const problem of problems) process.stderr.write(`${problem}\n`);
   if (problems.length > 0) {
-    process.stderr.write(`${problems.length} forbidden import(s): see build/boundaries.ts for the rules\n`);
+    process.stderr.write(`${problems.length} forbidden import(s): see main/build/boundaries.ts for the rules\n`);
     process.exitCode = 1;
   } else {
     process.stdout.write('Imports keep to the folders’ boundaries.\n');

@@ -9,8 +9,8 @@ import {
   databaseFile,
   restoreDatabase,
   verifyDatabaseFile,
-} from '../local-api/backup/backup.ts';
-import { privateDataFolder, privateFolder } from '../local-api/store/private-files.ts';
+} from '../../local-api/backup/backup.ts';
+import { privateDataFolder, privateFolder } from '../../local-api/store/private-files.ts';
 import { CommandFailure, command } from './command.ts';
 
 export const backup = command({

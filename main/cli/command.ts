@@ -1,9 +1,9 @@
 /**
  * What a command of `portaria` is: its name, a line for the overview, its options (each with the text `--help`
- * shows) and what it does. A command is one module exporting one `Command`, listed in `cli/commands.ts`.
+ * shows) and what it does. A command is one module exporting one `Command`, listed in `main/cli/commands.ts`.
  *
  * Errors a command meets are said in one line naming the problem and the fix: `UsageError` for what was typed
- * (exit 2), `CommandFailure` for what the machine refused (exit 1). `cli/main.ts` prints them; a stack trace is
+ * (exit 2), `CommandFailure` for what the machine refused (exit 1). `main/cli/main.ts` prints them; a stack trace is
  * printed only with `--debug`.
  */
 import { parseArgs } from 'node:util';

@@ -1,6 +1,6 @@
 // Whether a build is up to date with its sources, and a lock so that only one process builds at a time. Plain
-// JavaScript: the command line's launcher (cli/portaria.mjs) checks a build with it before it runs the build, and
-// needs neither tsx nor esbuild for that.
+// JavaScript: the command line's launcher (main/cli/portaria.mjs) checks a build with it before it runs the build,
+// and needs neither tsx nor esbuild for that.
 //
 // A build records its inputs in a manifest: for each file (relative to the repository) its size and modification
 // time, and for each source folder the list of its files, so that a file added or removed there counts as a change.

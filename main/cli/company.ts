@@ -1,6 +1,6 @@
-import { createCompanyForDevice } from '../local-api/device.ts';
-import { isTimeZone } from '../local-api/rules/time.ts';
-import { openService } from '../local-api/server.ts';
+import { createCompanyForDevice } from '../../local-api/device.ts';
+import { isTimeZone } from '../../local-api/rules/time.ts';
+import { openService } from '../../local-api/server.ts';
 import { command, UsageError } from './command.ts';
 import { dataFolder } from './inputs.ts';
 

@@ -1,5 +1,5 @@
-import { insertCredential } from '../local-api/credentials/store.ts';
-import { openService } from '../local-api/server.ts';
+import { insertCredential } from '../../local-api/credentials/store.ts';
+import { openService } from '../../local-api/server.ts';
 import { command } from './command.ts';
 import { dataFolder } from './inputs.ts';
 

@@ -1,8 +1,8 @@
-import type { Context } from '../local-api/context.ts';
-import { enrolDevice, setFirstPin } from '../local-api/device.ts';
-import { ApiError } from '../local-api/http/errors.ts';
-import { openService } from '../local-api/server.ts';
-import { syncState } from '../local-api/sync/state.ts';
+import type { Context } from '../../local-api/context.ts';
+import { enrolDevice, setFirstPin } from '../../local-api/device.ts';
+import { ApiError } from '../../local-api/http/errors.ts';
+import { openService } from '../../local-api/server.ts';
+import { syncState } from '../../local-api/sync/state.ts';
 import { CommandFailure, command } from './command.ts';
 import { dataFolder } from './inputs.ts';
 

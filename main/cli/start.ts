@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { firstStartCompany } from '../local-api/device.ts';
+import { firstStartCompany } from '../../local-api/device.ts';
 import { command } from './command.ts';
 import { dataFolder, port } from './inputs.ts';
 import { closeOnSignal, startServiceOrExplain } from './service.ts';
