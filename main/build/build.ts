@@ -77,8 +77,22 @@ function asIfInTree(root: string, out: string, bundleDir: string): Plugin {
 
 /**
  * The command line as one module (and a chunk per part loaded on demand), in `<out>/main/cli/`: one file loads
- * faster than the two hundred it is made of, which is most of a start-up. npm packages stay imports.
+ * faster than the two hundred it is made of, which is most of a start-up. The pure JavaScript packages the service
+ * loads at start (express and its dependencies, zod, otpauth) go into it too, minified: resolving and compiling
+ * their hundreds of files cost a third of the start-up (docs/benchmarks.md). Kept as imports: `notBundled`.
  */
+const notBundled = [
+  // A native addon.
+  'better-sqlite3',
+  // Runs its transports in worker threads that load its own files by path.
+  'pino',
+  // Loaded on first use (an e-mail, a QR code picture), so not paid for at start.
+  'nodemailer',
+  'qrcode',
+  // Its code pages (1 MB) serve only bodies that are not UTF-8; as an import they load only when one comes.
+  'iconv-lite',
+];
+
 async function bundleCommandLine(root: string, out: string): Promise<void> {
   const bundleDir = join(out, 'main', 'cli');
   await build({
@@ -86,7 +100,10 @@ async function bundleCommandLine(root: string, out: string): Promise<void> {
     outdir: bundleDir,
     bundle: true,
     splitting: true,
-    packages: 'external',
+    external: notBundled,
+    minify: true,
+    // The bundled CommonJS packages call require() for Node's own modules, which an ES module lacks.
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
     plugins: [asIfInTree(root, out, bundleDir)],
     format: 'esm',
     platform: 'node',

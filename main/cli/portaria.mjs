@@ -20,5 +20,8 @@ if (why) {
     process.exit(1);
   }
 }
+// The command line runs minified: a stack trace is worth reading only through its source map, which Node reads as
+// a module loads.
+if (process.argv.includes('--debug')) process.setSourceMapsEnabled(true);
 const { main } = await import(pathToFileURL(join(tree, 'main', 'cli', 'main.js')).href);
 await main(process.argv.slice(2));
