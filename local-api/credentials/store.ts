@@ -92,17 +92,39 @@ export function credentialRow(ctx: Context, companyId: string, id: string): Cred
   return row;
 }
 
-/** Revokes one of the company's credentials; its next request fails. Revoking twice keeps the first time. */
-export function revokeCredential(ctx: Context, companyId: string, id: string): CredentialRow {
+/** The device-owner tokens (`portaria owner token`), newest first, revoked ones too: they belong to no company. */
+export function ownerTokens(ctx: Context): CredentialRow[] {
+  return prepared(
+    ctx.db,
+    `SELECT ${credentialColumns} FROM credentials WHERE companyId IS NULL AND role = 'owner' ORDER BY createdAt DESC, id`,
+  ).all() as CredentialRow[];
+}
+
+function ownerTokenRow(ctx: Context, id: string): CredentialRow {
+  const row = ownerTokens(ctx).find((token) => token.id === id);
+  if (!row) throw new ApiError('NOT_FOUND');
+  return row;
+}
+
+/** Revokes the credential `current` finds (or throws NOT_FOUND for); revoking twice keeps the first time. */
+function revoke(ctx: Context, id: string, current: () => CredentialRow): CredentialRow {
   return inTransaction(ctx, () => {
-    credentialRow(ctx, companyId, id);
+    current();
     prepared(ctx.db, 'UPDATE credentials SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL').run(
       ctx.clock.now(),
       id,
     );
-    return credentialRow(ctx, companyId, id);
+    return current();
   });
 }
+
+/** Revokes one of the company's credentials; its next request fails. */
+export const revokeCredential = (ctx: Context, companyId: string, id: string): CredentialRow =>
+  revoke(ctx, id, () => credentialRow(ctx, companyId, id));
+
+/** Revokes a device-owner token; its next request fails. */
+export const revokeOwnerToken = (ctx: Context, id: string): CredentialRow =>
+  revoke(ctx, id, () => ownerTokenRow(ctx, id));
 
 /** Revokes the credential a key belongs to (a front-desk session ended by its holder, a hub key replaced). */
 export function revokeKey(ctx: Context, key: string): void {

@@ -5,7 +5,7 @@ import { companyCreate } from './company.ts';
 import { gate } from './gate.ts';
 import { keysCreate, keysList, keysRevoke } from './keys.ts';
 import { kioskEnrol } from './kiosk.ts';
-import { ownerToken } from './owner.ts';
+import { ownerRevoke, ownerToken, ownerTokensList } from './owner.ts';
 import { privacyExport } from './privacy.ts';
 import { serve } from './serve.ts';
 import { start } from './start.ts';
@@ -19,6 +19,8 @@ export const commands: readonly Command[] = [
   keysList,
   keysRevoke,
   ownerToken,
+  ownerTokensList,
+  ownerRevoke,
   privacyExport,
   backup,
   restore,

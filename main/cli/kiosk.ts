@@ -10,13 +10,17 @@ import { dataFolder } from './inputs.ts';
  * Runs `work` on the data folder (whoever runs the command line there is the device owner), printing its answer as
  * JSON; an unknown company or credential is said in one line.
  */
-export async function onDataFolder(data: string, work: (ctx: Context) => unknown): Promise<void> {
+export async function onDataFolder(
+  data: string,
+  work: (ctx: Context) => unknown,
+  notFound = 'no such company or credential in this data folder (see portaria keys list)',
+): Promise<void> {
   const ctx = openService({ dataDir: dataFolder(data), logLevel: 'warn' });
   try {
     process.stdout.write(`${JSON.stringify(await work(ctx))}\n`);
   } catch (error) {
     if (error instanceof ApiError && error.type === 'NOT_FOUND') {
-      throw new CommandFailure('no such company or credential in this data folder (see portaria keys list)');
+      throw new CommandFailure(notFound);
     }
     throw error;
   } finally {

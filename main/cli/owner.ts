@@ -1,7 +1,18 @@
-import { insertCredential } from '../../local-api/credentials/store.ts';
-import { openService } from '../../local-api/server.ts';
+import { insertCredential, ownerTokens, revokeOwnerToken } from '../../local-api/credentials/store.ts';
 import { command } from './command.ts';
-import { dataFolder } from './inputs.ts';
+import { onDataFolder } from './kiosk.ts';
+
+const data = { type: 'string', value: '<dir>', help: 'the data folder', required: true } as const;
+
+/** How the owner's tokens are listed: as company credentials are (times in UTC), never a key. */
+const listed = (row: ReturnType<typeof ownerTokens>[number]) => ({
+  id: row.id,
+  label: row.label,
+  prefix: row.prefix,
+  createdAt: new Date(row.createdAt).toISOString(),
+  lastUsedAt: row.lastUsedAt === null ? null : new Date(row.lastUsedAt).toISOString(),
+  revokedAt: row.revokedAt === null ? null : new Date(row.revokedAt).toISOString(),
+});
 
 /**
  * `portaria owner token`: a device-owner token, printed once (only its hash is kept). Whoever can run the command
@@ -11,20 +22,38 @@ export const ownerToken = command({
   name: 'owner token',
   summary: 'A device-owner token for remote administration, printed once as JSON (only its hash is kept).',
   options: {
-    data: { type: 'string', value: '<dir>', help: 'the data folder', required: true },
+    data,
     label: { type: 'string', value: '<text>', help: 'what the token is for (default: Device owner)' },
   },
-  run(values) {
-    const ctx = openService({ dataDir: dataFolder(values.data), logLevel: 'warn' });
-    try {
+  run: (values) =>
+    onDataFolder(values.data, (ctx) => {
       const { id, key } = insertCredential(ctx, {
         companyId: null,
         role: 'owner',
         label: values.label ?? 'Device owner',
       });
-      process.stdout.write(`${JSON.stringify({ id, token: key })}\n`);
-    } finally {
-      ctx.db.close();
-    }
+      return { id, token: key };
+    }),
+});
+
+export const ownerTokensList = command({
+  name: 'owner tokens',
+  summary: 'Lists the device-owner tokens as JSON (label, prefix, created, last used, revoked; never the token).',
+  options: { data },
+  run: (values) => onDataFolder(values.data, (ctx) => ({ tokens: ownerTokens(ctx).map(listed) })),
+});
+
+export const ownerRevoke = command({
+  name: 'owner revoke',
+  summary: 'Revokes a device-owner token: its next request is refused, also while the service runs.',
+  options: {
+    data,
+    id: { type: 'string', value: '<id>', help: "the token's id (see portaria owner tokens)", required: true },
   },
+  run: (values) =>
+    onDataFolder(
+      values.data,
+      (ctx) => listed(revokeOwnerToken(ctx, values.id)),
+      'no such device-owner token in this data folder (see portaria owner tokens)',
+    ),
 });

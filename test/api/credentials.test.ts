@@ -114,6 +114,23 @@ describe('enrolment', () => {
     runCli(['kiosk', 'enrol', '--data', service.dataDir, '--company', acme.id]);
   });
 
+  test('owner tokens are listed and revoked by the command line: a revoked one fails on its next request', async () => {
+    const cli = (...args: string[]) => JSON.parse(runCli(['owner', ...args, '--data', service.dataDir]));
+    const made = cli('token', '--label', 'Remote laptop');
+    const owner = client(service.url, made.token);
+    assert.equal((await owner('GET', '/v1/companies')).status, 200);
+    const listed = cli('tokens').tokens.find((token: { id: string }) => token.id === made.id);
+    assert.deepEqual([listed.label, listed.prefix, listed.revokedAt], ['Remote laptop', made.token.slice(0, 12), null]);
+    assert.equal(typeof listed.lastUsedAt, 'string', 'its use is seen');
+    assert.ok(!JSON.stringify(cli('tokens')).includes(made.token), 'never the token itself');
+    assert.equal(typeof cli('revoke', '--id', made.id).revokedAt, 'string');
+    assert.equal((await owner('GET', '/v1/companies')).status, 401, 'refused while the service runs');
+    assert.throws(
+      () => runCli(['owner', 'revoke', '--id', 'nope', '--data', service.dataDir]),
+      /no such device-owner token in this data folder/,
+    );
+  });
+
   test('serve on a fresh data folder makes no company: the page hears NOT_ENROLLED until one is made', async () => {
     const fresh = await startService();
     try {
