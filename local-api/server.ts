@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { createApp, eventListeners, jobHandlers } from './app.ts';
+import { flushReads } from './audit/store.ts';
 import { type BackupSchedule, databaseFile, defaultBackupSchedule, startBackupSchedule } from './backup/backup.ts';
 import { type Clock, type Context, systemClock, systemRandom } from './context.ts';
 import { createEventBus } from './events.ts';
@@ -150,6 +151,7 @@ async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock
         });
         sweeper.stop();
         await Promise.all([worker.stop(), backups.stop()]);
+        flushReads(ctx.db);
       } finally {
         ctx.db.close();
         lock.release();

@@ -1,4 +1,4 @@
-import type { Context } from '../context.ts';
+import { type Context, inTransaction } from '../context.ts';
 import { type Caller, deviceOwnerCredentialId } from '../credentials/caller.ts';
 import type { DomainEvent, EventListener, EventName } from '../events.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
@@ -81,9 +81,13 @@ function detailsOf(object: Record<string, unknown>): Record<string, number | boo
  * PIN, a read) it commits at once.
  */
 export function recordAudit(ctx: Pick<Context, 'db' | 'clock'>, actor: AuditActor, fact: AuditFact): void {
-  insertRow(ctx.db, 'audit_log', {
+  appendEntry(ctx.db, actor, fact, ctx.clock.now());
+}
+
+function appendEntry(db: Context['db'], actor: AuditActor, fact: AuditFact, at: number): void {
+  insertRow(db, 'audit_log', {
     companyId: actor.companyId,
-    at: ctx.clock.now(),
+    at,
     action: fact.action,
     objectType: fact.objectType ?? null,
     objectId: fact.objectId ?? null,
@@ -102,7 +106,31 @@ export const readCoalesceMs = 60_000;
 const lastReads = new WeakMap<Context['db'], Map<string, number>>();
 const maxRememberedReads = 10_000;
 
-/** Records a read of personal data (a list of visitors, a visit, a picture, an NDA). */
+/**
+ * Read entries wait here and are written together, one transaction (one fsync) within `readFlushMs` of the first:
+ * a read is no write, and a commit per visit read cost the read a third of its speed (docs/benchmarks.md). Whoever
+ * reads the log first writes what waits (`listAudit`), and so does the service as it stops; a crash loses at most
+ * the last `readFlushMs` of reads (docs/reliability.md).
+ */
+const pendingReads = new WeakMap<
+  Context['db'],
+  { entries: [AuditActor, AuditFact, number][]; timer: NodeJS.Timeout }
+>();
+export const readFlushMs = 1000;
+
+/** Writes the read entries that wait, if any. */
+export function flushReads(db: Context['db']): void {
+  const pending = pendingReads.get(db);
+  if (!pending) return;
+  pendingReads.delete(db);
+  clearTimeout(pending.timer);
+  if (!db.open) return;
+  inTransaction({ db }, () => {
+    for (const [actor, fact, at] of pending.entries) appendEntry(db, actor, fact, at);
+  });
+}
+
+/** Records a read of personal data (a list of visitors, a visit, a picture, an NDA), stamped when it happened. */
 export function recordRead(ctx: Pick<Context, 'db' | 'clock'>, actor: AuditActor, fact: AuditFact): void {
   let seen = lastReads.get(ctx.db);
   if (!seen) {
@@ -115,7 +143,13 @@ export function recordRead(ctx: Pick<Context, 'db' | 'clock'>, actor: AuditActor
   if (last !== undefined && now - last < readCoalesceMs) return;
   if (seen.size >= maxRememberedReads) seen.clear();
   seen.set(key, now);
-  recordAudit(ctx, actor, fact);
+  let pending = pendingReads.get(ctx.db);
+  if (!pending) {
+    const db = ctx.db;
+    pending = { entries: [], timer: setTimeout(() => flushReads(db), readFlushMs).unref() };
+    pendingReads.set(db, pending);
+  }
+  pending.entries.push([actor, fact, now]);
 }
 
 /** A caller's read of one personal record (`objectId`) or of a list (`size` records). */
@@ -163,6 +197,7 @@ export const auditQueryFields: QueryFields = {
 
 /** A page of the company's entries, oldest first: pages stay stable while new entries are appended. */
 export function listAudit(ctx: Context, caller: Caller, query: ListQuery): Record<string, unknown>[] {
+  flushReads(ctx.db);
   const where = query.where ? `AND ${query.where}` : '';
   const rows = prepared(
     ctx.db,

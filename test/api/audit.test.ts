@@ -227,6 +227,37 @@ test('reads of the same thing by the same key within a minute make one entry', a
   );
 });
 
+test('reads are written together, stamped when they happened, and none is lost when the service stops', async () => {
+  const own = await startService();
+  try {
+    const made = own.company('Batch Co');
+    const admin = client(own.url, made.apiKey);
+    const visits = [];
+    for (const name of ['Ana Um', 'Bia Dois', 'Caio Tres']) {
+      visits.push(await succeeded(admin, 'POST', '/v1/visits', { visit: { id: randomUUID() }, visitor: { name } }));
+    }
+    const startedAt = Date.now();
+    for (const visit of visits) assert.equal((await admin('GET', `/v1/visit/${visit.id}`)).status, 200);
+    await own.stop();
+    const db = new Database(join(own.dataDir, 'portaria.db'), { readonly: true });
+    try {
+      const reads = db
+        .prepare("SELECT objectId, at FROM audit_log WHERE action = 'visit.read' ORDER BY id")
+        .all() as { objectId: string; at: number }[];
+      assert.deepEqual(
+        reads.map((r) => r.objectId),
+        visits.map((v) => v.id),
+        'each read, written as the service stopped (no one listed the log)',
+      );
+      for (const read of reads) assert.ok(read.at >= startedAt - 1000 && read.at <= Date.now(), 'the time of the read');
+    } finally {
+      db.close();
+    }
+  } finally {
+    await own.stop();
+  }
+});
+
 test('the audit log is append-only, even for someone holding the database file', () => {
   const db = new Database(join(service.dataDir, 'portaria.db'));
   try {
