@@ -1,18 +1,16 @@
-import { insertCredential, ownerTokens, revokeOwnerToken } from '../../local-api/credentials/store.ts';
+import {
+  credentialObject,
+  insertCredential,
+  ownerTokens,
+  revokeOwnerToken,
+} from '../../local-api/credentials/store.ts';
 import { command } from './command.ts';
 import { onDataFolder } from './kiosk.ts';
 
 const data = { type: 'string', value: '<dir>', help: 'the data folder', required: true } as const;
 
-/** How the owner's tokens are listed: as company credentials are (times in UTC), never a key. */
-const listed = (row: ReturnType<typeof ownerTokens>[number]) => ({
-  id: row.id,
-  label: row.label,
-  prefix: row.prefix,
-  createdAt: new Date(row.createdAt).toISOString(),
-  lastUsedAt: row.lastUsedAt === null ? null : new Date(row.lastUsedAt).toISOString(),
-  revokedAt: row.revokedAt === null ? null : new Date(row.revokedAt).toISOString(),
-});
+/** An owner token as `portaria owner tokens` lists it, as company credentials are (times in UTC): never the key. */
+const listed = (row: ReturnType<typeof ownerTokens>[number]) => credentialObject(row, 'UTC');
 
 /**
  * `portaria owner token`: a device-owner token, printed once (only its hash is kept). Whoever can run the command
