@@ -241,9 +241,10 @@ test('reads are written together, stamped when they happened, and none is lost w
     await own.stop();
     const db = new Database(join(own.dataDir, 'portaria.db'), { readonly: true });
     try {
-      const reads = db
-        .prepare("SELECT objectId, at FROM audit_log WHERE action = 'visit.read' ORDER BY id")
-        .all() as { objectId: string; at: number }[];
+      const reads = db.prepare("SELECT objectId, at FROM audit_log WHERE action = 'visit.read' ORDER BY id").all() as {
+        objectId: string;
+        at: number;
+      }[];
       assert.deepEqual(
         reads.map((r) => r.objectId),
         visits.map((v) => v.id),
