@@ -9,7 +9,7 @@ import { onDataFolder } from './kiosk.ts';
 
 const data = { type: 'string', value: '<dir>', help: 'the data folder', required: true } as const;
 
-/** An owner token as `portaria owner tokens` lists it, as company credentials are (times in UTC): never the key. */
+/** An owner token as `portaria owner list` lists it, as company credentials are (times in UTC): never the key. */
 const listed = (row: ReturnType<typeof ownerTokens>[number]) => credentialObject(row, 'UTC');
 
 /**
@@ -35,7 +35,7 @@ export const ownerToken = command({
 });
 
 export const ownerTokensList = command({
-  name: 'owner tokens',
+  name: 'owner list',
   summary: 'Lists the device-owner tokens as JSON (label, prefix, created, last used, revoked; never the token).',
   options: { data },
   run: (values) => onDataFolder(values.data, (ctx) => ({ tokens: ownerTokens(ctx).map(listed) })),
@@ -46,12 +46,12 @@ export const ownerRevoke = command({
   summary: 'Revokes a device-owner token: its next request is refused, also while the service runs.',
   options: {
     data,
-    id: { type: 'string', value: '<id>', help: "the token's id (see portaria owner tokens)", required: true },
+    id: { type: 'string', value: '<id>', help: "the token's id (see portaria owner list)", required: true },
   },
   run: (values) =>
     onDataFolder(
       values.data,
       (ctx) => listed(revokeOwnerToken(ctx, values.id)),
-      'no such device-owner token in this data folder (see portaria owner tokens)',
+      'no such device-owner token in this data folder (see portaria owner list)',
     ),
 });

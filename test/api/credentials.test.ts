@@ -119,10 +119,10 @@ describe('enrolment', () => {
     const made = cli('token', '--label', 'Remote laptop');
     const owner = client(service.url, made.token);
     assert.equal((await owner('GET', '/v1/companies')).status, 200);
-    const listed = cli('tokens').tokens.find((token: { id: string }) => token.id === made.id);
+    const listed = cli('list').tokens.find((token: { id: string }) => token.id === made.id);
     assert.deepEqual([listed.label, listed.prefix, listed.revokedAt], ['Remote laptop', made.token.slice(0, 12), null]);
     assert.equal(typeof listed.lastUsedAt, 'string', 'its use is seen');
-    assert.ok(!JSON.stringify(cli('tokens')).includes(made.token), 'never the token itself');
+    assert.ok(!JSON.stringify(cli('list')).includes(made.token), 'never the token itself');
     assert.equal(typeof cli('revoke', '--id', made.id).revokedAt, 'string');
     assert.equal((await owner('GET', '/v1/companies')).status, 401, 'refused while the service runs');
     assert.throws(
