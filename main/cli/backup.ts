@@ -12,12 +12,13 @@ import {
 } from '../../local-api/backup/backup.ts';
 import { privateDataFolder, privateFolder } from '../../local-api/store/private-files.ts';
 import { CommandFailure, command } from './command.ts';
+import { dataOption } from './inputs.ts';
 
 export const backup = command({
   name: 'backup',
   summary: "An online backup of a data folder's database and its digest (<file>.sha256), also while the service runs.",
   options: {
-    data: { type: 'string', value: '<dir>', help: 'the data folder', required: true },
+    data: dataOption,
     out: { type: 'string', value: '<file>', help: 'where to write it (default: a dated file in <dir>/backups/)' },
   },
   async run(values) {

@@ -2,7 +2,7 @@ import { createCompanyForDevice } from '../../local-api/device.ts';
 import { isTimeZone } from '../../local-api/rules/time.ts';
 import { openService } from '../../local-api/server.ts';
 import { command, UsageError } from './command.ts';
-import { dataFolder } from './inputs.ts';
+import { dataFolder, dataOption } from './inputs.ts';
 
 export const companyCreate = command({
   name: 'company create',
@@ -12,7 +12,7 @@ export const companyCreate = command({
     'printed once: {"id", "apiKey", "enrolled": true, "pin"}. Otherwise the kiosk keeps its company\n' +
     '("enrolled": false); `portaria kiosk enrol` chooses another.',
   options: {
-    data: { type: 'string', value: '<dir>', help: 'the data folder', required: true },
+    data: dataOption,
     name: { type: 'string', value: '<name>', help: "the company's name", required: true },
     'api-key': { type: 'string', value: '<key>', help: 'the API key to give it (16 characters or more; default: new)' },
     timezone: { type: 'string', value: '<IANA zone>', help: "the company's time zone, e.g. America/Sao_Paulo" },

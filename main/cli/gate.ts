@@ -2,14 +2,14 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startGate } from '../../local-api/gate/gate.ts';
 import { command } from './command.ts';
-import { listenFailure, port, wholeNumber } from './inputs.ts';
+import { listenFailure, port, portOption, wholeNumber } from './inputs.ts';
 import { closeOnSignal } from './service.ts';
 
 export const gate = command({
   name: 'gate',
   summary: 'The reference gate, which opens for valid access codes (docs/access-control.md).',
   options: {
-    port: { type: 'string', value: '<n>', help: 'the port to listen on (0: any free one)', required: true },
+    port: portOption,
     host: { type: 'string', value: '<ip>', help: 'the address to listen on (default 127.0.0.1)' },
     'aes-key': { type: 'string', value: '<key>', help: "the company's access-code key", required: true },
     username: { type: 'string', value: '<u>', help: 'the user the service calls the gate as', required: true },

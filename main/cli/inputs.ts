@@ -3,6 +3,21 @@ import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CommandFailure, UsageError } from './command.ts';
 
+/** The options several commands share, spelled once so that their help reads the same in each. */
+export const dataOption = { type: 'string', value: '<dir>', help: 'the data folder', required: true } as const;
+export const companyOption = {
+  type: 'string',
+  value: '<id>',
+  help: "the company's id (as company create printed it)",
+  required: true,
+} as const;
+export const portOption = {
+  type: 'string',
+  value: '<n>',
+  help: 'the port to listen on (0: any free one)',
+  required: true,
+} as const;
+
 export function port(text: string, option = '--port'): number {
   const value = Number(text);
   if (!/^\d+$/.test(text) || value > 65535) {

@@ -10,10 +10,8 @@ import {
 } from '../../local-api/credentials/store.ts';
 import { ApiError } from '../../local-api/http/errors.ts';
 import { command, UsageError } from './command.ts';
+import { companyOption, dataOption } from './inputs.ts';
 import { onDataFolder } from './kiosk.ts';
-
-const data = { type: 'string', value: '<dir>', help: 'the data folder', required: true } as const;
-const company = { type: 'string', value: '<id>', help: 'the company', required: true } as const;
 
 function requireCompany(ctx: Context, companyId: string): void {
   if (!ctx.db.prepare('SELECT 1 FROM companies WHERE id = ? AND deletedAt IS NULL').get(companyId)) {
@@ -29,8 +27,8 @@ export const keysCreate = command({
   name: 'keys create',
   summary: "Creates a company's credential and prints it with its key, once, as JSON.",
   options: {
-    data,
-    company,
+    data: dataOption,
+    company: companyOption,
     role: { type: 'string', value: `<${issuableRoles.join('|')}>`, help: 'what it may do', required: true },
     label: { type: 'string', value: '<text>', help: 'what it is for (default: "<role> key")' },
   },
@@ -53,7 +51,7 @@ export const keysCreate = command({
 export const keysList = command({
   name: 'keys list',
   summary: "Lists a company's credentials (role, label, prefix, created, last used; never a key), as JSON.",
-  options: { data, company },
+  options: { data: dataOption, company: companyOption },
   run: (values) =>
     onDataFolder(values.data, (ctx) => {
       requireCompany(ctx, values.company);
@@ -64,7 +62,11 @@ export const keysList = command({
 export const keysRevoke = command({
   name: 'keys revoke',
   summary: "Revokes a company's credential: its next request is refused, also while the service runs.",
-  options: { data, company, id: { type: 'string', value: '<id>', help: "the credential's id", required: true } },
+  options: {
+    data: dataOption,
+    company: companyOption,
+    id: { type: 'string', value: '<id>', help: "the credential's id", required: true },
+  },
   run: (values) =>
     onDataFolder(values.data, (ctx) =>
       inTransaction(ctx, () => {

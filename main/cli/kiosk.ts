@@ -4,7 +4,7 @@ import { ApiError } from '../../local-api/http/errors.ts';
 import { openService } from '../../local-api/server.ts';
 import { syncState } from '../../local-api/sync/state.ts';
 import { CommandFailure, command } from './command.ts';
-import { dataFolder } from './inputs.ts';
+import { companyOption, dataFolder, dataOption } from './inputs.ts';
 
 /**
  * Runs `work` on the data folder (whoever runs the command line there is the device owner), printing its answer as
@@ -37,13 +37,8 @@ export const kioskEnrol = command({
   name: 'kiosk enrol',
   summary: "Chooses the company this device's kiosk serves; prints it as JSON (and its first PIN, once).",
   options: {
-    data: { type: 'string', value: '<dir>', help: 'the data folder', required: true },
-    company: {
-      type: 'string',
-      value: '<id>',
-      help: 'the company (its id, as company create printed it)',
-      required: true,
-    },
+    data: dataOption,
+    company: companyOption,
   },
   run: (values) =>
     onDataFolder(values.data, async (ctx) => {

@@ -5,9 +5,8 @@ import {
   revokeOwnerToken,
 } from '../../local-api/credentials/store.ts';
 import { command } from './command.ts';
+import { dataOption } from './inputs.ts';
 import { onDataFolder } from './kiosk.ts';
-
-const data = { type: 'string', value: '<dir>', help: 'the data folder', required: true } as const;
 
 /** An owner token as `portaria owner list` lists it, as company credentials are (times in UTC): never the key. */
 const listed = (row: ReturnType<typeof ownerTokens>[number]) => credentialObject(row, 'UTC');
@@ -20,7 +19,7 @@ export const ownerToken = command({
   name: 'owner token',
   summary: 'A device-owner token for remote administration, printed once as JSON (only its hash is kept).',
   options: {
-    data,
+    data: dataOption,
     label: { type: 'string', value: '<text>', help: 'what the token is for (default: Device owner)' },
   },
   run: (values) =>
@@ -37,7 +36,7 @@ export const ownerToken = command({
 export const ownerTokensList = command({
   name: 'owner list',
   summary: 'Lists the device-owner tokens as JSON (label, prefix, created, last used, revoked; never the token).',
-  options: { data },
+  options: { data: dataOption },
   run: (values) => onDataFolder(values.data, (ctx) => ({ tokens: ownerTokens(ctx).map(listed) })),
 });
 
@@ -45,7 +44,7 @@ export const ownerRevoke = command({
   name: 'owner revoke',
   summary: 'Revokes a device-owner token: its next request is refused, also while the service runs.',
   options: {
-    data,
+    data: dataOption,
     id: { type: 'string', value: '<id>', help: "the token's id (see portaria owner list)", required: true },
   },
   run: (values) =>

@@ -6,7 +6,7 @@ import { exportPerson } from '../../local-api/privacy/export.ts';
 import { erasureInput } from '../../local-api/privacy/schema.ts';
 import { openService } from '../../local-api/server.ts';
 import { CommandFailure, command, UsageError } from './command.ts';
-import { dataFolder } from './inputs.ts';
+import { companyOption, dataFolder, dataOption } from './inputs.ts';
 
 /**
  * `portaria privacy export`: the subject-access export of POST /v1/privacy/export, for an operator who holds the
@@ -16,8 +16,8 @@ export const privacyExport = command({
   name: 'privacy export',
   summary: 'Everything held about a person, as JSON (the export of POST /v1/privacy/export; docs/api.md).',
   options: {
-    data: { type: 'string', value: '<dir>', help: 'the data folder', required: true },
-    company: { type: 'string', value: '<id>', help: "the company's id", required: true },
+    data: dataOption,
+    company: companyOption,
     email: { type: 'string', value: '<e>', help: "the person's e-mail" },
     cpf: { type: 'string', value: '<n>', help: "the person's CPF" },
     document: { type: 'string', value: '<d>', help: "the person's document number" },

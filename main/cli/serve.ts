@@ -2,14 +2,14 @@ import { defaultBackupSchedule } from '../../local-api/backup/backup.ts';
 import { parseCidrList } from '../../local-api/outgoing/destinations.ts';
 import { upstreamInput } from '../../local-api/sync/schema.ts';
 import { command, UsageError } from './command.ts';
-import { dataFolder, duration, port, wholeNumber } from './inputs.ts';
+import { dataFolder, duration, port, portOption, wholeNumber } from './inputs.ts';
 import { closeOnSignal, startServiceOrExplain } from './service.ts';
 
 export const serve = command({
   name: 'serve',
   summary: 'The service: the kiosk page at /, the API at /v1.',
   options: {
-    port: { type: 'string', value: '<n>', help: 'the port to listen on (0: any free one)', required: true },
+    port: portOption,
     data: { type: 'string', value: '<dir>', help: 'the data folder (created when missing)', required: true },
     host: { type: 'string', value: '<ip>', help: 'the address to listen on (default 127.0.0.1, this machine only)' },
     upstream: { type: 'string', value: '<hub URL>', help: 'run as a kiosk of this hub (docs/sync.md)' },

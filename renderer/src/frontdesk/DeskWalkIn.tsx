@@ -10,7 +10,7 @@ import { uuidV4 } from '../ids.ts';
 import { Refusal } from '../problems.ts';
 import type { HostSummary, Visit } from '../types.ts';
 import { useBadgePrinter } from './badge-print.tsx';
-import { Check, Section, Select, TextInput, useAction } from './kit.tsx';
+import { Check, draftTextFields, Section, Select, useAction } from './kit.tsx';
 import type { FrontDeskProps } from './props.ts';
 
 const blank = { name: '', company: '', email: '', phone: '', document: '' };
@@ -79,16 +79,7 @@ export function DeskWalkIn({ api, data, lang }: FrontDeskProps) {
       });
     });
 
-  const text = (key: keyof typeof blank, label: string, type = 'text') => (
-    <TextInput
-      label={label}
-      type={type}
-      optional={key !== 'name'}
-      value={draft[key]}
-      onChange={(value) => setDraft({ ...draft, [key]: value })}
-      maxLength={key === 'name' ? 200 : 500}
-    />
-  );
+  const text = draftTextFields(draft, setDraft);
   return (
     <div className="desk-walk-in">
       <Section
@@ -98,10 +89,10 @@ export function DeskWalkIn({ api, data, lang }: FrontDeskProps) {
         busy={busy}
         notice={notice}
       >
-        {text('name', t('visitor.name'))}
+        {text('name', t('visitor.name'), { required: true, maxLength: 200 })}
         {text('company', t('visitor.company'))}
-        {text('email', t('visitor.email'), 'email')}
-        {text('phone', t('visitor.phone'), 'tel')}
+        {text('email', t('visitor.email'), { type: 'email' })}
+        {text('phone', t('visitor.phone'), { type: 'tel' })}
         {text('document', t('visitor.document'))}
         <Select
           label={t('deskWalkIn.host')}

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Refusal } from '../problems.ts';
 import { dateAndTime } from '../time.ts';
-import { Section, Select, TextInput, useAction, useSecrets } from './kit.tsx';
+import { draftTextFields, Section, Select, TextInput, useAction, useSecrets } from './kit.tsx';
 import type { FrontDeskProps } from './props.ts';
 
 /** GET /v1/integration/notifications, as far as the desk shows it; secrets come back only as "********" or "". */
@@ -109,15 +109,7 @@ export function NotificationsSection({ api, data, lang }: FrontDeskProps) {
       return t(channel === 'email' ? 'notify.testSentEmail' : 'notify.testSentWebhook', { to: testTo.trim() });
     });
 
-  const text = (key: keyof typeof blank, label: string, type = 'text') => (
-    <TextInput
-      label={label}
-      type={type}
-      optional
-      value={draft[key]}
-      onChange={(value) => setDraft({ ...draft, [key]: value })}
-    />
-  );
+  const text = draftTextFields(draft, setDraft);
   const channelOn = { email: draft.smtpHost.trim() !== '', webhook: draft.webhookUrl.trim() !== '' };
   return (
     <>
@@ -132,7 +124,7 @@ export function NotificationsSection({ api, data, lang }: FrontDeskProps) {
         <fieldset className="field field-group">
           <legend>{t('notify.email')}</legend>
           {text('smtpHost', t('notify.smtpHost'))}
-          {text('smtpPort', t('notify.smtpPort'), 'number')}
+          {text('smtpPort', t('notify.smtpPort'), { type: 'number' })}
           <Select
             label={t('notify.smtpSecurity')}
             value={draft.smtpSecurity}
@@ -145,11 +137,11 @@ export function NotificationsSection({ api, data, lang }: FrontDeskProps) {
           />
           {text('smtpUsername', t('notify.smtpUsername'))}
           {secrets.field('smtpPassword', t('notify.smtpPassword'))}
-          {text('emailFrom', t('notify.emailFrom'), 'email')}
+          {text('emailFrom', t('notify.emailFrom'), { type: 'email' })}
         </fieldset>
         <fieldset className="field field-group">
           <legend>{t('notify.webhook')}</legend>
-          {text('webhookUrl', t('notify.webhookUrl'), 'url')}
+          {text('webhookUrl', t('notify.webhookUrl'), { type: 'url' })}
           {secrets.field('webhookSecret', t('notify.webhookSecret'))}
         </fieldset>
       </Section>

@@ -72,18 +72,11 @@ export function RosterPanel({ api, data, lang }: FrontDeskProps) {
               <th scope="col" className="col-photo">
                 <span className="sr-only">{t('roster.photo')}</span>
               </th>
-              <th scope="col" className="col-name">
-                {t('roster.name')}
-              </th>
-              <th scope="col" className="col-company">
-                {t('roster.company')}
-              </th>
-              <th scope="col" className="col-host">
-                {t('roster.host')}
-              </th>
-              <th scope="col" className="col-since">
-                {t('roster.since')}
-              </th>
+              {(['name', 'company', 'host', 'since'] as const).map((column) => (
+                <th key={column} scope="col" className={`col-${column}`}>
+                  {t(`roster.${column}`)}
+                </th>
+              ))}
               <th scope="col" className="col-actions no-print">
                 {t('roster.actions')}
               </th>

@@ -5,7 +5,7 @@ import { Refusal } from '../problems.ts';
 import type { AccessConfig, FieldMode, KioskSettings, VisitorFieldName } from '../types.ts';
 import { CompanySection } from './CompanySection.tsx';
 import { CustomFieldsSection } from './CustomFieldsEditor.tsx';
-import { Check, Section, Select, TextInput, useAction, useSecrets } from './kit.tsx';
+import { Check, draftTextFields, Section, Select, TextInput, useAction, useSecrets } from './kit.tsx';
 import { LeaveKiosk } from './LeaveKiosk.tsx';
 import { NotificationsSection } from './NotificationsSection.tsx';
 import type { FrontDeskProps } from './props.ts';
@@ -188,15 +188,7 @@ function AccessSection({ api, onSettings }: FrontDeskProps) {
       onSettings();
       return t('common.saved');
     });
-  const text = (key: 'url' | 'username', label: string, type = 'text') => (
-    <TextInput
-      label={label}
-      type={type}
-      optional
-      value={draft[key]}
-      onChange={(value) => setDraft({ ...draft, [key]: value })}
-    />
-  );
+  const text = draftTextFields(draft, setDraft);
   const check = (key: 'enabled' | 'totpEnabled' | 'staticVisitorQRCode', label: string) => (
     <Check label={label} checked={draft[key]} onChange={(value) => setDraft({ ...draft, [key]: value })} />
   );
@@ -209,7 +201,7 @@ function AccessSection({ api, onSettings }: FrontDeskProps) {
       notice={notice}
     >
       {check('enabled', t('settings.accessEnabled'))}
-      {text('url', t('settings.accessUrl'), 'url')}
+      {text('url', t('settings.accessUrl'), { type: 'url' })}
       {text('username', t('settings.accessUsername'))}
       {secrets.field('password', t('settings.accessPassword'))}
       {secrets.field('aesKey', t('settings.accessKey'))}

@@ -72,6 +72,26 @@ export function TextInput(props: {
   );
 }
 
+/** The keys of a form's draft whose values are text. */
+type TextKeys<D> = { [K in keyof D]: D[K] extends string ? K : never }[keyof D];
+
+/**
+ * The text fields of a form kept as one draft object: `field(key, label)` is a TextInput showing `draft[key]` and
+ * writing it back; optional unless `required`.
+ */
+export function draftTextFields<D extends object>(draft: D, setDraft: (next: D) => void) {
+  return (key: TextKeys<D>, label: string, field: { type?: string; required?: boolean; maxLength?: number } = {}) => (
+    <TextInput
+      label={label}
+      type={field.type}
+      optional={!field.required}
+      maxLength={field.maxLength}
+      value={draft[key] as string}
+      onChange={(value) => setDraft({ ...draft, [key]: value })}
+    />
+  );
+}
+
 export function Select<V extends string>(props: {
   label: string;
   value: V;
