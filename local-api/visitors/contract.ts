@@ -35,14 +35,17 @@ export const personFields = {
   company: personText(nullableText(visitorTextLimits.company)),
   position: personText(nullableText(visitorTextLimits.position)),
   sector: personText(nullableText(visitorTextLimits.sector)),
-  // The gate identifies the visitor; where they live is not its business.
+  // The gate callback's `visitor` says who is at the gate (docs/access-control.md); its `visit` has the address.
   address: { ...personText(nullableText(visitorTextLimits.address)), gate: false as const },
 } satisfies Readonly<Record<string, PersonFieldSpec>>;
 
 export const visitorDataFields = fieldsWhere(personFields, () => true);
 
-/** The person's fields the gate callback's `visitor` carries. */
-export const gateVisitorFields = fieldsWhere(personFields, (spec) => !('gate' in spec && spec.gate === false));
+/** The person's fields the gate callback's `visitor` carries: all but those marked `gate: false`. */
+export const gateFieldsOf = <F extends Readonly<Record<string, PersonFieldSpec>>>(fields: F) =>
+  fieldsWhere(fields, (spec) => spec.gate !== false);
+
+export const gateVisitorFields = gateFieldsOf(personFields);
 
 /** A visitor record: who came (recognized by the keys of their identifiers), with the data of their latest visit. */
 export const visitorFields = {

@@ -4,11 +4,13 @@ import { bool, dateInput, nullableText } from '../http/fields.ts';
 import {
   columnKindsOf,
   contractQueryFields,
+  createShape,
   type FieldSpec,
   fieldsWhere,
   nullableString,
   type RowOf,
   shownShape,
+  updateShape,
 } from '../rules/resource-contract.ts';
 import { personFields } from '../visitors/contract.ts';
 
@@ -182,9 +184,6 @@ export const visitOwnFields = {
   visitorTypeId: { ...text(reference()), query: true },
 } satisfies Readonly<Record<string, FieldSpec & { sync?: false }>>;
 
-/** Every column of the `visits` table: the visit's own and the person's, written by the request's `visitor`. */
-export const visitFields = { ...visitOwnFields, ...personFields };
-
 /** What the visit object shows that is not a column of its own: made from the row and what it refers to. */
 export const visitPresented = {
   type: z.literal('visit'),
@@ -195,16 +194,40 @@ export const visitPresented = {
   ndaSignedUrl: nullableString().describe('the same, signed: opens without the key for 10 to 15 minutes'),
 };
 
-/** The visit object of docs/api.md, "Visits" (with the stored record's fields of docs/api.md, "Check-in data"). */
-export const visitObjectShape = { ...shownShape(visitFields), ...visitPresented };
+/**
+ * Everything the service derives from the visit's own fields (`visitOwnFields`, given here so that a test can
+ * derive from a contract with one more field and find it everywhere).
+ */
+export function deriveVisit<Own extends Readonly<Record<string, FieldSpec & { sync?: false }>>>(own: Own) {
+  // Every column of the `visits` table: the visit's own and the person's, written by the request's `visitor`.
+  const fields = { ...own, ...personFields };
+  return {
+    fields,
+    columns: columnKindsOf(fields),
+    /** The list-query fields of the visit's own columns. */
+    queryFields: contractQueryFields(fields),
+    /** The visit object of docs/api.md, "Visits" (with the stored record's fields of docs/api.md, "Check-in data"). */
+    objectShape: { ...shownShape(fields), ...visitPresented },
+    /** What a client's `visit` writes at creation and in an update, with their request types. */
+    createShape: createShape(own),
+    updateShape: updateShape(own),
+    /** Input fields that are dates, resolved to milliseconds in the company's zone before storage. */
+    dateFields: fieldsWhere(own, (spec) => spec.storage === 'time' && 'input' in spec),
+    /** The kiosk's record of a check-in's `visit` (docs/sync.md): what a client writes at creation but `sync: false`. */
+    recordFields: fieldsWhere(own, (spec) => 'input' in spec && !('sync' in spec && spec.sync === false)),
+  };
+}
+
+const visit = deriveVisit(visitOwnFields);
+
+export const visitFields = visit.fields;
+export const visitColumns = visit.columns;
+export const visitColumnQueryFields = visit.queryFields;
+export const visitObjectShape = visit.objectShape;
+export const visitCreateShape = visit.createShape;
+export const visitUpdateShape = visit.updateShape;
+export const visitDateFields = visit.dateFields;
+export const visitRecordFields = visit.recordFields;
+
 export type VisitObject = z.output<z.ZodObject<typeof visitObjectShape>>;
-
 export type VisitRow = RowOf<typeof visitFields>;
-
-export const visitColumns = columnKindsOf(visitFields);
-
-/** Input fields that are dates, resolved to milliseconds in the company's zone before storage. */
-export const visitDateFields = fieldsWhere(visitFields, (spec) => spec.storage === 'time' && 'input' in spec);
-
-/** The list-query fields of the visit's own columns. */
-export const visitColumnQueryFields = contractQueryFields(visitFields);

@@ -1,24 +1,24 @@
 import { z } from 'zod';
 import { base64Upload } from '../files/schema.ts';
 import { dateInput, type FieldCodes, nullableText } from '../http/fields.ts';
-import { createShape, fieldsWhere, updateShape } from '../rules/resource-contract.ts';
-import { personFields } from '../visitors/contract.ts';
+import { createShape } from '../rules/resource-contract.ts';
+import { personFields, visitorDataFields } from '../visitors/contract.ts';
 import {
   answers,
   authorizationVias,
   checkinTypes,
   upperEnum,
   type VisitRow,
+  visitCreateShape,
   visitFields,
   visitObjectShape,
-  visitOwnFields,
+  visitRecordFields,
+  visitUpdateShape,
 } from './contract.ts';
 
 /** The visitor of a check-in: its fields are the visit object's visitor data (docs/api.md, "Visits"). */
 export const visitorInput = z.object(createShape(personFields)).partial();
 export type VisitorInput = z.output<typeof visitorInput>;
-
-const visitInputFields = createShape(visitOwnFields);
 
 /** The check-in's files (docs/api.md, "Check-in data"): the visitor's picture and the signed NDA, each Base64. */
 const visitFiles = {
@@ -28,7 +28,7 @@ const visitFiles = {
 
 /** POST /v1/visits: `visit` (only `id` required, a client-made UUID v4), `visitor`, and the check-in's files. */
 export const visitCreateInput = z.object({
-  visit: z.object({ ...z.object(visitInputFields).partial().shape, id: visitInputFields.id }),
+  visit: z.object({ ...z.object(visitCreateShape).partial().shape, id: visitCreateShape.id }),
   visitor: visitorInput,
   ...visitFiles,
 });
@@ -39,7 +39,7 @@ export type VisitCreateInput = z.output<typeof visitCreateInput>;
  * allow/deny, so those fields are not updatable here.
  */
 export const visitUpdateInput = z.object({
-  visit: z.object(updateShape(visitOwnFields)).partial().optional(),
+  visit: z.object(visitUpdateShape).partial().optional(),
   visitor: visitorInput.optional(),
   ...visitFiles,
 });
@@ -85,8 +85,8 @@ export type InviteeCheckinInput = z.output<typeof inviteeCheckinInput>;
  */
 export const screenInput = z.object({
   visit: z.object({
-    ...z.object(visitInputFields).pick({ hostId: true, visitorTypeId: true, checkinType: true }).partial().shape,
-    id: visitInputFields.id,
+    ...z.object(visitCreateShape).pick({ hostId: true, visitorTypeId: true, checkinType: true }).partial().shape,
+    id: visitCreateShape.id,
   }),
   visitor: visitorInput.optional(),
   inviteeId: z.string().max(64).optional(),
@@ -123,8 +123,8 @@ const columnsOf = (input: z.ZodObject) =>
  * company, and the visitor's.
  */
 export const visitSyncFields = {
-  walkIn: fieldsWhere(visitOwnFields, (spec) => 'input' in spec && !('sync' in spec && spec.sync === false)),
-  visitor: fieldsWhere(personFields, () => true),
+  walkIn: visitRecordFields,
+  visitor: visitorDataFields,
   inviteeCheckin: columnsOf(inviteeCheckinInput),
   checkout: columnsOf(checkoutInput),
   authorization: columnsOf(authorizationInput),
