@@ -2,9 +2,51 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { PostgresDb } from './postgres.ts';
 import { privateDatabase } from './private-files.ts';
 
-export type Db = Database.Database;
+export type Engine = 'sqlite' | 'postgres';
+
+export interface RunResult {
+  changes: number;
+}
+
+/** A prepared statement, as both engines give it (better-sqlite3's own on SQLite). */
+export interface SqlStatement {
+  get(...parameters: unknown[]): unknown;
+  all(...parameters: unknown[]): unknown[];
+  run(...parameters: unknown[]): RunResult;
+  iterate(...parameters: unknown[]): IterableIterator<unknown>;
+  /** Rows as their first column's value. */
+  pluck(toggle?: boolean): this;
+}
+
+/** A function that runs its work in one transaction: all of it commits, or none. Nested, a savepoint. */
+export type Transaction<A extends unknown[], R> = ((...args: A) => R) & {
+  /** Takes the write lock at the start (SQLite's BEGIN IMMEDIATE; PostgreSQL's transactions are all serializable). */
+  immediate(...args: A): R;
+};
+
+/**
+ * The store: a SQLite file on a kiosk, PostgreSQL on a hub that grows past one machine (docs/deployment.md). Both
+ * answer the same synchronous calls, and the store's SQL is written once for both (store/postgres.ts says what is
+ * adapted). What only one engine has is reached through `sqlite` (pragmas, online backups).
+ */
+export interface Db {
+  readonly engine: Engine;
+  prepare(sql: string): SqlStatement;
+  exec(sql: string): void;
+  transaction<A extends unknown[], R>(work: (...args: A) => R): Transaction<A, R>;
+  close(): void;
+  readonly open: boolean;
+  /**
+   * Runs `work` (which opens its own transaction) with references not enforced: a page of a kiosk's full resync
+   * may name rows that a later page brings. SQLite stops checking; PostgreSQL checks at commit.
+   */
+  withoutReferenceChecks<T>(work: () => T): T;
+  /** SQLite's own handle; undefined on PostgreSQL. */
+  readonly sqlite?: Database.Database;
+}
 
 const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -14,16 +56,45 @@ export interface Migration {
   sql: string;
 }
 
-/** Migrations are files `NNNN_slug.sql`; the number is the schema version they bring the database to. */
-export function loadMigrations(dir = migrationsDir): Migration[] {
-  return readdirSync(dir)
+/**
+ * Migrations are files `NNNN_slug.sql`; the number is the schema version they bring the database to. SQLite's are
+ * in `migrations/`, PostgreSQL's in `migrations/postgres/`: its first one creates the schema as SQLite's first
+ * fourteen leave it, and each later change is one file per engine under the same number.
+ */
+export function loadMigrations(engine: Engine = 'sqlite', dir = migrationsDir): Migration[] {
+  const folder = engine === 'sqlite' ? dir : join(dir, 'postgres');
+  return readdirSync(folder)
     .filter((file) => /^\d{4}_[a-z0-9_]+\.sql$/.test(file))
     .sort()
     .map((file) => ({
       version: Number(file.slice(0, 4)),
       name: file.slice(5, -4),
-      sql: readFileSync(join(dir, file), 'utf8'),
+      sql: readFileSync(join(folder, file), 'utf8'),
     }));
+}
+
+function sqliteDb(database: Database.Database): Db {
+  return {
+    engine: 'sqlite',
+    sqlite: database,
+    prepare: (sql) => database.prepare(sql),
+    exec: (sql) => {
+      database.exec(sql);
+    },
+    transaction: (work) => database.transaction(work),
+    close: () => database.close(),
+    get open() {
+      return database.open;
+    },
+    withoutReferenceChecks(work) {
+      database.pragma('foreign_keys = OFF');
+      try {
+        return work();
+      } finally {
+        database.pragma('foreign_keys = ON');
+      }
+    },
+  };
 }
 
 /**
@@ -37,22 +108,50 @@ export function loadMigrations(dir = migrationsDir): Migration[] {
  */
 export function openDatabase(file: string, migrations = loadMigrations()): Db {
   privateDatabase(file);
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('secure_delete = ON');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  const database = new Database(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = FULL');
+  database.pragma('secure_delete = ON');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  const db = sqliteDb(database);
   migrate(db, migrations);
   return db;
 }
 
+export const isPostgresUrl = (location: string): boolean => /^postgres(ql)?:\/\//.test(location);
+
+/**
+ * Opens (and migrates) a PostgreSQL database: `postgres://user:password@host:port/database`. Several hub processes
+ * may start at once: an advisory lock lets one of them migrate while the others wait.
+ */
+export function openPostgres(url: string, migrations = loadMigrations('postgres')): Db {
+  const db = new PostgresDb(
+    url,
+    [...loadMigrations('sqlite'), ...migrations].map((migration) => migration.sql),
+  );
+  try {
+    db.exec('SELECT pg_advisory_lock(7364021)');
+    try {
+      migrate(db, migrations);
+    } finally {
+      db.exec('SELECT pg_advisory_unlock(7364021)');
+    }
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
+
 export function migrate(db: Db, migrations: Migration[]): void {
+  // SQLite's STRICT tables know INTEGER (8 bytes); PostgreSQL's INTEGER has 4, too few for milliseconds.
+  const integer = db.sqlite ? 'INTEGER' : 'BIGINT';
   db.exec(`CREATE TABLE IF NOT EXISTS __migrations__ (
-    version INTEGER PRIMARY KEY,
+    version ${integer} PRIMARY KEY,
     name TEXT NOT NULL,
-    appliedAt INTEGER NOT NULL
-  ) STRICT`);
+    appliedAt ${integer} NOT NULL
+  )${db.sqlite ? ' STRICT' : ''}`);
   const applied = db.prepare('SELECT version, name FROM __migrations__ ORDER BY version').all() as {
     version: number;
     name: string;
