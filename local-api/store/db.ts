@@ -73,7 +73,8 @@ export function loadMigrations(engine: Engine = 'sqlite', dir = migrationsDir): 
     }));
 }
 
-function sqliteDb(database: Database.Database): Db {
+/** A better-sqlite3 handle as the store's Db (its own statements and transactions, unwrapped). */
+export function sqliteDb(database: Database.Database): Db {
   return {
     engine: 'sqlite',
     sqlite: database,
