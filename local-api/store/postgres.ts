@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type Libpq from 'libpq';
-import type { Db, RunResult, SqlStatement, Transaction } from './db.ts';
+import type { Db, RunResult, SqlStatement, Transaction } from './engine.ts';
 
 /*
  * The store on PostgreSQL, behind the same synchronous interface as better-sqlite3 (store/db.ts), over libpq's
