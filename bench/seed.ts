@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { hashKey } from '../local-api/credentials/keys.ts';
-import { loadMigrations, migrate } from '../local-api/store/db.ts';
+import { loadMigrations, migrate, sqliteDb } from '../local-api/store/db.ts';
 
 /** Bumped whenever the generated rows change shape, so a stale database in bench/.work is seeded again. */
 const seedVersion = 1;
@@ -121,7 +121,7 @@ export function seed(dir: string, counts: SeedCounts, profile: SeedProfile): See
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -262144');
-  migrate(db, loadMigrations());
+  migrate(sqliteDb(db), loadMigrations());
 
   const secondary = db
     .prepare(

@@ -14,7 +14,7 @@ import { startRetentionSweeper } from './privacy/store.ts';
 import { startWorker } from './queue/queue.ts';
 import type { Random } from './rules/ids.ts';
 import { loadDeviceKey, secretBox } from './secrets/box.ts';
-import { openDatabase } from './store/db.ts';
+import { openDatabase, openPostgres } from './store/db.ts';
 import { privateDataFolder, privateFolder } from './store/private-files.ts';
 import { type HeldServiceLock, lockDataFolder } from './store/service-lock.ts';
 import { prepareSync, startSyncAgent } from './sync/agent.ts';
@@ -23,6 +23,11 @@ import { configureUpstream } from './sync/state.ts';
 
 export interface ServiceOptions {
   dataDir: string;
+  /**
+   * A PostgreSQL database (`postgres://user:password@host:port/db`) for a hub that outgrows one machine; without
+   * it, the SQLite file in the data folder. Several hub processes may share one database (docs/deployment.md).
+   */
+  database?: string;
   clock?: Clock;
   random?: Random;
   /**
@@ -57,7 +62,7 @@ export function openService(options: ServiceOptions): Context {
   const secrets = secretBox(options.deviceKey ?? loadDeviceKey(dataDir));
   const log = createLogger(options.logLevel ?? process.env.PORTARIA_LOG_LEVEL ?? 'info');
   const ctx: Context = {
-    db: openDatabase(databaseFile(dataDir)),
+    db: options.database ? openPostgres(options.database) : openDatabase(databaseFile(dataDir)),
     clock: new HubTime(options.clock ?? systemClock),
     random: options.random ?? systemRandom,
     secrets,
@@ -87,19 +92,20 @@ export interface RunningService {
 export async function startService(options: StartOptions): Promise<RunningService> {
   const dataDir = resolve(options.dataDir);
   privateFolder(dataDir);
-  const lock = lockDataFolder(dataDir);
+  // The lock guards the SQLite file; processes sharing a PostgreSQL database share its data folder as they wish.
+  const lock = options.database ? undefined : lockDataFolder(dataDir);
   let ctx: Context | undefined;
   try {
     ctx = openService({ ...options, dataDir });
     return await listen(ctx, options, lock);
   } catch (error) {
     ctx?.db.close();
-    lock.release();
+    lock?.release();
     throw error;
   }
 }
 
-async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock): Promise<RunningService> {
+async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock | undefined): Promise<RunningService> {
   if (options.upstream) configureUpstream(ctx, options.upstream);
   if (options.allowDestinations) saveAllowedDestinations(ctx, options.allowDestinations);
   for (const listener of eventListeners(ctx)) ctx.events.subscribe(listener);
@@ -132,7 +138,7 @@ async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock
   const sync = startSyncAgent(ctx);
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
-  lock.describe(url);
+  lock?.describe(url);
   return {
     ctx,
     server,
@@ -154,7 +160,7 @@ async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock
         flushReads(ctx.db);
       } finally {
         ctx.db.close();
-        lock.release();
+        lock?.release();
       }
     },
   };

@@ -17,7 +17,7 @@ import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import Database from 'better-sqlite3';
 import type { Context } from '../context.ts';
-import { type Db, loadMigrations } from '../store/db.ts';
+import { loadMigrations } from '../store/db.ts';
 import { privateDatabase, privateFile, privateFolder } from '../store/private-files.ts';
 import { type HeldServiceLock, lockDataFolder, ServiceLockedError } from '../store/service-lock.ts';
 
@@ -43,7 +43,7 @@ export class BackupError extends Error {}
  * Portaria's, at a schema version this Portaria knows. Returns that version.
  */
 export function verifyDatabaseFile(file: string): number {
-  let db: Db;
+  let db: Database.Database;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
   } catch (error) {
@@ -134,7 +134,7 @@ async function verifyDigest(file: string, options: { withoutDigest?: boolean }):
  * and its digest are created 0600, and a folder made for them 0700.
  */
 export async function backupDatabase(
-  db: Db,
+  db: Database.Database,
   outFile: string,
 ): Promise<{ file: string; bytes: number; sha256: string }> {
   mkdirSync(dirname(outFile), { recursive: true, mode: 0o700 });
@@ -214,7 +214,9 @@ export function startBackupSchedule(
   ctx: Pick<Context, 'db' | 'clock' | 'log' | 'dataDir'>,
   schedule: BackupSchedule,
 ): { stop(): Promise<void> } {
-  if (schedule.intervalMs <= 0) return { stop: async () => {} };
+  const sqlite = ctx.db.sqlite;
+  // On PostgreSQL the engine's own tools back up the hub (docs/deployment.md, "Backups").
+  if (schedule.intervalMs <= 0 || !sqlite) return { stop: async () => {} };
   const dir = backupsDir(ctx.dataDir);
   privateFolder(dir);
   let running: Promise<void> | undefined;
@@ -223,7 +225,7 @@ export function startBackupSchedule(
 
   const backUp = async () => {
     try {
-      const { file, bytes } = await backupDatabase(ctx.db, join(dir, backupFileName(ctx.clock.now())));
+      const { file, bytes } = await backupDatabase(sqlite, join(dir, backupFileName(ctx.clock.now())));
       const pruned = pruneBackups(dir, schedule.keep);
       ctx.log.info({ file, bytes, pruned: pruned.length }, 'scheduled backup written');
     } catch (error) {

@@ -194,30 +194,42 @@ const maxCached = 1000;
 function principalCache(db: Db): PrincipalCache {
   let cache = caches.get(db);
   if (!cache) {
-    const created: PrincipalCache = { dataVersion: -1, entries: new Map() };
-    db.function('portaria_forget_callers', () => {
-      created.entries.clear();
-      return null;
-    });
-    const watched = {
-      companies: ['INSERT', 'UPDATE', 'DELETE'],
-      credentials: ['INSERT', 'UPDATE OF companyId, role, keyHash, expiresAt, revokedAt', 'DELETE'],
-    };
-    for (const [table, events] of Object.entries(watched)) {
-      for (const event of events) {
-        db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS forget_callers_${table}_${event.split(' ')[0]?.toLowerCase()}
-          AFTER ${event} ON main.${table} BEGIN SELECT portaria_forget_callers(); END`);
-      }
-    }
-    cache = created;
+    cache = { dataVersion: -1, entries: new Map() };
+    if (db.sqlite) forgetOnLocalWrites(db.sqlite, cache);
     caches.set(db, cache);
   }
-  const dataVersion = prepared(db, 'PRAGMA data_version').pluck().get() as number;
+  const dataVersion = prepared(db, db.sqlite ? 'PRAGMA data_version' : callersVersionSql)
+    .pluck()
+    .get() as number;
   if (dataVersion !== cache.dataVersion || cache.entries.size >= maxCached) {
     cache.entries.clear();
     cache.dataVersion = dataVersion;
   }
   return cache;
+}
+
+/**
+ * On PostgreSQL every writer is another connection, often another hub process: the schema's triggers move this
+ * version on with each write that changes a caller (migrations/postgres/0014_schema.sql).
+ */
+const callersVersionSql = "SELECT version FROM cache_versions WHERE name = 'callers'";
+
+/** SQLite's data_version does not move with this connection's own commits: temporary triggers catch those. */
+function forgetOnLocalWrites(sqlite: NonNullable<Db['sqlite']>, cache: PrincipalCache): void {
+  sqlite.function('portaria_forget_callers', () => {
+    cache.entries.clear();
+    return null;
+  });
+  const watched = {
+    companies: ['INSERT', 'UPDATE', 'DELETE'],
+    credentials: ['INSERT', 'UPDATE OF companyId, role, keyHash, expiresAt, revokedAt', 'DELETE'],
+  };
+  for (const [table, events] of Object.entries(watched)) {
+    for (const event of events) {
+      sqlite.exec(`CREATE TEMP TRIGGER IF NOT EXISTS forget_callers_${table}_${event.split(' ')[0]?.toLowerCase()}
+        AFTER ${event} ON main.${table} BEGIN SELECT portaria_forget_callers(); END`);
+    }
+  }
 }
 
 function principalOfRow(row: FoundRow): Principal {

@@ -45,11 +45,10 @@ function anonymise(
     for (const column of table.files) {
       const path = row[column];
       if (typeof path !== 'string' || path === '') continue;
-      prepared(ctx.db, 'INSERT OR IGNORE INTO file_deletions (path, companyId, createdAt) VALUES (?, ?, ?)').run(
-        path,
-        companyId,
-        now,
-      );
+      prepared(
+        ctx.db,
+        'INSERT INTO file_deletions (path, companyId, createdAt) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+      ).run(path, companyId, now);
       forgetFileRow(ctx, companyId, storedFileId(path) ?? '', now);
       files++;
     }
@@ -89,7 +88,8 @@ export function deleteQueuedFiles(ctx: Context): void {
  * it is overwritten, and an erasure is not done while they do. A reader in progress can keep some of it for now.
  */
 function truncateWal(ctx: Context): void {
-  const [result] = ctx.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+  // PostgreSQL has no WAL of page images to empty here: VACUUM reclaims dead rows (docs/deployment.md).
+  const [result] = (ctx.db.sqlite?.pragma('wal_checkpoint(TRUNCATE)') ?? []) as { busy: number }[];
   if (result?.busy) ctx.log.warn('the WAL could not be emptied after an erasure: a reader held it');
 }
 

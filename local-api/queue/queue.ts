@@ -181,7 +181,7 @@ export function startWorker(
   const candidatesSql = `SELECT id, companyId, kind, endpoint, priority, idempotencyKey, payload, attempts, giveUpAt,
       createdAt FROM (
       SELECT *, ROW_NUMBER() OVER (PARTITION BY companyId, endpoint ORDER BY priority, nextAttemptAt, id) AS place
-      FROM jobs WHERE status = 'pending' AND nextAttemptAt <= ? AND kind IN (${kindList}))
+      FROM jobs WHERE status = 'pending' AND nextAttemptAt <= ? AND kind IN (${kindList})) AS due
     WHERE place <= ? ORDER BY priority, nextAttemptAt, id LIMIT ?`;
 
   function recordSuccess(row: JobRow): void {

@@ -2,9 +2,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { privateDatabase } from './private-files.ts';
+import type { Db, Engine } from './engine.ts';
+import { PostgresDb } from './postgres.ts';
 
-export type Db = Database.Database;
+export type { Db, Engine, RunResult, SqlStatement, Transaction } from './engine.ts';
+
+import { privateDatabase } from './private-files.ts';
 
 const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -14,16 +17,46 @@ export interface Migration {
   sql: string;
 }
 
-/** Migrations are files `NNNN_slug.sql`; the number is the schema version they bring the database to. */
-export function loadMigrations(dir = migrationsDir): Migration[] {
-  return readdirSync(dir)
+/**
+ * Migrations are files `NNNN_slug.sql`; the number is the schema version they bring the database to. SQLite's are
+ * in `migrations/`, PostgreSQL's in `migrations/postgres/`: its first one creates the schema as SQLite's first
+ * fourteen leave it, and each later change is one file per engine under the same number.
+ */
+export function loadMigrations(engine: Engine = 'sqlite', dir = migrationsDir): Migration[] {
+  const folder = engine === 'sqlite' ? dir : join(dir, 'postgres');
+  return readdirSync(folder)
     .filter((file) => /^\d{4}_[a-z0-9_]+\.sql$/.test(file))
     .sort()
     .map((file) => ({
       version: Number(file.slice(0, 4)),
       name: file.slice(5, -4),
-      sql: readFileSync(join(dir, file), 'utf8'),
+      sql: readFileSync(join(folder, file), 'utf8'),
     }));
+}
+
+/** A better-sqlite3 handle as the store's Db (its own statements and transactions, unwrapped). */
+export function sqliteDb(database: Database.Database): Db {
+  return {
+    engine: 'sqlite',
+    sqlite: database,
+    prepare: (sql) => database.prepare(sql),
+    exec: (sql) => {
+      database.exec(sql);
+    },
+    transaction: (work) => database.transaction(work),
+    close: () => database.close(),
+    get open() {
+      return database.open;
+    },
+    withoutReferenceChecks(work) {
+      database.pragma('foreign_keys = OFF');
+      try {
+        return work();
+      } finally {
+        database.pragma('foreign_keys = ON');
+      }
+    },
+  };
 }
 
 /**
@@ -37,22 +70,50 @@ export function loadMigrations(dir = migrationsDir): Migration[] {
  */
 export function openDatabase(file: string, migrations = loadMigrations()): Db {
   privateDatabase(file);
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('secure_delete = ON');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  const database = new Database(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = FULL');
+  database.pragma('secure_delete = ON');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  const db = sqliteDb(database);
   migrate(db, migrations);
   return db;
 }
 
+export const isPostgresUrl = (location: string): boolean => /^postgres(ql)?:\/\//.test(location);
+
+/**
+ * Opens (and migrates) a PostgreSQL database: `postgres://user:password@host:port/database`. Several hub processes
+ * may start at once: an advisory lock lets one of them migrate while the others wait.
+ */
+export function openPostgres(url: string, migrations = loadMigrations('postgres')): Db {
+  const db = new PostgresDb(
+    url,
+    [...loadMigrations('sqlite'), ...migrations].map((migration) => migration.sql),
+  );
+  try {
+    db.exec('SELECT pg_advisory_lock(7364021)');
+    try {
+      migrate(db, migrations);
+    } finally {
+      db.exec('SELECT pg_advisory_unlock(7364021)');
+    }
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
+
 export function migrate(db: Db, migrations: Migration[]): void {
+  // SQLite's STRICT tables know INTEGER (8 bytes); PostgreSQL's INTEGER has 4, too few for milliseconds.
+  const integer = db.sqlite ? 'INTEGER' : 'BIGINT';
   db.exec(`CREATE TABLE IF NOT EXISTS __migrations__ (
-    version INTEGER PRIMARY KEY,
+    version ${integer} PRIMARY KEY,
     name TEXT NOT NULL,
-    appliedAt INTEGER NOT NULL
-  ) STRICT`);
+    appliedAt ${integer} NOT NULL
+  )${db.sqlite ? ' STRICT' : ''}`);
   const applied = db.prepare('SELECT version, name FROM __migrations__ ORDER BY version').all() as {
     version: number;
     name: string;

@@ -1,8 +1,7 @@
-import type { Statement } from 'better-sqlite3';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { formatInZone } from '../rules/time.ts';
 import type { ColumnKinds } from './columns.ts';
-import type { Db } from './db.ts';
+import type { Db, SqlStatement } from './db.ts';
 
 type Row = Record<string, unknown>;
 
@@ -62,10 +61,10 @@ export function queryFieldsOf(textColumns: readonly string[], kinds: ColumnKinds
   return fields;
 }
 
-const caches = new WeakMap<Db, Map<string, Statement>>();
+const caches = new WeakMap<Db, Map<string, SqlStatement>>();
 
 /** Prepares each distinct SQL text once per database: list queries are built from a small set of shapes. */
-export function prepared(db: Db, sql: string): Statement {
+export function prepared(db: Db, sql: string): SqlStatement {
   let cache = caches.get(db);
   if (!cache) {
     cache = new Map();

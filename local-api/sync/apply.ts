@@ -21,7 +21,15 @@ export interface PulledPage extends ChangesPage {
 /** The columns of the tables here, read once a page: a hub newer than its kiosk may send columns it lacks. */
 function columnsReader(db: Db): (table: string) => Set<string> {
   const known = new Map<string, Set<string>>();
-  const read = db.prepare('SELECT name FROM pragma_table_info(?)').pluck();
+  // PostgreSQL folds column names to lower case: there the set holds them, and the feed's names are compared so.
+  const read = db
+    .prepare(
+      db.sqlite
+        ? 'SELECT name FROM pragma_table_info(?)'
+        : `SELECT column_name FROM information_schema.columns
+           WHERE table_schema = current_schema() AND table_name = ?`,
+    )
+    .pluck();
   return (table) => {
     let columns = known.get(table);
     if (!columns) {
@@ -57,16 +65,18 @@ function adoptCompany(ctx: Context, companyId: string, apiKey: string): void {
 function writeRow(ctx: Context, spec: FeedTable, row: FeedRow, known: Set<string>): void {
   const values: FeedRow = {};
   for (const [column, value] of Object.entries(row)) {
-    if (!known.has(column)) continue;
+    if (!known.has(ctx.db.sqlite ? column : column.toLowerCase())) continue;
     values[column] = spec.sealed.includes(column) && typeof value === 'string' ? ctx.secrets.seal(value) : value;
   }
   const columns = Object.keys(values);
+  const insert = `INTO ${spec.table} (${columns.join(', ')}) VALUES (${columns.map((c) => `:${c}`).join(', ')})`;
   // REPLACE also clears a row that holds a unique value (an e-mail, a card number) the hub has since given to
   // this one: the feed sends each row once, at its latest change, so such swaps can arrive in either order.
-  prepared(
-    ctx.db,
-    `INSERT OR REPLACE INTO ${spec.table} (${columns.join(', ')}) VALUES (${columns.map((c) => `:${c}`).join(', ')})`,
-  ).run(values);
+  // PostgreSQL has no REPLACE: a store there that follows a hub updates the row by its key.
+  const sql = ctx.db.sqlite
+    ? `INSERT OR REPLACE ${insert}`
+    : `INSERT ${insert} ON CONFLICT (${spec.key}) DO UPDATE SET ${columns.map((c) => `${c} = excluded.${c}`).join(', ')}`;
+  prepared(ctx.db, sql).run(values);
 }
 
 function applyChange(
@@ -134,10 +144,8 @@ export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage):
     page.companyId === before.companyId;
   // Nothing new (the usual answer to a poll): no write, sparing kiosks that run on flash storage.
   if (idle) return false;
-  ctx.db.pragma('foreign_keys = OFF');
-  let startOver: boolean;
-  try {
-    startOver = inTransaction(ctx, () => {
+  const startOver = ctx.db.withoutReferenceChecks(() =>
+    inTransaction(ctx, () => {
       if (loss) resendVisits(ctx, page.companyId, loss);
       if (loss === 'pushes' && !page.reset) {
         updateSyncState(ctx, { cursor: null, resyncing: 0 });
@@ -160,10 +168,8 @@ export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage):
         resyncing: resyncing ? 1 : 0,
       });
       return false;
-    });
-  } finally {
-    ctx.db.pragma('foreign_keys = ON');
-  }
+    }),
+  );
   afterPulledPage(ctx);
   return startOver;
 }

@@ -33,20 +33,42 @@ function triggerSql(spec: FeedTable, event: 'INSERT' | 'UPDATE' | 'DELETE'): str
  * transaction: a table added to `feedTables` joins the feed, history included, at the next start.
  */
 export function installChangeFeed(db: Db, tables: readonly FeedTable[] = feedTables): void {
-  const hasTrigger = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = ?");
-  const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
+  const engine = db.sqlite ? sqliteFeed : postgresFeed;
+  const hasTrigger = db.prepare(engine.hasTrigger);
+  const hasTable = db.prepare(engine.hasTable);
   for (const spec of tables) {
     checkIdentifiers(spec);
-    if (hasTrigger.get(`sync_feed_${spec.table}_insert`)) continue;
-    if (!hasTable.get(spec.table)) throw new Error(`change feed: table ${spec.table} does not exist`);
+    if (hasTrigger.get(engine.triggerName(spec))) continue;
+    if (!hasTable.get(db.sqlite ? spec.table : spec.table.toLowerCase())) {
+      throw new Error(`change feed: table ${spec.table} does not exist`);
+    }
     db.transaction(() => {
-      for (const event of ['INSERT', 'UPDATE', 'DELETE'] as const) db.exec(triggerSql(spec, event));
+      for (const sql of engine.triggers(spec)) db.exec(sql);
       db.prepare('DELETE FROM sync_changes WHERE tableName = ?').run(spec.table);
       db.exec(`INSERT INTO sync_changes (tableName, rowKey, companyId, deleted)
         SELECT '${spec.table}', ${spec.key}, ${spec.company}, 0 FROM ${spec.table}`);
     }).immediate();
   }
 }
+
+/** Where each engine keeps its triggers, and the triggers that keep the feed. */
+const sqliteFeed = {
+  hasTrigger: "SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = ?",
+  hasTable: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+  triggerName: (spec: FeedTable) => `sync_feed_${spec.table}_insert`,
+  triggers: (spec: FeedTable) => (['INSERT', 'UPDATE', 'DELETE'] as const).map((event) => triggerSql(spec, event)),
+};
+
+/** On PostgreSQL one trigger per table calls the schema's `sync_feed_entry` (migrations/postgres/0014_schema.sql). */
+const postgresFeed = {
+  hasTrigger: 'SELECT 1 FROM pg_trigger WHERE tgname = ?',
+  hasTable: 'SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?',
+  triggerName: (spec: FeedTable) => `sync_feed_${spec.table}`.toLowerCase(),
+  triggers: (spec: FeedTable) => [
+    `CREATE TRIGGER sync_feed_${spec.table} AFTER INSERT OR UPDATE OR DELETE ON ${spec.table}
+      FOR EACH ROW EXECUTE FUNCTION sync_feed_entry('${spec.key.toLowerCase()}', '${spec.company.toLowerCase()}')`,
+  ],
+};
 
 /**
  * Moves a row's entry to the end of the feed without writing the row: the hub does so for every row a kiosk's
@@ -154,6 +176,21 @@ function travellingRow(ctx: Pick<Context, 'secrets'>, spec: FeedTable, stored: F
   return row;
 }
 
+/**
+ * The last sequence number a reader of the company may reach. SQLite has one writer at a time, so the number last
+ * drawn is committed. On PostgreSQL writers of a company take their turns (the schema's `sync_changes_in_order`),
+ * and the company's largest visible number is the end: a number drawn and not yet committed is larger, and is
+ * read once it is. The horizon keeps the end where pruned tombstones were.
+ */
+function feedEnd(db: Db, companyId: string, horizon: number): number {
+  if (db.sqlite) {
+    const sequence = prepared(db, "SELECT seq FROM sqlite_sequence WHERE name = 'sync_changes'").pluck().get();
+    return (sequence as number | undefined) ?? 0;
+  }
+  const last = prepared(db, 'SELECT MAX(seq) FROM sync_changes WHERE companyId = ?').pluck().get(companyId);
+  return Math.max((last as number | null) ?? 0, horizon);
+}
+
 /** One page of a company's changes after `since` (a cursor from an earlier page; none to start from the top). */
 export function readChanges(
   ctx: Pick<Context, 'db' | 'clock' | 'secrets'>,
@@ -164,10 +201,7 @@ export function readChanges(
 ): ChangesPage {
   return ctx.db.transaction(() => {
     const state = syncState(ctx);
-    const sequence = prepared(ctx.db, "SELECT seq FROM sqlite_sequence WHERE name = 'sync_changes'").get() as
-      | { seq: number }
-      | undefined;
-    const last = sequence?.seq ?? 0;
+    const last = feedEnd(ctx.db, companyId, state.horizon);
     const position = positionOf(since, { nodeId: state.nodeId, horizon: state.horizon, last });
     const full = position === undefined || position.full;
     const entries = prepared(ctx.db, feedQuery(tables, full)).all({

@@ -34,16 +34,17 @@ export function recordMutation(
   mutation: { name: string; args: unknown; rows: readonly RowRef[] },
   hlc: string,
 ): void {
-  const { lastInsertRowid } = prepared(
+  const mutationId = prepared(
     ctx.db,
-    'INSERT INTO sync_outbox (companyId, name, args, hlc, createdAt) VALUES (?, ?, ?, ?, ?)',
-  ).run(companyId, mutation.name, JSON.stringify(mutation.args), hlc, ctx.clock.now());
+    'INSERT INTO sync_outbox (companyId, name, args, hlc, createdAt) VALUES (?, ?, ?, ?, ?) RETURNING id',
+  )
+    .pluck()
+    .get(companyId, mutation.name, JSON.stringify(mutation.args), hlc, ctx.clock.now());
   for (const row of mutation.rows) {
-    prepared(ctx.db, 'INSERT OR IGNORE INTO sync_outbox_rows (mutationId, tableName, rowKey) VALUES (?, ?, ?)').run(
-      lastInsertRowid,
-      row.table,
-      row.key,
-    );
+    prepared(
+      ctx.db,
+      'INSERT INTO sync_outbox_rows (mutationId, tableName, rowKey) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+    ).run(mutationId, row.table, row.key);
   }
   const wake = wakers.get(ctx.db);
   if (wake) setImmediate(wake);

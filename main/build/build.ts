@@ -82,8 +82,9 @@ function asIfInTree(root: string, out: string, bundleDir: string): Plugin {
  * their hundreds of files cost a third of the start-up (docs/benchmarks.md). Kept as imports: `notBundled`.
  */
 const notBundled = [
-  // A native addon.
+  // Native addons (libpq only where PostgreSQL's client library is installed: an optional dependency).
   'better-sqlite3',
+  'libpq',
   // Runs its transports in worker threads that load its own files by path.
   'pino',
   // Loaded on first use (an e-mail, a QR code picture), so not paid for at start.

@@ -1,8 +1,8 @@
 import { createCompanyForDevice } from '../../local-api/device.ts';
 import { isTimeZone } from '../../local-api/rules/time.ts';
-import { openService } from '../../local-api/server.ts';
 import { command, UsageError } from './command.ts';
-import { dataFolder, dataOption } from './inputs.ts';
+import { databaseOption, dataOption } from './inputs.ts';
+import { openCommandService } from './service.ts';
 
 export const companyCreate = command({
   name: 'company create',
@@ -13,6 +13,7 @@ export const companyCreate = command({
     '("enrolled": false); `portaria kiosk enrol` chooses another.',
   options: {
     data: dataOption,
+    database: databaseOption,
     name: { type: 'string', value: '<name>', help: "the company's name", required: true },
     'api-key': { type: 'string', value: '<key>', help: 'the API key to give it (16 characters or more; default: new)' },
     timezone: { type: 'string', value: '<IANA zone>', help: "the company's time zone, e.g. America/Sao_Paulo" },
@@ -25,7 +26,7 @@ export const companyCreate = command({
     if (values.timezone !== undefined && !isTimeZone(values.timezone)) {
       throw new UsageError(`--timezone ${values.timezone} is not an IANA time zone: give one like Europe/Lisbon`);
     }
-    const ctx = openService({ dataDir: dataFolder(values.data), logLevel: 'warn' });
+    const ctx = openCommandService(values);
     try {
       const company = await createCompanyForDevice(ctx, { name: values.name, apiKey, timezone: values.timezone });
       process.stdout.write(`${JSON.stringify(company)}\n`);

@@ -5,6 +5,27 @@ import { CommandFailure, UsageError } from './command.ts';
 
 /** The options several commands share, spelled once so that their help reads the same in each. */
 export const dataOption = { type: 'string', value: '<dir>', help: 'the data folder', required: true } as const;
+export const databaseOption = {
+  type: 'string',
+  value: '<postgres://…>',
+  help: "a PostgreSQL database instead of the data folder's SQLite file (a hub: docs/deployment.md); or PORTARIA_DATABASE",
+} as const;
+
+/**
+ * The PostgreSQL database a command uses: `--database`, else `PORTARIA_DATABASE`, else none (SQLite). Only a
+ * postgres:// URL is taken; the error never repeats it, since it may hold a password.
+ */
+export function database(text: string | undefined, env = process.env.PORTARIA_DATABASE): string | undefined {
+  const url = text ?? (env === '' ? undefined : env);
+  if (url === undefined) return undefined;
+  if (!/^postgres(ql)?:\/\/[^\s]+$/.test(url)) {
+    throw new UsageError(
+      `${text === undefined ? 'PORTARIA_DATABASE' : '--database'} is not a PostgreSQL URL: give one like postgres://user:password@host:5432/portaria`,
+    );
+  }
+  return url;
+}
+
 export const companyOption = {
   type: 'string',
   value: '<id>',

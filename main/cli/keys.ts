@@ -10,7 +10,7 @@ import {
 } from '../../local-api/credentials/store.ts';
 import { ApiError } from '../../local-api/http/errors.ts';
 import { command, UsageError } from './command.ts';
-import { companyOption, dataOption } from './inputs.ts';
+import { companyOption, databaseOption, dataOption } from './inputs.ts';
 import { onDataFolder } from './kiosk.ts';
 
 function requireCompany(ctx: Context, companyId: string): void {
@@ -28,6 +28,7 @@ export const keysCreate = command({
   summary: "Creates a company's credential and prints it with its key, once, as JSON.",
   options: {
     data: dataOption,
+    database: databaseOption,
     company: companyOption,
     role: { type: 'string', value: `<${issuableRoles.join('|')}>`, help: 'what it may do', required: true },
     label: { type: 'string', value: '<text>', help: 'what it is for (default: "<role> key")' },
@@ -35,7 +36,7 @@ export const keysCreate = command({
   run(values) {
     const role = issuableRoles.find((r) => r === values.role);
     if (!role) throw new UsageError(`--role ${values.role} is not a role to issue: give ${issuableRoles.join(', ')}`);
-    return onDataFolder(values.data, (ctx) => {
+    return onDataFolder(values, (ctx) => {
       requireCompany(ctx, values.company);
       const { id, key } = inTransaction(ctx, () => {
         const made = insertCredential(ctx, { companyId: values.company, role, label: values.label ?? `${role} key` });
@@ -51,9 +52,9 @@ export const keysCreate = command({
 export const keysList = command({
   name: 'keys list',
   summary: "Lists a company's credentials (role, label, prefix, created, last used; never a key), as JSON.",
-  options: { data: dataOption, company: companyOption },
+  options: { data: dataOption, database: databaseOption, company: companyOption },
   run: (values) =>
-    onDataFolder(values.data, (ctx) => {
+    onDataFolder(values, (ctx) => {
       requireCompany(ctx, values.company);
       return { credentials: listed(ctx, values.company) };
     }),
@@ -64,11 +65,12 @@ export const keysRevoke = command({
   summary: "Revokes a company's credential: its next request is refused, also while the service runs.",
   options: {
     data: dataOption,
+    database: databaseOption,
     company: companyOption,
     id: { type: 'string', value: '<id>', help: "the credential's id", required: true },
   },
   run: (values) =>
-    onDataFolder(values.data, (ctx) =>
+    onDataFolder(values, (ctx) =>
       inTransaction(ctx, () => {
         const revoked = revokeCredential(ctx, values.company, values.id);
         const fact = { action: 'key.revoked', objectType: 'credential', objectId: revoked.id };

@@ -1,21 +1,21 @@
 import type { Context } from '../../local-api/context.ts';
 import { enrolDevice, setFirstPin } from '../../local-api/device.ts';
 import { ApiError } from '../../local-api/http/errors.ts';
-import { openService } from '../../local-api/server.ts';
 import { syncState } from '../../local-api/sync/state.ts';
 import { CommandFailure, command } from './command.ts';
-import { companyOption, dataFolder, dataOption } from './inputs.ts';
+import { companyOption, databaseOption, dataOption } from './inputs.ts';
+import { openCommandService } from './service.ts';
 
 /**
  * Runs `work` on the data folder (whoever runs the command line there is the device owner), printing its answer as
  * JSON; an unknown company or credential is said in one line.
  */
 export async function onDataFolder(
-  data: string,
+  store: { data: string; database?: string | undefined },
   work: (ctx: Context) => unknown,
   notFound = 'no such company or credential in this data folder (see portaria keys list)',
 ): Promise<void> {
-  const ctx = openService({ dataDir: dataFolder(data), logLevel: 'warn' });
+  const ctx = openCommandService(store);
   try {
     process.stdout.write(`${JSON.stringify(await work(ctx))}\n`);
   } catch (error) {
@@ -38,10 +38,11 @@ export const kioskEnrol = command({
   summary: "Chooses the company this device's kiosk serves; prints it as JSON (and its first PIN, once).",
   options: {
     data: dataOption,
+    database: databaseOption,
     company: companyOption,
   },
   run: (values) =>
-    onDataFolder(values.data, async (ctx) => {
+    onDataFolder(values, async (ctx) => {
       const followed = syncState(ctx).companyId;
       if (followed !== null && followed !== values.company) {
         throw new CommandFailure(`this kiosk follows a hub for company ${followed}: it serves that company only`);

@@ -5,7 +5,7 @@ import {
   revokeOwnerToken,
 } from '../../local-api/credentials/store.ts';
 import { command } from './command.ts';
-import { dataOption } from './inputs.ts';
+import { databaseOption, dataOption } from './inputs.ts';
 import { onDataFolder } from './kiosk.ts';
 
 /** An owner token as `portaria owner list` lists it, as company credentials are (times in UTC): never the key. */
@@ -20,10 +20,11 @@ export const ownerToken = command({
   summary: 'A device-owner token for remote administration, printed once as JSON (only its hash is kept).',
   options: {
     data: dataOption,
+    database: databaseOption,
     label: { type: 'string', value: '<text>', help: 'what the token is for (default: Device owner)' },
   },
   run: (values) =>
-    onDataFolder(values.data, (ctx) => {
+    onDataFolder(values, (ctx) => {
       const { id, key } = insertCredential(ctx, {
         companyId: null,
         role: 'owner',
@@ -36,8 +37,8 @@ export const ownerToken = command({
 export const ownerTokensList = command({
   name: 'owner list',
   summary: 'Lists the device-owner tokens as JSON (label, prefix, created, last used, revoked; never the token).',
-  options: { data: dataOption },
-  run: (values) => onDataFolder(values.data, (ctx) => ({ tokens: ownerTokens(ctx).map(listed) })),
+  options: { data: dataOption, database: databaseOption },
+  run: (values) => onDataFolder(values, (ctx) => ({ tokens: ownerTokens(ctx).map(listed) })),
 });
 
 export const ownerRevoke = command({
@@ -45,11 +46,12 @@ export const ownerRevoke = command({
   summary: 'Revokes a device-owner token: its next request is refused, also while the service runs.',
   options: {
     data: dataOption,
+    database: databaseOption,
     id: { type: 'string', value: '<id>', help: "the token's id (see portaria owner list)", required: true },
   },
   run: (values) =>
     onDataFolder(
-      values.data,
+      values,
       (ctx) => listed(revokeOwnerToken(ctx, values.id)),
       'no such device-owner token in this data folder (see portaria owner list)',
     ),

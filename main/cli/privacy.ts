@@ -4,9 +4,9 @@ import { companyCaller } from '../../local-api/companies/store.ts';
 import { ApiError } from '../../local-api/http/errors.ts';
 import { exportPerson } from '../../local-api/privacy/export.ts';
 import { erasureInput } from '../../local-api/privacy/schema.ts';
-import { openService } from '../../local-api/server.ts';
 import { CommandFailure, command, UsageError } from './command.ts';
-import { companyOption, dataFolder, dataOption } from './inputs.ts';
+import { companyOption, databaseOption, dataOption } from './inputs.ts';
+import { openCommandService } from './service.ts';
 
 /**
  * `portaria privacy export`: the subject-access export of POST /v1/privacy/export, for an operator who holds the
@@ -17,6 +17,7 @@ export const privacyExport = command({
   summary: 'Everything held about a person, as JSON (the export of POST /v1/privacy/export; docs/api.md).',
   options: {
     data: dataOption,
+    database: databaseOption,
     company: companyOption,
     email: { type: 'string', value: '<e>', help: "the person's e-mail" },
     cpf: { type: 'string', value: '<n>', help: "the person's CPF" },
@@ -33,7 +34,7 @@ export const privacyExport = command({
         `privacy export: ${who.error.issues.map((i) => `--${i.path.join('.')} ${i.message}`).join('; ')}`,
       );
     }
-    const ctx = openService({ dataDir: dataFolder(values.data), logLevel: 'warn' });
+    const ctx = openCommandService(values);
     try {
       const company = companyCaller(ctx, values.company);
       if (!company) throw new CommandFailure(`no company ${values.company} in ${values.data}: give one of its ids`);

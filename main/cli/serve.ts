@@ -2,7 +2,7 @@ import { defaultBackupSchedule } from '../../local-api/backup/backup.ts';
 import { parseCidrList } from '../../local-api/outgoing/destinations.ts';
 import { upstreamInput } from '../../local-api/sync/schema.ts';
 import { command, UsageError } from './command.ts';
-import { dataFolder, duration, port, portOption, wholeNumber } from './inputs.ts';
+import { database, databaseOption, dataFolder, duration, port, portOption, wholeNumber } from './inputs.ts';
 import { closeOnSignal, startServiceOrExplain } from './service.ts';
 
 export const serve = command({
@@ -11,6 +11,7 @@ export const serve = command({
   options: {
     port: portOption,
     data: { type: 'string', value: '<dir>', help: 'the data folder (created when missing)', required: true },
+    database: databaseOption,
     host: { type: 'string', value: '<ip>', help: 'the address to listen on (default 127.0.0.1, this machine only)' },
     upstream: { type: 'string', value: '<hub URL>', help: 'run as a kiosk of this hub (docs/sync.md)' },
     'upstream-key': { type: 'string', value: '<key>', help: "the hub's API key for this kiosk's company" },
@@ -22,7 +23,9 @@ export const serve = command({
       help: "ranges webhooks, gates and e-mail may reach besides the defaults, kept until changed ('' clears; docs/security.md)",
     },
   },
-  details: 'Only one service runs on a data folder at a time: a second one is refused.',
+  details:
+    "Only one service runs on a data folder's SQLite file at a time: a second one is refused. Hub processes that\n" +
+    'share a PostgreSQL database (--database) may run side by side: docs/deployment.md.',
   async run(values) {
     const allowed = values['allow-destinations'];
     const destinations = allowed === undefined ? undefined : parseCidrList(allowed);
@@ -49,6 +52,7 @@ export const serve = command({
     const service = await startServiceOrExplain({
       port: port(values.port),
       dataDir: dataFolder(values.data),
+      database: database(values.database),
       host: values.host,
       upstream: upstream?.data,
       backups,

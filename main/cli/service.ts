@@ -1,9 +1,19 @@
 /** What `serve` and `start` share: starting the service with its failures in words, and stopping it on a signal. */
+import type { Context } from '../../local-api/context.ts';
 import type { RunningService, StartOptions } from '../../local-api/server.ts';
-import { startService } from '../../local-api/server.ts';
+import { openService, startService } from '../../local-api/server.ts';
+import { PostgresError } from '../../local-api/store/postgres.ts';
 import { ServiceLockedError } from '../../local-api/store/service-lock.ts';
 import { CommandFailure } from './command.ts';
-import { listenFailure } from './inputs.ts';
+import { database, dataFolder, listenFailure } from './inputs.ts';
+
+/** A database that cannot be reached, in one line (libpq's words never hold the password). */
+function databaseFailure(error: unknown): CommandFailure | undefined {
+  if (error instanceof PostgresError && error.code.startsWith('08')) {
+    return new CommandFailure(`${error.message}: check --database (or PORTARIA_DATABASE) and that the server runs`);
+  }
+  return undefined;
+}
 
 export async function startServiceOrExplain(options: StartOptions): Promise<RunningService> {
   try {
@@ -12,7 +22,16 @@ export async function startServiceOrExplain(options: StartOptions): Promise<Runn
     if (error instanceof ServiceLockedError) {
       throw new CommandFailure(`${error.message}: stop it first, or give another --data`);
     }
-    throw listenFailure(error, options.host ?? '127.0.0.1', options.port) ?? error;
+    throw databaseFailure(error) ?? listenFailure(error, options.host ?? '127.0.0.1', options.port) ?? error;
+  }
+}
+
+/** The service's context for a command that works on the store itself (`company create`, `keys`, `kiosk enrol`…). */
+export function openCommandService(values: { data: string; database?: string | undefined }): Context {
+  try {
+    return openService({ dataDir: dataFolder(values.data), database: database(values.database), logLevel: 'warn' });
+  } catch (error) {
+    throw databaseFailure(error) ?? error;
   }
 }
 

@@ -2,6 +2,7 @@ import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_pro
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { engineEnv } from './postgres.ts';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
 export const cliPath = join(repoRoot, 'main/cli/portaria.mjs');
@@ -37,10 +38,16 @@ export function tempDir(prefix = 'portaria-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+/** The database of the `--data` folder a command names, when the suite runs against PostgreSQL. */
+function commandEngineEnv(args: string[]): NodeJS.ProcessEnv {
+  const data = args[args.indexOf('--data') + 1];
+  return args.includes('--data') && data ? engineEnv(resolve(data)) : {};
+}
+
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): string {
   return execFileSync(process.execPath, [cliPath, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...commandEngineEnv(args), ...env },
   });
 }
 
@@ -64,7 +71,7 @@ export function cli(
       [cliPath, ...args],
       {
         encoding: 'utf8',
-        env: { ...process.env, ...options.env },
+        env: { ...process.env, ...commandEngineEnv(args), ...options.env },
         ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid }),
         ...(options.cwd ? { cwd: options.cwd } : {}),
       },
@@ -94,8 +101,9 @@ export async function startService(
           env: { PORTARIA_TEST_CLOCK_OFFSET_MS: String(options.clockOffsetMs) },
         };
   const serve = [cliPath, 'serve', '--port', '0', '--data', dataDir, ...(options.args ?? [])];
+  const engine = engineEnv(resolve(dataDir));
   const child = spawn(process.execPath, [...skewed.node, ...serve], {
-    env: { ...process.env, PORTARIA_LOG_LEVEL: 'info', ...skewed.env, ...options.env },
+    env: { ...process.env, PORTARIA_LOG_LEVEL: 'info', ...engine, ...skewed.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -124,7 +132,7 @@ export async function startService(
     process: child,
     company(name = 'Acme', timezone = 'America/Sao_Paulo') {
       const args = ['company', 'create', '--data', dataDir, '--name', name, '--timezone', timezone];
-      return JSON.parse(runCli(args)) as CreatedCompany;
+      return JSON.parse(runCli(args, engine)) as CreatedCompany;
     },
     stderr: () => stderr,
     async stop(signal = 'SIGTERM') {

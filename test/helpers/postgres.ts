@@ -1,0 +1,121 @@
+/**
+ * PostgreSQL for the tests: a throwaway cluster (`withPostgres`), and a database per data folder when the HTTP
+ * suite runs against PostgreSQL (`PORTARIA_TEST_ENGINE=postgres`, set by test/helpers/with-postgres.ts).
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Libpq from 'libpq';
+import { finishConnection } from '../../local-api/store/postgres.ts';
+
+export const testEngine: 'sqlite' | 'postgres' =
+  process.env.PORTARIA_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+
+/** Where Debian (and most distributions) keep the server's programs; the newest version installed. */
+export function postgresBin(): string | undefined {
+  const debian = '/usr/lib/postgresql';
+  if (existsSync(debian)) {
+    const versions = readdirSync(debian)
+      .filter((v) => existsSync(join(debian, v, 'bin', 'initdb')))
+      .sort((a, b) => Number(b) - Number(a));
+    if (versions[0]) return join(debian, versions[0], 'bin');
+  }
+  try {
+    const dir = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
+    return existsSync(join(dir, 'initdb')) ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Cluster {
+  /** `postgres://postgres@127.0.0.1:<port>`: a database name goes after it. */
+  url: string;
+  stop(): void;
+}
+
+/**
+ * Starts a cluster of its own in a temporary folder, on loopback, trusting local connections. PostgreSQL refuses
+ * to run as root: as root, the cluster runs as the `postgres` user (Debian's package creates it).
+ */
+export async function startCluster(): Promise<Cluster> {
+  const bin = postgresBin();
+  if (!bin) throw new Error('PostgreSQL is not installed: apt-get install postgresql (docs/deployment.md)');
+  const dir = mkdtempSync(join(tmpdir(), 'portaria-pg-'));
+  chmodSync(dir, 0o755);
+  const asRoot = process.getuid?.() === 0;
+  const run = (program: string, args: string[]) => {
+    const [command, full] = asRoot
+      ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]]
+      : [join(bin, program), args];
+    execFileSync(command, full, { stdio: ['ignore', 'ignore', 'pipe'] });
+  };
+  if (asRoot) execFileSync('chown', ['postgres', dir]);
+  const data = join(dir, 'data');
+  run('initdb', ['-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale', 'C.UTF-8', '-D', data]);
+  const port = await freePort();
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`;
+  run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}`,
+    stop() {
+      try {
+        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+function connect(url: string): Libpq {
+  const Client = createRequire(import.meta.url)('libpq') as new () => Libpq;
+  const pq = new Client();
+  pq.connectSync(url);
+  return pq;
+}
+
+/** Creates a database on the server, if it is not there yet, and answers its URL. */
+export function createDatabase(serverUrl: string, name: string): string {
+  const pq = connect(`${serverUrl}/postgres`);
+  try {
+    pq.execParams('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (pq.ntuples() === 0) {
+      pq.exec(`CREATE DATABASE ${name}`);
+      if (pq.resultStatus() !== 'PGRES_COMMAND_OK' && !/already exists/.test(pq.resultErrorMessage())) {
+        throw new Error(`cannot create database ${name}: ${pq.resultErrorMessage()}`);
+      }
+    }
+  } finally {
+    finishConnection(pq);
+  }
+  return `${serverUrl}/${name}`;
+}
+
+/**
+ * The environment that makes a service or a command on `dataDir` use PostgreSQL when the suite runs against it:
+ * one database per data folder, so a service restarted on its folder finds its data again.
+ */
+export function engineEnv(dataDir: string): NodeJS.ProcessEnv {
+  if (testEngine === 'sqlite') return {};
+  const server = process.env.PORTARIA_TEST_POSTGRES;
+  if (!server)
+    throw new Error('PORTARIA_TEST_ENGINE=postgres needs PORTARIA_TEST_POSTGRES (test/helpers/with-postgres.ts)');
+  const name = `portaria_${createHash('sha256').update(dataDir).digest('hex').slice(0, 20)}`;
+  return { PORTARIA_DATABASE: createDatabase(server, name) };
+}
