@@ -80,6 +80,7 @@ export function createHost(ctx: Context, caller: Caller, input: HostCreateInput)
     if (emailTaken(ctx, caller, input.email)) throw new ApiError('ALREADY_EXISTS');
     const now = ctx.clock.now();
     const id = newHostId(ctx.random);
+    ctx.events.decide('host.created', caller);
     insertRow(ctx.db, 'hosts', {
       ...objectToRow(storedFields(input), hostColumns),
       id,
@@ -104,6 +105,7 @@ export function updateHost(ctx: Context, caller: Caller, id: string, input: Host
     const countryCode = input.countryCode !== undefined ? input.countryCode : (current.countryCode as string | null);
     if (phone && !countryCode) throw new ApiError('MISSING_COUNTRY_CODE');
     const { email: _email, ...changes } = storedFields(input);
+    ctx.events.decide('host.updated', caller);
     updateRow(ctx.db, 'hosts', caller.companyId, id, {
       ...objectToRow(changes, hostColumns),
       isPhoneValid: isPhonePlausible(phone, countryCode) ? 1 : 0,
@@ -119,6 +121,7 @@ export function deleteHost(ctx: Context, caller: Caller, id: string): void {
   inTransaction(ctx, () => {
     const row = getHost(ctx, caller, id);
     const now = ctx.clock.now();
+    ctx.events.decide('host.deleted', caller);
     updateRow(ctx.db, 'hosts', caller.companyId, id, { deletedAt: now, updatedAt: now });
     ctx.events.publish('host.deleted', caller, () => hostObject({ ...row, deletedAt: now, updatedAt: now }, caller));
   });
