@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { test } from 'node:test';
 import { z } from 'zod';
 import { nullableText } from '../../local-api/http/fields.ts';
@@ -50,7 +50,53 @@ interface Column {
   pk: number;
 }
 
-test('the contracts list every column of the visits and visitors tables, NOT NULL where they say required', () => {
+const postgresMigrations = new URL('../../local-api/store/migrations/postgres/', import.meta.url);
+
+/**
+ * A table's columns as PostgreSQL's migrations make them, read from their text: `CREATE TABLE` and each later
+ * `ADD COLUMN`, but `rowid`, which stands in for SQLite's and which `SELECT *` leaves out (store/postgres.ts).
+ */
+function postgresColumns(table: string): Column[] {
+  const sql = readdirSync(postgresMigrations)
+    .sort()
+    .map((file) => readFileSync(new URL(file, postgresMigrations), 'utf8'))
+    .join('\n');
+  const start = sql.indexOf(`CREATE TABLE ${table} (`) + `CREATE TABLE ${table} (`.length;
+  let depth = 1;
+  let end = start;
+  while (depth > 0) {
+    const char = sql[end++];
+    if (char === '(') depth++;
+    if (char === ')') depth--;
+  }
+  const definitions: string[] = [''];
+  depth = 0;
+  for (const char of sql.slice(start, end - 1)) {
+    if (char === '(') depth++;
+    if (char === ')') depth--;
+    if (char === ',' && depth === 0) definitions.push('');
+    else definitions[definitions.length - 1] += char;
+  }
+  const added = [...sql.matchAll(new RegExp(`ALTER TABLE ${table} ADD COLUMN ([^;]+);`, 'g'))].map((m) => m[1] ?? '');
+  return [...definitions, ...added]
+    .map((definition) => definition.trim())
+    .filter((definition) => !/^(PRIMARY|UNIQUE|FOREIGN|CHECK|CONSTRAINT)\b/i.test(definition))
+    .map((definition) => ({
+      name: definition.split(/\s+/)[0] ?? '',
+      notnull: /NOT NULL/i.test(definition) ? 1 : 0,
+      pk: /PRIMARY KEY/i.test(definition) ? 1 : 0,
+    }))
+    .filter((column) => column.name !== 'rowid');
+}
+
+function assertColumns(fields: Readonly<Record<string, object>>, columns: readonly Column[], where: string) {
+  assert.deepEqual(sorted(Object.keys(fields)), sorted(columns.map((c) => c.name)), where);
+  const required = Object.entries(fields).flatMap(([name, spec]) => ('required' in spec ? [name] : []));
+  const notNull = columns.filter((c) => c.notnull === 1 || c.pk === 1).map((c) => c.name);
+  assert.deepEqual(sorted(required), sorted(notNull), where);
+}
+
+test('the contracts list every column of the visits and visitors tables of both engines, NOT NULL where required', () => {
   const dataDir = tempDir();
   const ctx = testContext({ dataDir });
   try {
@@ -58,11 +104,8 @@ test('the contracts list every column of the visits and visitors tables, NOT NUL
       ['visits', visitFields],
       ['visitors', visitorFields],
     ] as const) {
-      const columns = ctx.db.prepare(`PRAGMA table_info(${table})`).all() as Column[];
-      assert.deepEqual(sorted(Object.keys(fields)), sorted(columns.map((c) => c.name)), table);
-      const required = Object.entries(fields).flatMap(([name, spec]) => ('required' in spec ? [name] : []));
-      const notNull = columns.filter((c) => c.notnull === 1 || c.pk === 1).map((c) => c.name);
-      assert.deepEqual(sorted(required), sorted(notNull), table);
+      assertColumns(fields, ctx.db.prepare(`PRAGMA table_info(${table})`).all() as Column[], `${table} on SQLite`);
+      assertColumns(fields, postgresColumns(table), `${table} on PostgreSQL`);
     }
   } finally {
     ctx.db.close();
