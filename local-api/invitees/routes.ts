@@ -6,17 +6,9 @@ import { pictureUpload } from '../files/schema.ts';
 import { pictureOf } from '../files/store.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
+import { inviteeObject, inviteeObjects } from './present.ts';
 import { inviteeCreateInput, inviteeInputCodes, inviteeObjectSchema, inviteeUpdateInput } from './schema.ts';
-import {
-  createInvitee,
-  deleteInvitee,
-  getInvitee,
-  inviteeObject,
-  inviteeObjects,
-  inviteeQueryFields,
-  listInvitees,
-  updateInvitee,
-} from './store.ts';
+import { createInvitee, deleteInvitee, getInvitee, inviteeQueryFields, listInvitees, updateInvitee } from './store.ts';
 
 export const inviteePaging = { defaultLimit: 500, maxLimit: 2000 };
 

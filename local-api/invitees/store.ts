@@ -1,80 +1,19 @@
 import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { resolveCustomFieldObjects } from '../custom-fields/store.ts';
-import {
-  decodePicture,
-  type FileBatch,
-  fileUrlOf,
-  fileUrls,
-  inTransactionWithFiles,
-  type Upload,
-} from '../files/store.ts';
+import { decodePicture, type FileBatch, fileUrlOf, inTransactionWithFiles, type Upload } from '../files/store.ts';
 import { findHost, hostNameQueryField } from '../hosts/store.ts';
-import { hostSummaries } from '../hosts/summaries.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
-import { meetingsById } from '../meetings/objects.ts';
 import { newCardNumber, newUuid } from '../rules/ids.ts';
 import { parseTimestampInput } from '../rules/time.ts';
-import { findLiveRow, insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
+import { findLiveRow, insertRow, listRows, objectToRow, prepared, updateRow } from '../store/rows.ts';
 import { requireVisitorType } from '../visitor-types/store.ts';
-import { visitorDataFields } from '../visitors/contract.ts';
-import {
-  type InviteeCreateInput,
-  type InviteeStatus,
-  type InviteeUpdateInput,
-  inviteeColumns,
-  inviteeStatuses,
-  reachableBy,
-} from './schema.ts';
+import { type InviteeRow, inviteeColumnQueryFields, inviteeColumns } from './contract.ts';
+import { inviteeObject } from './present.ts';
+import { type InviteeCreateInput, type InviteeUpdateInput, reachableBy } from './schema.ts';
 
-export type InviteeRow = Record<string, unknown> & {
-  id: string;
-  companyId: string;
-  hostId: string;
-  status: InviteeStatus;
-  cardNumber: number;
-  requiresAuthorization: number;
-  meetingId: string | null;
-  pictureFile: string | null;
-};
-
-const textFields = [...visitorDataFields, 'hostId', 'visitorTypeId'];
-
-export const inviteeQueryFields: QueryFields = {
-  ...Object.fromEntries(textFields.map((key) => [key, { kind: 'text' as const }])),
-  expectedAt: { kind: 'timestamp' },
-  cardNumber: { kind: 'number' },
-  status: { kind: 'text', values: Object.fromEntries(inviteeStatuses.map((s) => [s, s])) },
-  hostName: hostNameQueryField,
-};
-
-/** The invitee objects of docs/api.md, "Invitees" for a page of rows: hosts fetched once for the page. */
-export function inviteeObjects(ctx: Context, caller: Caller, rows: InviteeRow[]): Record<string, unknown>[] {
-  const hosts = hostSummaries(
-    ctx,
-    caller,
-    rows.map((r) => r.hostId),
-  );
-  const meetings = meetingsById(
-    ctx,
-    caller,
-    rows.map((r) => r.meetingId),
-  );
-  return rows.map((row) => {
-    const object = rowToObject(row, inviteeColumns, caller.timeZone, ['companyId', 'deletedAt', 'pictureFile']);
-    const picture = fileUrls(ctx, row.pictureFile);
-    object.type = 'invitee';
-    object.host = hosts.get(row.hostId) ?? null;
-    object.meeting = row.meetingId ? (meetings.get(row.meetingId) ?? null) : null;
-    object.pictureUrl = picture.url ?? object.pictureUrl;
-    object.pictureSignedUrl = picture.signedUrl;
-    return object;
-  });
-}
-
-export const inviteeObject = (ctx: Context, caller: Caller, row: InviteeRow) =>
-  inviteeObjects(ctx, caller, [row])[0] as Record<string, unknown>;
+export const inviteeQueryFields: QueryFields = { ...inviteeColumnQueryFields, hostName: hostNameQueryField };
 
 export function findInvitee(ctx: Context, caller: Caller, id: string): InviteeRow | undefined {
   return findLiveRow<InviteeRow>(ctx.db, 'invitees', caller.companyId, id);

@@ -3,7 +3,8 @@ import type { Context } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import type { DomainEvent, EventName } from '../events.ts';
 import { ApiError } from '../http/errors.ts';
-import { findInvitee, type InviteeRow } from '../invitees/store.ts';
+import type { InviteeRow } from '../invitees/contract.ts';
+import { findInvitee } from '../invitees/store.ts';
 import { findLiveRow, prepared } from '../store/rows.ts';
 import { type VisitRow, visitColumns } from '../visits/contract.ts';
 import {

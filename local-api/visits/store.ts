@@ -8,7 +8,8 @@ import { decodeNda, decodePicture, type FileBatch, inTransactionWithFiles, type 
 import { findHost } from '../hosts/store.ts';
 import { ApiError, type ErrorCode } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
-import { findInvitee, freeCardNumber, type InviteeRow, markInviteeArrived } from '../invitees/store.ts';
+import type { InviteeRow } from '../invitees/contract.ts';
+import { findInvitee, freeCardNumber, markInviteeArrived } from '../invitees/store.ts';
 import { findMeeting } from '../meetings/store.ts';
 import { blockedNote } from '../notifications/messages.ts';
 import { redactText, tellingValues } from '../privacy/person.ts';

@@ -1,3 +1,4 @@
+import type { InviteeObject } from '../../local-api/invitees/contract.ts';
 import type { FieldMode, KioskSettings, VisitorFieldName } from '../../local-api/kiosk/schema.ts';
 import type { VisitorType } from '../../local-api/visitor-types/schema.ts';
 import type { VisitObject } from '../../local-api/visits/contract.ts';
@@ -82,20 +83,11 @@ export interface HostFound {
   sector: string | null;
 }
 
-export interface Invitee {
-  id: string;
-  name: string | null;
-  company: string | null;
-  expectedAt: string;
-  status: 'confirmed' | 'arrived' | 'canceled';
-  host: HostSummary | null;
-  cardNumber?: number;
-  requiresAuthorization?: boolean;
-  visitorTypeId?: string | null;
-  pictureUrl?: string | null;
-  /** The answers the invitation already holds (Custom Field Objects). */
-  customFields?: { id: string; type?: string; value: string | null }[];
-}
+/** The invitee object (docs/api.md, "Invitees") as far as the page reads it: its type is the service's contract. */
+export type Invitee = Pick<InviteeObject, 'id' | 'name' | 'company' | 'expectedAt' | 'status' | 'host'> &
+  Partial<
+    Pick<InviteeObject, 'cardNumber' | 'requiresAuthorization' | 'visitorTypeId' | 'pictureUrl' | 'customFields'>
+  >;
 
 export interface Company {
   id: string;

@@ -6,6 +6,9 @@ import { hostColumns, hostFields } from '../../local-api/hosts/contract.ts';
 import { hostCreateInput, hostObjectSchema, hostUpdateInput } from '../../local-api/hosts/schema.ts';
 import { hostQueryFields } from '../../local-api/hosts/store.ts';
 import { nullableText } from '../../local-api/http/fields.ts';
+import { inviteeColumns, inviteeFields } from '../../local-api/invitees/contract.ts';
+import { inviteeCreateInput, inviteeObjectSchema, inviteeUpdateInput } from '../../local-api/invitees/schema.ts';
+import { inviteeQueryFields } from '../../local-api/invitees/store.ts';
 import { nullableString, type RowOf } from '../../local-api/rules/resource-contract.ts';
 import {
   gateFieldsOf,
@@ -38,7 +41,7 @@ import { testContext } from '../helpers/context.ts';
 import { tempDir } from '../helpers/service.ts';
 
 /*
- * The visit, the visitor and the host are written once, in their contracts (docs/api.md, "Resource contracts").
+ * The visit, the visitor, the host and the invitee are written once, in their contracts (docs/api.md, "Resource contracts").
  * These tests hold the contracts to the tables of both engines, to the lists the service spelled out by hand before
  * them, and show that a field added to a contract reaches every list derived from it.
  */
@@ -107,6 +110,7 @@ test('the contracts list every column of their tables on both engines, NOT NULL 
       ['visits', visitFields],
       ['visitors', visitorFields],
       ['hosts', hostFields],
+      ['invitees', inviteeFields],
     ] as const) {
       assertColumns(fields, ctx.db.prepare(`PRAGMA table_info(${table})`).all() as Column[], `${table} on SQLite`);
       assertColumns(fields, postgresColumns(table), `${table} on PostgreSQL`);
@@ -261,6 +265,35 @@ test("the host's derived lists are the ones the service spelled out before its c
         'type',
       ]),
     ),
+  );
+});
+
+test("the invitee's derived lists are the ones the service spelled out before its contract", () => {
+  assert.deepEqual(inviteeColumns, {
+    booleans: ['requiresAuthorization'],
+    json: ['customFields'],
+    times: ['createdAt', 'updatedAt', 'deletedAt', 'expectedAt'],
+  });
+  assert.deepEqual(Object.fromEntries(Object.entries(inviteeQueryFields).map(([name, field]) => [name, field.kind])), {
+    ...Object.fromEntries([...person, 'hostId', 'visitorTypeId', 'status', 'hostName'].map((name) => [name, 'text'])),
+    expectedAt: 'timestamp',
+    cardNumber: 'number',
+  });
+  assert.deepEqual(inviteeQueryFields.status?.values, {
+    confirmed: 'confirmed',
+    arrived: 'arrived',
+    canceled: 'canceled',
+  });
+  const written = [
+    ...person,
+    ...['expectedAt', 'hostId', 'visitorTypeId', 'status', 'lang', 'pictureUrl', 'customFields', 'cardNumber'],
+    ...['notes', 'requiresAuthorization'],
+  ];
+  assert.deepEqual(keys(inviteeCreateInput), sorted(written));
+  assert.deepEqual(keys(inviteeUpdateInput), sorted(written));
+  assert.deepEqual(
+    keys(inviteeObjectSchema),
+    sorted([...written, 'id', 'type', 'createdAt', 'updatedAt', 'meetingId', 'pictureSignedUrl', 'host', 'meeting']),
   );
 });
 
