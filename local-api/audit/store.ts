@@ -3,7 +3,7 @@ import { type Caller, deviceOwnerCredentialId } from '../credentials/caller.ts';
 import type { DomainEvent, EventListener, EventName } from '../events.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { formatInZone } from '../rules/time.ts';
-import { insertRow, prepared } from '../store/rows.ts';
+import { insertRow, jsonTextElements, prepared } from '../store/rows.ts';
 
 /**
  * Check-ins and arrivals are the visitors' own doing, and the visits table records them already; every other event
@@ -217,7 +217,8 @@ const auditObject = ({ companyId: _company, at, details, ...row }: AuditRow, cal
 export function auditOfObjects(ctx: Context, caller: Caller, ids: readonly string[]): Record<string, unknown>[] {
   const rows = prepared(
     ctx.db,
-    `SELECT * FROM audit_log WHERE companyId = ? AND objectId IN (SELECT value FROM json_each(?)) ORDER BY id`,
+    `SELECT * FROM audit_log WHERE companyId = ? AND objectId IN (SELECT value FROM ${jsonTextElements(ctx.db, '?')})
+     ORDER BY id`,
   ).all(caller.companyId, JSON.stringify(ids)) as AuditRow[];
   return rows.map((row) => auditObject(row, caller));
 }
