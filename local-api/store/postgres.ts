@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type Libpq from 'libpq';
-import type { Db, RunResult, SqlStatement, Transaction } from './db.ts';
+import type { Db, RunResult, SqlStatement, Transaction } from './engine.ts';
 
 /*
  * The store on PostgreSQL, behind the same synchronous interface as better-sqlite3 (store/db.ts), over libpq's
@@ -189,11 +189,23 @@ function connection(): Connection {
   return new Client() as Connection;
 }
 
+const closing = new Set<Libpq>();
+
+/**
+ * Closes a connection. libpq's module closes its socket watcher asynchronously, and a connection collected as
+ * garbage before the event loop finishes that close aborts the process: each one is kept until the loop has turned.
+ */
+export function finishConnection(pq: Libpq): void {
+  pq.finish();
+  closing.add(pq);
+  setTimeout(() => closing.delete(pq), 0).unref();
+}
+
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 export class PostgresDb implements Db {
   readonly engine = 'postgres';
-  readonly #pq = connection();
+  #pq = connection();
   readonly #url: string;
   /** The schema's camelCase column names by their lower-case form. */
   readonly #schemaNames: Map<string, string>;
@@ -236,7 +248,8 @@ export class PostgresDb implements Db {
   /** A broken connection is opened again before a statement outside a transaction (a failed-over server). */
   #ensureConnected(): void {
     if (this.#depth === 0 && this.#pq.transactionStatus() === 4) {
-      this.#pq.finish();
+      finishConnection(this.#pq);
+      this.#pq = connection();
       this.#connect();
     }
   }
@@ -349,6 +362,6 @@ export class PostgresDb implements Db {
 
   close(): void {
     this.#open = false;
-    this.#pq.finish();
+    finishConnection(this.#pq);
   }
 }

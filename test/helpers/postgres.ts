@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Libpq from 'libpq';
+import { finishConnection } from '../../local-api/store/postgres.ts';
 
 export const testEngine: 'sqlite' | 'postgres' =
   process.env.PORTARIA_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
@@ -101,7 +102,7 @@ export function createDatabase(serverUrl: string, name: string): string {
       }
     }
   } finally {
-    pq.finish();
+    finishConnection(pq);
   }
   return `${serverUrl}/${name}`;
 }
