@@ -119,3 +119,20 @@ export function engineEnv(dataDir: string): NodeJS.ProcessEnv {
   const name = `portaria_${createHash('sha256').update(dataDir).digest('hex').slice(0, 20)}`;
   return { PORTARIA_DATABASE: createDatabase(server, name) };
 }
+
+/** The PostgreSQL server the PostgreSQL-only tests use (`npm run test:postgres` provides one), if any. */
+export const postgresServer: string | undefined = process.env.PORTARIA_TEST_POSTGRES;
+
+/** Why a PostgreSQL-only test is skipped where no server is given; false where it runs. */
+export const withoutPostgres: string | false = postgresServer
+  ? false
+  : 'needs a PostgreSQL server: npm run test:postgres (test/helpers/with-postgres.ts) provides one';
+
+let databases = 0;
+
+/** A new, empty database on the tests' server, named after the test process so parallel files never share one. */
+export function freshDatabase(label: string): string {
+  if (!postgresServer) throw new Error(`${label}: ${withoutPostgres}`);
+  databases += 1;
+  return createDatabase(postgresServer, `portaria_${label}_${process.pid}_${databases}_${Date.now() % 1_000_000}`);
+}
