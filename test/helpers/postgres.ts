@@ -107,6 +107,18 @@ export function createDatabase(serverUrl: string, name: string): string {
   return `${serverUrl}/${name}`;
 }
 
+/** Drops a database made by `createDatabase`, if it is there (the connections to it ended first). */
+export function dropDatabase(serverUrl: string, name: string): void {
+  const pq = connect(`${serverUrl}/postgres`);
+  try {
+    pq.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    if (pq.resultStatus() !== 'PGRES_COMMAND_OK')
+      throw new Error(`cannot drop database ${name}: ${pq.resultErrorMessage()}`);
+  } finally {
+    pq.finish();
+  }
+}
+
 /**
  * The environment that makes a service or a command on `dataDir` use PostgreSQL when the suite runs against it:
  * one database per data folder, so a service restarted on its folder finds its data again.
