@@ -11,7 +11,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
-import { type Cluster, createDatabase, dropDatabase, startCluster } from '../test/helpers/postgres.ts';
+import {
+  type Cluster,
+  createDatabase,
+  dropDatabase,
+  startCluster,
+  transactionCounts,
+} from '../test/helpers/postgres.ts';
 import { type LatencyFigures, latencyOf, requestOnce } from './load.ts';
 import { repoRoot, type ServerProcess, startPortaria } from './servers.ts';
 
@@ -41,6 +47,11 @@ export interface HubFigures {
   cpuUsPerMutation: number;
   /** Mutations not answered `applied`, and requests not answered 200. */
   failures: number;
+  /**
+   * PostgreSQL's transactions in the database over the whole arrangement, committed and rolled back (a
+   * serialization failure the service retried is one rollback); absent on SQLite.
+   */
+  transactions?: { commits: number; rollbacks: number };
 }
 
 /** An arrangement's figures, or why it could not be measured (its first error). */
@@ -187,7 +198,7 @@ async function pullAll(kiosks: Kiosk[], seconds: number, urlOf: (i: number) => s
  */
 async function measureArrangement(
   workDir: string,
-  database: string | undefined,
+  database: { server: string; name: string } | undefined,
   processes: number,
   plan: HubPlan,
   log: (line: string) => void,
@@ -198,12 +209,13 @@ async function measureArrangement(
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
   }
-  const serveArgs = database ? ['--database', database] : [];
+  const url = database && `${database.server}/${database.name}`;
+  const serveArgs = url ? ['--database', url] : [];
   const first = await startPortaria(dirs[0] as string, [], { serveArgs });
   const servers: ServerProcess[] = [first];
   try {
     const companies = Array.from({ length: plan.companies }, (_, i) =>
-      createCompany(dirs[0] as string, database, `Bench Hub ${i}`),
+      createCompany(dirs[0] as string, url, `Bench Hub ${i}`),
     );
     for (const dir of dirs.slice(1)) {
       copyFileSync(join(dirs[0] as string, 'device.key'), join(dir, 'device.key'));
@@ -221,6 +233,7 @@ async function measureArrangement(
     const pushed = await pushAll(kiosks, plan, urlOf);
     const cpuMs = servers.reduce((sum, s) => sum + s.cpuMs(), 0) - cpuBefore;
     const pulled = await pullAll(kiosks, plan.pullSeconds, urlOf);
+    await Promise.all(servers.map((s) => s.stop()));
     const figures: HubFigures = {
       pushPerSecond: pushed.perSecond,
       push: pushed.latency,
@@ -228,16 +241,39 @@ async function measureArrangement(
       pull: pulled.latency,
       cpuUsPerMutation: pushed.applied > 0 ? (cpuMs * 1000) / pushed.applied : 0,
       failures: pushed.failures + pulled.failures,
+      ...(database && { transactions: await transactionCounts(database.server, database.name) }),
     };
     log(
       `${database ? `PostgreSQL, ${processes} process(es)` : 'SQLite'}: push ${figures.pushPerSecond.toFixed(0)} ` +
         `mutations/s (p99 ${figures.push.p99.toFixed(0)} ms), pull ${figures.pullRowsPerSecond.toFixed(0)} rows/s ` +
-        `(p99 ${figures.pull.p99.toFixed(0)} ms)`,
+        `(p99 ${figures.pull.p99.toFixed(0)} ms)` +
+        (figures.transactions
+          ? `, ${figures.transactions.rollbacks} of ${figures.transactions.commits + figures.transactions.rollbacks} ` +
+            'transactions rolled back'
+          : ''),
     );
     return figures;
+  } catch (error) {
+    throw new Error(`${(error as Error).message}${loggedErrors(servers)}`);
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
   }
+}
+
+/** The messages of the errors the processes logged (pino's JSON lines), to say why a request failed. */
+function loggedErrors(servers: ServerProcess[]): string {
+  const messages = new Set<string>();
+  for (const server of servers) {
+    for (const line of server.stderr().split('\n')) {
+      try {
+        const message = (JSON.parse(line) as { err?: { message?: string } }).err?.message;
+        if (message) messages.add(message);
+      } catch {
+        // A line cut by the 4,000-character window, or not the log's: nothing to say.
+      }
+    }
+  }
+  return messages.size > 0 ? ` (logged: ${[...messages].join('; ')})` : '';
 }
 
 /** The three arrangements in turn, on a cluster of this run's own (or the server PORTARIA_BENCH_POSTGRES names). */
@@ -250,9 +286,14 @@ export async function measureHubs(workDir: string, plan: HubPlan, log: (line: st
   const freshDatabase = () => {
     const name = `portaria_bench_hub_${randomBytes(6).toString('hex')}`;
     created.push(name);
-    return createDatabase(server, name);
+    createDatabase(server, name);
+    return { server, name };
   };
-  const attempt = (dir: string, database: string | undefined, processes: number): Promise<HubOutcome> =>
+  const attempt = (
+    dir: string,
+    database: { server: string; name: string } | undefined,
+    processes: number,
+  ): Promise<HubOutcome> =>
     measureArrangement(join(workDir, dir), database, processes, plan, log).catch((error: Error) => {
       log(`${dir}: ${error.message}`);
       return { failed: error.message.split('\n')[0] as string };

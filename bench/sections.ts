@@ -292,6 +292,15 @@ function hubRows(label: string, measured: HubOutcome, reference: HubOutcome, ref
       reference: hubLatencies(reference, 'pull'),
     },
   ];
+  const rolledBack = (f: HubFigures) =>
+    f.transactions ? `${shown(f.transactions.rollbacks)} / ${shown(f.transactions.commits)}` : '—';
+  if (measured.transactions) {
+    rows.push({
+      measure: '  PostgreSQL transactions rolled back (conflicts retried) / committed',
+      portaria: rolledBack(measured),
+      reference: rolledBack(reference),
+    });
+  }
   const failures = measured.failures + reference.failures;
   if (failures > 0)
     rows.push({ measure: '  mutations not applied, pages not 200', portaria: `${failures}`, reference: '' });
@@ -309,6 +318,10 @@ function hubFigures(prefix: string, outcome: HubOutcome): Record<string, number>
     [`${prefix}_pull_p99_ms`]: outcome.pull.p99,
     [`${prefix}_cpu_us_per_mutation`]: outcome.cpuUsPerMutation,
     [`${prefix}_failures`]: outcome.failures,
+    ...(outcome.transactions && {
+      [`${prefix}_commits`]: outcome.transactions.commits,
+      [`${prefix}_rollbacks`]: outcome.transactions.rollbacks,
+    }),
   };
 }
 

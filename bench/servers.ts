@@ -18,6 +18,8 @@ export interface ServerProcess {
   rssMb(): number;
   /** CPU time (user + system) the process has used so far, in milliseconds (/proc/<pid>/stat). */
   cpuMs(): number;
+  /** The last 4,000 characters the process wrote to stderr (its log). */
+  stderr(): string;
   stop(): Promise<void>;
 }
 
@@ -73,6 +75,7 @@ export async function startProcess(args: string[]): Promise<ServerProcess> {
     spawnedAt,
     rssMb: () => residentMb(pid),
     cpuMs: () => cpuTimeMs(pid),
+    stderr: () => stderr,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((done) => child.once('exit', done));
