@@ -4,6 +4,7 @@ import type { EventListener } from '../events.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { enqueue, type JobHandler, PermanentJobError } from '../queue/queue.ts';
 import { formatInZone } from '../rules/time.ts';
+import { gateVisitorFields } from '../visitors/contract.ts';
 import { deliveryStatus, postJson } from '../webhooks/delivery.ts';
 import { deliveryStatusSchema } from '../webhooks/schema.ts';
 import { deliveryHeader, eventHeader } from '../webhooks/signature.ts';
@@ -21,9 +22,6 @@ export const gateCallbackKind = 'gate.callback';
 
 /** A callback is retried for a day: after that the visitor has long gone, and the gate has other sources. */
 export const gateCallbackGiveUpMs = 24 * 3_600_000;
-
-/** The visitor's own fields of the visit object: who is at the gate. */
-const visitorFields = ['name', 'email', 'phone', 'cpf', 'rg', 'document', 'company', 'position', 'sector'] as const;
 
 interface CallbackPayload {
   /** The exact JSON sent, fixed at check-in. */
@@ -57,7 +55,7 @@ export function gateCallbackListener(ctx: Context): EventListener {
             expiresAt: code.expiresAt === null ? null : formatInZone(code.expiresAt, caller.timeZone),
           }
         : null,
-      visitor: Object.fromEntries(visitorFields.map((field) => [field, visit[field] ?? null])),
+      visitor: Object.fromEntries(gateVisitorFields.map((field) => [field, visit[field] ?? null])),
       host: visit.host ?? null,
       visit,
     };

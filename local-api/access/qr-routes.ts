@@ -8,7 +8,8 @@ import { validate } from '../http/fields.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { getInvitee } from '../invitees/store.ts';
 import { formatInZone } from '../rules/time.ts';
-import { getVisit, type VisitRow } from '../visits/store.ts';
+import type { VisitRow } from '../visits/contract.ts';
+import { getVisit } from '../visits/store.ts';
 import { cardNumberOf, issueCode, type QrCode, type QrSettings, type QrSubject } from './qr.ts';
 import { findAccessConfig } from './store.ts';
 

@@ -4,7 +4,7 @@ import { ApiError } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { newCustomFieldId } from '../rules/ids.ts';
 import { findLiveRow, insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
-import type { AnswerItem } from '../visits/schema.ts';
+import type { AnswerItem } from '../visits/contract.ts';
 import {
   type CustomFieldCreateInput,
   type CustomFieldLocation,

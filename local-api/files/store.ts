@@ -1,11 +1,11 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { ApiError, type ErrorCode } from '../http/errors.ts';
 import { newRecordId } from '../rules/ids.ts';
 import { prepared } from '../store/rows.ts';
+import { deleteQueuedFiles, eraseFileBytes, readFileBytes, writeFileBytes } from './bytes.ts';
 import { ndaMaxBytes, pictureMaxBytes } from './schema.ts';
 
 export type FilePurpose = 'visit-picture' | 'visit-nda' | 'invitee-picture' | 'company-logo';
@@ -81,10 +81,15 @@ export const storedFileId = (path: unknown): string | undefined =>
 const relativePath = (companyId: string, name: string) => `files/${companyId}/${name}`;
 
 /**
- * Marks a file's row deleted. The row keeps what a signed link to it is checked against (its company, its type) and
- * loses its hash and size: they would identify the picture or document of the person it showed.
+ * Forgets the file a row names (`files/<company>/<id>.<ext>`; anything else names no stored file), inside the
+ * transaction that stops naming it: its bytes are erased (files/bytes.ts) and its row marked deleted. The row keeps
+ * what a signed link to it is checked against (its company, its type) and loses its hash and size: they would
+ * identify the picture or document of the person it showed.
  */
-export function forgetFileRow(ctx: Pick<Context, 'db'>, companyId: string, id: string, now: number): void {
+export function forgetFile(ctx: Pick<Context, 'db'>, companyId: string, path: unknown, now: number): void {
+  const id = storedFileId(path);
+  if (!id) return;
+  eraseFileBytes(ctx, { companyId, name: basename(path as string) }, now);
   prepared(
     ctx.db,
     `UPDATE files SET deletedAt = COALESCE(deletedAt, ?), size = 0, sha256 = '' WHERE id = ? AND companyId = ?`,
@@ -93,33 +98,23 @@ export function forgetFileRow(ctx: Pick<Context, 'db'>, companyId: string, id: s
 
 /** What a write may do with files; used inside the write's transaction. */
 export interface FileBatch {
-  /** Writes the upload (fsynced: a committed row never names missing bytes), records it, answers its path. */
+  /** Records the upload and writes its bytes (files/bytes.ts: a committed row never names missing bytes). */
   save(upload: Upload): string;
-  /** Marks a file the row no longer carries as deleted; its bytes are removed once the write has committed. */
+  /** Forgets a file the row no longer carries (`forgetFile`); its bytes are gone once the write has committed. */
   retire(path: string | null | undefined): void;
 }
 
 /**
- * Runs a write that may save files in one transaction. Files are written before the transaction commits; if the
- * write fails (it rolls back), the files it wrote are removed again, so no file outlives its row. Retired files
- * are removed after the commit, so this must not be nested in another transaction that could still roll back.
+ * Runs a write that may save files in one transaction. If the write fails (it rolls back), the bytes it wrote go
+ * too, so no file outlives its row. Retired files of the data folder are removed after the commit, so this must
+ * not be nested in another transaction that could still roll back.
  */
 export function inTransactionWithFiles<T>(ctx: Context, caller: Caller, work: (files: FileBatch) => T): T {
-  const written: string[] = [];
-  const retired: string[] = [];
+  const undo: (() => void)[] = [];
   const batch: FileBatch = {
     save(upload) {
       const id = newRecordId(ctx.random);
-      const path = relativePath(caller.companyId, `${id}.${upload.extension}`);
-      mkdirSync(join(ctx.dataDir, 'files', caller.companyId), { recursive: true, mode: 0o700 });
-      written.push(path);
-      const fd = openSync(join(ctx.dataDir, path), 'wx', 0o600);
-      try {
-        writeSync(fd, upload.bytes);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
+      const name = `${id}.${upload.extension}`;
       prepared(
         ctx.db,
         `INSERT INTO files (id, companyId, createdAt, purpose, mediaType, extension, size, sha256)
@@ -134,23 +129,21 @@ export function inTransactionWithFiles<T>(ctx: Context, caller: Caller, work: (f
         upload.bytes.length,
         createHash('sha256').update(upload.bytes).digest('hex'),
       );
-      return path;
+      undo.push(writeFileBytes(ctx, { companyId: caller.companyId, name }, upload.bytes));
+      return relativePath(caller.companyId, name);
     },
     retire(path) {
-      const id = storedFileId(path);
-      if (!path || !id) return;
-      forgetFileRow(ctx, caller.companyId, id, ctx.clock.now());
-      retired.push(relativePath(caller.companyId, basename(path)));
+      forgetFile(ctx, caller.companyId, path, ctx.clock.now());
     },
   };
   let result: T;
   try {
     result = inTransaction(ctx, () => work(batch));
   } catch (error) {
-    for (const path of written) rmSync(join(ctx.dataDir, path), { force: true });
+    for (const undoWrite of undo) undoWrite();
     throw error;
   }
-  for (const path of retired) rmSync(join(ctx.dataDir, path), { force: true });
+  deleteQueuedFiles(ctx);
   return result;
 }
 
@@ -252,11 +245,8 @@ export function openFile(
 
 /** The bytes of a company's stored file whose row was found; bytes already deleted are NOT_FOUND. */
 export function readStoredFile(ctx: Context, file: Omit<StoredFile, 'bytes'>, name: string): StoredFile {
-  try {
-    return { ...file, bytes: readFileSync(join(ctx.dataDir, relativePath(file.companyId, name))) };
-  } catch (error) {
-    // Erasure and retention delete the bytes of a visitor's files: a link to one of them finds nothing.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ApiError('NOT_FOUND');
-    throw error;
-  }
+  const bytes = readFileBytes(ctx, { companyId: file.companyId, name });
+  // Erasure and retention delete the bytes of a visitor's files: a link to one of them finds nothing.
+  if (!bytes) throw new ApiError('NOT_FOUND');
+  return { ...file, bytes };
 }

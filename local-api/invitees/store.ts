@@ -18,7 +18,7 @@ import { newCardNumber, newUuid } from '../rules/ids.ts';
 import { parseTimestampInput } from '../rules/time.ts';
 import { findLiveRow, insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
 import { requireVisitorType } from '../visitor-types/store.ts';
-import { visitorDataFields } from '../visitors/schema.ts';
+import { visitorDataFields } from '../visitors/contract.ts';
 import {
   type InviteeCreateInput,
   type InviteeStatus,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bool, positiveInt } from '../http/fields.ts';
-import { visitorDataFields } from '../visitors/schema.ts';
+import { visitorDataFields } from '../visitors/contract.ts';
 
 /** The visitor data a walk-in may be asked for, besides the name (always asked, always required). */
 export type VisitorFieldName = Exclude<(typeof visitorDataFields)[number], 'name'>;

@@ -9,8 +9,8 @@ import { isUuidV4 } from '../rules/ids.ts';
 import { firstNameAndInitial, namesMatch, normalizeName } from '../rules/names.ts';
 import { formatInZone, parseDateTime } from '../rules/time.ts';
 import { prepared } from '../store/rows.ts';
-import { authorizationStatusOut } from '../visits/schema.ts';
-import { findVisit, type VisitRow } from '../visits/store.ts';
+import { authorizationStatusOut, type VisitRow } from '../visits/contract.ts';
+import { findVisit } from '../visits/store.ts';
 import { hostSearch, maxNameMatches } from './visitor-schema.ts';
 
 /** The start and end of the caller's day (in the company's zone) around `now`. */

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { type AuditActor, auditActor, auditOfObjects, recordAudit } from '../audit/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
+import { readFileBytes } from '../files/bytes.ts';
 import { storedFileId } from '../files/store.ts';
 import { type MeetingRow, meetingWithoutHost } from '../meetings/objects.ts';
 import { type NotificationRow, notificationObjects } from '../notifications/store.ts';
@@ -31,12 +30,8 @@ function exportedFiles(ctx: Context, caller: Caller, paths: readonly string[]) {
       caller.companyId,
     ) as FileRow | undefined;
     if (!row) return [];
-    let content: Buffer;
-    try {
-      content = readFileSync(join(ctx.dataDir, path));
-    } catch {
-      content = Buffer.alloc(0);
-    }
+    const content =
+      readFileBytes(ctx, { companyId: caller.companyId, name: `${row.id}.${row.extension}` }) ?? Buffer.alloc(0);
     return [
       {
         name: `${row.id}.${row.extension}`,

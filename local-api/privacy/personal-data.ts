@@ -3,9 +3,11 @@ import type { Context } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import type { EventName } from '../events.ts';
 import { type InviteeRow, inviteeObject } from '../invitees/store.ts';
-import { visitorDataFields } from '../visitors/schema.ts';
-import { type VisitorRow, visitorObject } from '../visitors/store.ts';
-import { type VisitRow, visitObject } from '../visits/store.ts';
+import type { VisitorRow } from '../visitors/contract.ts';
+import { visitorDataFields } from '../visitors/contract.ts';
+import { visitorObject } from '../visitors/present.ts';
+import type { VisitRow } from '../visits/contract.ts';
+import { visitObject } from '../visits/present.ts';
 
 /**
  * The tables that hold a visitor's personal data, and how to take it out of a row. Retention and erasure both
@@ -63,7 +65,7 @@ export const personalTables: readonly PersonalTable[] = [
     answers: [],
     files: [],
     deletedEvent: 'visitor.deleted',
-    object: (_ctx, caller, row) => visitorObject(row as VisitorRow, caller),
+    object: (_ctx, caller, row) => visitorObject(row as VisitorRow, caller.timeZone),
   },
   {
     // Whom the door refuses: kept until the company deletes it or the person has their data erased.

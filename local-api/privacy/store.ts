@@ -1,15 +1,14 @@
-import { unlinkSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
 import { companyCaller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
-import { forgetFileRow, storedFileId } from '../files/store.ts';
+import { deleteQueuedFiles } from '../files/bytes.ts';
+import { forgetFile } from '../files/store.ts';
 import { ApiError } from '../http/errors.ts';
 import { emailKey } from '../rules/identity.ts';
 import { newRecordId } from '../rules/ids.ts';
 import { formatInZone } from '../rules/time.ts';
 import type { Db } from '../store/db.ts';
-import { prepared } from '../store/rows.ts';
+import { jsonTextElements, prepared, textPosition } from '../store/rows.ts';
 import {
   isPersonsRow,
   learnFrom,
@@ -30,8 +29,8 @@ type Row = Record<string, unknown> & { id: string; deletedAt: number | null };
 const walToTruncate = new WeakSet<Db>();
 
 /**
- * Takes the person's data out of the rows, queues their files for deletion and marks the files' rows deleted
- * without their hash and size (those are the person's too); returns how many files.
+ * Takes the person's data out of the rows, erases their files (`forgetFile`: the bytes, and the rows marked deleted
+ * without their hash and size, which are the person's too); returns how many files.
  */
 function anonymise(
   ctx: Pick<Context, 'db'>,
@@ -45,42 +44,13 @@ function anonymise(
     for (const column of table.files) {
       const path = row[column];
       if (typeof path !== 'string' || path === '') continue;
-      prepared(
-        ctx.db,
-        'INSERT INTO file_deletions (path, companyId, createdAt) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
-      ).run(path, companyId, now);
-      forgetFileRow(ctx, companyId, storedFileId(path) ?? '', now);
+      forgetFile(ctx, companyId, path, now);
       files++;
     }
     prepared(ctx.db, anonymiseSql(table)).run({ id: row.id, now });
   }
   if (rows.length > 0) walToTruncate.add(ctx.db);
   return files;
-}
-
-/**
- * Deletes the files erasures and retention left to delete. A path is taken relative to the data folder, and a
- * path that leads out of it is never deleted: the database does not get to name any file on the machine.
- */
-export function deleteQueuedFiles(ctx: Context): void {
-  const queued = prepared(ctx.db, 'SELECT path FROM file_deletions').all() as { path: string }[];
-  for (const { path } of queued) {
-    const file = resolve(ctx.dataDir, path);
-    const inside = relative(ctx.dataDir, file);
-    if (inside !== '' && !inside.startsWith('..') && !isAbsolute(inside)) {
-      try {
-        unlinkSync(file);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-          ctx.log.warn({ err: error }, 'a file of an erased visitor could not be deleted; trying again later');
-          continue;
-        }
-      }
-    } else {
-      ctx.log.warn({ path }, 'a queued file lies outside the data folder: not deleted');
-    }
-    prepared(ctx.db, 'DELETE FROM file_deletions WHERE path = ?').run(path);
-  }
 }
 
 /**
@@ -106,9 +76,10 @@ export interface Traces {
 }
 
 /** SQL true for a row whose `column` holds one of the ids (`:ids`) or texts (`:values`, without regard to case). */
-const mentions = (column: string) =>
-  `(EXISTS (SELECT 1 FROM json_each(:ids) WHERE instr(${column}, value) > 0)
-    OR EXISTS (SELECT 1 FROM json_each(:values) WHERE instr(lower(${column}), lower(value)) > 0))`;
+const mentions = (db: Db, column: string) =>
+  `(EXISTS (SELECT 1 FROM ${jsonTextElements(db, ':ids')} WHERE ${textPosition(db, column, 'value')} > 0)
+    OR EXISTS (SELECT 1 FROM ${jsonTextElements(db, ':values')}
+               WHERE ${textPosition(db, `lower(${column})`, 'lower(value)')} > 0))`;
 
 const traceParams = (traces: Traces) => ({ ids: JSON.stringify(traces.ids), values: JSON.stringify(traces.values) });
 
@@ -128,7 +99,7 @@ export function jobsAbout(ctx: Pick<Context, 'db'>, companyId: string, traces: T
   return prepared(
     ctx.db,
     `SELECT id, kind, status, attempts, createdAt, updatedAt, payload FROM jobs
-     WHERE companyId = :companyId AND ${mentions('payload')} ORDER BY id`,
+     WHERE companyId = :companyId AND ${mentions(ctx.db, 'payload')} ORDER BY id`,
   ).all({ companyId, ...traceParams(traces) }) as JobAbout[];
 }
 
@@ -164,9 +135,10 @@ function scrubSyncQueues(ctx: Pick<Context, 'db'>, companyId: string, traces: Tr
   const params = { companyId, ...traceParams(traces) };
   let removed = 0;
   for (const table of ['sync_outbox', 'sync_rejections']) {
-    removed += prepared(ctx.db, `DELETE FROM ${table} WHERE companyId = :companyId AND ${mentions('args')}`).run(
-      params,
-    ).changes;
+    removed += prepared(
+      ctx.db,
+      `DELETE FROM ${table} WHERE companyId = :companyId AND ${mentions(ctx.db, 'args')}`,
+    ).run(params).changes;
   }
   return removed;
 }
@@ -217,7 +189,7 @@ function scrubNotifications(ctx: Pick<Context, 'db'>, companyId: string, values:
   const rows = prepared(
     ctx.db,
     `SELECT id, message FROM notifications WHERE companyId = :companyId AND message IS NOT NULL
-     AND ${mentions('message')}`,
+     AND ${mentions(ctx.db, 'message')}`,
   ).all({ companyId, ...traceParams({ ids: [], values }) }) as { id: string; message: string }[];
   for (const row of rows) {
     prepared(ctx.db, 'UPDATE notifications SET message = ?, updatedAt = ? WHERE id = ?').run(

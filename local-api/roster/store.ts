@@ -2,7 +2,8 @@ import type { Context } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { formatInZone } from '../rules/time.ts';
 import { prepared } from '../store/rows.ts';
-import { type VisitRow, visitObjects } from '../visits/store.ts';
+import type { VisitRow } from '../visits/contract.ts';
+import { visitObjects } from '../visits/present.ts';
 
 /**
  * The open visits: checked in and not out, not blocked at the door. A denied visit stays "inside" in the visit

@@ -13,6 +13,8 @@ import type { Db, RunResult, SqlStatement, Transaction } from './engine.ts';
  * - identifiers: PostgreSQL folds unquoted names to lower case, so quoted ones ("end") are lowered too, and result
  *   columns are given back their camelCase names (the schema's and the statement's own spelling);
  * - values: 8-byte integers and numerics are numbers (times are milliseconds, well within 2^53), bytea is a Buffer;
+ * - `rowid`: the listed tables have one, the order of creation as SQLite's rowid is (migration 0017); like SQLite's,
+ *   it is not one of the row's columns, so a result leaves out a column of that name (`rowid AS x` reads it);
  * - transactions are SERIALIZABLE, as SQLite's are, and one that loses a conflict to another process runs again
  *   (its work is a synchronous function of what it reads, so running it again is safe).
  */
@@ -102,6 +104,8 @@ function sqlValue(value: unknown): Value {
 /** Result type OIDs read as something other than text. */
 const numberTypes = new Set([20, 21, 23, 26, 700, 701, 1700]);
 const byteaType = 17;
+/** SQLite's `SELECT *` never includes the rowid; PostgreSQL's includes the column that stands for it. */
+const hiddenRowid = 'rowid';
 const boolType = 16;
 
 function parseValue(text: string, type: number): unknown {
@@ -273,7 +277,7 @@ export class PostgresDb implements Db {
     const types: number[] = [];
     for (let f = 0; f < fieldCount; f++) {
       const name = pq.fname(f);
-      keys.push(spelled.get(name) ?? this.#schemaNames.get(name) ?? name);
+      keys.push(name === hiddenRowid ? '' : (spelled.get(name) ?? this.#schemaNames.get(name) ?? name));
       types.push(pq.ftype(f));
     }
     const rows: unknown[] = [];
@@ -285,6 +289,7 @@ export class PostgresDb implements Db {
       }
       const row: Record<string, unknown> = {};
       for (let f = 0; f < fieldCount; f++) {
+        if (keys[f] === '') continue;
         row[keys[f] as string] = pq.getisnull(r, f) ? null : parseValue(pq.getvalue(r, f), types[f] as number);
       }
       rows.push(row);

@@ -135,9 +135,26 @@ export function rowsByIds<T>(db: Db, table: string, columns: string, companyId: 
   for (let start = 0; start < unique.length; start += 500) {
     const chunk = unique.slice(start, start + 500);
     // Found by primary key; `+companyId` only checks the company (the unary + keeps SQLite from walking the
-    // company's index instead, every row of it, which it otherwise prefers for more than one id).
-    const sql = `SELECT ${columns} FROM ${table} WHERE +companyId = ? AND id IN (${chunk.map(() => '?').join(', ')})`;
+    // company's index instead, every row of it, which it otherwise prefers for more than one id). PostgreSQL has
+    // no unary + on text, and its planner needs no such hint.
+    const company = db.sqlite ? '+companyId' : 'companyId';
+    const sql = `SELECT ${columns} FROM ${table} WHERE ${company} = ? AND id IN (${chunk.map(() => '?').join(', ')})`;
     rows.push(...(prepared(db, sql).all(companyId, ...chunk) as T[]));
   }
   return rows;
 }
+
+/*
+ * The few expressions the engines spell differently, for SQL otherwise written once.
+ */
+
+/**
+ * A JSON array of strings, sent as one parameter, as a table of one text column `value` (the elements): SQLite's
+ * `json_each`; PostgreSQL's `json_each` answers json values, its `json_array_elements_text` text.
+ */
+export const jsonTextElements = (db: Db, parameter: string): string =>
+  db.sqlite ? `json_each(${parameter})` : `json_array_elements_text(CAST(${parameter} AS json)) AS elements (value)`;
+
+/** Where `needle` starts in `text`, from 1, or 0 if it is not there: SQLite's `instr`, PostgreSQL's `strpos`. */
+export const textPosition = (db: Db, text: string, needle: string): string =>
+  `${db.sqlite ? 'instr' : 'strpos'}(${text}, ${needle})`;

@@ -88,7 +88,7 @@ function applyChange(
   if (!spec) return;
   if (change.row && change.row[spec.company] !== page.companyId) return;
   if (page.resyncing) {
-    prepared(ctx.db, 'INSERT OR IGNORE INTO sync_resync_seen (tableName, rowKey) VALUES (?, ?)').run(
+    prepared(ctx.db, 'INSERT INTO sync_resync_seen (tableName, rowKey) VALUES (?, ?) ON CONFLICT DO NOTHING').run(
       spec.table,
       change.key,
     );

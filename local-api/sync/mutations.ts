@@ -5,12 +5,13 @@ import type { DomainEvent, EventName } from '../events.ts';
 import { ApiError } from '../http/errors.ts';
 import { findInvitee, type InviteeRow } from '../invitees/store.ts';
 import { findLiveRow, prepared } from '../store/rows.ts';
+import { type VisitRow, visitColumns } from '../visits/contract.ts';
 import {
   authorizationInput,
   checkoutInput,
   inviteeCheckinInput,
-  visitColumns,
   visitCreateInput,
+  visitSyncFields,
 } from '../visits/schema.ts';
 import {
   authorizeVisit,
@@ -19,7 +20,6 @@ import {
   checkoutVisit,
   getVisit,
   inviteeAnswers,
-  type VisitRow,
 } from '../visits/store.ts';
 import { compareHlc, isHlc } from './hlc.ts';
 import type { RowRef } from './outbox.ts';
@@ -130,7 +130,7 @@ export const mutationKinds: Readonly<Record<string, MutationKind<unknown>>> = {
 };
 
 /** Stored values as input text: times as ISO 8601 with milliseconds, JSON parsed, booleans as booleans. */
-function inputValue(column: string, value: unknown): unknown {
+function inputValue(column: keyof VisitRow, value: unknown): unknown {
   if (visitColumns.times.includes(column)) return new Date(Number(value)).toISOString();
   if (visitColumns.json.includes(column)) return JSON.parse(String(value)) as unknown;
   if (visitColumns.booleans.includes(column)) return value === 1;
@@ -138,7 +138,7 @@ function inputValue(column: string, value: unknown): unknown {
 }
 
 /** The given columns of the row as input fields; absent (null) values are left out, as a client would. */
-function inputFields(row: VisitRow, columns: readonly string[]): Record<string, unknown> {
+function inputFields(row: VisitRow, columns: readonly (keyof VisitRow)[]): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   for (const column of columns) {
     const value = row[column];
@@ -147,60 +147,18 @@ function inputFields(row: VisitRow, columns: readonly string[]): Record<string, 
   return fields;
 }
 
-const visitorColumns = ['name', 'email', 'phone', 'cpf', 'rg', 'document', 'company', 'position', 'sector', 'address'];
-const walkInColumns = [
-  'id',
-  'hostId',
-  'visitorTypeId',
-  'checkinType',
-  'checkoutType',
-  'cardNumber',
-  'expectedAt',
-  'checkinAt',
-  'finishCheckinAt',
-  'checkoutAt',
-  'authorizedById',
-  'authorizedAt',
-  'authorizationVia',
-  'authorizationLink',
-  'authorizationStatus',
-  'visitorStatus',
-  'statusNote',
-  'checkinByHostId',
-  'checkoutByHostId',
-  'checkinByIpadId',
-  'checkoutByIpadId',
-  'notes',
-  'customHostName',
-  'meetingId',
-  'visitorId',
-  'userId',
-  'isCanceled',
-  'firstAccessAt',
-  'timeToDelayVisit',
-  'customFields',
-  'questionnaireFields',
-  'feedbacks',
-];
-
 function visitRowOf(ctx: Pick<Context, 'db'>, event: DomainEvent): VisitRow {
   return prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(String(event.object().id)) as VisitRow;
 }
 
 /** A visit's check-in as the kiosk's mutation: a walk-in's, or an invitee's with the kiosk's record beside it. */
 function checkinOf(ctx: Pick<Context, 'db'>, row: VisitRow): Mutation {
-  const record = { visit: inputFields(row, walkInColumns), visitor: inputFields(row, visitorColumns) };
+  const record = {
+    visit: inputFields(row, visitSyncFields.walkIn),
+    visitor: inputFields(row, visitSyncFields.visitor),
+  };
   if (row.inviteeId === null) return { name: 'visit.checkin', args: record, rows: [visitRef(row.id)] };
-  const checkin = inputFields(row, [
-    'id',
-    'checkinAt',
-    'checkinType',
-    'checkinByIpadId',
-    'checkinByHostId',
-    'notes',
-    'customFields',
-    'questionnaireFields',
-  ]);
+  const checkin = inputFields(row, visitSyncFields.inviteeCheckin);
   // Answers copied from the invitee are left for the hub to copy from its own invitee, with their field types.
   const invitee = findLiveRow<InviteeRow>(ctx.db, 'invitees', row.companyId, row.inviteeId);
   if (invitee && row.customFields === JSON.stringify(inviteeAnswers(invitee))) delete checkin.customFields;
@@ -212,7 +170,7 @@ function checkinOf(ctx: Pick<Context, 'db'>, row: VisitRow): Mutation {
 }
 
 function checkoutOf(row: VisitRow): Mutation {
-  const checkout = inputFields(row, ['checkoutAt', 'checkoutType', 'checkoutByHostId', 'checkoutByIpadId']);
+  const checkout = inputFields(row, visitSyncFields.checkout);
   return { name: 'visit.checkout', args: { id: row.id, checkout }, rows: [visitRef(row.id)] };
 }
 
@@ -221,7 +179,7 @@ function authorizationOf(row: VisitRow, status: 'ALLOWED' | 'DENIED', decidedHlc
     id: row.id,
     status,
     authorizedAt: new Date(Number(row.authorizedAt)).toISOString(),
-    authorization: inputFields(row, ['authorizedById', 'authorizationVia']),
+    authorization: inputFields(row, visitSyncFields.authorization),
     ...(decidedHlc === undefined ? {} : { decidedHlc }),
   };
   return { name: 'visit.authorize', args, rows: [visitRef(row.id)] };

@@ -1,7 +1,7 @@
 import type { Context } from '../context.ts';
 import { hexId } from '../rules/ids.ts';
 import { prepared } from '../store/rows.ts';
-import type { VisitRow } from '../visits/store.ts';
+import type { VisitRow } from '../visits/contract.ts';
 import { formatHlc } from './hlc.ts';
 import { registerHlc, visitMutations } from './mutations.ts';
 import { recordMutation } from './outbox.ts';

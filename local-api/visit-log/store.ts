@@ -4,8 +4,9 @@ import { ApiError } from '../http/errors.ts';
 import { parseLimit } from '../http/list-query.ts';
 import { formatInZone, parseDateTime } from '../rules/time.ts';
 import { prepared } from '../store/rows.ts';
-import { authorizationStatusOut } from '../visits/schema.ts';
-import { type VisitRow, visitObjects } from '../visits/store.ts';
+import type { VisitRow } from '../visits/contract.ts';
+import { authorizationStatusOut } from '../visits/contract.ts';
+import { visitObjects } from '../visits/present.ts';
 import { csvLine } from './csv.ts';
 import { maxSpanDays, visitLogPaging } from './schema.ts';
 

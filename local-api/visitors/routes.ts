@@ -4,8 +4,10 @@ import type { Context } from '../context.ts';
 import { roles } from '../credentials/caller.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
+import { visitorQueryFields } from './contract.ts';
+import { visitorObject } from './present.ts';
 import { visitorObjectSchema } from './schema.ts';
-import { deleteVisitor, getVisitor, listVisitors, visitorObject, visitorQueryFields } from './store.ts';
+import { deleteVisitor, getVisitor, listVisitors } from './store.ts';
 
 export const visitorPaging = { defaultLimit: 500, maxLimit: 1000 };
 
@@ -24,7 +26,7 @@ export function visitorRoutes(ctx: Context): RouteSpec[] {
       errors: listErrors,
       handle: ({ req, caller }) => {
         const query = parseListQuery(req.query, visitorPaging, visitorQueryFields);
-        const visitors = listVisitors(ctx, caller, query).map((row) => visitorObject(row, caller));
+        const visitors = listVisitors(ctx, caller, query).map((row) => visitorObject(row, caller.timeZone));
         auditRead(ctx, caller, { action: 'visitors.listed', objectType: 'visitor', size: visitors.length });
         return { visitors, size: visitors.length };
       },
@@ -40,7 +42,7 @@ export function visitorRoutes(ctx: Context): RouteSpec[] {
       handle: ({ caller, params }) => {
         const visitor = getVisitor(ctx, caller, String(params.id));
         auditRead(ctx, caller, { action: 'visitor.read', objectType: 'visitor', objectId: visitor.id });
-        return visitorObject(visitor, caller);
+        return visitorObject(visitor, caller.timeZone);
       },
     }),
     route({

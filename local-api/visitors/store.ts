@@ -1,29 +1,15 @@
 import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
-import type { ListQuery, QueryFields } from '../http/list-query.ts';
+import type { ListQuery } from '../http/list-query.ts';
 import { forgetDeletedRow, settleErasures } from '../privacy/store.ts';
 import { cpfKey, documentKey, emailKey } from '../rules/identity.ts';
 import { newRecordId } from '../rules/ids.ts';
-import { findLiveRow, insertRow, listRows, prepared, queryFieldsOf, rowToObject, updateRow } from '../store/rows.ts';
-import { visitorColumns, visitorDataFields } from './schema.ts';
-
-export type VisitorRow = Record<string, unknown> & { id: string; visitCount: number };
+import { findLiveRow, insertRow, listRows, prepared, updateRow } from '../store/rows.ts';
+import { type VisitorRow, visitorDataFields } from './contract.ts';
+import { visitorObject } from './present.ts';
 
 export type VisitorData = Partial<Record<(typeof visitorDataFields)[number], string | null>>;
-
-export const visitorQueryFields: QueryFields = {
-  ...queryFieldsOf(['id', ...visitorDataFields], visitorColumns),
-  visitCount: { kind: 'number' },
-};
-
-const keyColumns = ['emailKey', 'cpfKey', 'documentKey'] as const;
-
-export function visitorObject(row: VisitorRow, caller: Caller): Record<string, unknown> {
-  const { companyId: _company, ...object } = rowToObject(row, visitorColumns, caller.timeZone);
-  for (const key of keyColumns) delete object[key];
-  return { ...object, type: 'visitor' };
-}
 
 function findVisitor(ctx: Context, caller: Caller, id: string): VisitorRow | undefined {
   return findLiveRow<VisitorRow>(ctx.db, 'visitors', caller.companyId, id);
@@ -109,7 +95,7 @@ export function deleteVisitor(ctx: Context, caller: Caller, id: string): void {
     getVisitor(ctx, caller, id);
     forgetDeletedRow(ctx, caller.companyId, 'visitors', id, ctx.clock.now());
     const row = prepared(ctx.db, 'SELECT * FROM visitors WHERE id = ?').get(id) as VisitorRow;
-    ctx.events.publish('visitor.deleted', caller, () => visitorObject(row, caller));
+    ctx.events.publish('visitor.deleted', caller, () => visitorObject(row, caller.timeZone));
   });
   settleErasures(ctx);
 }

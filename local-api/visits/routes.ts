@@ -7,6 +7,7 @@ import { ndaOf, pictureOf } from '../files/store.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { hostNotified } from '../notifications/delivery.ts';
+import { visitObject, visitObjects } from './present.ts';
 import {
   authorizationInput,
   checkoutInput,
@@ -30,8 +31,6 @@ import {
   putVisitFile,
   screenCheckin,
   updateVisit,
-  visitObject,
-  visitObjects,
   visitQueryFields,
 } from './store.ts';
 

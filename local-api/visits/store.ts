@@ -4,16 +4,8 @@ import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { checkinAnswers, liveAnswers, unansweredRequired } from '../custom-fields/store.ts';
 import type { EventName } from '../events.ts';
-import {
-  decodeNda,
-  decodePicture,
-  type FileBatch,
-  fileUrls,
-  inTransactionWithFiles,
-  type Upload,
-} from '../files/store.ts';
+import { decodeNda, decodePicture, type FileBatch, inTransactionWithFiles, type Upload } from '../files/store.ts';
 import { findHost } from '../hosts/store.ts';
-import { hostSummaries } from '../hosts/summaries.ts';
 import { ApiError, type ErrorCode } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { findInvitee, freeCardNumber, type InviteeRow, markInviteeArrived } from '../invitees/store.ts';
@@ -24,61 +16,23 @@ import { forgetDeletedRow, settleErasures } from '../privacy/store.ts';
 import type { PersonIds } from '../rules/identity.ts';
 import { isUuidV4, newUuid } from '../rules/ids.ts';
 import { parseTimestampInput } from '../rules/time.ts';
-import { findLiveRow, insertRow, listRows, objectToRow, prepared, rowToObject, updateRow } from '../store/rows.ts';
+import { findLiveRow, insertRow, listRows, objectToRow, prepared, updateRow } from '../store/rows.ts';
 import { requireVisitorType, typeRules } from '../visitor-types/store.ts';
-import { visitorDataFields } from '../visitors/schema.ts';
 import { recognizeVisitor, requireVisitor } from '../visitors/store.ts';
-import {
-  type AnswerItem,
-  type AuthorizationInput,
-  type AuthorizationStatus,
-  authorizationStatusOut,
-  type CheckoutInput,
-  type InviteeCheckinInput,
-  type ScreenInput,
-  type VisitCreateInput,
-  type VisitUpdateInput,
-  visitColumns,
-  visitDateFields,
+import { type AnswerItem, type VisitRow, visitColumnQueryFields, visitColumns, visitDateFields } from './contract.ts';
+import { visitObject } from './present.ts';
+import type {
+  AuthorizationInput,
+  CheckoutInput,
+  InviteeCheckinInput,
+  ScreenInput,
+  VisitCreateInput,
+  VisitUpdateInput,
 } from './schema.ts';
 
-export type VisitRow = Record<string, unknown> & {
-  id: string;
-  companyId: string;
-  hostId: string | null;
-  inviteeId: string | null;
-  checkinAt: number;
-  checkoutAt: number | null;
-  authorizationStatus: AuthorizationStatus | null;
-  customFields: string;
-  pictureFile: string | null;
-  ndaFile: string | null;
-};
-
-const textFields = [
-  ...visitorDataFields,
-  'hostId',
-  'visitorTypeId',
-  'inviteeId',
-  'meetingId',
-  'cardNumber',
-  'notes',
-  'checkinType',
-  'checkoutType',
-  'visitorStatus',
-  'customHostName',
-];
-
+/** The list-query fields of visits: the visit's own and its host's name. */
 export const visitQueryFields: QueryFields = {
-  ...Object.fromEntries(textFields.map((key) => [key, { kind: 'text' as const }])),
-  checkinAt: { kind: 'timestamp' },
-  checkoutAt: { kind: 'timestamp' },
-  expectedAt: { kind: 'timestamp' },
-  isInsideCompany: { kind: 'boolean' },
-  authorizationStatus: {
-    kind: 'text',
-    values: Object.fromEntries(Object.entries(authorizationStatusOut).map(([stored, shown]) => [shown, stored])),
-  },
+  ...visitColumnQueryFields,
   hostName: {
     kind: 'text',
     related: {
@@ -87,42 +41,6 @@ export const visitQueryFields: QueryFields = {
     },
   },
 };
-
-/** An answer as the visit object shows it: the Custom Field Object of docs/api.md, "Custom fields" with the answer's details. */
-function customFieldObject(answer: AnswerItem & { type?: string }) {
-  const { customFieldId, name, type, value, ...details } = answer;
-  return { id: customFieldId, name: name ?? '', type: type ?? 'Text', value, ...details };
-}
-
-/** Stored columns the visit object does not show (the files are shown by URL). */
-const hiddenVisitColumns = ['companyId', 'deletedAt', 'pictureFile', 'ndaFile'];
-
-/** The visit objects of docs/api.md, "Visits" for a page of rows (hosts fetched once for the page). */
-export function visitObjects(ctx: Context, caller: Caller, rows: VisitRow[]): Record<string, unknown>[] {
-  const hosts = hostSummaries(
-    ctx,
-    caller,
-    rows.map((r) => r.hostId),
-  );
-  return rows.map((row) => {
-    // Built in place rather than spread into a copy: a page of a thousand visits is a thousand fewer copies.
-    const object = rowToObject(row, visitColumns, caller.timeZone, hiddenVisitColumns);
-    const picture = fileUrls(ctx, row.pictureFile);
-    const nda = fileUrls(ctx, row.ndaFile);
-    object.type = 'visit';
-    object.host = row.hostId ? (hosts.get(row.hostId) ?? null) : null;
-    object.authorizationStatus = row.authorizationStatus ? authorizationStatusOut[row.authorizationStatus] : null;
-    object.customFields = (object.customFields as AnswerItem[]).map(customFieldObject);
-    object.pictureUrl = picture.url;
-    object.pictureSignedUrl = picture.signedUrl;
-    object.ndaUrl = nda.url;
-    object.ndaSignedUrl = nda.signedUrl;
-    return object;
-  });
-}
-
-export const visitObject = (ctx: Context, caller: Caller, row: VisitRow) =>
-  visitObjects(ctx, caller, [row])[0] as Record<string, unknown>;
 
 function findVisitAnyState(ctx: Context, id: string): VisitRow | undefined {
   return prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(id) as VisitRow | undefined;

@@ -55,10 +55,10 @@ export const folderRules: Readonly<Record<string, FolderRule>> = {
   },
 };
 
-/** The service's modules the page may import: its pure rules, and the schemas, rules and values of a resource. */
+/** The service's modules the page may import: its pure rules, and the schemas, contracts, rules and values of a resource. */
 export const pageMayUse: readonly RegExp[] = [
   /^local-api\/rules\/[^/]+\.ts$/,
-  /^local-api\/[^/]+\/(schema|rules|values)\.ts$/,
+  /^local-api\/[^/]+\/(schema|rules|values|contract)\.ts$/,
 ];
 
 /** What a module the page takes from the service may import at run time, besides such modules. */

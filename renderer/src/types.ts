@@ -1,5 +1,6 @@
 import type { FieldMode, KioskSettings, VisitorFieldName } from '../../local-api/kiosk/schema.ts';
 import type { VisitorType } from '../../local-api/visitor-types/schema.ts';
+import type { VisitObject } from '../../local-api/visits/contract.ts';
 
 export type { FieldMode, KioskSettings, VisitorFieldName, VisitorType };
 
@@ -14,26 +15,26 @@ export interface HostSummary {
   isActive?: boolean;
 }
 
-export interface Visit {
-  id: string;
-  name: string | null;
-  company: string | null;
-  email?: string | null;
-  host: HostSummary | null;
-  checkinAt: string;
-  checkoutAt: string | null;
-  isInsideCompany: boolean;
-  authorizationStatus: 'waiting' | 'allowed' | 'denied' | null;
-  visitorStatus: 'BLOCKED' | null;
-  pictureUrl: string | null;
-  /** The picture's short-lived signed link, which an <img> opens without the key (where the service has files). */
-  pictureSignedUrl?: string | null;
-  ndaUrl: string | null;
-  cardNumber: string | null;
-  visitorTypeId?: string | null;
-  /** Whether a message to the host was queued on a configured channel (the check-in's answers say so). */
-  hostNotified?: boolean;
-}
+/** The visit object (docs/api.md, "Visits") as far as the page reads it: its type is the service's contract. */
+export type Visit = Pick<
+  VisitObject,
+  | 'id'
+  | 'name'
+  | 'company'
+  | 'host'
+  | 'checkinAt'
+  | 'checkoutAt'
+  | 'isInsideCompany'
+  | 'authorizationStatus'
+  | 'visitorStatus'
+  | 'pictureUrl'
+  | 'ndaUrl'
+  | 'cardNumber'
+> &
+  Partial<Pick<VisitObject, 'email' | 'pictureSignedUrl' | 'visitorTypeId'>> & {
+    /** Whether a message to the host was queued on a configured channel (the check-in's answers say so). */
+    hostNotified?: boolean;
+  };
 
 /**
  * A visit as the kiosk follows it (`/v1/kiosk/walkin`, `/v1/kiosk/invitee/checkin`, `GET /v1/kiosk/visit/:id`):

@@ -8,6 +8,7 @@ import { pinLimits } from '../../local-api/kiosk/routes.ts';
 import { hostName, isLoopbackAddress } from '../../local-api/kiosk/session.ts';
 import { testContext } from '../helpers/context.ts';
 import { client, startService, type TestService } from '../helpers/service.ts';
+import { withServiceDb } from '../helpers/store.ts';
 import { startKiosk } from '../helpers/sync-service.ts';
 
 let service: TestService;
@@ -140,12 +141,10 @@ describe('the front-desk PIN', () => {
   });
 
   test('is stored as a sealed scrypt hash, never as the PIN', async () => {
-    const { default: Database } = await import('better-sqlite3');
-    const db = new Database(join(service.dataDir, 'portaria.db'), { readonly: true });
-    const rows = db.prepare('SELECT pinHash FROM kiosk_settings WHERE pinHash IS NOT NULL').all() as {
-      pinHash: string;
-    }[];
-    db.close();
+    const rows = withServiceDb(
+      service.dataDir,
+      (db) => db.prepare('SELECT pinHash FROM kiosk_settings WHERE pinHash IS NOT NULL').all() as { pinHash: string }[],
+    );
     assert.ok(rows.length >= 2);
     for (const row of rows) {
       assert.match(row.pinHash, /^sealed:v1:/);

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { createHmac, randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { allowLoopback, client, startService, type TestService } from '../helpers/service.ts';
 import { settledQueue, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { storedBytes } from '../helpers/store.ts';
 
 let service: TestService;
 let smtp: TestSmtp;
@@ -116,11 +115,9 @@ describe('/v1/integration/notifications', () => {
       [second.body.smtpHost, second.body.smtpPort, second.body.smtpPassword, second.body.webhookSecret],
       ['mail.acme.test', 465, '********', '********'],
     );
-    for (const file of readdirSync(service.dataDir).filter((f) => f.startsWith('portaria.db'))) {
-      const bytes = readFileSync(join(service.dataDir, file));
-      assert.equal(bytes.includes(credentials.pass), false, file);
-      assert.equal(bytes.includes(secret), false, file);
-    }
+    const stored = storedBytes(service.dataDir);
+    assert.equal(stored.includes(credentials.pass), false);
+    assert.equal(stored.includes(secret), false);
     for (const [body, field] of [
       [{ webhookUrl: 'ftp://hooks.test' }, 'webhookUrl'],
       [{ emailFrom: 'reception' }, 'emailFrom'],

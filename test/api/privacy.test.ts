@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
 import { client, startService, type TestService } from '../helpers/service.ts';
+import { storedBytes, withServiceDb } from '../helpers/store.ts';
 
 let service: TestService;
 let api: ReturnType<typeof client>;
@@ -35,17 +33,8 @@ async function invite(as: ReturnType<typeof client>, invitee: Record<string, unk
   return reply.body as { id: string };
 }
 
-/** The database file and its WAL, as bytes: what a copied disk would give away. */
-const storedBytes = () =>
-  Buffer.concat(
-    ['portaria.db', 'portaria.db-wal'].map((file) => {
-      try {
-        return readFileSync(join(service.dataDir, file));
-      } catch {
-        return Buffer.alloc(0);
-      }
-    }),
-  );
+/** What the database holds, as bytes (on SQLite the file and its WAL: what a copied disk would give away). */
+const databaseBytes = () => storedBytes(service.dataDir);
 
 const auditOf = async (as: ReturnType<typeof client>, query = '') => {
   const reply = await as('GET', `/v1/audit?limit=1000${query}`);
@@ -122,13 +111,14 @@ describe('retention', () => {
     assert.equal((await api('GET', `/v1/invitee/${futureInvitee.id}`)).status, 200);
     assert.equal((await other('GET', `/v1/visit/${otherOld.id}`)).status, 200, "another company's retention");
 
-    const db = new Database(join(service.dataDir, 'portaria.db'), { readonly: true });
-    const row = db.prepare('SELECT * FROM visits WHERE id = ?').get(old.id) as Record<string, unknown>;
-    db.close();
+    const row = withServiceDb(
+      service.dataDir,
+      (db) => db.prepare('SELECT * FROM visits WHERE id = ?').get(old.id) as Record<string, unknown>,
+    );
     assert.equal(row.name, null);
     assert.equal(row.email, null);
     assert.notEqual(row.deletedAt, null);
-    assert.equal(storedBytes().includes('olga.retention@visitor.test'), false, 'not in the file nor the WAL');
+    assert.equal(databaseBytes().includes('olga.retention@visitor.test'), false, 'not in the database (nor the WAL)');
 
     const entries = await auditOf(api, '&queryKey=action&queryOp===&queryValue=privacy.retention.swept');
     assert.equal(entries.length, 1);
@@ -183,9 +173,9 @@ describe('erasure', () => {
     const again = await api('POST', '/v1/privacy/erasure', { email });
     assert.deepEqual(again.body, erasure({}), 'nothing left to erase');
 
-    const stored = storedBytes();
+    const stored = databaseBytes();
     for (const gone of ['Erin Erased', 'Erin E.', 'Carla Cpf', '529.982.247-25', 'RG 12.345.678-9']) {
-      assert.equal(stored.includes(gone), false, `${gone} is in neither the database file nor its WAL`);
+      assert.equal(stored.includes(gone), false, `${gone} is not in the database (nor its WAL)`);
     }
 
     const entries = await auditOf(api, '&queryKey=action&queryOp===&queryValue=privacy.erased');

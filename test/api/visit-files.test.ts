@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { jpegBytes, pdfBytes, pngBytes } from '../helpers/files.ts';
 import { client, startService, type TestService } from '../helpers/service.ts';
+import { storedFileNames } from '../helpers/store.ts';
 
 let service: TestService;
 let api: ReturnType<typeof client>;
@@ -74,10 +74,7 @@ async function keyHeader(call: ReturnType<typeof client>): Promise<string | unde
   return header;
 }
 
-const storedFiles = () => {
-  const dir = join(service.dataDir, 'files', companyId);
-  return existsSync(dir) ? readdirSync(dir).sort() : [];
-};
+const storedFiles = () => storedFileNames(service.dataDir, companyId);
 
 describe('visit picture and NDA', () => {
   test('are stored as files and exposed as key-protected URLs and short-lived signed links', async () => {

@@ -1,0 +1,3 @@
+-- On SQLite a stored file's bytes stay a file in the data folder (local-api/files/bytes.ts): no change here.
+-- PostgreSQL's migration of the same number keeps them in the database (migrations/postgres/), where a hub's
+-- processes share the database and no folder.

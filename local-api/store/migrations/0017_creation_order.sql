@@ -1,0 +1,2 @@
+-- Lists come in the order of creation: SQLite's own rowid is that order, so this engine needs no change here.
+-- PostgreSQL's migration of the same number gives its listed tables that number (migrations/postgres/).

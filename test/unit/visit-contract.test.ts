@@ -1,0 +1,227 @@
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { test } from 'node:test';
+import { z } from 'zod';
+import { nullableText } from '../../local-api/http/fields.ts';
+import { nullableString, type RowOf } from '../../local-api/rules/resource-contract.ts';
+import {
+  gateFieldsOf,
+  gateVisitorFields,
+  personFields,
+  visitorColumns,
+  visitorDataFields,
+  visitorFields,
+  visitorQueryFields,
+} from '../../local-api/visitors/contract.ts';
+import { visitorObjectSchema } from '../../local-api/visitors/schema.ts';
+import {
+  deriveVisit,
+  type VisitObject,
+  visitColumns,
+  visitDateFields,
+  visitFields,
+  visitOwnFields,
+} from '../../local-api/visits/contract.ts';
+import {
+  visitCreateInput,
+  visitObjectSchema,
+  visitorInput,
+  visitSyncFields,
+  visitUpdateInput,
+} from '../../local-api/visits/schema.ts';
+import { visitQueryFields } from '../../local-api/visits/store.ts';
+import type { Visit } from '../../renderer/src/types.ts';
+import { testContext } from '../helpers/context.ts';
+import { tempDir } from '../helpers/service.ts';
+
+/*
+ * The visit and the visitor are written once, in their contracts (docs/api.md, "Resource contracts"). These tests
+ * hold the contracts to the tables, to the lists the service spelled out by hand before them, and show that a
+ * field added to the contract reaches every list derived from it.
+ */
+
+const person = ['name', 'email', 'phone', 'cpf', 'rg', 'document', 'company', 'position', 'sector', 'address'];
+const sorted = (list: Iterable<string>) => [...list].sort();
+const keys = (schema: z.ZodObject) => sorted(Object.keys(schema.shape));
+
+interface Column {
+  name: string;
+  notnull: number;
+  pk: number;
+}
+
+test('the contracts list every column of the visits and visitors tables, NOT NULL where they say required', () => {
+  const dataDir = tempDir();
+  const ctx = testContext({ dataDir });
+  try {
+    for (const [table, fields] of [
+      ['visits', visitFields],
+      ['visitors', visitorFields],
+    ] as const) {
+      const columns = ctx.db.prepare(`PRAGMA table_info(${table})`).all() as Column[];
+      assert.deepEqual(sorted(Object.keys(fields)), sorted(columns.map((c) => c.name)), table);
+      const required = Object.entries(fields).flatMap(([name, spec]) => ('required' in spec ? [name] : []));
+      const notNull = columns.filter((c) => c.notnull === 1 || c.pk === 1).map((c) => c.name);
+      assert.deepEqual(sorted(required), sorted(notNull), table);
+    }
+  } finally {
+    ctx.db.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('the lists derived from the contracts are the ones the service spelled out before them', () => {
+  assert.deepEqual(visitColumns, {
+    booleans: ['isInsideCompany', 'isCanceled'],
+    json: ['customFields', 'questionnaireFields', 'feedbacks'],
+    times: [
+      'createdAt',
+      'updatedAt',
+      'deletedAt',
+      'expectedAt',
+      'expectedOutAt',
+      'checkinAt',
+      'finishCheckinAt',
+      'checkoutAt',
+      'authorizedAt',
+      'firstAccessAt',
+      'timeToDelayVisit',
+    ],
+  });
+  assert.deepEqual(visitDateFields, [
+    'expectedAt',
+    'checkinAt',
+    'finishCheckinAt',
+    'checkoutAt',
+    'authorizedAt',
+    'firstAccessAt',
+    'timeToDelayVisit',
+  ]);
+  const visitText = [
+    ...person,
+    ...['hostId', 'visitorTypeId', 'inviteeId', 'meetingId', 'cardNumber', 'notes', 'checkinType', 'checkoutType'],
+    ...['visitorStatus', 'customHostName'],
+  ];
+  assert.deepEqual(Object.fromEntries(Object.entries(visitQueryFields).map(([name, field]) => [name, field.kind])), {
+    ...Object.fromEntries(visitText.map((name) => [name, 'text'])),
+    checkinAt: 'timestamp',
+    checkoutAt: 'timestamp',
+    expectedAt: 'timestamp',
+    isInsideCompany: 'boolean',
+    authorizationStatus: 'text',
+    hostName: 'text',
+  });
+  assert.deepEqual(visitQueryFields.authorizationStatus?.values, {
+    waiting: 'AWAITING',
+    allowed: 'ALLOWED',
+    denied: 'DENIED',
+  });
+  const visitInput = [
+    ...['id', 'hostId', 'visitorTypeId', 'checkinType', 'checkoutType', 'cardNumber', 'expectedAt', 'checkinAt'],
+    ...['finishCheckinAt', 'checkoutAt', 'authorizedById', 'authorizedAt', 'authorizationVia', 'authorizationLink'],
+    ...['authorizationStatus', 'visitorStatus', 'statusNote', 'checkinByHostId', 'checkoutByHostId'],
+    ...['checkinByIpadId', 'checkoutByIpadId', 'notes', 'customHostName', 'meetingId', 'visitorId', 'userId'],
+    ...['isCanceled', 'firstAccessAt', 'timeToDelayVisit', 'customFields', 'questionnaireFields', 'feedbacks'],
+  ];
+  assert.deepEqual(keys(visitCreateInput.shape.visit), sorted([...visitInput, 'companyId']));
+  assert.deepEqual(
+    keys(visitUpdateInput.shape.visit.unwrap()),
+    sorted(visitInput.filter((name) => !['id', 'checkoutAt', 'authorizationStatus'].includes(name))),
+  );
+  assert.deepEqual(keys(visitorInput), sorted(person));
+  assert.deepEqual(sorted(visitSyncFields.walkIn), sorted(visitInput));
+  assert.deepEqual(visitSyncFields.visitor, person);
+  assert.deepEqual(visitSyncFields.inviteeCheckin, [
+    ...['id', 'checkinAt', 'checkinType', 'checkinByIpadId', 'checkinByHostId', 'notes', 'customFields'],
+    'questionnaireFields',
+  ]);
+  assert.deepEqual(visitSyncFields.checkout, ['checkoutAt', 'checkoutType', 'checkoutByHostId', 'checkoutByIpadId']);
+  assert.deepEqual(visitSyncFields.authorization, ['authorizedById', 'authorizationVia']);
+  assert.deepEqual(gateVisitorFields, person.slice(0, -1));
+  assert.deepEqual(keys(visitObjectSchema), [
+    ...sorted([
+      ...visitText.filter((name) => name !== 'hostId' && name !== 'visitorTypeId'),
+      ...['hostId', 'visitorTypeId', 'visitorId', 'issuanceToken', 'expectedAt', 'expectedOutAt', 'finishCheckinAt'],
+      ...['authorizedById', 'authorizedAt', 'authorizationVia', 'authorizationLink', 'statusNote', 'checkinByHostId'],
+      ...['checkoutByHostId', 'checkinByIpadId', 'checkoutByIpadId', 'userId', 'firstAccessAt', 'timeToDelayVisit'],
+      ...['id', 'type', 'createdAt', 'updatedAt', 'checkinAt', 'checkoutAt', 'isInsideCompany', 'isCanceled', 'host'],
+      ...['authorizationStatus', 'customFields', 'questionnaireFields', 'feedbacks', 'pictureUrl', 'ndaUrl'],
+      ...['pictureSignedUrl', 'ndaSignedUrl'],
+    ]),
+  ]);
+
+  assert.deepEqual(visitorDataFields, person);
+  assert.deepEqual(visitorColumns, {
+    booleans: [],
+    json: [],
+    times: ['createdAt', 'updatedAt', 'deletedAt', 'lastVisitAt'],
+  });
+  assert.deepEqual(Object.fromEntries(Object.entries(visitorQueryFields).map(([name, field]) => [name, field.kind])), {
+    id: 'text',
+    ...Object.fromEntries(person.map((name) => [name, 'text'])),
+    createdAt: 'timestamp',
+    updatedAt: 'timestamp',
+    deletedAt: 'timestamp',
+    lastVisitAt: 'timestamp',
+    visitCount: 'number',
+  });
+  assert.deepEqual(
+    keys(visitorObjectSchema),
+    sorted(['id', 'createdAt', 'updatedAt', 'deletedAt', ...person, 'lastVisitAt', 'visitCount', 'type']),
+  );
+});
+
+test('a field added to the visit contract reaches every list derived from it', () => {
+  const badgeColor = {
+    storage: 'text',
+    shown: nullableString(),
+    input: nullableText(20),
+    query: true,
+  } as const;
+  const arrivedBy = { storage: 'time', shown: nullableString(), input: z.string().nullable(), update: false } as const;
+  const derived = deriveVisit({ ...visitOwnFields, badgeColor, arrivedBy });
+
+  assert.ok(Object.hasOwn(derived.fields, 'badgeColor'));
+  assert.ok(Object.hasOwn(derived.objectShape, 'badgeColor'), 'the visit object shows it');
+  assert.ok(Object.hasOwn(derived.createShape, 'badgeColor'), 'a check-in writes it');
+  assert.ok(Object.hasOwn(derived.updateShape, 'badgeColor'), 'an update writes it');
+  assert.ok(Object.hasOwn(derived.createShape, 'arrivedBy') && !Object.hasOwn(derived.updateShape, 'arrivedBy'));
+  assert.equal(derived.queryFields.badgeColor?.kind, 'text', 'a list is queryable by it');
+  assert.equal(derived.queryFields.arrivedBy, undefined, 'not queryable unless it says so');
+  assert.ok(derived.recordFields.includes('badgeColor'), "the kiosk's record of a check-in carries it to the hub");
+  assert.ok(derived.columns.times.includes('arrivedBy') && derived.dateFields.includes('arrivedBy'));
+  assert.ok(!derived.columns.times.includes('badgeColor'));
+
+  // The types follow: these lines do not compile without the field (npm run typecheck).
+  const row: Pick<RowOf<typeof derived.fields>, 'badgeColor' | 'arrivedBy'> = { badgeColor: 'red', arrivedBy: 1 };
+  const shown: Pick<z.output<z.ZodObject<typeof derived.objectShape>>, 'badgeColor'> = { badgeColor: null };
+  assert.deepEqual([row.badgeColor, shown.badgeColor], ['red', null]);
+
+  const withPlate = {
+    ...personFields,
+    plate: { storage: 'text', shown: nullableString(), input: nullableText(10) },
+  } as const;
+  assert.deepEqual(gateFieldsOf(withPlate), [...person.slice(0, -1), 'plate'], "the gate callback's visitor has it");
+});
+
+test("the page's visit type is the contract's", () => {
+  const visit: Visit = {
+    id: 'a5a1c6b2-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
+    name: 'Bruno Lima',
+    company: null,
+    host: { id: 'h', name: 'Ana', email: 'ana@acme.test', type: 'host' },
+    checkinAt: '2026-11-22T10:00:00-03:00',
+    checkoutAt: null,
+    isInsideCompany: true,
+    authorizationStatus: 'waiting',
+    visitorStatus: null,
+    pictureUrl: null,
+    ndaUrl: null,
+    cardNumber: '12',
+  };
+  const fromService: Pick<VisitObject, 'authorizationStatus' | 'host'> = visit;
+  assert.equal(fromService.authorizationStatus, 'waiting');
+  // @ts-expect-error: the visit object's authorization is one of its three lower-case values
+  const wrong: Visit['authorizationStatus'] = 'AWAITING';
+  assert.equal(wrong, 'AWAITING');
+});
