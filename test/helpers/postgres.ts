@@ -107,6 +107,43 @@ export function createDatabase(serverUrl: string, name: string): string {
   return `${serverUrl}/${name}`;
 }
 
+/** Drops a database made by `createDatabase`, if it is there (the connections to it ended first). */
+export function dropDatabase(serverUrl: string, name: string): void {
+  const pq = connect(`${serverUrl}/postgres`);
+  try {
+    pq.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    if (pq.resultStatus() !== 'PGRES_COMMAND_OK')
+      throw new Error(`cannot drop database ${name}: ${pq.resultErrorMessage()}`);
+  } finally {
+    finishConnection(pq);
+  }
+}
+
+/**
+ * The transactions a database has committed and rolled back since the server started (`pg_stat_database`; a
+ * serialization failure the service retries is one rollback), once no connection to it is left (within 5 s): a
+ * connection reports its counts as it ends, or some seconds later while it idles.
+ */
+export async function transactionCounts(
+  serverUrl: string,
+  name: string,
+): Promise<{ commits: number; rollbacks: number }> {
+  const pq = connect(`${serverUrl}/postgres`);
+  try {
+    const until = Date.now() + 5000;
+    for (;;) {
+      pq.execParams('SELECT count(*) FROM pg_stat_activity WHERE datname = $1', [name]);
+      if (pq.getvalue(0, 0) === '0' || Date.now() > until) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    pq.execParams('SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = $1', [name]);
+    if (pq.ntuples() !== 1) throw new Error(`no statistics for database ${name}: ${pq.resultErrorMessage()}`);
+    return { commits: Number(pq.getvalue(0, 0)), rollbacks: Number(pq.getvalue(0, 1)) };
+  } finally {
+    finishConnection(pq);
+  }
+}
+
 /**
  * The environment that makes a service or a command on `dataDir` use PostgreSQL when the suite runs against it:
  * one database per data folder, so a service restarted on its folder finds its data again.
