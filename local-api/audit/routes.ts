@@ -32,7 +32,8 @@ export function auditRoutes(ctx: Context): RouteSpec[] {
       response: z.object({ entries: z.array(auditEntry), size: z.number().int() }),
       errors: listQueryErrors,
       handle: ({ req, caller }) => {
-        const entries = listAudit(ctx, caller, parseListQuery(req.query, auditPaging, auditQueryFields));
+        // Entries are numbered as they are written (id): the log's order of creation on both engines.
+        const entries = listAudit(ctx, caller, parseListQuery(req.query, auditPaging, auditQueryFields, 'id'));
         return { entries, size: entries.length };
       },
     }),

@@ -3,7 +3,7 @@ import { type Caller, deviceOwnerCredentialId } from '../credentials/caller.ts';
 import type { DomainEvent, EventListener, EventName } from '../events.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
 import { formatInZone } from '../rules/time.ts';
-import { insertRow, prepared } from '../store/rows.ts';
+import { insertRow, jsonTextElements, prepared } from '../store/rows.ts';
 
 /**
  * Check-ins and arrivals are the visitors' own doing, and the visits table records them already; every other event
@@ -199,9 +199,11 @@ export const auditQueryFields: QueryFields = {
 export function listAudit(ctx: Context, caller: Caller, query: ListQuery): Record<string, unknown>[] {
   flushReads(ctx.db);
   const where = query.where ? `AND ${query.where}` : '';
+  // An entry's id is its place in creation order (on SQLite, the rowid itself): lists order by it on both engines.
+  const orderBy = query.orderBy.replace(/\browid\b/, 'id');
   const rows = prepared(
     ctx.db,
-    `SELECT * FROM audit_log WHERE companyId = :companyId ${where} ORDER BY ${query.orderBy} LIMIT :limit OFFSET :offset`,
+    `SELECT * FROM audit_log WHERE companyId = :companyId ${where} ORDER BY ${orderBy} LIMIT :limit OFFSET :offset`,
   ).all({ ...query.params, companyId: caller.companyId, limit: query.limit, offset: query.offset }) as AuditRow[];
   return rows.map((row) => auditObject(row, caller));
 }
@@ -217,7 +219,8 @@ const auditObject = ({ companyId: _company, at, details, ...row }: AuditRow, cal
 export function auditOfObjects(ctx: Context, caller: Caller, ids: readonly string[]): Record<string, unknown>[] {
   const rows = prepared(
     ctx.db,
-    `SELECT * FROM audit_log WHERE companyId = ? AND objectId IN (SELECT value FROM json_each(?)) ORDER BY id`,
+    `SELECT * FROM audit_log WHERE companyId = ? AND objectId IN (SELECT value FROM ${jsonTextElements(ctx.db, '?')})
+     ORDER BY id`,
   ).all(caller.companyId, JSON.stringify(ids)) as AuditRow[];
   return rows.map((row) => auditObject(row, caller));
 }

@@ -71,9 +71,16 @@ export function parseLimit(query: Record<string, unknown>, paging: ListPaging): 
 
 /**
  * Reads `limit`, `offset`, `queryKey`, `queryOp`, `queryValue` of a list request. Pure: it returns the SQL pieces
- * (a comparison on one field, its ordering) and throws the interface's error codes.
+ * (a comparison on one field, its ordering) and throws the interface's error codes. `creation` is the column that
+ * numbers the table's rows in the order they were made: the rowid (migration 0017 gives PostgreSQL's listed tables
+ * one), or the table's own numbered key.
  */
-export function parseListQuery(query: Record<string, unknown>, paging: ListPaging, fields: QueryFields): ListQuery {
+export function parseListQuery(
+  query: Record<string, unknown>,
+  paging: ListPaging,
+  fields: QueryFields,
+  creation = 'rowid',
+): ListQuery {
   const limit = parseLimit(query, paging);
   const offset = wholeNumber(single(query.offset), 0, 0, Number.MAX_SAFE_INTEGER);
   if (offset === undefined) throw new ApiError('INVALID_OFFSET_VALUE');
@@ -82,7 +89,7 @@ export function parseListQuery(query: Record<string, unknown>, paging: ListPagin
   const op = single(query.queryOp);
   const value = single(query.queryValue);
   if (key === undefined && op === undefined && value === undefined) {
-    return { limit, offset, where: '', orderBy: 'rowid', params: {} };
+    return { limit, offset, where: '', orderBy: creation, params: {} };
   }
   const field = key !== undefined && Object.hasOwn(fields, key) ? fields[key] : undefined;
   if (!field || key === undefined) throw new ApiError('INVALID_QUERY_KEY');
@@ -94,13 +101,13 @@ export function parseListQuery(query: Record<string, unknown>, paging: ListPagin
   const sqlOp = op === '==' ? '=' : op;
   if (field.related) {
     // Ordered by the foreign key first, as the index on it is: the page is read in index order and stops at the
-    // limit. Ordered by rowid alone, SQLite would walk every row of the company to skip the sort.
+    // limit. Ordered by creation alone, SQLite would walk every row of the company to skip the sort.
     const { foreignKey } = field.related;
     return {
       limit,
       offset,
       where: `${foreignKey} IN (${field.related.select(`${sqlOp} :value`)})`,
-      orderBy: `${foreignKey}, rowid`,
+      orderBy: `${foreignKey}, ${creation}`,
       params: { value: stored },
     };
   }
@@ -115,9 +122,15 @@ export function parseListQuery(query: Record<string, unknown>, paging: ListPagin
       '>': `${column} >= :end`,
       '>=': `${column} >= :value`,
     }[op as '<' | '<=' | '==' | '>' | '>='];
-    return { limit, offset, where, orderBy: `${column}, rowid`, params: { value: stored, end } };
+    return { limit, offset, where, orderBy: `${column}, ${creation}`, params: { value: stored, end } };
   }
-  return { limit, offset, where: `${column} ${sqlOp} :value`, orderBy: `${column}, rowid`, params: { value: stored } };
+  return {
+    limit,
+    offset,
+    where: `${column} ${sqlOp} :value`,
+    orderBy: `${column}, ${creation}`,
+    params: { value: stored },
+  };
 }
 
 /** The list parameters as the OpenAPI document shows them. */

@@ -22,3 +22,8 @@ CREATE INDEX blocklist_creation ON blocklist (companyId, rowid) WHERE deletedAt 
 CREATE INDEX notifications_creation ON notifications (companyId, rowid) WHERE deletedAt IS NULL;
 CREATE INDEX visitors_creation ON visitors (companyId, rowid) WHERE deletedAt IS NULL;
 CREATE INDEX webhooks_creation ON webhooks (companyId, rowid) WHERE deletedAt IS NULL;
+
+-- The audit log is append-only (migration 0014's triggers refuse an update or a delete of an entry); PostgreSQL can
+-- also empty a table at once, which row triggers do not see.
+CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log FOR EACH STATEMENT
+  EXECUTE FUNCTION audit_log_append_only();
