@@ -1,6 +1,7 @@
 /**
  * The ceiling comparison: each hot endpoint driven with the same settings against Portaria and against the
- * minimal server of bench/ceiling.ts, each on its own copy of the same seeded database.
+ * minimal server of bench/ceiling.ts (or another reference: Portaria as an earlier commit built it), each on its
+ * own copy of the same seeded database.
  */
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
@@ -105,6 +106,11 @@ export interface CompareOptions {
   endpoints?: readonly Endpoint[];
   /** Extra node arguments for the Portaria process (`--cpu-prof`). */
   portariaNodeArgs?: string[];
+  /**
+   * The server the figures are held against, started on its copy's folder, and the key it takes: the ceiling
+   * (no key) unless given.
+   */
+  reference?: { label: string; start(dir: string): Promise<ServerProcess>; apiKey?: string };
   log?: (line: string) => void;
 }
 
@@ -141,9 +147,10 @@ export async function compareWithCeiling(options: CompareOptions): Promise<Compa
     copyFileSync(databaseFile(options.seeded.dir), databaseFile(dir));
   }
   const portaria = await startPortaria(portariaDir, options.portariaNodeArgs);
-  const ceiling = await startCeiling(databaseFile(ceilingDir));
+  const reference = options.reference ?? { label: 'ceiling', start: (dir: string) => startCeiling(databaseFile(dir)) };
+  const ceiling = await reference.start(ceilingDir);
   const servers: { server: ServerProcess; key: string | undefined }[] = [
-    { server: ceiling, key: undefined },
+    { server: ceiling, key: reference.apiKey },
     { server: portaria, key: options.seeded.apiKey },
   ];
   const portariaPeak = peakRss(portaria);
@@ -177,7 +184,7 @@ export async function compareWithCeiling(options: CompareOptions): Promise<Compa
       const comparison = { endpoint, portaria, ceiling, ratio: portaria.rps / ceiling.rps };
       comparisons.push(comparison);
       log(
-        `${endpoint.label}: Portaria ${comparison.portaria.rps.toFixed(0)} req/s, ceiling ` +
+        `${endpoint.label}: Portaria ${comparison.portaria.rps.toFixed(0)} req/s, ${reference.label} ` +
           `${comparison.ceiling.rps.toFixed(0)} req/s, ratio ${comparison.ratio.toFixed(2)}`,
       );
     }

@@ -1,4 +1,4 @@
-import { Agent, get as httpGet } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import autocannon, { type RawRequest } from 'autocannon';
 
 /** One kind of request; `next(i)` gives the i-th request's path and body when each must differ. */
@@ -84,23 +84,36 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.max(0, index)] as number;
 }
 
-/** GET `path` once and return the status and body, for checking what a measured request answers. */
-export function getOnce(
+/** One request (`body` sent as JSON), answering the status and the body, for checking what a measured request answers. */
+export function requestOnce(
   url: string,
+  method: 'GET' | 'POST',
   path: string,
   apiKey: string | undefined,
-  agent?: Agent,
+  options: { agent?: Agent; body?: string } = {},
 ): Promise<{ status: number; body: string }> {
   const headers: Record<string, string> = apiKey ? { authorization: `Bearer ${apiKey}` } : {};
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
   return new Promise((resolve, reject) => {
-    const request = httpGet(`${url}${path}`, { agent, headers }, (response) => {
+    const request = httpRequest(`${url}${path}`, { method, agent: options.agent, headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
       response.on('error', reject);
     });
     request.on('error', reject);
+    request.end(options.body);
   });
+}
+
+/** GET `path` once and return the status and body. */
+export function getOnce(
+  url: string,
+  path: string,
+  apiKey: string | undefined,
+  agent?: Agent,
+): Promise<{ status: number; body: string }> {
+  return requestOnce(url, 'GET', path, apiKey, agent ? { agent } : {});
 }
 
 /** p50 and p99 of measured durations (ms). */

@@ -7,15 +7,25 @@
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
+import { baselineTree, beforePostgres, seededAt } from './baseline.ts';
 import { type ComparisonRun, compareWithCeiling, hotIds } from './compare.ts';
+import { measureHubs } from './hub.ts';
 import { runIntegrationScripts, type ScriptResult } from './integration.ts';
 import { unindexedQueryFields } from './plans.ts';
 import { measureRenderer, type RendererResult } from './renderer.ts';
 import { markdownTable, terminalTable, writeGeneratedSection } from './report.ts';
 import { measureScale } from './scale.ts';
-import { ceilingPart, integrationPart, rendererPart, scalePart, startupPart } from './sections.ts';
+import {
+  ceilingPart,
+  hubPart,
+  integrationPart,
+  kioskPathPart,
+  rendererPart,
+  scalePart,
+  startupPart,
+} from './sections.ts';
 import { databaseFile, reusableSeed, type SeedCounts, type SeededData, type SeedProfile, seed } from './seed.ts';
-import { repoRoot } from './servers.ts';
+import { repoRoot, startPortaria } from './servers.ts';
 import { ceilingStartup, portariaStartup, type StartupFigures } from './startup.ts';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
@@ -32,6 +42,7 @@ const plan = quick
       hot: { hosts: 50, invitees: 30_000, visits: 30_000 },
       large: { hosts: 10_000, invitees: 50_000, visits: 200_000 },
       load: { connections: 10, seconds: 1 },
+      hub: { kiosks: 4, companies: 2, batchesPerKiosk: 4, batchSize: 100, pullSeconds: 1 },
       warmupSeconds: 0.5,
       rounds: 2,
       scaleSeconds: 1,
@@ -42,6 +53,7 @@ const plan = quick
       hot: { hosts: 100, invitees: 80_000, visits: 80_000 },
       large: { hosts: 100_000, invitees: 500_000, visits: 2_000_000 },
       load: { connections: 10, seconds: 1.5 },
+      hub: { kiosks: 8, companies: 4, batchesPerKiosk: 12, batchSize: 100, pullSeconds: 3 },
       warmupSeconds: 1,
       rounds: 6,
       scaleSeconds: 3,
@@ -79,6 +91,26 @@ const comparison: ComparisonRun = await compareWithCeiling({
   log,
 });
 
+log(`SQLite kiosk path against ${beforePostgres}…`);
+async function kioskPath(): Promise<ComparisonRun> {
+  const root = baselineTree(beforePostgres, workRoot, log);
+  // Seeded by the older tree: this one migrates its copy forward at start, the older one would refuse a newer schema.
+  const before = seededAt(root, join(workDir, `hot-${beforePostgres}`), plan.hot, 'fresh');
+  return compareWithCeiling({
+    seeded: before,
+    workDir: join(workDir, 'kiosk-path'),
+    settings: plan.load,
+    warmupSeconds: plan.warmupSeconds,
+    rounds: plan.rounds,
+    reference: { label: beforePostgres, apiKey: before.apiKey, start: (dir) => startPortaria(dir, [], { root }) },
+    log,
+  });
+}
+const kiosk = await kioskPath().catch((error: Error) => ({ failed: error.message.split('\n')[0] as string }));
+
+log('hub on PostgreSQL and on SQLite…');
+const hubs = await measureHubs(join(workDir, 'hub'), plan.hub, (line) => log(`  ${line}`));
+
 log('start-up and idle memory…');
 const startup: Record<'small' | 'large' | 'ceiling', StartupFigures> = {
   small: await portariaStartup(smallDb, plan.startupRuns),
@@ -101,6 +133,8 @@ const scripts: ScriptResult[] = await runIntegrationScripts(repoRoot, quick);
 const loadAtEnd = loadavg()[0] as number;
 const parts = [
   ceilingPart(comparison),
+  kioskPathPart(kiosk, beforePostgres),
+  hubPart(hubs, plan.hub),
   scalePart(
     scale.large,
     scale.small,

@@ -1,5 +1,6 @@
 /** Each part of the run as a section of the table and as named figures for the JSON line. */
 import type { ComparisonRun } from './compare.ts';
+import type { HubFigures, HubOutcome, HubPlan, HubRun } from './hub.ts';
 import type { ScriptResult } from './integration.ts';
 import type { LoadFigures } from './load.ts';
 import type { UnindexedField } from './plans.ts';
@@ -206,5 +207,152 @@ export function rendererPart(renderer: RendererResult): Part {
         { measure: 'Time to interactive, welcome screen: ms', portaria: shown(renderer.ttiMs), reference: '' },
       ],
     },
+  };
+}
+
+/** The SQLite kiosk path of this tree against the same endpoints as an earlier commit served them. */
+export function kioskPathPart(run: ComparisonRun | { failed: string }, commit: string): Part {
+  const title = `SQLite kiosk path: this tree vs ${commit} (reference), same database, same run`;
+  if ('failed' in run) {
+    return { section: { title, rows: [{ measure: 'Kiosk path', portaria: run.failed, reference: '' }] }, figures: {} };
+  }
+  const rows: Row[] = [];
+  const figures: Record<string, number> = {};
+  for (const { endpoint, portaria, ceiling: before, ratio } of run.comparisons) {
+    const k = `kiosk_${endpoint.key}`;
+    const cpuRatio = before.cpuUsPerRequest / portaria.cpuUsPerRequest;
+    Object.assign(figures, {
+      [`${k}_rps`]: portaria.rps,
+      [`${k}_before_rps`]: before.rps,
+      [`${k}_p99_ms`]: portaria.p99,
+      [`${k}_before_p99_ms`]: before.p99,
+      [`${k}_before_ratio`]: ratio,
+      [`${k}_cpu_ratio`]: cpuRatio,
+      [`${k}_failures`]: portaria.failures + before.failures,
+    });
+    rows.push(
+      {
+        measure: `${endpoint.label}: req/s`,
+        portaria: shown(portaria.rps),
+        reference: shown(before.rps),
+        ratio,
+        target: targets.atLeast(ratio, 0.9),
+      },
+      { measure: '  p50 / p99 ms', portaria: latencies(portaria), reference: latencies(before) },
+      {
+        measure: `  server CPU µs per request (ratio: ${commit} ÷ this tree)`,
+        portaria: shown(portaria.cpuUsPerRequest),
+        reference: shown(before.cpuUsPerRequest),
+        ratio: cpuRatio,
+        target: targets.atLeast(cpuRatio, 0.9),
+      },
+    );
+    const failed = portaria.failures + before.failures;
+    if (failed > 0) rows.push({ measure: '  answers not 2xx (ids ran out?)', portaria: `${failed}`, reference: '' });
+  }
+  return { section: { title, rows }, figures };
+}
+
+const hubLatencies = (f: HubFigures, key: 'push' | 'pull') => `${shown(f[key].p50)} / ${shown(f[key].p99)}`;
+
+/** Rows comparing two arrangements of the hub; a row saying why when either could not be measured. */
+function hubRows(label: string, measured: HubOutcome, reference: HubOutcome, referenceName: string): Row[] {
+  if ('failed' in measured || 'failed' in reference) {
+    const why = 'failed' in measured ? measured.failed : (reference as { failed: string }).failed;
+    return [{ measure: label, portaria: `not measured: ${why}`, reference: '' }];
+  }
+  const push = measured.pushPerSecond / reference.pushPerSecond;
+  const pull = measured.pullRowsPerSecond / reference.pullRowsPerSecond;
+  const rows: Row[] = [
+    {
+      measure: `${label}: push, mutations/s`,
+      portaria: shown(measured.pushPerSecond),
+      reference: `${shown(reference.pushPerSecond)} (${referenceName})`,
+      ratio: push,
+    },
+    {
+      measure: '  push p50 / p99 ms (one batch)',
+      portaria: hubLatencies(measured, 'push'),
+      reference: hubLatencies(reference, 'push'),
+    },
+    {
+      measure: '  hub CPU µs per mutation (PostgreSQL not counted)',
+      portaria: shown(measured.cpuUsPerMutation),
+      reference: shown(reference.cpuUsPerMutation),
+    },
+    {
+      measure: `${label}: pull, feed rows/s`,
+      portaria: shown(measured.pullRowsPerSecond),
+      reference: `${shown(reference.pullRowsPerSecond)} (${referenceName})`,
+      ratio: pull,
+    },
+    {
+      measure: '  pull p50 / p99 ms (one page)',
+      portaria: hubLatencies(measured, 'pull'),
+      reference: hubLatencies(reference, 'pull'),
+    },
+  ];
+  const rolledBack = (f: HubFigures) =>
+    f.transactions ? `${shown(f.transactions.rollbacks)} / ${shown(f.transactions.commits)}` : '—';
+  if (measured.transactions) {
+    rows.push({
+      measure: '  PostgreSQL transactions rolled back (conflicts retried) / committed',
+      portaria: rolledBack(measured),
+      reference: rolledBack(reference),
+    });
+  }
+  const failures = measured.failures + reference.failures;
+  if (failures > 0)
+    rows.push({ measure: '  mutations not applied, pages not 200', portaria: `${failures}`, reference: '' });
+  return rows;
+}
+
+function hubFigures(prefix: string, outcome: HubOutcome): Record<string, number> {
+  if ('failed' in outcome) return {};
+  return {
+    [`${prefix}_push_per_s`]: outcome.pushPerSecond,
+    [`${prefix}_push_p50_ms`]: outcome.push.p50,
+    [`${prefix}_push_p99_ms`]: outcome.push.p99,
+    [`${prefix}_pull_rows_per_s`]: outcome.pullRowsPerSecond,
+    [`${prefix}_pull_p50_ms`]: outcome.pull.p50,
+    [`${prefix}_pull_p99_ms`]: outcome.pull.p99,
+    [`${prefix}_cpu_us_per_mutation`]: outcome.cpuUsPerMutation,
+    [`${prefix}_failures`]: outcome.failures,
+    ...(outcome.transactions && {
+      [`${prefix}_commits`]: outcome.transactions.commits,
+      [`${prefix}_rollbacks`]: outcome.transactions.rollbacks,
+    }),
+  };
+}
+
+/** The hub on PostgreSQL beside the hub on SQLite, and two PostgreSQL hub processes beside one. */
+export function hubPart(run: HubRun, plan: HubPlan): Part {
+  const figures: Record<string, number> = {
+    ...hubFigures('hub_sqlite', run.sqlite),
+    ...hubFigures('hub_pg', run.postgres),
+    ...hubFigures('hub_pg_two', run.postgresTwo),
+  };
+  const ratio = (a: HubOutcome, b: HubOutcome, key: 'pushPerSecond' | 'pullRowsPerSecond') =>
+    'failed' in a || 'failed' in b ? undefined : a[key] / b[key];
+  for (const [name, value] of Object.entries({
+    hub_pg_push_sqlite_ratio: ratio(run.postgres, run.sqlite, 'pushPerSecond'),
+    hub_pg_pull_sqlite_ratio: ratio(run.postgres, run.sqlite, 'pullRowsPerSecond'),
+    hub_pg_two_push_scaling_ratio: ratio(run.postgresTwo, run.postgres, 'pushPerSecond'),
+    hub_pg_two_pull_scaling_ratio: ratio(run.postgresTwo, run.postgres, 'pullRowsPerSecond'),
+  })) {
+    if (value !== undefined) figures[name] = value;
+  }
+  const mutations = plan.kiosks * plan.batchesPerKiosk * plan.batchSize;
+  return {
+    section: {
+      title:
+        `Hub: ${plan.kiosks} kiosks over ${plan.companies} companies push ${mutations.toLocaleString('en-US')} ` +
+        `mutations, then pull the feed for ${plan.pullSeconds} s (bench/hub.ts)`,
+      rows: [
+        ...hubRows('PostgreSQL, 1 process vs SQLite', run.postgres, run.sqlite, 'SQLite'),
+        ...hubRows('PostgreSQL, 2 processes vs 1', run.postgresTwo, run.postgres, '1 process'),
+      ],
+    },
+    figures,
   };
 }

@@ -18,6 +18,8 @@ export interface ServerProcess {
   rssMb(): number;
   /** CPU time (user + system) the process has used so far, in milliseconds (/proc/<pid>/stat). */
   cpuMs(): number;
+  /** The last 4,000 characters the process wrote to stderr (its log). */
+  stderr(): string;
   stop(): Promise<void>;
 }
 
@@ -73,6 +75,7 @@ export async function startProcess(args: string[]): Promise<ServerProcess> {
     spawnedAt,
     rssMb: () => residentMb(pid),
     cpuMs: () => cpuTimeMs(pid),
+    stderr: () => stderr,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((done) => child.once('exit', done));
@@ -87,10 +90,17 @@ export async function startProcess(args: string[]): Promise<ServerProcess> {
 /**
  * `portaria serve` on a data folder, as a user runs it, but without scheduled backups: the first one comes a minute
  * after the start and copies the whole database (seconds for the large one), which would land in the middle of a
- * measurement. `nodeArgs` go before the script (e.g. `--cpu-prof`).
+ * measurement. `nodeArgs` go before the script (e.g. `--cpu-prof`); `serveArgs` after it (`--database`); `root`
+ * is the checkout whose command line runs (another commit's, built in bench/.work: bench/baseline.ts).
  */
-export function startPortaria(dataDir: string, nodeArgs: string[] = []): Promise<ServerProcess> {
-  return startProcess([...nodeArgs, cliPath, 'serve', '--port', '0', '--data', dataDir, '--backup-interval', '0']);
+export function startPortaria(
+  dataDir: string,
+  nodeArgs: string[] = [],
+  more: { serveArgs?: string[]; root?: string } = {},
+): Promise<ServerProcess> {
+  const cli = more.root ? join(more.root, 'main/cli/portaria.mjs') : cliPath;
+  const serve = ['serve', '--port', '0', '--data', dataDir, '--backup-interval', '0', ...(more.serveArgs ?? [])];
+  return startProcess([...nodeArgs, cli, ...serve]);
 }
 
 /**

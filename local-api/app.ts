@@ -16,7 +16,7 @@ import { credentialRoutes } from './credentials/routes.ts';
 import { principalForKey } from './credentials/store.ts';
 import { customFieldRoutes } from './custom-fields/routes.ts';
 import { deviceRoutes } from './device-routes.ts';
-import type { EventListener } from './events.ts';
+import type { EventListener, WriteRule } from './events.ts';
 import { fileRoutes } from './files/routes.ts';
 import { hostRoutes } from './hosts/routes.ts';
 import { authenticate } from './http/auth.ts';
@@ -39,7 +39,7 @@ import { openApiRoutes } from './openapi/routes.ts';
 import { privacyRoutes } from './privacy/routes.ts';
 import type { JobHandler } from './queue/queue.ts';
 import { rosterRoutes } from './roster/routes.ts';
-import { syncListener } from './sync/listener.ts';
+import { hubManagedRule, syncListener } from './sync/listener.ts';
 import { syncRoutes } from './sync/routes.ts';
 import { visitLogRoutes } from './visit-log/routes.ts';
 import { visitorTypeRoutes } from './visitor-types/routes.ts';
@@ -107,6 +107,11 @@ export function jobHandlers(ctx: Context): Record<string, JobHandler> {
 /** Listeners of the domain events (check-ins, updates…), run inside the transaction of the write. */
 export function eventListeners(ctx: Context): EventListener[] {
   return [syncListener(ctx), gateCallbackListener(ctx), webhookListener(ctx), auditListener(ctx), notifyOnCheckin(ctx)];
+}
+
+/** The rules every write is decided by before it runs (`ctx.events.decide`). */
+export function writeRules(ctx: Context): WriteRule[] {
+  return [hubManagedRule(ctx)];
 }
 
 /** The service as an Express app, without listening: tests and the CLI choose where it listens. */

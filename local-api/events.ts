@@ -51,15 +51,33 @@ export interface DomainEvent {
  */
 export type EventListener = (event: DomainEvent) => void;
 
+/**
+ * Decides whether a write may run, before it changes anything: throws the refusal (an ApiError). Given the event
+ * the write will publish, as the write calls `decide` with it.
+ */
+export type WriteRule = (name: EventName, caller: Caller) => void;
+
 export interface EventBus {
   subscribe(listener: EventListener): void;
+  /** A rule every write is decided by (`decide`). */
+  addRule(rule: WriteRule): void;
+  /**
+   * Called by each write once its input is checked and before its first change, with the event it will publish:
+   * a refused write throws here, so nothing of it runs.
+   */
+  decide(name: EventName, caller: Caller): void;
   publish(name: EventName, caller: Caller, object: () => Record<string, unknown>): void;
 }
 
 export function createEventBus(): EventBus {
   const listeners: EventListener[] = [];
+  const rules: WriteRule[] = [];
   return {
     subscribe: (listener) => void listeners.push(listener),
+    addRule: (rule) => void rules.push(rule),
+    decide(name, caller) {
+      for (const rule of rules) rule(name, caller);
+    },
     publish(name, caller, build) {
       if (listeners.length === 0) return;
       let built: Record<string, unknown> | undefined;

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { createApp, eventListeners, jobHandlers } from './app.ts';
+import { createApp, eventListeners, jobHandlers, writeRules } from './app.ts';
 import { flushReads } from './audit/store.ts';
 import { type BackupSchedule, databaseFile, defaultBackupSchedule, startBackupSchedule } from './backup/backup.ts';
 import { type Clock, type Context, systemClock, systemRandom } from './context.ts';
@@ -108,6 +108,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
 async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock | undefined): Promise<RunningService> {
   if (options.upstream) configureUpstream(ctx, options.upstream);
   if (options.allowDestinations) saveAllowedDestinations(ctx, options.allowDestinations);
+  for (const rule of writeRules(ctx)) ctx.events.addRule(rule);
   for (const listener of eventListeners(ctx)) ctx.events.subscribe(listener);
   const app = createApp(ctx);
   const host = options.host ?? '127.0.0.1';

@@ -66,6 +66,7 @@ export function saveAccessConfig(ctx: Context, caller: Caller, input: AccessConf
   const row = objectToRow(sealed, columnKinds);
   const now = ctx.clock.now();
   return inTransaction(ctx, () => {
+    ctx.events.decide('access.updated', caller);
     if (findAccessConfig(ctx, caller.companyId)) {
       updateConfigRow(ctx, caller.companyId, { ...row, updatedAt: now });
     } else {
@@ -94,6 +95,7 @@ function updateConfigRow(ctx: Context, companyId: string, row: Record<string, un
 
 export function deleteAccessConfig(ctx: Context, caller: Caller): void {
   inTransaction(ctx, () => {
+    ctx.events.decide('access.deleted', caller);
     const deleted = prepared(ctx.db, 'DELETE FROM access_configs WHERE companyId = ?').run(caller.companyId).changes;
     if (deleted > 0) ctx.events.publish('access.deleted', caller, () => ({ type: 'accessConfig' }));
   });

@@ -64,6 +64,7 @@ export function createBlocklistEntry(ctx: Context, caller: Caller, input: Blockl
     requireOwnHost(ctx, caller, input.createdById);
     const id = newRecordId(ctx.random);
     const now = ctx.clock.now();
+    ctx.events.decide('blocklist.created', caller);
     insertRow(ctx.db, 'blocklist', { ...fields, id, companyId: caller.companyId, createdAt: now, updatedAt: now });
     const row = getBlocklistEntry(ctx, caller, id);
     ctx.events.publish('blocklist.created', caller, () => blocklistObject(row, caller));
@@ -77,6 +78,7 @@ export function updateBlocklistEntry(ctx: Context, caller: Caller, id: string, i
     requireOwnHost(ctx, caller, input.createdById);
     const merged = { ...(rowToObject(current, blocklistColumns, caller.timeZone) as PersonIds), ...input };
     const { cpfKey, rgKey, documentKey, emailKey, phoneKey, phoneTail } = storedFields(merged);
+    ctx.events.decide('blocklist.updated', caller);
     updateRow(ctx.db, 'blocklist', caller.companyId, id, {
       ...objectToRow(input, blocklistColumns),
       companyId: caller.companyId,
@@ -94,6 +96,7 @@ export function deleteBlocklistEntry(ctx: Context, caller: Caller, id: string, d
     const row = getBlocklistEntry(ctx, caller, id);
     requireOwnHost(ctx, caller, deletedById);
     const now = ctx.clock.now();
+    ctx.events.decide('blocklist.deleted', caller);
     updateRow(ctx.db, 'blocklist', caller.companyId, id, { deletedAt: now, updatedAt: now, deletedById });
     const deleted = { ...row, deletedAt: now, updatedAt: now, deletedById };
     ctx.events.publish('blocklist.deleted', caller, () => blocklistObject(deleted, caller));

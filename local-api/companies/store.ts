@@ -77,6 +77,7 @@ export function updateCompany(ctx: Context, caller: Caller, input: CompanyUpdate
     if (parent && parent !== current.parentCompanyId) {
       throw new ApiError('INVALID_PARAMETER', { field: 'parentCompanyId' });
     }
+    ctx.events.decide('company.updated', caller);
     const columns = Object.keys(row);
     prepared(
       ctx.db,

@@ -14,6 +14,12 @@ export const frontDeskSession = { idleMs: 10 * 60_000, maxMs: 12 * 3_600_000 } a
 
 /** A credential's last use is written at most this often (a request each time would write on every request). */
 const lastUseWriteMs = 60_000;
+/**
+ * A front-desk session's, more often: hub processes behind a load balancer each see some of its requests, and one
+ * that finds it idle in its own memory asks the database for the last use the others wrote (`principalForKey`), so
+ * a session in use ends at most this much early on a process that has not seen it lately.
+ */
+const sessionLastUseWriteMs = 10_000;
 
 export interface NewCredential {
   /** Null for the device owner's tokens. */
@@ -248,6 +254,21 @@ const ended = (entry: CachedPrincipal, now: number): boolean =>
   (entry.idleMs !== null && now - entry.lastUsedAt >= entry.idleMs);
 
 /**
+ * Whether an idle-limited credential this process found idle was used since through another process (another hub
+ * process on the same database): its entry takes the last use written there.
+ */
+function usedElsewhere(ctx: Context, entry: CachedPrincipal, now: number): boolean {
+  if (entry.expiresAt !== null && now >= entry.expiresAt) return false;
+  const saved = prepared(ctx.db, 'SELECT lastUsedAt FROM credentials WHERE id = ? AND revokedAt IS NULL')
+    .pluck()
+    .get(entry.principal.credentialId) as number | null | undefined;
+  if (typeof saved !== 'number' || saved <= entry.lastUsedAt) return false;
+  entry.lastUsedAt = saved;
+  entry.savedLastUsedAt = saved;
+  return !ended(entry, now);
+}
+
+/**
  * Finds who a key belongs to: a company's credential or the device owner's token. The lookup goes by the key's
  * hash; the final comparison is constant-time so the answer's timing says nothing about how close a wrong key came.
  * Unknown, revoked and ended keys are never cached. Each use counts as the credential's last use (an idle
@@ -277,12 +298,12 @@ export function principalForKey(ctx: Context, key: string): Principal | undefine
     };
     if (ended(entry, now)) return undefined;
     cache.entries.set(cacheKey, entry);
-  } else if (ended(entry, now)) {
+  } else if (ended(entry, now) && !usedElsewhere(ctx, entry, now)) {
     cache.entries.delete(cacheKey);
     return undefined;
   }
   entry.lastUsedAt = now;
-  if (now - entry.savedLastUsedAt >= lastUseWriteMs) {
+  if (now - entry.savedLastUsedAt >= (entry.idleMs === null ? lastUseWriteMs : sessionLastUseWriteMs)) {
     prepared(ctx.db, 'UPDATE credentials SET lastUsedAt = ? WHERE id = ?').run(now, entry.principal.credentialId);
     entry.savedLastUsedAt = now;
   }

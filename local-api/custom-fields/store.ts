@@ -70,6 +70,7 @@ export function createCustomField(ctx: Context, caller: Caller, input: CustomFie
     let id = newCustomFieldId(ctx.random);
     while (taken.get(id)) id = newCustomFieldId(ctx.random);
     const now = ctx.clock.now();
+    ctx.events.decide('customfield.created', caller);
     insertRow(ctx.db, 'custom_fields', {
       ...objectToRow(input, customFieldColumns),
       id,
@@ -99,6 +100,7 @@ export function updateCustomField(
       input.localizedOptions ??
       (sameList(options, currentOptions) ? (JSON.parse(current.localizedOptions) as OptionLabels) : {});
     requireOptions(input.type ?? current.type, options, labels);
+    ctx.events.decide('customfield.updated', caller);
     updateRow(ctx.db, 'custom_fields', caller.companyId, id, {
       ...objectToRow({ ...input, localizedOptions: labels }, customFieldColumns),
       updatedAt: ctx.clock.now(),
@@ -114,6 +116,7 @@ export function deleteCustomField(ctx: Context, caller: Caller, id: string): voi
   inTransaction(ctx, () => {
     const row = getCustomField(ctx, caller, id);
     const now = ctx.clock.now();
+    ctx.events.decide('customfield.deleted', caller);
     updateRow(ctx.db, 'custom_fields', caller.companyId, id, { deletedAt: now, updatedAt: now });
     const deleted = { ...row, deletedAt: now, updatedAt: now };
     ctx.events.publish('customfield.deleted', caller, () => customFieldObject(deleted, caller));

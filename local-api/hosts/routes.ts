@@ -3,8 +3,9 @@ import type { Context } from '../context.ts';
 import { roles } from '../credentials/caller.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
+import { hostObject } from './present.ts';
 import { hostCreateInput, hostInputCodes, hostObjectSchema, hostUpdateInput } from './schema.ts';
-import { createHost, deleteHost, getHost, hostObject, hostQueryFields, listHosts, updateHost } from './store.ts';
+import { createHost, deleteHost, getHost, hostQueryFields, listHosts, updateHost } from './store.ts';
 
 export const hostPaging = { defaultLimit: 500, maxLimit: 1000 };
 
@@ -23,7 +24,7 @@ export function hostRoutes(ctx: Context): RouteSpec[] {
       errors: listErrors,
       handle: ({ req, caller }) => {
         const hosts = listHosts(ctx, caller, parseListQuery(req.query, hostPaging, hostQueryFields)).map((row) =>
-          hostObject(row, caller),
+          hostObject(row, caller.timeZone),
         );
         return { hosts, size: hosts.length };
       },
@@ -46,7 +47,7 @@ export function hostRoutes(ctx: Context): RouteSpec[] {
         'INVALID_COUNTRY_CODE',
         'INVALID_PARAMETER',
       ],
-      handle: ({ caller, body }) => hostObject(createHost(ctx, caller, body), caller),
+      handle: ({ caller, body }) => hostObject(createHost(ctx, caller, body), caller.timeZone),
     }),
     route({
       method: 'get',
@@ -56,7 +57,7 @@ export function hostRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve a host',
       response: hostObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => hostObject(getHost(ctx, caller, String(params.id)), caller),
+      handle: ({ caller, params }) => hostObject(getHost(ctx, caller, String(params.id)), caller.timeZone),
     }),
     route({
       method: 'patch',
@@ -76,7 +77,8 @@ export function hostRoutes(ctx: Context): RouteSpec[] {
         'INVALID_COUNTRY_CODE',
         'INVALID_PARAMETER',
       ],
-      handle: ({ caller, params, body }) => hostObject(updateHost(ctx, caller, String(params.id), body), caller),
+      handle: ({ caller, params, body }) =>
+        hostObject(updateHost(ctx, caller, String(params.id), body), caller.timeZone),
     }),
     route({
       method: 'delete',

@@ -3,19 +3,10 @@ import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ListQuery, QueryField, QueryFields } from '../http/list-query.ts';
 import { newHostId } from '../rules/ids.ts';
-import {
-  findLiveRow,
-  insertRow,
-  listRows,
-  objectToRow,
-  prepared,
-  queryFieldsOf,
-  rowToObject,
-  updateRow,
-} from '../store/rows.ts';
-import { type HostCreateInput, type HostUpdateInput, hostColumns, hostTextColumns } from './schema.ts';
-
-export type HostRow = Record<string, unknown> & { id: string; companyId: string; email: string; name: string };
+import { findLiveRow, insertRow, listRows, objectToRow, prepared, updateRow } from '../store/rows.ts';
+import { type HostRow, hostColumnQueryFields, hostColumns } from './contract.ts';
+import { hostObject } from './present.ts';
+import type { HostCreateInput, HostUpdateInput } from './schema.ts';
 
 /** The list-query field `hostName` of what belongs to a live host (invitees, meetings): compares the host's name. */
 export const hostNameQueryField: QueryField = {
@@ -28,7 +19,7 @@ export const hostNameQueryField: QueryField = {
 };
 
 export const hostQueryFields: QueryFields = {
-  ...queryFieldsOf(hostTextColumns, hostColumns),
+  ...hostColumnQueryFields,
   company: { kind: 'text', column: 'companyId' },
 };
 
@@ -38,15 +29,6 @@ export function isPhonePlausible(phone: string | null | undefined, countryCode: 
   const digits = phone.replace(/\D/g, '').length;
   const total = digits + countryCode.replace(/\D/g, '').length;
   return digits >= 6 && total >= 8 && total <= 15;
-}
-
-export function hostObject(row: HostRow, caller: Caller): Record<string, unknown> {
-  // companyId last, beside its alias `company`.
-  const object = rowToObject(row, hostColumns, caller.timeZone, ['companyId']);
-  object.companyId = row.companyId;
-  object.company = row.companyId;
-  object.type = 'host';
-  return object;
 }
 
 export function findHost(ctx: Context, caller: Caller, id: string): HostRow | undefined {
@@ -80,6 +62,7 @@ export function createHost(ctx: Context, caller: Caller, input: HostCreateInput)
     if (emailTaken(ctx, caller, input.email)) throw new ApiError('ALREADY_EXISTS');
     const now = ctx.clock.now();
     const id = newHostId(ctx.random);
+    ctx.events.decide('host.created', caller);
     insertRow(ctx.db, 'hosts', {
       ...objectToRow(storedFields(input), hostColumns),
       id,
@@ -89,7 +72,7 @@ export function createHost(ctx: Context, caller: Caller, input: HostCreateInput)
       isPhoneValid: isPhonePlausible(input.phone, input.countryCode) ? 1 : 0,
     });
     const row = getHost(ctx, caller, id);
-    ctx.events.publish('host.created', caller, () => hostObject(row, caller));
+    ctx.events.publish('host.created', caller, () => hostObject(row, caller.timeZone));
     return row;
   });
 }
@@ -104,13 +87,14 @@ export function updateHost(ctx: Context, caller: Caller, id: string, input: Host
     const countryCode = input.countryCode !== undefined ? input.countryCode : (current.countryCode as string | null);
     if (phone && !countryCode) throw new ApiError('MISSING_COUNTRY_CODE');
     const { email: _email, ...changes } = storedFields(input);
+    ctx.events.decide('host.updated', caller);
     updateRow(ctx.db, 'hosts', caller.companyId, id, {
       ...objectToRow(changes, hostColumns),
       isPhoneValid: isPhonePlausible(phone, countryCode) ? 1 : 0,
       updatedAt: ctx.clock.now(),
     });
     const row = getHost(ctx, caller, id);
-    ctx.events.publish('host.updated', caller, () => hostObject(row, caller));
+    ctx.events.publish('host.updated', caller, () => hostObject(row, caller.timeZone));
     return row;
   });
 }
@@ -119,8 +103,11 @@ export function deleteHost(ctx: Context, caller: Caller, id: string): void {
   inTransaction(ctx, () => {
     const row = getHost(ctx, caller, id);
     const now = ctx.clock.now();
+    ctx.events.decide('host.deleted', caller);
     updateRow(ctx.db, 'hosts', caller.companyId, id, { deletedAt: now, updatedAt: now });
-    ctx.events.publish('host.deleted', caller, () => hostObject({ ...row, deletedAt: now, updatedAt: now }, caller));
+    ctx.events.publish('host.deleted', caller, () =>
+      hostObject({ ...row, deletedAt: now, updatedAt: now }, caller.timeZone),
+    );
   });
 }
 

@@ -1,4 +1,5 @@
-import type { Clock } from '../context.ts';
+import { type Clock, type Context, inTransaction } from '../context.ts';
+import { prepared } from '../store/rows.ts';
 
 export interface FailureLimiterOptions {
   /** Failures allowed within `windowMs` before the key is locked. */
@@ -22,23 +23,33 @@ interface Entry {
   lockedUntil: number;
 }
 
+/** The key's record with the failures outside the window left out; undefined when nothing of it holds any more. */
+function liveEntry(entry: Entry | undefined, now: number, options: FailureLimiterOptions): Entry | undefined {
+  if (!entry) return undefined;
+  const failures = entry.failures.filter((at) => now - at < options.windowMs);
+  if (failures.length === 0 && entry.lockedUntil <= now) return undefined;
+  return { failures, lockedUntil: entry.lockedUntil };
+}
+
+/** The record after one more failure: the `maxFailures`th within the window locks the key for `lockMs`. */
+function withFailure(entry: Entry | undefined, now: number, options: FailureLimiterOptions): Entry {
+  const failures = [...(entry?.failures ?? []), now];
+  if (failures.length >= options.maxFailures) return { failures: [], lockedUntil: now + options.lockMs };
+  return { failures, lockedUntil: entry?.lockedUntil ?? 0 };
+}
+
 /**
- * Limits repeated failures (wrong API keys, wrong front-desk PINs) per key, e.g. per client address. Successes
- * clear the key's record. The clock is injected so the rules can be tested exactly.
+ * Limits repeated failures (wrong API keys, wrong front-desk PINs) per key, e.g. per client address, in this
+ * process's memory. Successes clear the key's record. The clock is injected so the rules can be tested exactly.
  */
 export function createFailureLimiter(options: FailureLimiterOptions, clock: Clock): FailureLimiter {
   const entries = new Map<string, Entry>();
   const maxKeys = options.maxKeys ?? 10_000;
 
   const live = (key: string): Entry | undefined => {
-    const entry = entries.get(key);
-    if (!entry) return undefined;
-    const now = clock.now();
-    entry.failures = entry.failures.filter((at) => now - at < options.windowMs);
-    if (entry.failures.length === 0 && entry.lockedUntil <= now) {
-      entries.delete(key);
-      return undefined;
-    }
+    const entry = liveEntry(entries.get(key), clock.now(), options);
+    if (entry) entries.set(key, entry);
+    else entries.delete(key);
     return entry;
   };
 
@@ -48,13 +59,7 @@ export function createFailureLimiter(options: FailureLimiterOptions, clock: Cloc
       return entry ? Math.max(0, entry.lockedUntil - clock.now()) : 0;
     },
     recordFailure(key) {
-      const now = clock.now();
-      const entry = live(key) ?? { failures: [], lockedUntil: 0 };
-      entry.failures.push(now);
-      if (entry.failures.length >= options.maxFailures) {
-        entry.lockedUntil = now + options.lockMs;
-        entry.failures = [];
-      }
+      const entry = withFailure(live(key), clock.now(), options);
       entries.delete(key); // re-inserted last: Map order is then staleness order
       entries.set(key, entry);
       if (entries.size > maxKeys) {
@@ -66,4 +71,66 @@ export function createFailureLimiter(options: FailureLimiterOptions, clock: Cloc
       entries.delete(key);
     },
   };
+}
+
+/**
+ * The same limits kept in the database (`failure_limits`, one row per scope and key), which every process reads:
+ * hub processes behind a load balancer count a key's failures together, so N processes do not give a guesser N
+ * times the attempts. Keys are bounded by what exists (companies, credentials); rows whose failures have left the
+ * window and whose lock has ended are deleted as others are written.
+ */
+export function createStoredFailureLimiter(
+  ctx: Pick<Context, 'db' | 'clock'>,
+  scope: string,
+  options: FailureLimiterOptions,
+): FailureLimiter {
+  const read = (key: string, now: number): Entry | undefined => {
+    const row = prepared(
+      ctx.db,
+      'SELECT failures, lockedUntil FROM failure_limits WHERE scope = ? AND subject = ?',
+    ).get(scope, key) as { failures: string; lockedUntil: number } | undefined;
+    return liveEntry(
+      row && { failures: JSON.parse(row.failures) as number[], lockedUntil: row.lockedUntil },
+      now,
+      options,
+    );
+  };
+  return {
+    retryAfter(key) {
+      const now = ctx.clock.now();
+      return Math.max(0, (read(key, now)?.lockedUntil ?? 0) - now);
+    },
+    recordFailure(key) {
+      const now = ctx.clock.now();
+      inTransaction(ctx, () => {
+        const entry = withFailure(read(key, now), now, options);
+        prepared(
+          ctx.db,
+          `INSERT INTO failure_limits (scope, subject, failures, lockedUntil, updatedAt) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (scope, subject) DO UPDATE SET failures = excluded.failures, lockedUntil = excluded.lockedUntil,
+             updatedAt = excluded.updatedAt`,
+        ).run(scope, key, JSON.stringify(entry.failures), entry.lockedUntil, now);
+        prepared(
+          ctx.db,
+          'DELETE FROM failure_limits WHERE scope = ? AND updatedAt <= ? AND lockedUntil <= ? AND subject <> ?',
+        ).run(scope, now - options.windowMs, now, key);
+      });
+    },
+    recordSuccess(key) {
+      prepared(ctx.db, 'DELETE FROM failure_limits WHERE scope = ? AND subject = ?').run(scope, key);
+    },
+  };
+}
+
+/**
+ * The limiter a service uses for failures that must be counted across its processes. On SQLite one process holds
+ * the data folder (its lock), sees every attempt, and keeps the count in memory: a lookup that finds nobody costs no
+ * write (an fsync on a kiosk's flash). On PostgreSQL, hub processes share the count through the database.
+ */
+export function sharedFailureLimiter(
+  ctx: Pick<Context, 'db' | 'clock'>,
+  scope: string,
+  options: FailureLimiterOptions,
+): FailureLimiter {
+  return ctx.db.sqlite ? createFailureLimiter(options, ctx.clock) : createStoredFailureLimiter(ctx, scope, options);
 }

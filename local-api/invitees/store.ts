@@ -179,6 +179,7 @@ export function createInvitee(
     }
     const id = newUuid(ctx.random);
     const now = ctx.clock.now();
+    ctx.events.decide('invitee.created', caller);
     insertRow(ctx.db, 'invitees', {
       status: 'confirmed',
       cardNumber: freeCardNumber(ctx, caller),
@@ -213,6 +214,7 @@ export function updateInvitee(
     if (input.cardNumber !== undefined && cardNumberTaken(ctx, caller, input.cardNumber, id)) {
       throw new ApiError('ALREADY_EXISTS');
     }
+    ctx.events.decide('invitee.updated', caller);
     updateRow(ctx.db, 'invitees', caller.companyId, id, {
       ...fields,
       ...pictureColumns(plan, files, current.pictureFile),
@@ -226,6 +228,7 @@ export function updateInvitee(
 
 /** Marks an invitee arrived as part of its check-in; the check-in holds the transaction. */
 export function markInviteeArrived(ctx: Context, caller: Caller, id: string): void {
+  ctx.events.decide('invitee.arrived', caller);
   updateRow(ctx.db, 'invitees', caller.companyId, id, { status: 'arrived', updatedAt: ctx.clock.now() });
   // Read back only if a listener wants the object (it runs inside this transaction, so it sees the update).
   ctx.events.publish('invitee.arrived', caller, () => inviteeObject(ctx, caller, getInvitee(ctx, caller, id)));
@@ -235,6 +238,7 @@ export function deleteInvitee(ctx: Context, caller: Caller, id: string): void {
   inTransaction(ctx, () => {
     const row = getInvitee(ctx, caller, id);
     const now = ctx.clock.now();
+    ctx.events.decide('invitee.deleted', caller);
     updateRow(ctx.db, 'invitees', caller.companyId, id, { deletedAt: now, updatedAt: now });
     ctx.events.publish('invitee.deleted', caller, () => inviteeObject(ctx, caller, { ...row, deletedAt: now }));
   });

@@ -3,7 +3,7 @@ import { type Context, inTransaction } from '../context.ts';
 import { type Caller, roles } from '../credentials/caller.ts';
 import { revokeCredential } from '../credentials/store.ts';
 import { ApiError } from '../http/errors.ts';
-import { createFailureLimiter } from '../http/rate-limit.ts';
+import { sharedFailureLimiter } from '../http/rate-limit.ts';
 import { type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { endFrontDeskSessions, frontDeskSessionObject, openFrontDeskSession } from './frontdesk.ts';
 import { hashPin, pinMatches } from './pin.ts';
@@ -26,7 +26,7 @@ const tag = 'Kiosk';
 export const pinLimits = { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 5 * 60_000 } as const;
 
 export function kioskRoutes(ctx: Context): RouteSpec[] {
-  const limiter = createFailureLimiter(pinLimits, ctx.clock);
+  const limiter = sharedFailureLimiter(ctx, 'pin', pinLimits);
 
   /**
    * Checks a PIN against the stored hash. The failure is counted before scrypt runs and forgiven after a match:

@@ -5,7 +5,7 @@ import type { Context } from '../context.ts';
 import { type Caller, roles } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import { validate } from '../http/fields.ts';
-import { createFailureLimiter } from '../http/rate-limit.ts';
+import { sharedFailureLimiter } from '../http/rate-limit.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { firstNameAndInitial } from '../rules/names.ts';
 import { formatInZone } from '../rules/time.ts';
@@ -54,7 +54,7 @@ export const lookupLimits = { maxFailures: 20, windowMs: 10 * 60_000, lockMs: 60
  * step; a visit is followed by its id, which only the kiosk that made it and the visitor's badge hold.
  */
 export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
-  const limiter = createFailureLimiter(lookupLimits, ctx.clock);
+  const limiter = sharedFailureLimiter(ctx, 'kiosk-lookup', lookupLimits);
 
   /** Runs a lookup, counting one that finds nobody; a locked kiosk is answered 429 with the seconds to wait. */
   function lookup<T>(caller: Caller, find: () => T[]): T[] {

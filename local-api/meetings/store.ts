@@ -158,6 +158,7 @@ export function createMeeting(ctx: Context, caller: Caller, input: MeetingCreate
     const fields = storedFields(ctx, caller, input);
     const id = newRecordId(ctx.random);
     const now = ctx.clock.now();
+    ctx.events.decide('meeting.created', caller);
     insertRow(ctx.db, 'meetings', {
       lang: caller.lang,
       ...fields,
@@ -176,6 +177,7 @@ export function createMeeting(ctx: Context, caller: Caller, input: MeetingCreate
 export function updateMeeting(ctx: Context, caller: Caller, id: string, input: MeetingUpdateInput): MeetingRow {
   return inTransaction(ctx, () => {
     const current = getMeeting(ctx, caller, id);
+    ctx.events.decide('meeting.updated', caller);
     updateRow(ctx.db, 'meetings', caller.companyId, id, {
       ...storedFields(ctx, caller, input, current),
       updatedAt: ctx.clock.now(),
@@ -192,6 +194,7 @@ export function deleteMeeting(ctx: Context, caller: Caller, id: string): void {
   inTransaction(ctx, () => {
     const row = getMeeting(ctx, caller, id);
     const now = ctx.clock.now();
+    ctx.events.decide('meeting.deleted', caller);
     updateRow(ctx.db, 'meetings', caller.companyId, id, { deletedAt: now, updatedAt: now });
     const deleted = { ...row, deletedAt: now, updatedAt: now };
     ctx.events.publish('meeting.deleted', caller, () => meetingObject(ctx, caller, deleted));

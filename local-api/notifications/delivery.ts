@@ -1,7 +1,8 @@
 import type { Context } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import type { EventListener } from '../events.ts';
-import { findHost, type HostRow } from '../hosts/store.ts';
+import type { HostRow } from '../hosts/contract.ts';
+import { findHost } from '../hosts/store.ts';
 import { enqueue, type JobHandler, PermanentJobError } from '../queue/queue.ts';
 import { prepared } from '../store/rows.ts';
 import { type Channel, channels, type Delivery } from './channels.ts';

@@ -65,6 +65,7 @@ export function saveNotificationSettings(
   }
   const now = ctx.clock.now();
   return inTransaction(ctx, () => {
+    ctx.events.decide('notifications.settings.updated', caller);
     if (findNotificationSettings(ctx, caller.companyId)) {
       const columns = Object.keys(row);
       prepared(
@@ -90,6 +91,7 @@ export function saveNotificationSettings(
 
 export function deleteNotificationSettings(ctx: Context, caller: Caller): void {
   inTransaction(ctx, () => {
+    ctx.events.decide('notifications.settings.deleted', caller);
     const deleted = prepared(ctx.db, 'DELETE FROM notification_settings WHERE companyId = ?').run(caller.companyId);
     if (deleted.changes > 0) {
       ctx.events.publish('notifications.settings.deleted', caller, () => ({ type: 'notificationSettings' }));

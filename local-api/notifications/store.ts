@@ -1,7 +1,8 @@
 import { auditActor, recordAudit } from '../audit/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
-import { findHost, type HostRow } from '../hosts/store.ts';
+import type { HostRow } from '../hosts/contract.ts';
+import { findHost } from '../hosts/store.ts';
 import { hostSummaries } from '../hosts/summaries.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';

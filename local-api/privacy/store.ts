@@ -298,6 +298,7 @@ export function eraseVisitor(ctx: Context, caller: Caller, who: PersonIdentifier
   const counts = inTransaction(ctx, () => {
     const now = ctx.clock.now();
     const found = findPersonsRows(ctx, caller.companyId, person);
+    ctx.events.decide('privacy.erased', caller);
     if (found.some((f) => f.rows.length > 0)) {
       const rowIds = Object.fromEntries(found.map((f) => [f.table.table, f.rows.map((row) => row.id)]));
       prepared(ctx.db, 'INSERT INTO privacy_erasures (id, companyId, createdAt, rowIds) VALUES (?, ?, ?, ?)').run(
@@ -383,6 +384,7 @@ export function retentionObject(retention: Retention, caller: Caller) {
 export function saveRetention(ctx: Context, caller: Caller, retentionDays: number | null): Retention {
   inTransaction(ctx, () => {
     const now = ctx.clock.now();
+    ctx.events.decide('privacy.retention.updated', caller);
     prepared(
       ctx.db,
       `INSERT INTO privacy_settings (companyId, createdAt, updatedAt, retentionDays) VALUES (?, ?, ?, ?)
@@ -415,6 +417,7 @@ export function sweepCompany(ctx: Context, caller: Caller): SweepCounts | undefi
   const { retentionDays } = findRetention(ctx, caller.companyId);
   if (retentionDays === null) return undefined;
   const counts = inTransaction(ctx, () => {
+    ctx.events.decide('privacy.retention.swept', caller);
     const now = ctx.clock.now();
     const before = now - retentionDays * dayMs;
     const found: Record<string, number> = {};

@@ -112,6 +112,11 @@ export interface WorkerOptions {
   attemptTimeoutMs?: number;
   /** Longest the worker sleeps when nothing is due (a safety net; enqueue wakes it at once). */
   idleMs?: number;
+  /**
+   * How long a claim outlives its attempt's deadline: another process takes a job whose claim ran out (its worker
+   * died). It covers the clocks of hub machines that differ a little, and an event loop busy at the deadline.
+   */
+  leaseGraceMs?: number;
 }
 
 export const defaultWorkerOptions: Required<WorkerOptions> = {
@@ -124,6 +129,7 @@ export const defaultWorkerOptions: Required<WorkerOptions> = {
   breakerMaxMs: 10 * 60_000,
   attemptTimeoutMs: 10_000,
   idleMs: 60_000,
+  leaseGraceMs: 30_000,
 };
 
 export interface Worker {
@@ -143,12 +149,14 @@ interface JobRow {
   attempts: number;
   giveUpAt: number;
   createdAt: number;
+  /** Consecutive failed attempts at the job's endpoint, as its breaker counts them. */
+  endpointFailures: number;
 }
 
-/** An endpoint's circuit breaker: closed below the threshold, open until `openUntil`, then one trial at a time. */
+/** An endpoint's circuit breaker (`job_endpoints`): closed below the threshold, open until `openUntil`. */
 interface Breaker {
   failures: number;
-  openUntil: number;
+  openUntil: number | null;
   cooldownMs: number;
 }
 
@@ -160,6 +168,14 @@ interface Breaker {
  * paused: its jobs wait, untried, for the cooldown, then one trial goes; success closes the breaker, failure doubles
  * the pause. Each finished attempt and each enqueue fills the free slots at once; a timer wakes the worker when the
  * next job is due: no polling loop.
+ *
+ * Several processes may run workers on one database (hub processes on PostgreSQL, docs/deployment.md). A job runs
+ * where it was claimed: the claim is one conditional update (on PostgreSQL of a row locked with SKIP LOCKED, so
+ * workers never wait on each other's claims), held until the attempt's deadline and `leaseGraceMs`; a process that
+ * dies while it runs a job leaves a claim that runs out, and another worker takes the job then. The breakers are
+ * rows every process reads and writes (`job_endpoints`), and a breaker's trial is claimed as well: one trial goes,
+ * whichever process sends it. The slot limits are each process's own: they share its sockets and memory, and N
+ * processes send up to N times `perCompany` and `perEndpoint` jobs at once.
  */
 export function startWorker(
   ctx: Pick<Context, 'db' | 'clock' | 'random' | 'log'>,
@@ -170,50 +186,93 @@ export function startWorker(
   const kinds = Object.keys(handlers);
   const kindList = kinds.map(() => '?').join(', ') || "''";
   const running = new Map<number, { row: JobRow; done: Promise<void>; controller: AbortController }>();
-  const breakers = new Map<string, Breaker>();
+  /** Names this worker's claims: another worker's are not its to settle. */
+  const workerId = ctx.random.bytes(16).toString('base64url');
+  const leaseMs = settings.attemptTimeoutMs + settings.leaseGraceMs;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
 
   const endpointKey = (row: Pick<JobRow, 'companyId' | 'endpoint'>) => `${row.companyId}\u0000${row.endpoint}`;
 
-  // The heads of each endpoint's due jobs, most urgent and oldest first: a backlog at one endpoint cannot hide
-  // another endpoint's job from the scan.
-  const candidatesSql = `SELECT id, companyId, kind, endpoint, priority, idempotencyKey, payload, attempts, giveUpAt,
-      createdAt FROM (
+  // The heads of each endpoint's due, unclaimed jobs, most urgent and oldest first: a backlog at one endpoint
+  // cannot hide another endpoint's job from the scan. Endpoints whose breaker is open are left out.
+  const candidatesSql = `SELECT due.id, due.companyId, due.kind, due.endpoint, due.priority, due.idempotencyKey,
+      due.payload, due.attempts, due.giveUpAt, due.createdAt, COALESCE(e.failures, 0) AS endpointFailures FROM (
       SELECT *, ROW_NUMBER() OVER (PARTITION BY companyId, endpoint ORDER BY priority, nextAttemptAt, id) AS place
-      FROM jobs WHERE status = 'pending' AND nextAttemptAt <= ? AND kind IN (${kindList})) AS due
-    WHERE place <= ? ORDER BY priority, nextAttemptAt, id LIMIT ?`;
+      FROM jobs WHERE status = 'pending' AND nextAttemptAt <= ? AND (claimedUntil IS NULL OR claimedUntil <= ?)
+        AND kind IN (${kindList})) AS due
+    LEFT JOIN job_endpoints AS e ON e.companyId = due.companyId AND e.endpoint = due.endpoint
+    WHERE due.place <= ? AND (e.openUntil IS NULL OR e.openUntil <= ?)
+    ORDER BY due.priority, due.nextAttemptAt, due.id LIMIT ?`;
+
+  // SQLite has no row locks (a write holds the whole database, so the update alone is exclusive); PostgreSQL's
+  // SKIP LOCKED passes over a job another worker is claiming instead of waiting for it.
+  const claimSql = `UPDATE jobs SET claimedBy = ?, claimedUntil = ? WHERE id = (
+      SELECT id FROM jobs WHERE id = ? AND status = 'pending' AND (claimedUntil IS NULL OR claimedUntil <= ?)
+        AND NOT EXISTS (SELECT 1 FROM job_endpoints AS e
+          WHERE e.companyId = jobs.companyId AND e.endpoint = jobs.endpoint AND e.openUntil > ?)
+      ${ctx.db.sqlite ? '' : 'FOR UPDATE SKIP LOCKED'})`;
+
+  /** Takes the job for this worker until its lease runs out; false when another worker holds it or ran it. */
+  function claim(row: JobRow, now: number): boolean {
+    return prepared(ctx.db, claimSql).run(workerId, now + leaseMs, row.id, now, now).changes === 1;
+  }
+
+  /** Takes an open breaker's one trial: the endpoint stays closed to every other attempt while it runs. */
+  function claimTrial(row: JobRow, now: number): boolean {
+    return (
+      prepared(
+        ctx.db,
+        `UPDATE job_endpoints SET openUntil = ?, updatedAt = ? WHERE companyId = ? AND endpoint = ? AND failures >= ?
+         AND (openUntil IS NULL OR openUntil <= ?)`,
+      ).run(now + leaseMs, now, row.companyId, row.endpoint, settings.breakerThreshold, now).changes === 1
+    );
+  }
+
+  function release(row: JobRow): void {
+    prepared(ctx.db, 'UPDATE jobs SET claimedBy = NULL, claimedUntil = NULL WHERE id = ? AND claimedBy = ?').run(
+      row.id,
+      workerId,
+    );
+  }
 
   function recordSuccess(row: JobRow): void {
-    prepared(ctx.db, "UPDATE jobs SET status = 'done', attempts = attempts + 1, updatedAt = ? WHERE id = ?").run(
-      ctx.clock.now(),
-      row.id,
-    );
-    breakers.delete(endpointKey(row));
+    const now = ctx.clock.now();
+    // Done, whoever holds the claim now: the peer has it, and a worker that took the job over must not send it again.
+    prepared(
+      ctx.db,
+      `UPDATE jobs SET status = 'done', attempts = attempts + 1, claimedBy = NULL, claimedUntil = NULL, updatedAt = ?
+       WHERE id = ?`,
+    ).run(now, row.id);
+    prepared(ctx.db, 'DELETE FROM job_endpoints WHERE companyId = ? AND endpoint = ?').run(row.companyId, row.endpoint);
   }
 
   /** Pauses an endpoint: its pending jobs wait for the trial; those whose give-up time comes first fail now. */
   function openBreaker(row: JobRow, breaker: Breaker, message: string, detail: string): void {
     const now = ctx.clock.now();
-    breaker.cooldownMs =
+    const cooldownMs =
       breaker.cooldownMs === 0 ? settings.breakerCooldownMs : Math.min(settings.breakerMaxMs, breaker.cooldownMs * 2);
-    breaker.openUntil = now + breaker.cooldownMs;
+    const openUntil = now + cooldownMs;
+    prepared(
+      ctx.db,
+      'UPDATE job_endpoints SET openUntil = ?, cooldownMs = ?, updatedAt = ? WHERE companyId = ? AND endpoint = ?',
+    ).run(openUntil, cooldownMs, now, row.companyId, row.endpoint);
     const given = prepared(
       ctx.db,
       `UPDATE jobs SET status = 'failed', lastError = ?, updatedAt = ?
        WHERE companyId = ? AND endpoint = ? AND status = 'pending' AND giveUpAt <= ?`,
-    ).run(`${message} (kept failing; given up)`.slice(0, 500), now, row.companyId, row.endpoint, breaker.openUntil);
+    ).run(`${message} (kept failing; given up)`.slice(0, 500), now, row.companyId, row.endpoint, openUntil);
     prepared(
       ctx.db,
       `UPDATE jobs SET nextAttemptAt = ? WHERE companyId = ? AND endpoint = ? AND status = 'pending'
        AND nextAttemptAt < ?`,
-    ).run(breaker.openUntil, row.companyId, row.endpoint, breaker.openUntil);
+    ).run(openUntil, row.companyId, row.endpoint, openUntil);
     ctx.log.warn(
       {
         companyId: row.companyId,
         endpoint: row.endpoint,
         failures: breaker.failures,
-        pausedMs: breaker.cooldownMs,
+        pausedMs: cooldownMs,
         givenUp: given.changes,
         error: detail,
       },
@@ -221,38 +280,48 @@ export function startWorker(
     );
   }
 
-  function recordFailure(row: JobRow, error: unknown): void {
+  function recordFailure(row: JobRow, trial: boolean, error: unknown): void {
     const message = error instanceof Error ? error.message : String(error);
     const cause = error instanceof Error ? (error.cause as { detail?: string } | undefined) : undefined;
     const now = ctx.clock.now();
     const permanent = error instanceof PermanentJobError;
     const giveUp = permanent || now >= row.giveUpAt;
-    inTransaction(ctx, () => {
-      prepared(
+    const recorded = inTransaction(ctx, () => {
+      const updated = prepared(
         ctx.db,
-        `UPDATE jobs SET status = ?, attempts = attempts + 1, lastError = ?, nextAttemptAt = ?, updatedAt = ?
-         WHERE id = ?`,
+        `UPDATE jobs SET status = ?, attempts = attempts + 1, lastError = ?, nextAttemptAt = ?, claimedBy = NULL,
+         claimedUntil = NULL, updatedAt = ? WHERE id = ? AND claimedBy = ?`,
       ).run(
         giveUp ? 'failed' : 'pending',
         message.slice(0, 500),
         now + retryDelay(row.attempts, ctx.random),
         now,
         row.id,
+        workerId,
       );
+      // The claim ran out and another worker took the job (or finished it): the outcome is theirs to record.
+      if (updated.changes === 0) return false;
       // A refusal of this one request says nothing of the endpoint's health.
-      if (permanent) return;
-      const key = endpointKey(row);
-      const breaker = breakers.get(key) ?? { failures: 0, openUntil: 0, cooldownMs: 0 };
-      breakers.set(key, breaker);
-      breaker.failures++;
-      if (breaker.failures >= settings.breakerThreshold && breaker.openUntil <= now) {
+      if (permanent) return true;
+      const breaker = prepared(
+        ctx.db,
+        `INSERT INTO job_endpoints (companyId, endpoint, failures, updatedAt) VALUES (?, ?, 1, ?)
+         ON CONFLICT (companyId, endpoint) DO UPDATE SET failures = job_endpoints.failures + 1,
+           updatedAt = excluded.updatedAt
+         RETURNING failures, openUntil, cooldownMs`,
+      ).get(row.companyId, row.endpoint, now) as Breaker;
+      // A failed trial opens the breaker again; other failures open it once the threshold is reached, not again
+      // while it is open (attempts that started before it opened end while it is).
+      if (trial || (breaker.failures >= settings.breakerThreshold && (breaker.openUntil ?? 0) <= now)) {
         openBreaker(row, breaker, message, cause?.detail ?? message);
       }
+      return true;
     });
-    if (giveUp) ctx.log.warn({ jobId: row.id, kind: row.kind, error: message }, 'job given up');
+    if (!recorded) ctx.log.warn({ jobId: row.id, kind: row.kind }, 'job taken over by another worker: claim ran out');
+    else if (giveUp) ctx.log.warn({ jobId: row.id, kind: row.kind, error: message }, 'job given up');
   }
 
-  async function attempt(row: JobRow, controller: AbortController): Promise<void> {
+  async function attempt(row: JobRow, trial: boolean, controller: AbortController): Promise<void> {
     const handler = handlers[row.kind];
     if (!handler) return;
     const job: Job = { ...row, payload: JSON.parse(row.payload) as unknown };
@@ -270,55 +339,66 @@ export function startWorker(
       await Promise.race([handler(job, controller.signal), expired]);
       recordSuccess(row);
     } catch (error) {
-      if (stopped) return; // aborted by shutdown: the attempt does not count
-      recordFailure(row, error);
+      // Aborted by shutdown: the attempt does not count, and the job is free for another worker at once.
+      if (stopped) release(row);
+      else recordFailure(row, trial, error);
     } finally {
       clearTimeout(timeout);
     }
   }
 
-  /** Whether `row` may start now, given what runs. */
-  function mayStart(row: JobRow, now: number): boolean {
+  /** Whether `row` may take one of this worker's slots now, given what runs; and whether it is a breaker's trial. */
+  function slotFor(row: JobRow): { trial: boolean } | undefined {
     const jobs = [...running.values()].map((r) => r.row);
     const urgent = row.priority === jobPriorities.urgent;
     if (!urgent) {
       const nonUrgent = jobs.filter((j) => j.priority !== jobPriorities.urgent).length;
-      if (nonUrgent >= settings.concurrency - settings.reservedForUrgent) return false;
+      if (nonUrgent >= settings.concurrency - settings.reservedForUrgent) return undefined;
       const ofCompany = jobs.filter((j) => j.companyId === row.companyId && j.priority !== jobPriorities.urgent);
-      if (ofCompany.length >= settings.perCompany) return false;
+      if (ofCompany.length >= settings.perCompany) return undefined;
     }
     const key = endpointKey(row);
-    const breaker = breakers.get(key);
-    if (breaker && breaker.openUntil > now) return false;
-    const trial = breaker !== undefined && breaker.failures >= settings.breakerThreshold;
+    const trial = row.endpointFailures >= settings.breakerThreshold;
     const atEndpoint = jobs.filter((j) => endpointKey(j) === key).length;
-    return atEndpoint < (trial ? 1 : settings.perEndpoint);
+    return atEndpoint < (trial ? 1 : settings.perEndpoint) ? { trial } : undefined;
   }
 
-  /** Starts what may start; then sleeps until the next job is due. */
+  /** Claims `row` and starts it, if it may start here; false when it may not or another worker has it. */
+  function start(row: JobRow, now: number): boolean {
+    const slot = slotFor(row);
+    if (!slot || !claim(row, now)) return false;
+    if (slot.trial && !claimTrial(row, now)) {
+      release(row);
+      return false;
+    }
+    const controller = new AbortController();
+    const done = attempt(row, slot.trial, controller)
+      .catch((error: unknown) => ctx.log.error({ err: error }, 'job attempt failed unexpectedly'))
+      .finally(() => {
+        running.delete(row.id);
+        pump();
+      });
+    running.set(row.id, { row, done, controller });
+    return true;
+  }
+
+  /** Starts what may start; then sleeps until the next job is due or the next claim runs out. */
   function pump(): void {
     if (stopped) return;
     const now = ctx.clock.now();
     if (running.size < settings.concurrency) {
-      const rows = prepared(ctx.db, candidatesSql).all(now, ...kinds, settings.perEndpoint, 500) as JobRow[];
+      const rows = prepared(ctx.db, candidatesSql).all(now, now, ...kinds, settings.perEndpoint, now, 500) as JobRow[];
       for (const row of rows) {
         if (running.size >= settings.concurrency) break;
-        if (running.has(row.id) || !mayStart(row, now)) continue;
-        const controller = new AbortController();
-        const done = attempt(row, controller)
-          .catch((error: unknown) => ctx.log.error({ err: error }, 'job attempt failed unexpectedly'))
-          .finally(() => {
-            running.delete(row.id);
-            pump();
-          });
-        running.set(row.id, { row, done, controller });
+        if (!running.has(row.id)) start(row, now);
       }
     }
     clearTimeout(timer);
     const next = prepared(
       ctx.db,
-      `SELECT MIN(nextAttemptAt) AS at FROM jobs WHERE status = 'pending' AND nextAttemptAt > ? AND kind IN (${kindList})`,
-    ).get(now, ...kinds) as { at: number | null };
+      `SELECT MIN(CASE WHEN claimedUntil > nextAttemptAt THEN claimedUntil ELSE nextAttemptAt END) AS at FROM jobs
+       WHERE status = 'pending' AND kind IN (${kindList}) AND (nextAttemptAt > ? OR claimedUntil > ?)`,
+    ).get(...kinds, now, now) as { at: number | null };
     const delay = next.at === null ? settings.idleMs : Math.max(0, Math.min(settings.idleMs, next.at - now));
     timer = setTimeout(pump, delay);
     timer.unref();

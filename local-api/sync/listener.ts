@@ -1,9 +1,34 @@
 import type { Context } from '../context.ts';
-import type { EventListener } from '../events.ts';
+import type { EventListener, EventName, WriteRule } from '../events.ts';
 import { ApiError } from '../http/errors.ts';
-import { mutationOfEvent, setRegisterHlc } from './mutations.ts';
+import { isKioskWrite, mutationOfEvent, setRegisterHlc } from './mutations.ts';
 import { recordMutation } from './outbox.ts';
-import { nextHlc, syncState } from './state.ts';
+import { nextHlc, type SyncState, syncState } from './state.ts';
+
+/** Whether this service is a kiosk of the company's hub: it follows an upstream for that company. */
+const isKioskOf = (state: Pick<SyncState, 'upstreamUrl' | 'companyId'>, companyId: string) =>
+  state.upstreamUrl !== null && state.companyId === companyId;
+
+/**
+ * The decision on a write at this service: on a kiosk, for its hub company, a write that changes data the hub owns
+ * (hosts, invitees' details, a visit's details, the settings, erasures: every write that is not a kiosk's, see
+ * `isKioskWrite`) is refused, 409 MANAGED_BY_HUB. Such changes are made at the hub and reach the kiosk by the pull.
+ */
+export function hubManagedRefusal(
+  name: EventName,
+  companyId: string,
+  state: Pick<SyncState, 'upstreamUrl' | 'companyId'>,
+): 'MANAGED_BY_HUB' | null {
+  return isKioskOf(state, companyId) && !isKioskWrite(name) ? 'MANAGED_BY_HUB' : null;
+}
+
+/** `hubManagedRefusal` as the rule every write is decided by, before it runs (docs/sync.md). */
+export function hubManagedRule(ctx: Context): WriteRule {
+  return (name, caller) => {
+    const refusal = hubManagedRefusal(name, caller.companyId, syncState(ctx));
+    if (refusal) throw new ApiError(refusal);
+  };
+}
 
 /**
  * The sync side of every write, run inside its transaction.
@@ -11,18 +36,17 @@ import { nextHlc, syncState } from './state.ts';
  * On every service, an allow or deny stamps the visit's authorization with the hybrid logical clock, so that
  * decisions made here and decisions pushed by kiosks are ordered alike (last writer wins).
  *
- * On a kiosk, for its hub company, a write becomes a mutation in the outbox, committed with the write itself, or,
- * when it changes data the hub owns (hosts, invitees' details, a visit's details), is refused: such changes are
- * made at the hub and reach the kiosk by the pull.
+ * On a kiosk, for its hub company, a write becomes a mutation in the outbox, committed with the write itself.
  */
 export function syncListener(ctx: Context): EventListener {
   return (event) => {
     const authorization = event.name === 'visit.allowed' || event.name === 'visit.denied';
     const state = syncState(ctx);
-    const kiosk = state.upstreamUrl !== null && state.companyId === event.caller.companyId;
+    const kiosk = isKioskOf(state, event.caller.companyId);
     if (!kiosk && !authorization) return;
     const mutation = kiosk ? mutationOfEvent(ctx, event) : null;
-    if (mutation === undefined) throw new ApiError('MANAGED_BY_HUB');
+    // A write the hub owns was refused by `hubManagedRule` before it ran; one that reaches here skipped the rule.
+    if (mutation === undefined) throw new Error(`${event.name} was written on a kiosk without ctx.events.decide`);
     const hlc = nextHlc(ctx);
     if (authorization) setRegisterHlc(ctx, 'visits', String(event.object().id), 'authorization', hlc);
     if (mutation) recordMutation(ctx, event.caller.companyId, mutation, hlc);

@@ -223,6 +223,9 @@ const recorders: Partial<Record<EventName, (ctx: Context, event: DomainEvent) =>
   'privacy.retention.swept': () => null,
 };
 
+/** Whether a kiosk makes the write of this event itself for its hub company (as a mutation, or needing none). */
+export const isKioskWrite = (name: EventName): boolean => Object.hasOwn(recorders, name);
+
 /** The mutation an event makes on a kiosk; `undefined` when the event is not a kiosk's to make. */
 export function mutationOfEvent(ctx: Context, event: DomainEvent): Mutation | null | undefined {
   const recorder = recorders[event.name];

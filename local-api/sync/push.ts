@@ -120,8 +120,8 @@ export function applyPush(
          createdAt, lastPushAt)
        VALUES (:companyId, :clientId, :last, :lastHlc, :applied, :duplicates, :rejected, :now, :now)
        ON CONFLICT (companyId, clientId) DO UPDATE SET lastMutationId = :last, lastMutationHlc = :lastHlc,
-         applied = applied + :applied,
-         duplicates = duplicates + :duplicates, rejected = rejected + :rejected, lastPushAt = :now`,
+         applied = sync_clients.applied + :applied, duplicates = sync_clients.duplicates + :duplicates,
+         rejected = sync_clients.rejected + :rejected, lastPushAt = :now`,
     ).run({ companyId: caller.companyId, clientId, last, lastHlc, now, ...counts });
     return { lastMutationId: last, results, hlc: syncState(ctx).hlc };
   });

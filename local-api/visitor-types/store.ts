@@ -102,6 +102,7 @@ export function createVisitorType(ctx: Context, caller: Caller, input: VisitorTy
     let id = newCustomFieldId(ctx.random);
     while (taken.get(id)) id = newCustomFieldId(ctx.random);
     const now = ctx.clock.now();
+    ctx.events.decide('visitortype.created', caller);
     insertRow(ctx.db, 'visitor_types', {
       ...objectToRow(values, visitorTypeColumns),
       id,
@@ -124,6 +125,7 @@ export function updateVisitorType(
   return inTransaction(ctx, () => {
     getVisitorType(ctx, caller, id);
     requireCustomFields(ctx, caller, input.customFieldIds);
+    ctx.events.decide('visitortype.updated', caller);
     updateRow(ctx.db, 'visitor_types', caller.companyId, id, {
       ...objectToRow(input, visitorTypeColumns),
       updatedAt: ctx.clock.now(),
@@ -139,6 +141,7 @@ export function deleteVisitorType(ctx: Context, caller: Caller, id: string): voi
   inTransaction(ctx, () => {
     const row = getVisitorType(ctx, caller, id);
     const now = ctx.clock.now();
+    ctx.events.decide('visitortype.deleted', caller);
     updateRow(ctx.db, 'visitor_types', caller.companyId, id, { deletedAt: now, updatedAt: now });
     ctx.events.publish('visitortype.deleted', caller, () => visitorTypeObject({ ...row, updatedAt: now }, caller));
   });

@@ -93,6 +93,7 @@ export function recognizeVisitor(
 export function deleteVisitor(ctx: Context, caller: Caller, id: string): void {
   inTransaction(ctx, () => {
     getVisitor(ctx, caller, id);
+    ctx.events.decide('visitor.deleted', caller);
     forgetDeletedRow(ctx, caller.companyId, 'visitors', id, ctx.clock.now());
     const row = prepared(ctx.db, 'SELECT * FROM visitors WHERE id = ?').get(id) as VisitorRow;
     ctx.events.publish('visitor.deleted', caller, () => visitorObject(row, caller.timeZone));

@@ -276,6 +276,7 @@ export function checkinWalkIn(
       answerMode(options),
       rules?.customFieldIds ?? null,
     );
+    ctx.events.decide('visit.checkin', caller);
     const { letIn, ...door } = atTheDoor(ctx, caller, visitor, checkinAt, fields, options);
     insertRow(ctx.db, 'visits', {
       ...objectToRow({ ...dates, ...visitor, ...answers, ...door }, visitColumns),
@@ -352,6 +353,7 @@ export function checkinInvitee(
     };
     const waived = input.waiveReason !== undefined && !options.replayed && !options.stoppedAtDoor;
     const answers = checkinAnswers(ctx, caller, given, waived ? 'waived' : answerMode(options), asked);
+    ctx.events.decide('visit.checkin', caller);
     if (waived) {
       // The log is append-only, out of an erasure's reach: the reason is kept without the visitor's data.
       const reason = redactText(input.waiveReason ?? '', tellingValues([invitee]));
@@ -461,6 +463,7 @@ function applyCheckout(ctx: Context, caller: Caller, row: VisitRow, input: Check
     checkoutByIpadId: input.checkoutByIpadId ?? null,
     updatedAt: now,
   };
+  ctx.events.decide('visit.checkout', caller);
   updateRow(ctx.db, 'visits', caller.companyId, row.id, changes);
   // The stored row is the one read with exactly these columns set: no need to read it back.
   const updated: VisitRow = { ...row, ...changes };
@@ -493,6 +496,8 @@ export function authorizeVisit(
   return inTransaction(ctx, () => {
     getVisit(ctx, caller, id);
     requireHost(ctx, caller, input.authorizedById);
+    const event = status === 'ALLOWED' ? 'visit.allowed' : 'visit.denied';
+    ctx.events.decide(event, caller);
     const now = ctx.clock.now();
     updateRow(ctx.db, 'visits', caller.companyId, id, {
       authorizationStatus: status,
@@ -502,7 +507,7 @@ export function authorizeVisit(
       updatedAt: now,
     });
     const row = getVisit(ctx, caller, id);
-    publishVisit(ctx, caller, status === 'ALLOWED' ? 'visit.allowed' : 'visit.denied', row);
+    publishVisit(ctx, caller, event, row);
     return row;
   });
 }
@@ -523,6 +528,7 @@ export function updateVisit(
     requireHost(ctx, caller, fields.authorizedById);
     requireVisitor(ctx, caller, fields.visitorId);
     const answers = checkinAnswers(ctx, caller, { customFields, questionnaireFields, feedbacks }, 'update');
+    ctx.events.decide('visit.updated', caller);
     updateRow(ctx.db, 'visits', caller.companyId, id, {
       ...objectToRow({ ...resolveDates(fields, caller), ...input.visitor, ...answers }, visitColumns),
       ...fileColumns(uploads, files, current),
@@ -544,6 +550,7 @@ export function putVisitFile(ctx: Context, caller: Caller, id: string, file: Upl
 export function deleteVisit(ctx: Context, caller: Caller, id: string): void {
   inTransaction(ctx, () => {
     getVisit(ctx, caller, id);
+    ctx.events.decide('visit.deleted', caller);
     forgetDeletedRow(ctx, caller.companyId, 'visits', id, ctx.clock.now());
     publishVisit(
       ctx,

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { compareWithCeiling, hotEndpoints } from '../../bench/compare.ts';
 import { figuresOf } from '../../bench/integration.ts';
 import { markers, writeGeneratedSection } from '../../bench/report.ts';
+import { hubPart } from '../../bench/sections.ts';
 import { seed } from '../../bench/seed.ts';
 import { removeDir, tempDir } from '../helpers/service.ts';
 
@@ -70,4 +71,33 @@ test("an integration script's last JSON line gives its numeric figures, named af
   const output = 'warming up\n{"bench":"qr","aesPerSecond":1200,"node":"v20"}\n';
   assert.deepEqual(figuresOf(output, 'qr'), { qr_aesPerSecond: 1200 });
   assert.throws(() => figuresOf('no json here\n', 'qr'));
+});
+
+test('the hub section compares PostgreSQL with SQLite and two processes with one, and says why a figure is missing', () => {
+  const plan = { kiosks: 4, companies: 2, batchesPerKiosk: 2, batchSize: 100, pullSeconds: 1 };
+  const figures = (push: number, pull: number) => ({
+    pushPerSecond: push,
+    push: { p50: 10, p99: 40, samples: 8 },
+    pullRowsPerSecond: pull,
+    pull: { p50: 5, p99: 20, samples: 30 },
+    cpuUsPerMutation: 300,
+    failures: 0,
+  });
+  const measured = hubPart(
+    { sqlite: figures(1000, 8000), postgres: figures(500, 6000), postgresTwo: figures(750, 9000) },
+    plan,
+  );
+  assert.equal(measured.figures.hub_pg_push_sqlite_ratio, 0.5);
+  assert.equal(measured.figures.hub_pg_two_push_scaling_ratio, 1.5);
+  assert.equal(measured.figures.hub_pg_two_pull_scaling_ratio, 1.5);
+  assert.match(measured.section.title, /4 kiosks over 2 companies push 800 mutations/);
+  assert.equal(measured.section.rows.filter((row) => row.ratio !== undefined).length, 4);
+
+  const failed = hubPart(
+    { sqlite: figures(1000, 8000), postgres: { failed: 'push answered 500' }, postgresTwo: { failed: 'x' } },
+    plan,
+  );
+  assert.equal(failed.figures.hub_pg_push_sqlite_ratio, undefined);
+  assert.equal(failed.figures.hub_sqlite_push_per_s, 1000);
+  assert.match(failed.section.rows[0]?.portaria ?? '', /not measured: push answered 500/);
 });

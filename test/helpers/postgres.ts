@@ -107,6 +107,43 @@ export function createDatabase(serverUrl: string, name: string): string {
   return `${serverUrl}/${name}`;
 }
 
+/** Drops a database made by `createDatabase`, if it is there (the connections to it ended first). */
+export function dropDatabase(serverUrl: string, name: string): void {
+  const pq = connect(`${serverUrl}/postgres`);
+  try {
+    pq.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    if (pq.resultStatus() !== 'PGRES_COMMAND_OK')
+      throw new Error(`cannot drop database ${name}: ${pq.resultErrorMessage()}`);
+  } finally {
+    finishConnection(pq);
+  }
+}
+
+/**
+ * The transactions a database has committed and rolled back since the server started (`pg_stat_database`; a
+ * serialization failure the service retries is one rollback), once no connection to it is left (within 5 s): a
+ * connection reports its counts as it ends, or some seconds later while it idles.
+ */
+export async function transactionCounts(
+  serverUrl: string,
+  name: string,
+): Promise<{ commits: number; rollbacks: number }> {
+  const pq = connect(`${serverUrl}/postgres`);
+  try {
+    const until = Date.now() + 5000;
+    for (;;) {
+      pq.execParams('SELECT count(*) FROM pg_stat_activity WHERE datname = $1', [name]);
+      if (pq.getvalue(0, 0) === '0' || Date.now() > until) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    pq.execParams('SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = $1', [name]);
+    if (pq.ntuples() !== 1) throw new Error(`no statistics for database ${name}: ${pq.resultErrorMessage()}`);
+    return { commits: Number(pq.getvalue(0, 0)), rollbacks: Number(pq.getvalue(0, 1)) };
+  } finally {
+    finishConnection(pq);
+  }
+}
+
 /**
  * The environment that makes a service or a command on `dataDir` use PostgreSQL when the suite runs against it:
  * one database per data folder, so a service restarted on its folder finds its data again.
@@ -118,4 +155,21 @@ export function engineEnv(dataDir: string): NodeJS.ProcessEnv {
     throw new Error('PORTARIA_TEST_ENGINE=postgres needs PORTARIA_TEST_POSTGRES (test/helpers/with-postgres.ts)');
   const name = `portaria_${createHash('sha256').update(dataDir).digest('hex').slice(0, 20)}`;
   return { PORTARIA_DATABASE: createDatabase(server, name) };
+}
+
+/** The PostgreSQL server the PostgreSQL-only tests use (`npm run test:postgres` provides one), if any. */
+export const postgresServer: string | undefined = process.env.PORTARIA_TEST_POSTGRES;
+
+/** Why a PostgreSQL-only test is skipped where no server is given; false where it runs. */
+export const withoutPostgres: string | false = postgresServer
+  ? false
+  : 'needs a PostgreSQL server: npm run test:postgres (test/helpers/with-postgres.ts) provides one';
+
+let databases = 0;
+
+/** A new, empty database on the tests' server, named after the test process so parallel files never share one. */
+export function freshDatabase(label: string): string {
+  if (!postgresServer) throw new Error(`${label}: ${withoutPostgres}`);
+  databases += 1;
+  return createDatabase(postgresServer, `portaria_${label}_${process.pid}_${databases}_${Date.now() % 1_000_000}`);
 }

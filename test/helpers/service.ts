@@ -90,6 +90,11 @@ export async function startService(
     env?: NodeJS.ProcessEnv;
     /** Runs the service on a wall clock this far from the machine's (a device whose clock is set wrong). */
     clockOffsetMs?: number;
+    /**
+     * The PostgreSQL database to use (`postgres://…`) instead of the data folder's own: one of several hub
+     * processes on one database, each with its data folder (holding the same device.key).
+     */
+    database?: string;
   } = {},
 ): Promise<TestService> {
   const dataDir = options.dataDir ?? tempDir();
@@ -101,7 +106,7 @@ export async function startService(
           env: { PORTARIA_TEST_CLOCK_OFFSET_MS: String(options.clockOffsetMs) },
         };
   const serve = [cliPath, 'serve', '--port', '0', '--data', dataDir, ...(options.args ?? [])];
-  const engine = engineEnv(resolve(dataDir));
+  const engine = options.database ? { PORTARIA_DATABASE: options.database } : engineEnv(resolve(dataDir));
   const child = spawn(process.execPath, [...skewed.node, ...serve], {
     env: { ...process.env, PORTARIA_LOG_LEVEL: 'info', ...engine, ...skewed.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

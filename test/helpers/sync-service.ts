@@ -35,7 +35,13 @@ export async function startKiosk(
   clockOffsetMs?: number,
 ): Promise<TestService> {
   const kiosk = await startService({ dataDir, clockOffsetMs, args: upstreamArgs(upstreamUrl, apiKey) });
-  await online(kiosk, apiKey);
+  try {
+    await online(kiosk, apiKey);
+  } catch (error) {
+    // A kiosk left running would keep the test process alive after the failure is reported.
+    await kiosk.stop();
+    throw error;
+  }
   return kiosk;
 }
 

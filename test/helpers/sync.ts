@@ -4,15 +4,16 @@ import type { Caller } from '../../local-api/credentials/caller.ts';
 import { principalForKey } from '../../local-api/credentials/store.ts';
 import { applyPulledPage } from '../../local-api/sync/apply.ts';
 import { readChanges } from '../../local-api/sync/feed.ts';
-import { syncListener } from '../../local-api/sync/listener.ts';
+import { hubManagedRule, syncListener } from '../../local-api/sync/listener.ts';
 import { acknowledge, pendingBatch } from '../../local-api/sync/outbox.ts';
 import { applyPush, clientLastMutationId, type PushResult } from '../../local-api/sync/push.ts';
 import { configureUpstream, receiveRemoteHlc, syncState } from '../../local-api/sync/state.ts';
 import { manualClock, seededRandom, testContext } from './context.ts';
 
-/** A service in this process, its sync listener subscribed as `startService` does. */
+/** A service in this process, its sync rule and listener subscribed as `startService` does. */
 export function syncedContext(clock: Context['clock'], seed: number): Context {
   const ctx = testContext({ clock, random: seededRandom(seed) });
+  ctx.events.addRule(hubManagedRule(ctx));
   ctx.events.subscribe(syncListener(ctx));
   return ctx;
 }

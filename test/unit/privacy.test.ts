@@ -60,11 +60,12 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 
 test('the retention sweep deletes the pictures and NDAs of the visits it removes, and nothing outside the data folder', () => {
   const { root, dataDir, clock, ctx, caller, visit, file } = setUp();
-  const picture = file(join(dataDir, 'files', 'a.jpg'));
-  const nda = file(join(dataDir, 'files', 'a.pdf'));
-  const outside = file(join(root, 'outside.jpg'));
-  const old = visit({ pictureFile: 'files/a.jpg', ndaFile: nda });
-  const escaping = visit({ pictureFile: '../outside.jpg' });
+  const stored = (name: string) => `files/${caller.companyId}/${name}`;
+  const picture = file(join(dataDir, stored(`${'a'.repeat(32)}.jpg`)));
+  const nda = file(join(dataDir, stored(`${'a'.repeat(32)}.pdf`)));
+  const outside = file(join(root, `${'b'.repeat(32)}.jpg`));
+  const old = visit({ pictureFile: stored(`${'a'.repeat(32)}.jpg`), ndaFile: stored(`${'a'.repeat(32)}.pdf`) });
+  const escaping = visit({ pictureFile: `../${'b'.repeat(32)}.jpg` });
   saveRetention(ctx, caller, 30);
   assert.equal(visitRow(ctx, old).deletedAt, null, 'a visit of today is kept');
 

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { test } from 'node:test';
 import { z } from 'zod';
+import { hostColumns, hostFields } from '../../local-api/hosts/contract.ts';
+import { hostCreateInput, hostObjectSchema, hostUpdateInput } from '../../local-api/hosts/schema.ts';
+import { hostQueryFields } from '../../local-api/hosts/store.ts';
 import { nullableText } from '../../local-api/http/fields.ts';
 import { nullableString, type RowOf } from '../../local-api/rules/resource-contract.ts';
 import {
@@ -35,9 +38,9 @@ import { testContext } from '../helpers/context.ts';
 import { tempDir } from '../helpers/service.ts';
 
 /*
- * The visit and the visitor are written once, in their contracts (docs/api.md, "Resource contracts"). These tests
- * hold the contracts to the tables, to the lists the service spelled out by hand before them, and show that a
- * field added to the contract reaches every list derived from it.
+ * The visit, the visitor and the host are written once, in their contracts (docs/api.md, "Resource contracts").
+ * These tests hold the contracts to the tables of both engines, to the lists the service spelled out by hand before
+ * them, and show that a field added to a contract reaches every list derived from it.
  */
 
 const person = ['name', 'email', 'phone', 'cpf', 'rg', 'document', 'company', 'position', 'sector', 'address'];
@@ -50,19 +53,63 @@ interface Column {
   pk: number;
 }
 
-test('the contracts list every column of the visits and visitors tables, NOT NULL where they say required', () => {
+const postgresMigrations = new URL('../../local-api/store/migrations/postgres/', import.meta.url);
+
+/**
+ * A table's columns as PostgreSQL's migrations make them, read from their text: `CREATE TABLE` and each later
+ * `ADD COLUMN`, but `rowid`, which stands in for SQLite's and which `SELECT *` leaves out (store/postgres.ts).
+ */
+function postgresColumns(table: string): Column[] {
+  const sql = readdirSync(postgresMigrations)
+    .sort()
+    .map((file) => readFileSync(new URL(file, postgresMigrations), 'utf8'))
+    .join('\n');
+  const start = sql.indexOf(`CREATE TABLE ${table} (`) + `CREATE TABLE ${table} (`.length;
+  let depth = 1;
+  let end = start;
+  while (depth > 0) {
+    const char = sql[end++];
+    if (char === '(') depth++;
+    if (char === ')') depth--;
+  }
+  const definitions: string[] = [''];
+  depth = 0;
+  for (const char of sql.slice(start, end - 1)) {
+    if (char === '(') depth++;
+    if (char === ')') depth--;
+    if (char === ',' && depth === 0) definitions.push('');
+    else definitions[definitions.length - 1] += char;
+  }
+  const added = [...sql.matchAll(new RegExp(`ALTER TABLE ${table} ADD COLUMN ([^;]+);`, 'g'))].map((m) => m[1] ?? '');
+  return [...definitions, ...added]
+    .map((definition) => definition.trim())
+    .filter((definition) => !/^(PRIMARY|UNIQUE|FOREIGN|CHECK|CONSTRAINT)\b/i.test(definition))
+    .map((definition) => ({
+      name: definition.split(/\s+/)[0] ?? '',
+      notnull: /NOT NULL/i.test(definition) ? 1 : 0,
+      pk: /PRIMARY KEY/i.test(definition) ? 1 : 0,
+    }))
+    .filter((column) => column.name !== 'rowid');
+}
+
+function assertColumns(fields: Readonly<Record<string, object>>, columns: readonly Column[], where: string) {
+  assert.deepEqual(sorted(Object.keys(fields)), sorted(columns.map((c) => c.name)), where);
+  const required = Object.entries(fields).flatMap(([name, spec]) => ('required' in spec ? [name] : []));
+  const notNull = columns.filter((c) => c.notnull === 1 || c.pk === 1).map((c) => c.name);
+  assert.deepEqual(sorted(required), sorted(notNull), where);
+}
+
+test('the contracts list every column of their tables on both engines, NOT NULL where they say required', () => {
   const dataDir = tempDir();
   const ctx = testContext({ dataDir });
   try {
     for (const [table, fields] of [
       ['visits', visitFields],
       ['visitors', visitorFields],
+      ['hosts', hostFields],
     ] as const) {
-      const columns = ctx.db.prepare(`PRAGMA table_info(${table})`).all() as Column[];
-      assert.deepEqual(sorted(Object.keys(fields)), sorted(columns.map((c) => c.name)), table);
-      const required = Object.entries(fields).flatMap(([name, spec]) => ('required' in spec ? [name] : []));
-      const notNull = columns.filter((c) => c.notnull === 1 || c.pk === 1).map((c) => c.name);
-      assert.deepEqual(sorted(required), sorted(notNull), table);
+      assertColumns(fields, ctx.db.prepare(`PRAGMA table_info(${table})`).all() as Column[], `${table} on SQLite`);
+      assertColumns(fields, postgresColumns(table), `${table} on PostgreSQL`);
     }
   } finally {
     ctx.db.close();
@@ -168,6 +215,52 @@ test('the lists derived from the contracts are the ones the service spelled out 
   assert.deepEqual(
     keys(visitorObjectSchema),
     sorted(['id', 'createdAt', 'updatedAt', 'deletedAt', ...person, 'lastVisitAt', 'visitCount', 'type']),
+  );
+});
+
+test("the host's derived lists are the ones the service spelled out before its contract", () => {
+  const flags = [
+    ...['isActive', 'preCheckinNotifications', 'isPhoneValid', 'sendInvitationEmail', 'deliveryNotification'],
+    ...['allowCredentialing', 'canAuthorizeAllCredentialing', 'disableMeetingCreation', 'spaceManagementEnabled'],
+  ];
+  assert.deepEqual(hostColumns, {
+    booleans: flags,
+    json: ['additionalEmails', 'additionalPhones', 'metadata', 'mifareCardNumber'],
+    times: ['createdAt', 'updatedAt', 'deletedAt'],
+  });
+  const texts = [
+    ...['id', 'name', 'email', 'role', 'pictureUrl', 'pictureThumbUrl', 'position', 'sector', 'cpf', 'phone'],
+    ...['countryCode', 'message', 'defaultMeetingLocationId', 'defaultMeetingTypeId', 'userId', 'createdById'],
+    ...['zoneId', 'invenziId'],
+  ];
+  assert.deepEqual(
+    Object.fromEntries(Object.entries(hostQueryFields).map(([name, field]) => [name, [field.kind, field.column]])),
+    {
+      ...Object.fromEntries(texts.map((name) => [name, ['text', undefined]])),
+      ...Object.fromEntries(flags.map((name) => [name, ['boolean', undefined]])),
+      ...Object.fromEntries(['createdAt', 'updatedAt', 'deletedAt'].map((name) => [name, ['timestamp', undefined]])),
+      company: ['text', 'companyId'],
+    },
+  );
+  const written = [
+    ...texts.filter((name) => name !== 'id'),
+    ...flags.filter((name) => name !== 'isPhoneValid'),
+    ...['additionalEmails', 'additionalPhones', 'metadata', 'mifareCardNumber', 'resendInvitationEmail'],
+  ];
+  assert.deepEqual(keys(hostCreateInput), sorted(written));
+  assert.deepEqual(keys(hostUpdateInput), sorted(written));
+  assert.deepEqual(
+    keys(hostObjectSchema),
+    sorted(
+      [...texts, ...flags, 'additionalEmails', 'additionalPhones', 'metadata', 'mifareCardNumber'].concat([
+        'createdAt',
+        'updatedAt',
+        'deletedAt',
+        'companyId',
+        'company',
+        'type',
+      ]),
+    ),
   );
 });
 
