@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { client, startService, type TestService } from '../helpers/service.ts';
+import { storedBytes } from '../helpers/store.ts';
 
 let service: TestService;
 let api: ReturnType<typeof client>;
@@ -81,14 +80,7 @@ test('form-encoded POST is coerced', async () => {
 });
 
 test('the AES key and password are not stored in clear', () => {
-  const files = ['portaria.db', 'portaria.db-wal'].map((f) => {
-    try {
-      return readFileSync(join(service.dataDir, f));
-    } catch {
-      return Buffer.alloc(0);
-    }
-  });
-  const raw = Buffer.concat(files);
+  const raw = storedBytes(service.dataDir);
   assert.ok(raw.length > 0);
   assert.equal(raw.includes('gate-password-s3cret'), false);
   assert.equal(raw.includes('gate-aes-key-0123456789abcdef'), false);
