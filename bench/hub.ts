@@ -123,73 +123,75 @@ function nextBatch(kiosk: Kiosk, size: number) {
   return { clientId: kiosk.clientId, mutations };
 }
 
-/** Each kiosk pushes its batches one after the other, all kiosks at once; `urlOf` says which process a kiosk uses. */
-async function pushAll(kiosks: Kiosk[], plan: HubPlan, urlOf: (i: number) => string) {
+type Send = (method: 'GET' | 'POST', path: string, body?: string) => Promise<{ status: number; body: string }>;
+
+/**
+ * Runs `each` for every kiosk at once, over one kept-alive agent; `send` makes a request to the kiosk's process
+ * (`urlOf`) with its company's key and records its latency. Answers the elapsed seconds and the latencies.
+ */
+async function everyKiosk(
+  kiosks: Kiosk[],
+  urlOf: (i: number) => string,
+  each: (kiosk: Kiosk, send: Send) => Promise<void>,
+): Promise<{ seconds: number; latency: LatencyFigures }> {
   const agent = new Agent({ keepAlive: true });
   const durations: number[] = [];
-  let applied = 0;
-  let failures = 0;
   const started = performance.now();
   try {
     await Promise.all(
-      kiosks.map(async (kiosk, i) => {
-        for (let b = 0; b < plan.batchesPerKiosk; b++) {
-          const body = JSON.stringify(nextBatch(kiosk, plan.batchSize));
+      kiosks.map((kiosk, i) =>
+        each(kiosk, async (method, path, body) => {
           const sent = performance.now();
-          const reply = await requestOnce(urlOf(i), 'POST', '/v1/sync/push', kiosk.company.apiKey, { agent, body });
+          const options = body === undefined ? { agent } : { agent, body };
+          const reply = await requestOnce(urlOf(i), method, path, kiosk.company.apiKey, options);
           durations.push(performance.now() - sent);
-          if (reply.status !== 200) throw new Error(`push answered ${reply.status}: ${reply.body.slice(0, 300)}`);
-          const results = (JSON.parse(reply.body) as { results: { result: string }[] }).results;
-          const ok = results.filter((r) => r.result === 'applied').length;
-          applied += ok;
-          failures += results.length - ok;
-        }
-      }),
+          return reply;
+        }),
+      ),
     );
   } finally {
     agent.destroy();
   }
-  return {
-    perSecond: applied / ((performance.now() - started) / 1000),
-    latency: latencyOf(durations),
-    applied,
-    failures,
-  };
+  return { seconds: (performance.now() - started) / 1000, latency: latencyOf(durations) };
+}
+
+/** Each kiosk pushes its batches one after the other, all kiosks at once. */
+async function pushAll(kiosks: Kiosk[], plan: HubPlan, urlOf: (i: number) => string) {
+  let applied = 0;
+  let failures = 0;
+  const run = await everyKiosk(kiosks, urlOf, async (kiosk, send) => {
+    for (let b = 0; b < plan.batchesPerKiosk; b++) {
+      const reply = await send('POST', '/v1/sync/push', JSON.stringify(nextBatch(kiosk, plan.batchSize)));
+      if (reply.status !== 200) throw new Error(`push answered ${reply.status}: ${reply.body.slice(0, 300)}`);
+      const results = (JSON.parse(reply.body) as { results: { result: string }[] }).results;
+      const ok = results.filter((r) => r.result === 'applied').length;
+      applied += ok;
+      failures += results.length - ok;
+    }
+  });
+  return { perSecond: applied / run.seconds, latency: run.latency, applied, failures };
 }
 
 /** Each kiosk pulls full passes of its company's feed (from no cursor to the end), for `seconds`. */
 async function pullAll(kiosks: Kiosk[], seconds: number, urlOf: (i: number) => string) {
-  const agent = new Agent({ keepAlive: true });
-  const durations: number[] = [];
   let rows = 0;
   let failures = 0;
-  const started = performance.now();
-  const until = started + seconds * 1000;
-  try {
-    await Promise.all(
-      kiosks.map(async (kiosk, i) => {
-        let since: string | undefined;
-        while (performance.now() < until) {
-          const query = `limit=500&clientId=${kiosk.clientId}${since ? `&since=${encodeURIComponent(since)}` : ''}`;
-          const sent = performance.now();
-          const reply = await requestOnce(urlOf(i), 'GET', `/v1/sync/changes?${query}`, kiosk.company.apiKey, {
-            agent,
-          });
-          durations.push(performance.now() - sent);
-          if (reply.status !== 200) {
-            failures++;
-            continue;
-          }
-          const page = JSON.parse(reply.body) as { changes: unknown[]; cursor: string; hasMore: boolean };
-          rows += page.changes.length;
-          since = page.hasMore ? page.cursor : undefined;
-        }
-      }),
-    );
-  } finally {
-    agent.destroy();
-  }
-  return { perSecond: rows / ((performance.now() - started) / 1000), latency: latencyOf(durations), failures };
+  const until = performance.now() + seconds * 1000;
+  const run = await everyKiosk(kiosks, urlOf, async (kiosk, send) => {
+    let since: string | undefined;
+    while (performance.now() < until) {
+      const query = `limit=500&clientId=${kiosk.clientId}${since ? `&since=${encodeURIComponent(since)}` : ''}`;
+      const reply = await send('GET', `/v1/sync/changes?${query}`);
+      if (reply.status !== 200) {
+        failures++;
+        continue;
+      }
+      const page = JSON.parse(reply.body) as { changes: unknown[]; cursor: string; hasMore: boolean };
+      rows += page.changes.length;
+      since = page.hasMore ? page.cursor : undefined;
+    }
+  });
+  return { perSecond: rows / run.seconds, latency: run.latency, failures };
 }
 
 /**
@@ -260,20 +262,32 @@ async function measureArrangement(
   }
 }
 
-/** The messages of the errors the processes logged (pino's JSON lines), to say why a request failed. */
+/**
+ * What the processes said of a failure: the messages of the errors they logged (pino's JSON lines), and for a
+ * process that ended by itself, how it ended and the last line it wrote that was not the log's.
+ */
 function loggedErrors(servers: ServerProcess[]): string {
-  const messages = new Set<string>();
-  for (const server of servers) {
-    for (const line of server.stderr().split('\n')) {
+  const said = new Set<string>();
+  for (const [i, server] of servers.entries()) {
+    const lines = server
+      .stderr()
+      .split('\n')
+      .filter((line) => line.trim() !== '');
+    for (const line of lines) {
       try {
         const message = (JSON.parse(line) as { err?: { message?: string } }).err?.message;
-        if (message) messages.add(message);
+        if (message) said.add(message);
       } catch {
-        // A line cut by the 4,000-character window, or not the log's: nothing to say.
+        // A line cut by the 64 KiB window, or not the log's: kept below if the process ended.
       }
     }
+    const ended = server.ended();
+    if (ended) {
+      const last = lines.filter((line) => !line.startsWith('{')).pop();
+      said.add(`process ${i + 1} ${ended}${last ? `: ${last.trim().slice(0, 300)}` : ''}`);
+    }
   }
-  return messages.size > 0 ? ` (logged: ${[...messages].join('; ')})` : '';
+  return said.size > 0 ? ` (${[...said].join('; ')})` : '';
 }
 
 /** The three arrangements in turn, on a cluster of this run's own (or the server PORTARIA_BENCH_POSTGRES names). */

@@ -84,7 +84,11 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.max(0, index)] as number;
 }
 
-/** One request (`body` sent as JSON), answering the status and the body, for checking what a measured request answers. */
+/**
+ * One request (`body` sent as JSON), answering the status and the body, for checking what a measured request
+ * answers. A request sent on a kept-alive connection that the server closed as idle at that moment (ECONNRESET on a
+ * reused socket: the server never read it) is sent once more, on a new connection, as Node's documentation advises.
+ */
 export function requestOnce(
   url: string,
   method: 'GET' | 'POST',
@@ -94,16 +98,21 @@ export function requestOnce(
 ): Promise<{ status: number; body: string }> {
   const headers: Record<string, string> = apiKey ? { authorization: `Bearer ${apiKey}` } : {};
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(`${url}${path}`, { method, agent: options.agent, headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-      response.on('error', reject);
+  const send = (retry: boolean) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(`${url}${path}`, { method, agent: options.agent, headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+        response.on('error', reject);
+      });
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        if (retry && request.reusedSocket && error.code === 'ECONNRESET') resolve(send(false));
+        else reject(error);
+      });
+      request.end(options.body);
     });
-    request.on('error', reject);
-    request.end(options.body);
-  });
+  return send(true);
 }
 
 /** GET `path` once and return the status and body. */

@@ -19,6 +19,40 @@ export interface Part {
 
 const latencies = (f: LoadFigures) => `${shown(f.p50)} / ${shown(f.p99)}`;
 
+/**
+ * One endpoint driven on two servers: requests/s (its ratio held to `rpsTarget`), latencies, server CPU per request
+ * (reference ÷ measured, held to `cpuTarget` when given), and the answers that were not 2xx, if any.
+ */
+function comparisonRows(
+  label: string,
+  measured: LoadFigures,
+  reference: LoadFigures,
+  options: { rpsTarget: number; cpuLabel: string; cpuTarget?: number },
+): Row[] {
+  const ratio = measured.rps / reference.rps;
+  const cpuRatio = reference.cpuUsPerRequest / measured.cpuUsPerRequest;
+  const rows: Row[] = [
+    {
+      measure: `${label}: req/s`,
+      portaria: shown(measured.rps),
+      reference: shown(reference.rps),
+      ratio,
+      target: targets.atLeast(ratio, options.rpsTarget),
+    },
+    { measure: '  p50 / p99 ms', portaria: latencies(measured), reference: latencies(reference) },
+    {
+      measure: `  server CPU µs per request (ratio: ${options.cpuLabel})`,
+      portaria: shown(measured.cpuUsPerRequest),
+      reference: shown(reference.cpuUsPerRequest),
+      ratio: cpuRatio,
+      ...(options.cpuTarget === undefined ? {} : { target: targets.atLeast(cpuRatio, options.cpuTarget) }),
+    },
+  ];
+  const failed = measured.failures + reference.failures;
+  if (failed > 0) rows.push({ measure: '  answers not 2xx (ids ran out?)', portaria: `${failed}`, reference: '' });
+  return rows;
+}
+
 export function ceilingPart(run: ComparisonRun): Part {
   const rows: Row[] = [];
   const figures: Record<string, number> = { noise_ceiling_variation_ratio: run.ceilingVariation };
@@ -37,24 +71,7 @@ export function ceilingPart(run: ComparisonRun): Part {
       [`${k}_cpu_ratio`]: ceiling.cpuUsPerRequest / portaria.cpuUsPerRequest,
       [`${k}_failures`]: portaria.failures + ceiling.failures,
     });
-    rows.push(
-      {
-        measure: `${endpoint.label}: req/s`,
-        portaria: shown(portaria.rps),
-        reference: shown(ceiling.rps),
-        ratio,
-        target: targets.atLeast(ratio, 0.7),
-      },
-      { measure: '  p50 / p99 ms', portaria: latencies(portaria), reference: latencies(ceiling) },
-      {
-        measure: '  server CPU µs per request (ratio: ceiling ÷ Portaria)',
-        portaria: shown(portaria.cpuUsPerRequest),
-        reference: shown(ceiling.cpuUsPerRequest),
-        ratio: ceiling.cpuUsPerRequest / portaria.cpuUsPerRequest,
-      },
-    );
-    const failed = portaria.failures + ceiling.failures;
-    if (failed > 0) rows.push({ measure: '  answers not 2xx (ids ran out?)', portaria: `${failed}`, reference: '' });
+    rows.push(...comparisonRows(endpoint.label, portaria, ceiling, { rpsTarget: 0.7, cpuLabel: 'ceiling ÷ Portaria' }));
   }
   return { section: { title: 'Hot endpoints: Portaria vs the ceiling (bench/ceiling.ts)', rows }, figures };
 }
@@ -231,24 +248,12 @@ export function kioskPathPart(run: ComparisonRun | { failed: string }, commit: s
       [`${k}_failures`]: portaria.failures + before.failures,
     });
     rows.push(
-      {
-        measure: `${endpoint.label}: req/s`,
-        portaria: shown(portaria.rps),
-        reference: shown(before.rps),
-        ratio,
-        target: targets.atLeast(ratio, 0.9),
-      },
-      { measure: '  p50 / p99 ms', portaria: latencies(portaria), reference: latencies(before) },
-      {
-        measure: `  server CPU µs per request (ratio: ${commit} ÷ this tree)`,
-        portaria: shown(portaria.cpuUsPerRequest),
-        reference: shown(before.cpuUsPerRequest),
-        ratio: cpuRatio,
-        target: targets.atLeast(cpuRatio, 0.9),
-      },
+      ...comparisonRows(endpoint.label, portaria, before, {
+        rpsTarget: 0.9,
+        cpuLabel: `${commit} ÷ this tree`,
+        cpuTarget: 0.9,
+      }),
     );
-    const failed = portaria.failures + before.failures;
-    if (failed > 0) rows.push({ measure: '  answers not 2xx (ids ran out?)', portaria: `${failed}`, reference: '' });
   }
   return { section: { title, rows }, figures };
 }
@@ -293,7 +298,9 @@ function hubRows(label: string, measured: HubOutcome, reference: HubOutcome, ref
     },
   ];
   const rolledBack = (f: HubFigures) =>
-    f.transactions ? `${shown(f.transactions.rollbacks)} / ${shown(f.transactions.commits)}` : '—';
+    f.transactions
+      ? `${f.transactions.rollbacks.toLocaleString('en-US')} / ${f.transactions.commits.toLocaleString('en-US')}`
+      : '—';
   if (measured.transactions) {
     rows.push({
       measure: '  PostgreSQL transactions rolled back (conflicts retried) / committed',

@@ -18,8 +18,13 @@ export interface ServerProcess {
   rssMb(): number;
   /** CPU time (user + system) the process has used so far, in milliseconds (/proc/<pid>/stat). */
   cpuMs(): number;
-  /** The last 4,000 characters the process wrote to stderr (its log). */
+  /**
+   * The last 64 KiB the process wrote to stderr (its log): enough that a failed request's error line is still there
+   * after the lines of the requests that followed it.
+   */
   stderr(): string;
+  /** How the process ended, when it has ended without being stopped ("exited with 1", "killed by SIGABRT"). */
+  ended(): string | undefined;
   stop(): Promise<void>;
 }
 
@@ -49,11 +54,11 @@ export async function startProcess(args: string[]): Promise<ServerProcess> {
   });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
+    stderr = (stderr + chunk.toString()).slice(-65_536);
   });
   const url = await new Promise<string>((resolveUrl, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr.slice(-4000)}`)), 60_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(out);
@@ -64,7 +69,7 @@ export async function startProcess(args: string[]): Promise<ServerProcess> {
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code}: ${stderr}`));
+      reject(new Error(`server exited with ${code}: ${stderr.slice(-4000)}`));
     });
   });
   const pid = child.pid as number;
@@ -76,6 +81,12 @@ export async function startProcess(args: string[]): Promise<ServerProcess> {
     rssMb: () => residentMb(pid),
     cpuMs: () => cpuTimeMs(pid),
     stderr: () => stderr,
+    ended: () =>
+      child.signalCode !== null
+        ? `killed by ${child.signalCode}`
+        : child.exitCode !== null
+          ? `exited with ${child.exitCode}`
+          : undefined,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((done) => child.once('exit', done));

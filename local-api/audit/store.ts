@@ -199,11 +199,9 @@ export const auditQueryFields: QueryFields = {
 export function listAudit(ctx: Context, caller: Caller, query: ListQuery): Record<string, unknown>[] {
   flushReads(ctx.db);
   const where = query.where ? `AND ${query.where}` : '';
-  // An entry's id is its place in creation order (on SQLite, the rowid itself): lists order by it on both engines.
-  const orderBy = query.orderBy.replace(/\browid\b/, 'id');
   const rows = prepared(
     ctx.db,
-    `SELECT * FROM audit_log WHERE companyId = :companyId ${where} ORDER BY ${orderBy} LIMIT :limit OFFSET :offset`,
+    `SELECT * FROM audit_log WHERE companyId = :companyId ${where} ORDER BY ${query.orderBy} LIMIT :limit OFFSET :offset`,
   ).all({ ...query.params, companyId: caller.companyId, limit: query.limit, offset: query.offset }) as AuditRow[];
   return rows.map((row) => auditObject(row, caller));
 }

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { compareWithCeiling, hotEndpoints } from '../../bench/compare.ts';
+import { measureHubs } from '../../bench/hub.ts';
 import { figuresOf } from '../../bench/integration.ts';
 import { markers, writeGeneratedSection } from '../../bench/report.ts';
 import { hubPart } from '../../bench/sections.ts';
@@ -100,4 +101,29 @@ test('the hub section compares PostgreSQL with SQLite and two processes with one
   assert.equal(failed.figures.hub_pg_push_sqlite_ratio, undefined);
   assert.equal(failed.figures.hub_sqlite_push_per_s, 1000);
   assert.match(failed.section.rows[0]?.portaria ?? '', /not measured: push answered 500/);
+});
+
+test('the hub bench drives kiosks against SQLite, PostgreSQL and two PostgreSQL processes, and answers numbers', async () => {
+  const dir = tempDir('portaria-bench-hub-');
+  const plan = { kiosks: 2, companies: 1, batchesPerKiosk: 2, batchSize: 10, pullSeconds: 0.3 };
+  const previous = process.env.PORTARIA_BENCH_POSTGRES;
+  // The suite's server when it runs against PostgreSQL (a database per arrangement, dropped after); a cluster of the
+  // bench's own otherwise, as npm run bench starts.
+  if (process.env.PORTARIA_TEST_POSTGRES) process.env.PORTARIA_BENCH_POSTGRES = process.env.PORTARIA_TEST_POSTGRES;
+  try {
+    const run = await measureHubs(join(dir, 'hub'), plan, () => {});
+    for (const [name, outcome] of Object.entries(run)) {
+      assert.ok(!('failed' in outcome), `${name}: ${'failed' in outcome ? outcome.failed : ''}`);
+      assert.equal(outcome.failures, 0, `${name}: every mutation applied, every page 200`);
+      assert.equal(outcome.push.samples, plan.kiosks * plan.batchesPerKiosk, `${name}: one latency per batch`);
+      assert.ok(outcome.pushPerSecond > 0 && outcome.pullRowsPerSecond > 0, `${name}: throughput`);
+      assert.ok(outcome.push.p50 <= outcome.push.p99 && outcome.pull.p50 <= outcome.pull.p99, `${name}: percentiles`);
+      assert.equal(outcome.transactions === undefined, name === 'sqlite', `${name}: PostgreSQL's counts, on it only`);
+    }
+    assert.ok(!existsSync(join(dir, 'hub')), 'the hub folders are removed');
+  } finally {
+    if (previous === undefined) delete process.env.PORTARIA_BENCH_POSTGRES;
+    else process.env.PORTARIA_BENCH_POSTGRES = previous;
+    removeDir(dir);
+  }
 });
