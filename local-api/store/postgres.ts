@@ -31,6 +31,9 @@ export class PostgresError extends Error {
 
 const serializationFailure = new Set(['40001', '40P01']);
 const maxAttempts = 30;
+/** Conflicts lost before a transaction runs alone (see `#outermost`); the advisory lock's key. */
+const aloneAfter = 3;
+const turnLock = 7364022;
 
 /** The SQL as PostgreSQL reads it, and the order in which named or positional parameters fill `$n`. */
 interface Translated {
@@ -327,26 +330,54 @@ export class PostgresDb implements Db {
     }
   }
 
+  /**
+   * The outermost transaction. Transactions run side by side, each holding the shared side of one advisory lock;
+   * one that has lost conflicts again and again (a hot row: every push moves the hub's clock) runs again alone,
+   * holding the lock exclusively: PostgreSQL queues new shared requests behind it, so it cannot starve.
+   */
   #outermost<A extends unknown[], R>(work: (...args: A) => R, args: A): R {
     for (let attempt = 1; ; attempt++) {
-      this.exec('BEGIN ISOLATION LEVEL SERIALIZABLE');
-      if (this.#deferReferences) this.exec('SET CONSTRAINTS ALL DEFERRED');
-      this.#depth = 1;
-      this.#failedSerialization = false;
+      const alone = attempt > aloneAfter;
+      this.exec(alone ? `SELECT pg_advisory_lock(${turnLock})` : `SELECT pg_advisory_lock_shared(${turnLock})`);
       try {
-        const result = work(...args);
-        this.exec('COMMIT');
-        this.#depth = 0;
-        return result;
+        return this.#attempt(work, args);
       } catch (error) {
         const conflict =
           this.#failedSerialization || (error instanceof PostgresError && serializationFailure.has(error.code));
-        this.#depth = 0;
-        if (this.#pq.transactionStatus() !== 4) this.exec('ROLLBACK');
         if (!conflict || attempt === maxAttempts) throw error;
-        // Another process won the conflict: wait a moment (growing, jittered) and run the work again.
-        Atomics.wait(sleeper, 0, 0, Math.min(50, attempt * 2) * Math.random());
+      } finally {
+        if (this.#pq.transactionStatus() !== 4) {
+          this.exec(alone ? `SELECT pg_advisory_unlock(${turnLock})` : `SELECT pg_advisory_unlock_shared(${turnLock})`);
+        }
       }
+      // Another process won the conflict: wait a moment (growing, jittered) and run the work again.
+      Atomics.wait(sleeper, 0, 0, Math.min(50, attempt * 2) * Math.random());
+    }
+  }
+
+  #attempt<A extends unknown[], R>(work: (...args: A) => R, args: A): R {
+    this.exec('BEGIN ISOLATION LEVEL SERIALIZABLE');
+    if (this.#deferReferences) this.exec('SET CONSTRAINTS ALL DEFERRED');
+    this.#depth = 1;
+    this.#failedSerialization = false;
+    try {
+      const result = work(...args);
+      // A statement that failed inside the work, its error caught there (not in a nested transaction, which rolls
+      // back to its savepoint), leaves the transaction aborted, and COMMIT then rolls back without an error.
+      const ended = this.#checked(() => this.#pq.exec('COMMIT'));
+      const status = ended.cmdStatus();
+      ended.clear();
+      if (status !== 'COMMIT') {
+        // Lost to a conflict: run again. Otherwise a caught error left the work half done: never silently.
+        if (this.#failedSerialization) throw new PostgresError('the transaction lost a conflict', '40001');
+        throw new PostgresError('a statement failed inside the transaction, its error caught: rolled back', '25P02');
+      }
+      return result;
+    } catch (error) {
+      if (this.#pq.transactionStatus() !== 4) this.exec('ROLLBACK');
+      throw error;
+    } finally {
+      this.#depth = 0;
     }
   }
 

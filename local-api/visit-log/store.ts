@@ -64,8 +64,10 @@ export function visitLogFilter(query: Record<string, unknown>, timeZone: string,
   return { from, to, pattern };
 }
 
+// SQLite's LIKE ignores the case of ASCII letters; on PostgreSQL so do the case-insensitive (citext) columns, and
+// the document, stored as plain text, is compared in lower case on both.
 const searched = `AND (name LIKE :pattern ESCAPE '\\' OR company LIKE :pattern ESCAPE '\\'
-  OR email LIKE :pattern ESCAPE '\\' OR document LIKE :pattern ESCAPE '\\'
+  OR email LIKE :pattern ESCAPE '\\' OR lower(document) LIKE lower(:pattern) ESCAPE '\\'
   OR hostId IN (SELECT id FROM hosts WHERE companyId = :companyId AND name LIKE :pattern ESCAPE '\\'))`;
 
 /** The visits checked in within the span (newest first), optionally only those the search finds. */

@@ -101,4 +101,37 @@ describe('the PostgreSQL store', { skip }, () => {
     assert.equal(runs, 2);
     assert.equal(db.prepare("SELECT count FROM trial WHERE id = 'n'").pluck().get(), 2);
   });
+  it('a transaction that keeps losing conflicts runs alone at last, and succeeds', () => {
+    db.prepare("INSERT INTO trial (id, createdAt, count) VALUES ('hot', 1, 0)").run();
+    const runningAlone = () =>
+      other
+        .prepare("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND mode = 'ExclusiveLock' AND granted")
+        .get() !== undefined;
+    let runs = 0;
+    db.transaction(() => {
+      runs += 1;
+      const count = db.prepare("SELECT count FROM trial WHERE id = 'hot'").pluck().get() as number;
+      // Another process writes the hot row under every attempt, as long as this one shares its turn with others.
+      if (!runningAlone()) other.prepare("UPDATE trial SET count = count + 1 WHERE id = 'hot'").run();
+      db.prepare("UPDATE trial SET count = ? WHERE id = 'hot'").run(count + 1);
+    })();
+    assert.equal(runs, 4);
+    assert.equal(db.prepare("SELECT count FROM trial WHERE id = 'hot'").pluck().get(), 4);
+  });
+
+  it('never commits half of a transaction whose failed statement was caught inside it', () => {
+    assert.throws(
+      () =>
+        db.transaction(() => {
+          db.prepare("INSERT INTO trial (id, createdAt) VALUES ('half', 1)").run();
+          try {
+            db.prepare("INSERT INTO trial (id, createdAt) VALUES ('a', 1)").run();
+          } catch {
+            // SQLite would go on with the transaction; PostgreSQL has aborted it.
+          }
+        })(),
+      (error: unknown) => error instanceof PostgresError && error.code === '25P02',
+    );
+    assert.equal(db.prepare("SELECT 1 FROM trial WHERE id = 'half'").get(), undefined);
+  });
 });
