@@ -412,6 +412,11 @@ export function startWorker(
     }
   }
 
+  // On SQLite this process holds the data folder (its lock): a claim found now is a dead process's (a kiosk that
+  // lost power mid-callback), and its job goes at once rather than after the claim. On PostgreSQL other processes
+  // hold claims; a dead one's run out.
+  if (ctx.db.sqlite)
+    prepared(ctx.db, 'UPDATE jobs SET claimedBy = NULL, claimedUntil = NULL WHERE claimedBy IS NOT NULL').run();
   wakers.set(ctx.db, pump);
   pump();
   return {

@@ -214,3 +214,17 @@ test("urgent jobs go first and get a slot while another company's slow jobs hold
     await stopping;
   }
 });
+
+test('on SQLite a job claimed by a process that died runs at once at the next start', async () => {
+  const first = testContext();
+  enqueue(first, { companyId: company, kind: 'k', idempotencyKey: 'claimed', payload: {} });
+  // What a worker killed mid-attempt leaves: its claim, far from running out.
+  first.db.prepare("UPDATE jobs SET claimedBy = 'dead', claimedUntil = ?").run(Date.now() + 3_600_000);
+  first.db.close();
+  const second = testContext({ dataDir: first.dataDir });
+  const seen: string[] = [];
+  const worker = startWorker(second, { k: async (job) => void seen.push(job.idempotencyKey) });
+  await worker.drain();
+  await worker.stop();
+  assert.deepEqual(seen, ['claimed']);
+});
