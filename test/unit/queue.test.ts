@@ -82,16 +82,25 @@ test('a permanent error fails the job at once', async () => {
   assert.equal(queueStatus(ctx, company, 'k').failed, 1);
 });
 
+/** Closes the database `first` left, opens it again as a new process would, and answers the jobs a worker runs. */
+async function jobsRunAfterRestart(first: ReturnType<typeof testContext>): Promise<Job[]> {
+  first.db.close();
+  const second = testContext({ dataDir: first.dataDir });
+  const seen: Job[] = [];
+  const worker = startWorker(second, { k: async (job) => void seen.push(job) });
+  await worker.drain();
+  await worker.stop();
+  return seen;
+}
+
 test('pending jobs survive a restart: a new worker on the same database runs them', async () => {
   const first = testContext();
   enqueue(first, { companyId: company, kind: 'k', idempotencyKey: 'd', payload: { x: 1 } });
-  first.db.close();
-  const second = testContext({ dataDir: first.dataDir });
-  const seen: unknown[] = [];
-  const worker = startWorker(second, { k: async (job) => void seen.push(job.payload) });
-  await worker.drain();
-  await worker.stop();
-  assert.deepEqual(seen, [{ x: 1 }]);
+  const seen = await jobsRunAfterRestart(first);
+  assert.deepEqual(
+    seen.map((job) => job.payload),
+    [{ x: 1 }],
+  );
 });
 
 test('a handler that hangs is aborted after the attempt time-out', async () => {
@@ -220,11 +229,9 @@ test('on SQLite a job claimed by a process that died runs at once at the next st
   enqueue(first, { companyId: company, kind: 'k', idempotencyKey: 'claimed', payload: {} });
   // What a worker killed mid-attempt leaves: its claim, far from running out.
   first.db.prepare("UPDATE jobs SET claimedBy = 'dead', claimedUntil = ?").run(Date.now() + 3_600_000);
-  first.db.close();
-  const second = testContext({ dataDir: first.dataDir });
-  const seen: string[] = [];
-  const worker = startWorker(second, { k: async (job) => void seen.push(job.idempotencyKey) });
-  await worker.drain();
-  await worker.stop();
-  assert.deepEqual(seen, ['claimed']);
+  const seen = await jobsRunAfterRestart(first);
+  assert.deepEqual(
+    seen.map((job) => job.idempotencyKey),
+    ['claimed'],
+  );
 });
