@@ -16,10 +16,12 @@ import {
 import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import Database from 'better-sqlite3';
-import type { Context } from '../context.ts';
+import { type Context, systemRandom } from '../context.ts';
+import { hexId, type Random } from '../rules/ids.ts';
 import { loadMigrations } from '../store/db.ts';
 import { privateDatabase, privateFile, privateFolder } from '../store/private-files.ts';
 import { type HeldServiceLock, lockDataFolder, ServiceLockedError } from '../store/service-lock.ts';
+import { renewedIdentity } from '../sync/state.ts';
 
 /*
  * Online backups of the database with SQLite's backup API (they run while the service writes), on a schedule in
@@ -267,12 +269,13 @@ function schemaVersion(file: string): number {
  * Restores `<data>/portaria.db` from a backup: the backup is checked first (its SHA-256 digest, then SQLite's
  * checks); the current database is kept in `<data>/backups/pre-restore-….db`; the copy goes through SQLite, so a
  * service that holds the folder (allowed with `force` only, and only at the same schema version) sees the restored
- * data at its next statement.
+ * data at its next statement. The restored database takes a new sync identity, so its kiosks see a feed to start
+ * over (docs/sync.md, "A hub restored from an older backup").
  */
 export async function restoreDatabase(
   dataDir: string,
   from: string,
-  options: { force?: boolean; now?: number; withoutDigest?: boolean } = {},
+  options: { force?: boolean; now?: number; withoutDigest?: boolean; random?: Random } = {},
 ): Promise<{ restoredVersion: number; safetyCopy?: string }> {
   await verifyDigest(from, options);
   const restoredVersion = verifyDatabaseFile(from);
@@ -290,7 +293,7 @@ export async function restoreDatabase(
     }
   }
   try {
-    return await copyInto(dataDir, live, from, restoredVersion, options.now);
+    return await copyInto(dataDir, live, from, restoredVersion, options.random ?? systemRandom, options.now);
   } finally {
     lock?.release();
   }
@@ -301,6 +304,7 @@ async function copyInto(
   live: string,
   from: string,
   restoredVersion: number,
+  random: Random,
   now = Date.now(),
 ): Promise<{ restoredVersion: number; safetyCopy?: string }> {
   privateFolder(backupsDir(dataDir));
@@ -322,5 +326,23 @@ async function copyInto(
     source.close();
   }
   verifyDatabaseFile(live);
+  renewSyncIdentity(live, random);
   return { restoredVersion, safetyCopy };
+}
+
+/** The restored database is not the one its kiosks last synced with: see `renewedIdentity`. */
+function renewSyncIdentity(file: string, random: Random): void {
+  const db = new Database(file, { fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    const state = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sync_state'").get()
+      ? (db.prepare('SELECT hlc FROM sync_state WHERE id = 1').get() as { hlc: string } | undefined)
+      : undefined;
+    if (!state) return;
+    db.prepare('UPDATE sync_state SET nodeId = :nodeId, hlc = :hlc WHERE id = 1').run(
+      renewedIdentity(state.hlc, hexId(random, 16)),
+    );
+  } finally {
+    db.close();
+  }
 }

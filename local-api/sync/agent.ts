@@ -10,6 +10,7 @@ import { applyPulledPage } from './apply.ts';
 import { installChangeFeed, pruneTombstones } from './feed.ts';
 import { clockIsOff, hubTimeOf, offsetNoiseMs } from './hub-time.ts';
 import { acknowledge, batchLimits, onMutationRecorded, pendingBatch, pendingSummary } from './outbox.ts';
+import { pushRefusal, resendVisits, sendsEverything } from './recovery.ts';
 import { changesPage, changesPaging, pushAnswer } from './schema.ts';
 import { ensureSyncState, receiveRemoteHlc, syncState, type Upstream, updateSyncState, upstreamOf } from './state.ts';
 
@@ -69,6 +70,8 @@ export class UpstreamError extends Error {
   constructor(
     message: string,
     readonly type?: string,
+    /** What the hub's error answer said besides its type (SYNC_GAP's `lastMutationId`). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -118,9 +121,9 @@ async function hubRequest<T>(
     parsed = undefined;
   }
   if (status < 200 || status > 299) {
-    const type = (parsed as { type?: unknown } | undefined)?.type;
-    const code = typeof type === 'string' ? type : undefined;
-    throw new UpstreamError(`hub answered ${status}${code ? ` ${code}` : ''}`, code);
+    const details = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
+    const code = typeof details?.type === 'string' ? details.type : undefined;
+    throw new UpstreamError(`hub answered ${status}${code ? ` ${code}` : ''}`, code, details);
   }
   const result = schema.safeParse(parsed);
   if (!result.success) throw new UpstreamError('hub answered outside the sync protocol');
@@ -156,9 +159,11 @@ export function startSyncAgent(ctx: Context): SyncAgent {
   };
 
   async function push(upstream: Upstream): Promise<void> {
+    // Each at most once a run: a hub that keeps refusing is an error to report, not a loop.
     let rotated = false;
+    let recovered = false;
     for (;;) {
-      const { companyId, clientId } = syncState(ctx);
+      const { companyId, clientId, confirmedMutationId } = syncState(ctx);
       if (!companyId || stopped) return;
       const batch = pendingBatch(ctx, companyId, batchLimits);
       const first = batch[0];
@@ -166,18 +171,25 @@ export function startSyncAgent(ctx: Context): SyncAgent {
       let answer: z.output<typeof pushAnswer>;
       try {
         answer = await hubRequest(ctx, upstream, '/sync/push', pushAnswer, {
-          body: { clientId, mutations: batch },
+          body: { clientId, confirmedMutationId, resent: sendsEverything(ctx, clientId, first.id), mutations: batch },
           signal: controller.signal,
         });
       } catch (error) {
-        if (error instanceof UpstreamError && error.type === 'SYNC_GAP' && !rotated) {
-          // The hub or this kiosk was restored from a backup: go on as a new client (see applyPush).
+        const refusal = error instanceof UpstreamError ? pushRefusal(syncState(ctx), error) : undefined;
+        if (refusal === 'renumbered' && !rotated) {
+          // This kiosk was restored from a backup: go on as a new client (see applyPush).
           rotated = true;
           updateSyncState(ctx, { clientId: hexId(ctx.random, 16), confirmedMutationId: 0 });
           ctx.log.warn(
             { upstream: upstream.url },
             'sync: mutation ids out of step with the hub (a database restored from a backup); new client id',
           );
+          continue;
+        }
+        if (refusal !== undefined && refusal !== 'renumbered' && !recovered) {
+          // The hub lost what it had confirmed: everything this kiosk holds goes again, check-ins first.
+          recovered = true;
+          inTransaction(ctx, () => resendVisits(ctx, companyId, refusal));
           continue;
         }
         throw error;

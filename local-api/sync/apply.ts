@@ -147,10 +147,7 @@ export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage):
   const startOver = ctx.db.withoutReferenceChecks(() =>
     inTransaction(ctx, () => {
       if (loss) resendVisits(ctx, page.companyId, loss);
-      if (loss === 'pushes' && !page.reset) {
-        updateSyncState(ctx, { cursor: null, resyncing: 0 });
-        return true;
-      }
+      if (loss && !page.reset) return true;
       const state = syncState(ctx);
       let resyncing = page.reset || state.resyncing === 1;
       if (page.reset) prepared(ctx.db, 'DELETE FROM sync_resync_seen').run();

@@ -36,6 +36,8 @@ export interface MutationKind<Args> {
   args: z.ZodType<Args>;
   /** The rows the mutation concerns: held back from pulls on the kiosk while pending, re-sent by the hub after. */
   rows(args: Args): RowRef[];
+  /** The row an earlier mutation made that this one changes (a check-out's visit): see `applyPush`. */
+  needs?(args: Args): RowRef;
   /** Applies it at the hub, inside the push's transaction; throws ApiError when it cannot be applied. */
   apply(ctx: Context, caller: Caller, args: Args, hlc: string): void;
 }
@@ -106,6 +108,7 @@ export const mutationKinds: Readonly<Record<string, MutationKind<unknown>>> = {
   'visit.checkout': kind({
     args: checkoutArgs,
     rows: (args) => [visitRef(args.id)],
+    needs: (args) => visitRef(args.id),
     apply: (ctx, caller, args) => {
       try {
         checkoutVisit(ctx, caller, args.id, args.checkout);
@@ -118,6 +121,7 @@ export const mutationKinds: Readonly<Record<string, MutationKind<unknown>>> = {
   'visit.authorize': kind({
     args: authorizeArgs,
     rows: (args) => [visitRef(args.id)],
+    needs: (args) => visitRef(args.id),
     apply: (ctx, caller, args, mutationHlc) => {
       getVisit(ctx, caller, args.id);
       const hlc = args.decidedHlc ?? mutationHlc;

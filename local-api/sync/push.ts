@@ -8,6 +8,7 @@ import { compareHlc } from './hlc.ts';
 import { type MutationKind, mutationKinds } from './mutations.ts';
 import type { PendingMutation, RowRef } from './outbox.ts';
 import { receiveRemoteHlc, syncState } from './state.ts';
+import { feedTableNamed } from './tables.ts';
 
 export type MutationResult =
   | { id: number; result: 'applied' | 'duplicate' }
@@ -30,6 +31,11 @@ function rowsOf(kind: MutationKind<unknown> | undefined, args: unknown): RowRef[
   return parsed.success ? kind.rows(parsed.data) : [];
 }
 
+function rowNeeded(kind: MutationKind<unknown> | undefined, args: unknown): RowRef | undefined {
+  const parsed = kind?.needs ? kind.args.safeParse(args) : undefined;
+  return parsed?.success ? kind?.needs?.(parsed.data) : undefined;
+}
+
 /** Applies one mutation in a savepoint: a refused mutation leaves nothing behind, and the batch goes on. */
 function applyOne(ctx: Context, caller: Caller, clientId: string, mutation: PendingMutation): string | undefined {
   const kind = mutationKinds[mutation.name];
@@ -47,20 +53,37 @@ function applyOne(ctx: Context, caller: Caller, clientId: string, mutation: Pend
 }
 
 /**
+ * Whether this hub has never heard of a row: no row, not even another company's, and no entry in its feed (a
+ * check-in it refused leaves one). A kiosk's mutation that needs such a row (a check-out of a visit) proves the hub
+ * lost the check-in it confirmed: restored from a backup.
+ */
+function neverHeardOf(ctx: Pick<Context, 'db'>, row: RowRef): boolean {
+  const spec = feedTableNamed(row.table);
+  if (!spec) return false;
+  const held = prepared(ctx.db, `SELECT 1 FROM ${spec.table} WHERE ${spec.key} = ?`).get(row.key);
+  const fed = prepared(ctx.db, 'SELECT 1 FROM sync_changes WHERE tableName = ? AND rowKey = ?').get(row.table, row.key);
+  return held === undefined && fed === undefined;
+}
+
+/**
  * Applies a kiosk's batch in one transaction. The hub keeps, per kiosk, the id of the last mutation it applied:
  * ids up to it are skipped (a batch sent again after a lost answer applies nothing twice). Ids out of step answer
- * SYNC_GAP, and the kiosk goes on as a new client: a batch starting past the next id (the hub lost mutations it
- * had confirmed: restored from a backup), or an id already seen with a later timestamp than the last applied (the
- * kiosk's numbering went back: its database restored). Sent again as a new client's, mutations the hub already
- * has change nothing: visit ids, check-outs that are never undone and clocked decisions make each idempotent.
- * Mutations it cannot apply are kept in `sync_rejections` and count as done. Every row a mutation concerns is
- * moved to the end of the feed, so the kiosk pulls the hub's version of it.
+ * SYNC_GAP with the last id the hub knows, and the kiosk goes on as a new client: a batch starting past the next
+ * id, or a kiosk that says the hub confirmed more than it knows (`confirmedMutationId`; the hub lost mutations it had
+ * confirmed: restored from a backup, and the kiosk sends again what it holds), or an id already seen with a later
+ * timestamp than the last applied (the kiosk's numbering went back: its database restored). Sent again as a new
+ * client's, mutations the hub already has change nothing: visit ids, check-outs that are never undone and clocked
+ * decisions make each idempotent. A mutation that needs a row the hub never heard of answers SYNC_ROW_MISSING,
+ * applying nothing of the batch: the hub lost it, and the kiosk sends again what it holds, the row's check-in
+ * first; from a client that already did so (`resent`) it is rejected, as the kiosk holds no more. Mutations it cannot apply are kept in `sync_rejections` and count as done. Every row a mutation concerns
+ * is moved to the end of the feed, so the kiosk pulls the hub's version of it.
  */
 export function applyPush(
   ctx: Context,
   caller: Caller,
   clientId: string,
   mutations: readonly PendingMutation[],
+  kiosk: { confirmedMutationId?: number | undefined; resent?: boolean | undefined } = {},
 ): PushResult {
   return inTransaction(ctx, () => {
     const now = ctx.clock.now();
@@ -74,7 +97,9 @@ export function applyPush(
     if (mutations.some((m, i) => m.id !== (first?.id ?? 0) + i)) {
       throw new ApiError('INVALID_PARAMETER', { field: 'mutations' });
     }
-    if (first && first.id > last + 1) throw new ApiError('SYNC_GAP', { lastMutationId: last });
+    if ((first && first.id > last + 1) || (kiosk.confirmedMutationId ?? 0) > (client?.lastMutationId ?? 0)) {
+      throw new ApiError('SYNC_GAP', { lastMutationId: client?.lastMutationId ?? null });
+    }
     const latest = mutations.map((m) => m.hlc).reduce((a, b) => (compareHlc(a, b) >= 0 ? a : b), '');
     if (latest) receiveRemoteHlc(ctx, latest);
     const results: MutationResult[] = [];
@@ -87,6 +112,8 @@ export function applyPush(
         results.push({ id: mutation.id, result: 'duplicate' });
         counts.duplicates++;
       } else {
+        const needed = rowNeeded(kind, mutation.args);
+        if (needed && !kiosk.resent && neverHeardOf(ctx, needed)) throw new ApiError('SYNC_ROW_MISSING', { ...needed });
         const refusal = applyOne(ctx, caller, clientId, mutation);
         if (refusal === undefined) {
           results.push({ id: mutation.id, result: 'applied' });

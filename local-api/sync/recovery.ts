@@ -1,5 +1,6 @@
 import type { Context } from '../context.ts';
 import { hexId } from '../rules/ids.ts';
+import type { Db } from '../store/db.ts';
 import { prepared } from '../store/rows.ts';
 import type { VisitRow } from '../visits/contract.ts';
 import { formatHlc } from './hlc.ts';
@@ -16,10 +17,12 @@ import { recentVisitsMs } from './tables.ts';
 
 /**
  * How a kiosk sees that its hub lost writes: the hub's feed starts over under a cursor the kiosk had from it (the
- * cursor lies beyond the restored feed's end, or the feed is another one: a database made anew), or the hub knows
- * fewer of this kiosk's mutations than it had confirmed.
+ * cursor lies beyond the restored feed's end, or the feed is another one: a database made anew or restored), the
+ * hub knows fewer of this kiosk's mutations than it had confirmed (said by a page, or by a push it refuses), or the
+ * hub never heard of a visit this kiosk changes (a check-out of a visit another kiosk made, whose check-in the hub
+ * confirmed and lost). Whichever comes first, the kiosk sends again what it holds.
  */
-export type HubLoss = 'feed' | 'pushes';
+export type HubLoss = 'feed' | 'pushes' | 'row';
 
 export function hubLoss(
   state: Pick<SyncState, 'cursor' | 'companyId' | 'confirmedMutationId'>,
@@ -28,6 +31,21 @@ export function hubLoss(
   if (page.reset && state.cursor !== null && state.companyId === page.companyId) return 'feed';
   if (page.lastMutationId !== undefined && (page.lastMutationId ?? 0) < state.confirmedMutationId) return 'pushes';
   return undefined;
+}
+
+/**
+ * What a push the hub refused says: the hub lost writes (SYNC_GAP under the last id the kiosk knows confirmed, or
+ * SYNC_ROW_MISSING), or this kiosk's numbering went back (SYNC_GAP at or past it: its database restored), when it
+ * goes on as a new client without sending anything again.
+ */
+export function pushRefusal(
+  state: Pick<SyncState, 'confirmedMutationId'>,
+  refusal: { type?: string | undefined; details?: Record<string, unknown> | undefined },
+): HubLoss | 'renumbered' | undefined {
+  if (refusal.type === 'SYNC_ROW_MISSING') return 'row';
+  if (refusal.type !== 'SYNC_GAP') return undefined;
+  const known = refusal.details?.lastMutationId;
+  return (typeof known === 'number' ? known : 0) < state.confirmedMutationId ? 'pushes' : 'renumbered';
 }
 
 /**
@@ -44,11 +62,24 @@ function visitsToResend(ctx: Pick<Context, 'db' | 'clock'>, companyId: string): 
   ).all(companyId, ctx.clock.now() - recentVisitsMs) as VisitRow[];
 }
 
+/** Each database's last resend: the client id it went on as, and the last mutation it queued. */
+const resends = new WeakMap<Db, { clientId: string; lastId: number }>();
+
+/**
+ * Whether a batch is part of a resend, which holds every visit the kiosk has (see `applyPush`); what the kiosk
+ * queues after it is not.
+ */
+export function sendsEverything(ctx: Pick<Context, 'db'>, clientId: string, firstId: number): boolean {
+  const resend = resends.get(ctx.db);
+  return resend?.clientId === clientId && firstId <= resend.lastId;
+}
+
 /**
  * Rebuilds the kiosk's outbox from the visits it holds, inside the caller's transaction: each visit's check-in,
  * check-out and decision, as they are now, replacing the pending mutations (they say no more than the rows). The
  * hub applies what it lacks and recognises the rest: visits by id, check-outs never undone, decisions by their own
- * timestamps. The kiosk goes on as a new client, so the hub takes the new numbering from its first id. The pending
+ * timestamps. The kiosk goes on as a new client, so the hub takes the new numbering from its first id, and pulls
+ * the restored hub's feed from the top: a position in the feed it had may name other entries there. The pending
  * mutations keep the rows from being overwritten by the hub's older copies until the hub has them.
  */
 export function resendVisits(ctx: Context, companyId: string, loss: HubLoss): number {
@@ -59,7 +90,8 @@ export function resendVisits(ctx: Context, companyId: string, loss: HubLoss): nu
     'DELETE FROM sync_outbox_rows WHERE mutationId IN (SELECT id FROM sync_outbox WHERE companyId = ?)',
   ).run(companyId);
   prepared(ctx.db, 'DELETE FROM sync_outbox WHERE companyId = ?').run(companyId);
-  updateSyncState(ctx, { clientId: hexId(ctx.random, 16), confirmedMutationId: 0 });
+  const clientId = hexId(ctx.random, 16);
+  updateSyncState(ctx, { clientId, confirmedMutationId: 0, cursor: null, resyncing: 0 });
   for (const row of visits) {
     const decidedHlc =
       registerHlc(ctx, 'visits', row.id, 'authorization') ??
@@ -68,6 +100,8 @@ export function resendVisits(ctx: Context, companyId: string, loss: HubLoss): nu
       recordMutation(ctx, companyId, mutation, nextHlc(ctx));
     }
   }
+  const lastId = prepared(ctx.db, 'SELECT MAX(id) FROM sync_outbox WHERE companyId = ?').pluck().get(companyId);
+  resends.set(ctx.db, { clientId, lastId: Number(lastId ?? 0) });
   ctx.log.warn(
     { loss, visits: visits.length },
     'sync: the hub lost writes it had confirmed (restored from a backup?); sending again the visits this kiosk holds',

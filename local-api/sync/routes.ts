@@ -106,9 +106,9 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       roles: roles.sync,
       body: pushInput,
       response: pushAnswer,
-      errors: ['INVALID_PARAMETER', 'SYNC_GAP'],
+      errors: ['INVALID_PARAMETER', 'SYNC_GAP', 'SYNC_ROW_MISSING'],
       handle: ({ caller, body }) => ({
-        ...applyPush(ctx, caller, body.clientId, body.mutations),
+        ...applyPush(ctx, caller, body.clientId, body.mutations, body),
         now: ctx.clock.now(),
       }),
     }),

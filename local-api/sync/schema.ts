@@ -48,6 +48,22 @@ export const maxPushMutations = 500;
 
 export const pushInput = z.object({
   clientId: z.string().regex(clientIdPattern),
+  confirmedMutationId: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      "The last of this client id's mutations the hub confirmed, as the kiosk knows it: a hub that knows less lost " +
+        'them (restored from a backup) and answers SYNC_GAP',
+    ),
+  resent: z
+    .boolean()
+    .optional()
+    .describe(
+      'True when this client id sends again every visit the kiosk holds (after a hub lost them): a mutation of a ' +
+        'visit the hub never heard of is then rejected rather than answered SYNC_ROW_MISSING',
+    ),
   mutations: z
     .array(
       z.object({

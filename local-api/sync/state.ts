@@ -34,6 +34,15 @@ export function ensureSyncState(ctx: Pick<Context, 'db' | 'random'>): void {
   ).run(nodeId, hexId(ctx.random, 16), formatHlc(zeroHlc(nodeId)));
 }
 
+/**
+ * The sync identity a database takes when it is restored from a backup: a new node id, its clock kept. The node id
+ * names the feed in its kiosks' cursors: a restored hub's feed is another one than the one they followed, even once
+ * it has grown past their positions, so each starts it over and sends again what it holds (recovery.ts).
+ */
+export function renewedIdentity(hlc: string, nodeId: string): { nodeId: string; hlc: string } {
+  return { nodeId, hlc: formatHlc({ ...(parseHlc(hlc) ?? zeroHlc(nodeId)), node: nodeId }) };
+}
+
 export function syncState(ctx: Pick<Context, 'db'>): SyncState {
   return prepared(ctx.db, 'SELECT * FROM sync_state WHERE id = 1').get() as SyncState;
 }

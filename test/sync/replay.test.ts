@@ -419,3 +419,58 @@ test('a hub that lost the kiosk its pushes gets them again; a decision sent agai
   assert.equal(getVisit(hub, hubCaller, visitId(2)).authorizationStatus, 'ALLOWED', 'the lost decision is back');
   assert.deepEqual(visitRows(kiosk), visitRows(hub));
 });
+
+test('a kiosk that says the hub confirmed more than the hub knows of its client gets SYNC_GAP with what it knows', () => {
+  const { hub, hubCaller } = withKiosk();
+  const mutation = (id: number) => ({
+    id,
+    name: 'visit.checkin',
+    hlc: `00${Date.UTC(2026, 0, 1)}-0000-k`,
+    args: { visit: { id: visitId(id) }, visitor: { name: 'V' } },
+  });
+  applyPush(hub, hubCaller, 'client-1', [mutation(1), mutation(2)]);
+  assert.equal(applyPush(hub, hubCaller, 'client-1', [mutation(3)], { confirmedMutationId: 2 }).lastMutationId, 3);
+  const gap = (lastMutationId: number | null) => (e: unknown) =>
+    rejectsWith('SYNC_GAP')(e) && (e as ApiError).extra.lastMutationId === lastMutationId;
+  // A hub restored from a backup taken before the client's first push: the client is new to it.
+  assert.throws(() => applyPush(hub, hubCaller, 'client-2', [mutation(7)], { confirmedMutationId: 6 }), gap(null));
+  assert.throws(() => applyPush(hub, hubCaller, 'client-1', [mutation(4)], { confirmedMutationId: 5 }), gap(3));
+  assert.equal(visitRows(hub).length, 3, 'nothing of a refused batch is applied');
+});
+
+test('a check-out of a visit the hub never heard of answers SYNC_ROW_MISSING, until the kiosk sent everything again', () => {
+  const { hub, hubCaller } = withKiosk();
+  const hlc = `00${Date.UTC(2026, 0, 1)}-0000-k`;
+  const checkin = (id: number, visit: string) => ({
+    id,
+    name: 'visit.checkin',
+    hlc,
+    args: { visit: { id: visit }, visitor: { name: 'V' } },
+  });
+  const checkout = (id: number, visit: string) => ({
+    id,
+    name: 'visit.checkout',
+    hlc,
+    args: { id: visit, checkout: {} },
+  });
+  assert.throws(
+    () => applyPush(hub, hubCaller, 'client-1', [checkin(1, visitId(1)), checkout(2, visitId(2))]),
+    (e) => rejectsWith('SYNC_ROW_MISSING')(e) && (e as ApiError).extra.key === visitId(2),
+  );
+  assert.equal(visitRows(hub).length, 0, 'nothing of the batch is applied');
+  assert.equal(hub.db.prepare('SELECT COUNT(*) FROM sync_rejections').pluck().get(), 0, 'nor rejected');
+  // Sent again with the visit's check-in first, the check-out applies.
+  const again = applyPush(hub, hubCaller, 'client-2', [checkin(1, visitId(2)), checkout(2, visitId(2))]);
+  assert.deepEqual(
+    again.results.map((r) => r.result),
+    ['applied', 'applied'],
+  );
+  assert.notEqual(getVisit(hub, hubCaller, visitId(2)).checkoutAt, null);
+  // A visit deleted outright at the hub is known to its feed (a tombstone): its check-out is rejected.
+  hub.db.prepare('DELETE FROM visits WHERE id = ?').run(visitId(2));
+  const deleted = applyPush(hub, hubCaller, 'client-3', [checkout(1, visitId(2))]);
+  assert.deepEqual(deleted.results, [{ id: 1, result: 'rejected', type: 'NOT_FOUND' }]);
+  // From a kiosk that sent again every visit it holds, a check-out of a visit still unknown is rejected.
+  const resent = applyPush(hub, hubCaller, 'client-4', [checkout(1, visitId(4))], { resent: true });
+  assert.deepEqual(resent.results, [{ id: 1, result: 'rejected', type: 'NOT_FOUND' }]);
+});
