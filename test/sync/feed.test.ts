@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { deleteAccessConfig, findAccessConfig, saveAccessConfig } from '../../local-api/access/store.ts';
+import { updateCompany } from '../../local-api/companies/store.ts';
 import { principalForKey } from '../../local-api/credentials/store.ts';
 import { hostCreateInput } from '../../local-api/hosts/schema.ts';
 import { createHost, deleteHost, updateHost } from '../../local-api/hosts/store.ts';
 import { validate } from '../../local-api/http/fields.ts';
 import { inviteeCreateInput } from '../../local-api/invitees/schema.ts';
 import { createInvitee, updateInvitee } from '../../local-api/invitees/store.ts';
+import { saveNotificationSettings } from '../../local-api/notifications/settings.ts';
 import { installChangeFeed, pruneTombstones, readChanges } from '../../local-api/sync/feed.ts';
 import { pendingSummary } from '../../local-api/sync/outbox.ts';
 import { syncState } from '../../local-api/sync/state.ts';
@@ -203,4 +205,37 @@ test('a full resync removes what the hub deleted while its tombstone was forgott
   assert.equal(findAccessConfig(kiosk, hubCaller.companyId), undefined);
   assert.equal(syncState(kiosk).resyncing, 0);
   assert.deepEqual(kiosk.db.prepare('SELECT COUNT(*) AS n FROM sync_resync_seen').get(), { n: 0 });
+});
+
+test("a kiosk receives the secrets of the gate and of its hosts' notifications, and no other", () => {
+  const { hub, hubCaller } = syncFixture();
+  const secret = (name: string) => `secret-${name}-0123456789`;
+  updateCompany(hub, hubCaller, {
+    serproClientSecret: secret('serpro-client'),
+    serproAuthToken: secret('serpro-token'),
+    liberadoAuthToken: secret('liberado'),
+  });
+  saveAccessConfig(hub, hubCaller, {
+    enabled: true,
+    url: 'http://gate.test/',
+    aesKey: secret('aes'),
+    password: secret('gate'),
+  });
+  saveNotificationSettings(hub, hubCaller, {
+    smtpHost: 'smtp.test',
+    smtpPassword: secret('smtp'),
+    webhookUrl: 'http://127.0.0.1:9/hook',
+    webhookSecret: secret('hook'),
+  });
+  const travelled = readChanges(hub, hubCaller.companyId, undefined, 100).changes.flatMap((change) =>
+    Object.entries(change.row ?? {})
+      .filter(([, value]) => typeof value === 'string' && value.startsWith('secret-'))
+      .map(([column, value]) => `${change.table}.${column}=${value}`),
+  );
+  assert.deepEqual(travelled.sort(), [
+    `access_configs.aesKey=${secret('aes')}`,
+    `access_configs.password=${secret('gate')}`,
+    `notification_settings.smtpPassword=${secret('smtp')}`,
+    `notification_settings.webhookSecret=${secret('hook')}`,
+  ]);
 });
