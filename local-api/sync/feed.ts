@@ -133,16 +133,26 @@ export interface ChangesPage {
 const fullPass = 'full';
 
 /**
+ * The feed's id in cursors: the node id of this database's `sync_state`, which `portaria restore` renews; on
+ * PostgreSQL with the database's own id besides, which a restore into a new database changes (docs/deployment.md,
+ * "Backups"). A restored hub's feed is then another feed to its kiosks, even once it has grown past their cursors.
+ */
+function feedId(db: Db, nodeId: string): string {
+  if (db.sqlite) return nodeId;
+  return `${nodeId}-${prepared(db, 'SELECT oid FROM pg_database WHERE datname = current_database()').pluck().get()}`;
+}
+
+/**
  * A cursor is `<feed id>.<sequence number>`, with `.full` inside a full pass. A cursor from another feed (another
  * hub, a new database), beyond the feed's end or older than its horizon is unknown: undefined.
  */
 function positionOf(
   cursor: string | undefined,
-  feed: { nodeId: string; horizon: number; last: number },
+  feed: { id: string; horizon: number; last: number },
 ): { seq: number; full: boolean } | undefined {
-  const [nodeId, position, mark, ...rest] = (cursor ?? '').split('.');
+  const [id, position, mark, ...rest] = (cursor ?? '').split('.');
   const seq = Number(position);
-  if (nodeId !== feed.nodeId || !/^\d+$/.test(position ?? '') || rest.length > 0) return undefined;
+  if (id !== feed.id || !/^\d+$/.test(position ?? '') || rest.length > 0) return undefined;
   if (mark !== undefined && mark !== fullPass) return undefined;
   if (seq < feed.horizon || seq > feed.last) return undefined;
   return { seq, full: mark === fullPass };
@@ -202,7 +212,8 @@ export function readChanges(
   return ctx.db.transaction(() => {
     const state = syncState(ctx);
     const last = feedEnd(ctx.db, companyId, state.horizon);
-    const position = positionOf(since, { nodeId: state.nodeId, horizon: state.horizon, last });
+    const id = feedId(ctx.db, state.nodeId);
+    const position = positionOf(since, { id, horizon: state.horizon, last });
     const full = position === undefined || position.full;
     const entries = prepared(ctx.db, feedQuery(tables, full)).all({
       companyId,
@@ -226,7 +237,7 @@ export function readChanges(
       companyId,
       reset: position === undefined,
       changes,
-      cursor: `${state.nodeId}.${reached}${full && hasMore ? `.${fullPass}` : ''}`,
+      cursor: `${id}.${reached}${full && hasMore ? `.${fullPass}` : ''}`,
       hasMore,
     };
   })();

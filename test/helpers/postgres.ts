@@ -120,6 +120,21 @@ export function dropDatabase(serverUrl: string, name: string): void {
 }
 
 /**
+ * Copies a database into a new one of another name (`CREATE DATABASE … TEMPLATE`), PostgreSQL's own copy: no
+ * connection to the source may be open. A hub's backup and its restore into a new database, for the drills.
+ */
+export function copyDatabase(serverUrl: string, from: string, to: string): void {
+  const pq = connect(`${serverUrl}/postgres`);
+  try {
+    pq.exec(`CREATE DATABASE ${to} TEMPLATE ${from}`);
+    if (pq.resultStatus() !== 'PGRES_COMMAND_OK')
+      throw new Error(`cannot copy database ${from} to ${to}: ${pq.resultErrorMessage()}`);
+  } finally {
+    finishConnection(pq);
+  }
+}
+
+/**
  * The transactions a database has committed and rolled back since the server started (`pg_stat_database`; a
  * serialization failure the service retries is one rollback), once no connection to it is left (within 5 s): a
  * connection reports its counts as it ends, or some seconds later while it idles.

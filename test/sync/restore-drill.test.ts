@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
+import { copyDatabase, dropDatabase, engineEnv, postgresServer, testEngine } from '../helpers/postgres.ts';
 import { client, runCli, startService, type TestService, tempDir } from '../helpers/service.ts';
 import { logLines, startKiosk, syncNow, waitFor } from '../helpers/sync-service.ts';
 
@@ -66,6 +67,34 @@ function settled(kiosk: TestService) {
   );
 }
 
+/**
+ * The hub's backup, and its restore in place of the database, stopping the hub: with `portaria backup` and
+ * `portaria restore` on SQLite; on PostgreSQL with the engine's own copy, the restore into a new database
+ * (docs/deployment.md, "Backups").
+ */
+async function backUpHub(): Promise<() => Promise<void>> {
+  if (testEngine === 'sqlite') {
+    const backup = join(tempDir(), 'hub-backup.db');
+    runCli(['backup', '--data', hub.dataDir, '--out', backup]);
+    return async () => {
+      await hub.stop();
+      runCli(['restore', '--data', hub.dataDir, '--from', backup]);
+    };
+  }
+  const server = String(postgresServer);
+  const database = new URL(String(engineEnv(hub.dataDir).PORTARIA_DATABASE)).pathname.slice(1);
+  const backup = `${database}_backup_${Date.now() % 1_000_000}`;
+  await hub.stop();
+  copyDatabase(server, database, backup);
+  hub = await startService({ dataDir: hub.dataDir });
+  return async () => {
+    await hub.stop();
+    dropDatabase(server, database);
+    copyDatabase(server, backup, database);
+    dropDatabase(server, backup);
+  };
+}
+
 type Visit = { id: string; checkoutAt: string | null };
 const visitsAt = async (service: TestService) =>
   new Map(
@@ -79,8 +108,8 @@ for (const order of [
   test(`a restored hub gets back every acknowledged check-in and check-out (kiosk ${order[0]} returns first)`, async () => {
     for (const kiosk of [kiosks.A, kiosks.B]) await settled(kiosk);
     const noticed = { A: losses('A').length, B: losses('B').length };
-    const backup = join(tempDir(), 'hub-backup.db');
-    runCli(['backup', '--data', hub.dataDir, '--out', backup]);
+    const restore = await backUpHub();
+    for (const name of order) proxies[name].target = hub.url;
 
     // Confirmed by the hub after the backup: A's 20 walk-ins and 2 of their check-outs; B pulls them all.
     const walkIns: string[] = [];
@@ -103,8 +132,7 @@ for (const order of [
     const checkedOut = [...acknowledged].filter(([, at]) => at !== null).map(([id]) => id);
     assert.ok(checkedOut.length >= 6);
 
-    await hub.stop();
-    runCli(['restore', '--data', hub.dataDir, '--from', backup]);
+    await restore();
     hub = await startService({ dataDir: hub.dataDir });
     for (const id of walkIns) assert.equal((await visitsAt(hub)).has(id), false, 'the restore lost the walk-ins');
     for (let i = 0; i < 150; i++) {
