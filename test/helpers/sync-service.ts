@@ -67,6 +67,18 @@ export async function syncNow(kiosk: TestService, apiKey: string): Promise<Reply
   return reply.body;
 }
 
+/** Syncs until the kiosk is online with nothing pending (within 30 s); answers its status. */
+export function settled(kiosk: TestService, apiKey: string): Promise<Reply['body']> {
+  return waitFor(
+    'the kiosk to push and pull',
+    async () => {
+      const status = await syncNow(kiosk, apiKey);
+      return status.state === 'online' && status.pending === 0 && status;
+    },
+    30_000,
+  );
+}
+
 /** Lines the service logged with this message (pino writes one JSON object a line). */
 /**
  * The service's log lines with this message once there are at least `count` of them (a line is written by another

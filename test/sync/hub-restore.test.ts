@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
 import { client, runCli, startService, type TestService, tempDir } from '../helpers/service.ts';
-import { logLines, startKiosk, syncNow, waitFor } from '../helpers/sync-service.ts';
+import { logLines, settled, startKiosk, syncNow } from '../helpers/sync-service.ts';
 
 /*
  * A hub restored from an older backup forgets what happened after it; its kiosks still hold those visits and send
@@ -45,25 +45,14 @@ async function walkIn(service: TestService, name: string, hostId?: string): Prom
   return id;
 }
 
-async function settled(kiosk: TestService) {
-  return waitFor(
-    'the kiosk to push and pull',
-    async () => {
-      const status = await syncNow(kiosk, company.apiKey);
-      return status.state === 'online' && status.pending === 0 && status;
-    },
-    30_000,
-  );
-}
-
 test('a hub restored from an older backup gets back every visit its kiosks hold', async () => {
   const ana = (await api(hub)('POST', '/v1/hosts', { name: 'Ana', email: 'ana@acme.test' })).body;
-  await Promise.all([settled(kioskA), settled(kioskB)]);
+  await Promise.all([settled(kioskA, company.apiKey), settled(kioskB, company.apiKey)]);
   const before = await walkIn(kioskA, 'Before Backup', ana.id);
   const beforeB = await walkIn(kioskB, 'B Before Backup', ana.id);
-  await settled(kioskA);
-  await settled(kioskB);
-  await settled(kioskA);
+  await settled(kioskA, company.apiKey);
+  await settled(kioskB, company.apiKey);
+  await settled(kioskA, company.apiKey);
 
   const backup = join(tempDir(), 'hub-backup.db');
   runCli(['backup', '--data', hub.dataDir, '--out', backup]);
@@ -79,12 +68,12 @@ test('a hub restored from an older backup gets back every visit its kiosks hold'
     })
   ).body;
   const atHubDesk = await walkIn(hub, 'Hub Desk After', ana.id);
-  await settled(kioskA);
+  await settled(kioskA, company.apiKey);
   const afterA = [await walkIn(kioskA, 'A After 1', ana.id), await walkIn(kioskA, 'A After 2')];
   const lateVisit = (await api(kioskA)('POST', `/v1/visit/inviteeCheckin/${late.id}`, { id: randomUUID() })).body;
   assert.equal((await api(kioskA)('PATCH', `/v1/visit/checkout/${before}`, {})).status, 200);
   assert.equal((await api(kioskA)('PATCH', `/v1/visit/allow/${afterA[0]}`, {})).status, 200);
-  await settled(kioskA);
+  await settled(kioskA, company.apiKey);
   const afterB = [await walkIn(kioskB, 'B After 1'), await walkIn(kioskB, 'B After 2')];
   assert.equal((await api(kioskB)('PATCH', `/v1/visit/checkout/${beforeB}`, {})).status, 200);
   const pushedB = await syncNow(kioskB, company.apiKey);
@@ -102,7 +91,8 @@ test('a hub restored from an older backup gets back every visit its kiosks hold'
   assert.equal((await atHub()).length, 2, 'the backup holds the two visits made before it');
 
   proxyB.choose(undefined);
-  for (const kiosk of [kioskA, kioskB, kioskA, kioskB]) assert.equal((await settled(kiosk)).rejected, 0);
+  for (const kiosk of [kioskA, kioskB, kioskA, kioskB])
+    assert.equal((await settled(kiosk, company.apiKey)).rejected, 0);
 
   const restored = new Map((await atHub()).map((v) => [v.id, v]));
   assert.deepEqual([...restored.keys()].sort(), [...all].sort(), 'every visit is at the hub again');
@@ -128,7 +118,7 @@ test('a hub restored from an older backup gets back every visit its kiosks hold'
 
   // The kiosks mirror the restored hub again.
   for (const kiosk of [kioskA, kioskB]) {
-    await settled(kiosk);
+    await settled(kiosk, company.apiKey);
     const held = (await api(kiosk)('GET', '/v1/visits?limit=1000')).body.visits as { id: string }[];
     const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
     assert.deepEqual(held.sort(byId), [...restored.values()].sort(byId as never));

@@ -30,6 +30,14 @@ const visitId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12,
 const walkIn = (id: string, name = 'Walk In') => validate(visitCreateInput, { visit: { id }, visitor: { name } });
 const rejectsWith = (type: string) => (error: unknown) => error instanceof ApiError && error.type === type;
 
+/** A walk-in's mutation as a kiosk pushes it. */
+const checkinMutation = (id: number, visit: string) => ({
+  id,
+  name: 'visit.checkin',
+  hlc: `00${Date.UTC(2026, 0, 1)}-0000-k`,
+  args: { visit: { id: visit }, visitor: { name: 'V' } } as Record<string, unknown>,
+});
+
 function visitRows(ctx: Context) {
   return ctx.db
     .prepare(
@@ -114,12 +122,7 @@ test('a batch sent again after a lost answer applies nothing twice', () => {
 
 test('ids must follow each other; a batch past the next id answers SYNC_GAP', () => {
   const { hub, hubCaller } = withKiosk();
-  const mutation = (id: number) => ({
-    id,
-    name: 'visit.checkin',
-    hlc: `00${Date.UTC(2026, 0, 1)}-0000-k`,
-    args: { visit: { id: visitId(id) }, visitor: { name: 'V' } },
-  });
+  const mutation = (id: number) => checkinMutation(id, visitId(id));
   applyPush(hub, hubCaller, 'client-1', [mutation(7), mutation(8)]);
   assert.throws(
     () => applyPush(hub, hubCaller, 'client-1', [mutation(10)]),
@@ -422,12 +425,7 @@ test('a hub that lost the kiosk its pushes gets them again; a decision sent agai
 
 test('a kiosk that says the hub confirmed more than the hub knows of its client gets SYNC_GAP with what it knows', () => {
   const { hub, hubCaller } = withKiosk();
-  const mutation = (id: number) => ({
-    id,
-    name: 'visit.checkin',
-    hlc: `00${Date.UTC(2026, 0, 1)}-0000-k`,
-    args: { visit: { id: visitId(id) }, visitor: { name: 'V' } },
-  });
+  const mutation = (id: number) => checkinMutation(id, visitId(id));
   applyPush(hub, hubCaller, 'client-1', [mutation(1), mutation(2)]);
   assert.equal(applyPush(hub, hubCaller, 'client-1', [mutation(3)], { confirmedMutationId: 2 }).lastMutationId, 3);
   const gap = (lastMutationId: number | null) => (e: unknown) =>
@@ -440,17 +438,10 @@ test('a kiosk that says the hub confirmed more than the hub knows of its client 
 
 test('a check-out of a visit the hub never heard of answers SYNC_ROW_MISSING, until the kiosk sent everything again', () => {
   const { hub, hubCaller } = withKiosk();
-  const hlc = `00${Date.UTC(2026, 0, 1)}-0000-k`;
-  const checkin = (id: number, visit: string) => ({
-    id,
-    name: 'visit.checkin',
-    hlc,
-    args: { visit: { id: visit }, visitor: { name: 'V' } },
-  });
+  const checkin = checkinMutation;
   const checkout = (id: number, visit: string) => ({
-    id,
+    ...checkinMutation(id, visit),
     name: 'visit.checkout',
-    hlc,
     args: { id: visit, checkout: {} },
   });
   assert.throws(

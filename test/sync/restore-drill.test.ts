@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
 import { copyDatabase, dropDatabase, engineEnv, postgresServer, testEngine } from '../helpers/postgres.ts';
 import { client, runCli, startService, type TestService, tempDir } from '../helpers/service.ts';
-import { logLines, startKiosk, syncNow, waitFor } from '../helpers/sync-service.ts';
+import { logLines, settled, startKiosk } from '../helpers/sync-service.ts';
 
 /*
  * The restore drill (docs/sync.md, "A hub restored from an older backup"): the hub is backed up; kiosk A pushes 20
@@ -55,18 +55,6 @@ async function checkOut(kiosk: TestService, id: string): Promise<void> {
   assert.equal(reply.status, 200, JSON.stringify(reply.body));
 }
 
-/** Syncs until the kiosk is online with nothing pending; answers its status. */
-function settled(kiosk: TestService) {
-  return waitFor(
-    'the kiosk to push and pull',
-    async () => {
-      const status = await syncNow(kiosk, company.apiKey);
-      return status.state === 'online' && status.pending === 0 && status;
-    },
-    30_000,
-  );
-}
-
 /**
  * The hub's backup, and its restore in place of the database, stopping the hub: with `portaria backup` and
  * `portaria restore` on SQLite; on PostgreSQL with the engine's own copy, the restore into a new database
@@ -106,7 +94,7 @@ for (const order of [
   ['B', 'A'],
 ] as const) {
   test(`a restored hub gets back every acknowledged check-in and check-out (kiosk ${order[0]} returns first)`, async () => {
-    for (const kiosk of [kiosks.A, kiosks.B]) await settled(kiosk);
+    for (const kiosk of [kiosks.A, kiosks.B]) await settled(kiosk, company.apiKey);
     const noticed = { A: losses('A').length, B: losses('B').length };
     const restore = await backUpHub();
     for (const name of order) proxies[name].target = hub.url;
@@ -116,8 +104,8 @@ for (const order of [
     for (let i = 0; i < 20; i++) walkIns.push(await walkIn(kiosks.A, `Walk-in ${order[0]}${i}`));
     await checkOut(kiosks.A, walkIns[0] as string);
     await checkOut(kiosks.A, walkIns[1] as string);
-    await settled(kiosks.A);
-    await settled(kiosks.B);
+    await settled(kiosks.A, company.apiKey);
+    await settled(kiosks.B, company.apiKey);
 
     // Offline with work pending at both.
     for (const proxy of [proxies.A, proxies.B]) proxy.choose(() => 'reset');
@@ -143,9 +131,9 @@ for (const order of [
     for (const name of order) {
       proxies[name].target = hub.url;
       proxies[name].choose(undefined);
-      assert.equal((await settled(kiosks[name])).rejected, 0);
+      assert.equal((await settled(kiosks[name], company.apiKey)).rejected, 0);
     }
-    for (const name of [...order, ...order]) assert.equal((await settled(kiosks[name])).rejected, 0);
+    for (const name of [...order, ...order]) assert.equal((await settled(kiosks[name], company.apiKey)).rejected, 0);
 
     // A's push meets a hub that knows fewer of its mutations than it confirmed; B's, a check-out of a visit the
     // hub never heard of, unless A sent it again first; and the hub's feed is another one for both.
