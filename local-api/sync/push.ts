@@ -75,7 +75,8 @@ function neverHeardOf(ctx: Pick<Context, 'db'>, row: RowRef): boolean {
  * client's, mutations the hub already has change nothing: visit ids, check-outs that are never undone and clocked
  * decisions make each idempotent. A mutation that needs a row the hub never heard of answers SYNC_ROW_MISSING,
  * applying nothing of the batch: the hub lost it, and the kiosk sends again what it holds, the row's check-in
- * first; from a client that already did so (`resent`) it is rejected, as the kiosk holds no more. Mutations it cannot apply are kept in `sync_rejections` and count as done. Every row a mutation concerns
+ * first; from a client that already did so (`resent`) it is rejected, as the kiosk holds no more, and so it is
+ * from a kiosk too old to say (`resent` absent), which would not understand the answer. Mutations it cannot apply are kept in `sync_rejections` and count as done. Every row a mutation concerns
  * is moved to the end of the feed, so the kiosk pulls the hub's version of it.
  */
 export function applyPush(
@@ -113,7 +114,8 @@ export function applyPush(
         counts.duplicates++;
       } else {
         const needed = rowNeeded(kind, mutation.args);
-        if (needed && !kiosk.resent && neverHeardOf(ctx, needed)) throw new ApiError('SYNC_ROW_MISSING', { ...needed });
+        if (needed && kiosk.resent === false && neverHeardOf(ctx, needed))
+          throw new ApiError('SYNC_ROW_MISSING', { ...needed });
         const refusal = applyOne(ctx, caller, clientId, mutation);
         if (refusal === undefined) {
           results.push({ id: mutation.id, result: 'applied' });

@@ -445,7 +445,7 @@ test('a check-out of a visit the hub never heard of answers SYNC_ROW_MISSING, un
     args: { id: visit, checkout: {} },
   });
   assert.throws(
-    () => applyPush(hub, hubCaller, 'client-1', [checkin(1, visitId(1)), checkout(2, visitId(2))]),
+    () => applyPush(hub, hubCaller, 'client-1', [checkin(1, visitId(1)), checkout(2, visitId(2))], { resent: false }),
     (e) => rejectsWith('SYNC_ROW_MISSING')(e) && (e as ApiError).extra.key === visitId(2),
   );
   assert.equal(visitRows(hub).length, 0, 'nothing of the batch is applied');
@@ -459,9 +459,15 @@ test('a check-out of a visit the hub never heard of answers SYNC_ROW_MISSING, un
   assert.notEqual(getVisit(hub, hubCaller, visitId(2)).checkoutAt, null);
   // A visit deleted outright at the hub is known to its feed (a tombstone): its check-out is rejected.
   hub.db.prepare('DELETE FROM visits WHERE id = ?').run(visitId(2));
-  const deleted = applyPush(hub, hubCaller, 'client-3', [checkout(1, visitId(2))]);
+  const deleted = applyPush(hub, hubCaller, 'client-3', [checkout(1, visitId(2))], { resent: false });
   assert.deepEqual(deleted.results, [{ id: 1, result: 'rejected', type: 'NOT_FOUND' }]);
-  // From a kiosk that sent again every visit it holds, a check-out of a visit still unknown is rejected.
-  const resent = applyPush(hub, hubCaller, 'client-4', [checkout(1, visitId(4))], { resent: true });
-  assert.deepEqual(resent.results, [{ id: 1, result: 'rejected', type: 'NOT_FOUND' }]);
+  // From a kiosk that sent again every visit it holds, a check-out of a visit still unknown is rejected; so it is
+  // from a kiosk too old to say whether it did.
+  for (const [clientId, kiosk] of [
+    ['client-4', { resent: true }],
+    ['client-5', {}],
+  ] as const) {
+    const refused = applyPush(hub, hubCaller, clientId, [checkout(1, visitId(4))], kiosk);
+    assert.deepEqual(refused.results, [{ id: 1, result: 'rejected', type: 'NOT_FOUND' }]);
+  }
 });
