@@ -33,6 +33,8 @@ function cli(args: string[]): Promise<{ status: number | null; stdout: string; s
 
 const startWithBackups = () => startService({ dataDir, args: ['--backup-interval', '1s', '--backup-keep', '2'] });
 const api = () => client(service.url, apiKey);
+/** The id of the service's change feed, as its kiosks' cursors name it. */
+const feedId = async () => String((await api()('GET', '/v1/sync/changes?limit=1')).body.cursor).split('.')[0];
 const hostNames = async () =>
   ((await api()('GET', '/v1/hosts?limit=1000')).body.hosts as { name: string }[]).map((h) => h.name).sort();
 
@@ -56,6 +58,7 @@ test('backup while the service writes, then restore the backed-up state', async 
     }
   })();
   const out = join(scratch, 'manual.db');
+  const feedBefore = await feedId();
   const backedUp = await cli(['backup', '--data', dataDir, '--out', out]);
   writing = false;
   await writer;
@@ -84,6 +87,8 @@ test('backup while the service writes, then restore the backed-up state', async 
   service = await startWithBackups();
   assert.deepEqual(await hostNames(), ['Before 1', 'Before 2']);
   assert.equal((await api()('GET', `/v1/visit/${visit.id}`)).body.checkoutAt, null);
+  // Its kiosks see another feed, and start it over (docs/sync.md, "A hub restored from an older backup").
+  assert.notEqual(await feedId(), feedBefore, 'the restored database has a new feed id');
 });
 
 test('a damaged backup is refused and the data stays as it was', async () => {
