@@ -103,15 +103,15 @@ const leanerPackages: Plugin = {
 /**
  * The command line as one module (and a chunk per part loaded on demand), in `<out>/main/cli/`: one file loads
  * faster than the two hundred it is made of, which is most of a start-up. The pure JavaScript packages the service
- * loads at start (express and its dependencies, zod, otpauth) go into it too, minified: resolving and compiling
- * their hundreds of files cost a third of the start-up (docs/benchmarks.md). Kept as imports: `notBundled`.
+ * loads at start (express and its dependencies, zod, otpauth, pino) go into it too, minified: resolving and
+ * compiling their hundreds of files cost a third of the start-up (docs/benchmarks.md). pino bundles because the
+ * service writes its log itself (`pino.destination`): only pino's transports, which it does not use, load files
+ * of pino's by path, in worker threads. Kept as imports: `notBundled`.
  */
 const notBundled = [
   // Native addons (libpq only where PostgreSQL's client library is installed: an optional dependency).
   'better-sqlite3',
   'libpq',
-  // Runs its transports in worker threads that load its own files by path.
-  'pino',
   // Loaded on first use (an e-mail, a QR code picture), so not paid for at start.
   'nodemailer',
   'qrcode',
