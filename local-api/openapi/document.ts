@@ -23,7 +23,10 @@ function listName(schema: z.ZodType | undefined, registry: z.core.$ZodRegistry<{
   return item ? `${item}List` : undefined;
 }
 
-/** Every zod schema of the document as JSON Schema (2020-12, OpenAPI 3.1's dialect) of what a client sends. */
+/**
+ * Every zod schema of the document as the JSON Schema (2020-12, OpenAPI 3.1's dialect) of what a client sends or
+ * receives.
+ */
 interface DocumentSchemas {
   /** The schema where an operation uses it: a named one by `$ref`, any other written out. */
   use(schema: z.ZodType): JsonSchema;
