@@ -1,16 +1,84 @@
 import { z } from 'zod';
 import { type ErrorCode, errorStatus } from '../http/errors.ts';
 import { type RouteSpec, rolesOf } from '../http/routes.ts';
+import { apiComponents } from './components.ts';
 
 /** The version of the API this service is compatible with (its clients' label; docs/api.md, "OpenAPI document"). */
 export const interfaceVersion = '1.15.2';
 
 type JsonSchema = Record<string, unknown>;
 
-/** A zod schema as the JSON Schema (2020-12, OpenAPI 3.1's dialect) of what a client sends or receives. */
-function jsonSchema(schema: z.ZodType): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-  return rest;
+const componentRef = (name: string): string => `#/components/schemas/${name}`;
+
+/** The prefix of the key a route's own (unnamed) schema is converted under: no component's name starts with it. */
+const ownKey = '__route';
+
+/** The name of a list answer of a named object, `{ <items>: [Object], size }`: `<Object>List`. */
+function listName(schema: z.ZodType | undefined, registry: z.core.$ZodRegistry<{ id: string }>): string | undefined {
+  if (!(schema instanceof z.ZodObject)) return undefined;
+  const fields = Object.entries(schema.shape as Record<string, z.ZodType>);
+  const items = fields.find(([key]) => key !== 'size')?.[1];
+  if (fields.length !== 2 || !('size' in schema.shape) || !(items instanceof z.ZodArray)) return undefined;
+  const item = registry.get(items.element as z.ZodType)?.id;
+  return item ? `${item}List` : undefined;
+}
+
+/**
+ * Every zod schema of the document as the JSON Schema (2020-12, OpenAPI 3.1's dialect) of what a client sends or
+ * receives.
+ */
+interface DocumentSchemas {
+  /** The schema where an operation uses it: a named one by `$ref`, any other written out. */
+  use(schema: z.ZodType): JsonSchema;
+  /** The schema written out (a named one too), with a `$ref` wherever a named one appears inside it. */
+  whole(schema: z.ZodType): JsonSchema;
+  /** The named schemas written out, by name (`components.schemas`). */
+  components: Record<string, JsonSchema>;
+}
+
+/**
+ * Converts the schemas of the document in one pass (zod's registry form): the interface's objects (components.ts)
+ * and the list answers of them under their names, each route's own body, query and answer under a key of its own,
+ * so that zod writes a `$ref` wherever a named schema appears. A route's own schema met inside another is written
+ * out in its place: only named schemas are referred to.
+ */
+function documentSchemas(routes: readonly RouteSpec[]): DocumentSchemas {
+  const registry = z.registry<{ id: string }>();
+  for (const [name, schema] of Object.entries(apiComponents)) registry.add(schema, { id: name });
+  for (const spec of routes) {
+    const list = listName(spec.response, registry);
+    if (list && spec.response && !registry.has(spec.response)) registry.add(spec.response, { id: list });
+  }
+  let own = 0;
+  for (const spec of routes) {
+    for (const schema of [spec.body, spec.query, spec.response]) {
+      if (schema && !registry.has(schema)) registry.add(schema, { id: `${ownKey}${own++}` });
+    }
+  }
+  const { schemas } = z.toJSONSchema(registry, { io: 'input', unrepresentable: 'any', uri: componentRef });
+  const written = new Map(Object.entries(schemas).map(([id, { $id: _id, $schema: _dialect, ...rest }]) => [id, rest]));
+  const ownRef = componentRef(ownKey);
+  const inlined = (json: unknown): unknown => {
+    if (Array.isArray(json)) return json.map(inlined);
+    if (json === null || typeof json !== 'object') return json;
+    const { $ref, ...rest } = json as JsonSchema;
+    if (typeof $ref === 'string' && $ref.startsWith(ownRef)) {
+      return { ...(inlined(written.get($ref.slice(componentRef('').length))) as JsonSchema), ...rest };
+    }
+    return Object.fromEntries(Object.entries(json).map(([key, value]) => [key, inlined(value)]));
+  };
+  const idOf = (schema: z.ZodType): string => registry.get(schema)?.id as string;
+  const whole = (schema: z.ZodType): JsonSchema => inlined(written.get(idOf(schema))) as JsonSchema;
+  return {
+    use: (schema) => (idOf(schema).startsWith(ownKey) ? whole(schema) : { $ref: componentRef(idOf(schema)) }),
+    whole,
+    components: Object.fromEntries(
+      [...written.keys()]
+        .filter((id) => !id.startsWith(ownKey))
+        .sort()
+        .map((id) => [id, inlined(written.get(id)) as JsonSchema]),
+    ),
+  };
 }
 
 /** What Node and the error handler answer before (or whatever) the route: every operation may meet them. */
@@ -66,7 +134,7 @@ function errorResponses(spec: RouteSpec): Record<string, unknown> {
           content: {
             'application/json': {
               schema: {
-                allOf: [{ $ref: '#/components/schemas/Error' }],
+                allOf: [{ $ref: componentRef('Error') }],
                 properties: { type: { type: 'string', enum: codes } },
               },
             },
@@ -85,9 +153,9 @@ function pathOf(path: string): { path: string; parameters: Record<string, unknow
   };
 }
 
-function queryParameters(query: z.ZodType | undefined): Record<string, unknown>[] {
+function queryParameters(query: z.ZodType | undefined, schemas: DocumentSchemas): Record<string, unknown>[] {
   if (!query) return [];
-  const schema = jsonSchema(query) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  const schema = schemas.whole(query) as { properties?: Record<string, JsonSchema>; required?: string[] };
   return Object.entries(schema.properties ?? {}).map(([name, property]) => {
     const { description, ...rest } = property;
     return {
@@ -100,7 +168,7 @@ function queryParameters(query: z.ZodType | undefined): Record<string, unknown>[
   });
 }
 
-function requestBody(spec: RouteSpec): Record<string, unknown> | undefined {
+function requestBody(spec: RouteSpec, schemas: DocumentSchemas): Record<string, unknown> | undefined {
   const { body, upload } = spec;
   if (upload) {
     const file = { type: 'string', description: `the file itself, up to ${upload.maxBytes} bytes` };
@@ -112,9 +180,10 @@ function requestBody(spec: RouteSpec): Record<string, unknown> | undefined {
     };
   }
   if (!body) return undefined;
-  const schema = jsonSchema(body);
+  const { required } = schemas.whole(body);
+  const schema = schemas.use(body);
   return {
-    required: Array.isArray(schema.required) && schema.required.length > 0,
+    required: Array.isArray(required) && required.length > 0,
     content: { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } },
   };
 }
@@ -135,11 +204,11 @@ function rolesDescription(spec: RouteSpec): string {
   return `Roles: ${rolesOf(spec).join(', ')}. Any other credential gets 403 FORBIDDEN.`;
 }
 
-function operation(spec: RouteSpec): Record<string, unknown> {
+function operation(spec: RouteSpec, schemas: DocumentSchemas): Record<string, unknown> {
   const { path, parameters } = pathOf(spec.path);
-  const body = requestBody(spec);
+  const body = requestBody(spec, schemas);
   const answers: Record<string, unknown> = {
-    ...(spec.response ? { 'application/json': { schema: jsonSchema(spec.response) } } : {}),
+    ...(spec.response ? { 'application/json': { schema: schemas.use(spec.response) } } : {}),
     ...Object.fromEntries((spec.produces ?? []).map((type) => [type, { schema: {} }])),
   };
   const scheme = security(spec);
@@ -155,7 +224,7 @@ function operation(spec: RouteSpec): Record<string, unknown> {
     'x-roles': rolesOf(spec),
     tags: [spec.tag],
     ...(scheme ? { security: scheme } : {}),
-    parameters: [...parameters, ...queryParameters(spec.query)],
+    parameters: [...parameters, ...queryParameters(spec.query, schemas)],
     ...(body ? { requestBody: body } : {}),
     responses: {
       '200': { description: 'OK', ...(Object.keys(answers).length > 0 ? { content: answers } : {}) },
@@ -169,10 +238,11 @@ function operation(spec: RouteSpec): Record<string, unknown> {
  * every route with its parameters, body, answer and error codes.
  */
 export function openApiDocument(routes: readonly RouteSpec[]): Record<string, unknown> {
+  const schemas = documentSchemas(routes);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const spec of routes) {
     const { path } = pathOf(spec.path);
-    paths[path] = { ...paths[path], [spec.method]: operation(spec) };
+    paths[path] = { ...paths[path], [spec.method]: operation(spec, schemas) };
   }
   return {
     openapi: '3.1.0',
@@ -217,14 +287,7 @@ export function openApiDocument(routes: readonly RouteSpec[]): Record<string, un
           description: 'HTTP Basic with the key as user name (empty password) or as password (empty user name)',
         },
       },
-      schemas: {
-        Error: {
-          type: 'object',
-          required: ['type'],
-          properties: { type: { type: 'string', description: 'the error code' } },
-          additionalProperties: true,
-        },
-      },
+      schemas: schemas.components,
     },
   };
 }

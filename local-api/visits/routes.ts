@@ -10,6 +10,7 @@ import { hostNotified } from '../notifications/delivery.ts';
 import { visitObject, visitObjects } from './present.ts';
 import {
   authorizationInput,
+  checkinAnswerSchema,
   checkoutInput,
   inviteeCheckinInput,
   screenAnswer,
@@ -52,11 +53,6 @@ const visitorErrors = [
   'VISITOR_TYPE_NOT_FOUND',
   'INVALID_PARAMETER',
 ] as const;
-
-/** The answer of a check-in, and of reading one visit: the visit, and whether its host was told it began. */
-const checkinAnswerSchema = visitObjectSchema.extend({
-  hostNotified: z.boolean().describe("a message to the host was queued on the company's notification channels"),
-});
 
 export function visitRoutes(ctx: Context): RouteSpec[] {
   const answer = (caller: Parameters<typeof visitObject>[1], row: Parameters<typeof visitObject>[2]) =>

@@ -113,6 +113,11 @@ export const visitInputCodes: Readonly<Record<string, FieldCodes>> = {
 /** The visit object of docs/api.md, "Visits" (with the stored record's fields of docs/api.md, "Check-in data"). */
 export const visitObjectSchema = z.object(visitObjectShape);
 
+/** The answer of a check-in, and of reading one visit: the visit, and whether its host was told it began. */
+export const checkinAnswerSchema = visitObjectSchema.extend({
+  hostNotified: z.boolean().describe("a message to the host was queued on the company's notification channels"),
+});
+
 /** The visit's columns an operation's input takes, in its order. */
 const columnsOf = (input: z.ZodObject) =>
   Object.keys(input.shape).filter((key): key is keyof VisitRow => Object.hasOwn(visitFields, key));

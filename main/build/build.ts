@@ -76,17 +76,42 @@ function asIfInTree(root: string, out: string, bundleDir: string): Plugin {
 }
 
 /**
+ * Two packages of the bundle lose what the service never uses at start: express gets a body-parser whose parsers
+ * load with the first request that has a body (main/build/deferred-body-parser.cjs), and zod only its English
+ * messages, the ones it shows, not the other forty languages' (a quarter of the bundle, compiled at every start).
+ */
+const leanerPackages: Plugin = {
+  name: 'leaner-packages',
+  setup(builder) {
+    builder.onResolve({ filter: /^body-parser$/ }, (args) =>
+      args.importer.includes(`${sep}node_modules${sep}express${sep}`)
+        ? { path: join(import.meta.dirname, 'deferred-body-parser.cjs') }
+        : undefined,
+    );
+    builder.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${sep}node_modules${sep}zod${sep}`)
+        ? { path: join(args.resolveDir, args.path), namespace: 'zod-english' }
+        : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'zod-english' }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
+/**
  * The command line as one module (and a chunk per part loaded on demand), in `<out>/main/cli/`: one file loads
  * faster than the two hundred it is made of, which is most of a start-up. The pure JavaScript packages the service
- * loads at start (express and its dependencies, zod, otpauth) go into it too, minified: resolving and compiling
- * their hundreds of files cost a third of the start-up (docs/benchmarks.md). Kept as imports: `notBundled`.
+ * loads at start (express and its dependencies, zod, otpauth, pino) go into it too, minified: resolving and
+ * compiling their hundreds of files cost a third of the start-up (docs/benchmarks.md). pino bundles because the
+ * service writes its log itself (`pino.destination`): only pino's transports, which it does not use, load files
+ * of pino's by path, in worker threads. Kept as imports: `notBundled`.
  */
 const notBundled = [
   // Native addons (libpq only where PostgreSQL's client library is installed: an optional dependency).
   'better-sqlite3',
   'libpq',
-  // Runs its transports in worker threads that load its own files by path.
-  'pino',
   // Loaded on first use (an e-mail, a QR code picture), so not paid for at start.
   'nodemailer',
   'qrcode',
@@ -105,7 +130,7 @@ async function bundleCommandLine(root: string, out: string): Promise<void> {
     minify: true,
     // The bundled CommonJS packages call require() for Node's own modules, which an ES module lacks.
     banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-    plugins: [asIfInTree(root, out, bundleDir)],
+    plugins: [asIfInTree(root, out, bundleDir), leanerPackages],
     format: 'esm',
     platform: 'node',
     target: 'node20',

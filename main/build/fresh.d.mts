@@ -10,4 +10,5 @@ export function recordInputs(
 ): void;
 export function readInputs(manifestFile: string): BuildInputs | undefined;
 export function staleness(root: string, manifestFile: string): string | undefined;
+export function stalenessInBackground(root: string, manifestFile: string): Promise<string | undefined>;
 export function withBuildLock<T>(lockDir: string, build: () => Promise<T>, staleMs?: number): Promise<T>;

@@ -5,11 +5,23 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { staleness } from '../build/fresh.mjs';
+import { stalenessInBackground } from '../build/fresh.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 const tree = join(root, 'dist', 'electron');
-const why = staleness(root, join(tree, '.inputs.json'));
+const commandLine = pathToFileURL(join(tree, 'main', 'cli', 'main.js')).href;
+// The command line runs minified: a stack trace is worth reading only through its source map, which Node reads as
+// a module loads.
+if (process.argv.includes('--debug')) process.setSourceMapsEnabled(true);
+// The check reads the sources' times on libuv's threads while the compiled command line loads (most of a start-up);
+// it runs only once the check found it current. Loading has no effect of its own: main() is what acts.
+const checking = stalenessInBackground(root, join(tree, '.inputs.json'));
+const loading = import(commandLine).then(
+  (module) => ({ module }),
+  (error) => ({ error }),
+);
+const why = await checking;
+let loaded;
 if (why) {
   const build = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'main', 'build', 'build.ts')], {
     cwd: root,
@@ -19,9 +31,10 @@ if (why) {
     process.stderr.write(`portaria: building the app failed (${why}): run npm run build to see why, then try again\n`);
     process.exit(1);
   }
+  // Another URL: the module already loaded (or not found) from before the build is not the one built now.
+  loaded = await import(`${commandLine}?built=${Date.now()}`).then((module) => ({ module }));
+} else {
+  loaded = await loading;
 }
-// The command line runs minified: a stack trace is worth reading only through its source map, which Node reads as
-// a module loads.
-if (process.argv.includes('--debug')) process.setSourceMapsEnabled(true);
-const { main } = await import(pathToFileURL(join(tree, 'main', 'cli', 'main.js')).href);
-await main(process.argv.slice(2));
+if (loaded.error) throw loaded.error;
+await loaded.module.main(process.argv.slice(2));

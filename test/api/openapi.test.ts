@@ -5,6 +5,7 @@ import type { Router } from 'express';
 import { createApp, v1Routes } from '../../local-api/app.ts';
 import { missingId, notFound } from '../../local-api/http/error-handler.ts';
 import { errorStatus } from '../../local-api/http/errors.ts';
+import { apiComponents } from '../../local-api/openapi/components.ts';
 import { testContext } from '../helpers/context.ts';
 import { client, startService, type TestService } from '../helpers/service.ts';
 
@@ -30,6 +31,18 @@ const documented = () =>
     ),
   );
 const asOpenApi = (path: string) => `/v1${path.replace(/:(\w+)/g, '{$1}')}`;
+const componentPrefix = '#/components/schemas/';
+/** A schema with its `$ref` to a component followed. */
+// biome-ignore lint/suspicious/noExplicitAny: the document is walked as plain JSON
+const resolved = (schema: any): any =>
+  typeof schema.$ref === 'string' ? document.components.schemas[schema.$ref.slice(componentPrefix.length)] : schema;
+/** Every `$ref` in a piece of the document. */
+const refsIn = (json: unknown): string[] =>
+  Array.isArray(json)
+    ? json.flatMap(refsIn)
+    : json !== null && typeof json === 'object'
+      ? Object.entries(json).flatMap(([key, value]) => (key === '$ref' ? [value as string] : refsIn(value)))
+      : [];
 
 test('is an OpenAPI 3.1 document of interface version 1.15.2 that a standard validator accepts', async () => {
   assert.equal(document.openapi, '3.1.0');
@@ -123,7 +136,7 @@ test('schemas come from the zod schemas that validate requests', () => {
   assert.deepEqual(company.properties.lang.enum, ['en', 'pt-BR', 'de', 'zh-Hans']);
   assert.equal(company.properties.module.maxLength, 20);
   assert.equal(company.properties.whatsappMessageNameSource.anyOf[0].maxLength, 50);
-  const visit = document.paths['/v1/visit/{id}'].get.responses['200'].content['application/json'].schema;
+  const visit = resolved(document.paths['/v1/visit/{id}'].get.responses['200'].content['application/json'].schema);
   for (const field of ['id', 'checkinAt', 'isInsideCompany', 'host', 'pictureUrl', 'ndaUrl', 'customFields']) {
     assert.ok(field in visit.properties, `visit object lacks ${field}`);
   }
@@ -243,4 +256,54 @@ test('POST /v1/invitees says it needs an e-mail, a phone or a document; card num
   assert.deepEqual(bounded(invitee.properties.cardNumber), [[-(2 ** 31), 2 ** 31 - 1]]);
   const visit = document.paths['/v1/visits'].post.requestBody.content['application/json'].schema;
   assert.deepEqual(bounded(visit.properties.visit.properties.cardNumber), [[-(2 ** 31), 2 ** 31 - 1]]);
+});
+
+test('names the interface’s objects and their lists as components, and refers to them by $ref wherever they are used', () => {
+  const names = Object.keys(document.components.schemas);
+  for (const name of ['Host', 'Visit', 'Invitee', 'Meeting', 'VisitorType', 'CustomField', 'Company', 'Error']) {
+    assert.ok(names.includes(name), `${name} is a component`);
+  }
+  for (const name of ['BlockedPerson', 'Webhook', 'HostList', 'VisitList', 'InviteeList', 'BlockedPersonList']) {
+    assert.ok(names.includes(name), `${name} is a component`);
+  }
+  const answerOf = (path: string, method: string) =>
+    document.paths[path][method].responses['200'].content['application/json'].schema;
+  const ref = (name: string) => ({ $ref: `${componentPrefix}${name}` });
+  assert.deepEqual(answerOf('/v1/host/{id}', 'get'), ref('Host'));
+  assert.deepEqual(answerOf('/v1/hosts', 'get'), ref('HostList'));
+  assert.deepEqual(document.components.schemas.HostList.properties.hosts.items, ref('Host'));
+  assert.deepEqual(answerOf('/v1/invitee/{id}', 'get'), ref('Invitee'));
+  assert.deepEqual(answerOf('/v1/meeting/{id}', 'get'), ref('Meeting'));
+  assert.deepEqual(answerOf('/v1/visits', 'get'), ref('VisitList'));
+  assert.deepEqual(answerOf('/v1/blockedlist/{id}', 'get'), ref('BlockedPerson'));
+  assert.deepEqual(answerOf('/v1/webhook/{id}', 'get'), ref('Webhook'));
+  assert.deepEqual(document.components.schemas.Visit.properties.host.anyOf[0], ref('HostSummary'));
+  assert.deepEqual(document.paths['/v1/hosts'].get.responses['401'].content['application/json'].schema.allOf, [
+    ref('Error'),
+  ]);
+
+  // Every route whose body or answer is a named schema refers to it; no named schema is written out anywhere else.
+  const ctx = testContext();
+  try {
+    for (const spec of v1Routes(ctx)) {
+      const operation = document.paths[asOpenApi(spec.path)][spec.method];
+      for (const [name, schema] of Object.entries(apiComponents)) {
+        if (spec.response === schema) assert.deepEqual(answerOf(asOpenApi(spec.path), spec.method), ref(name));
+        if (spec.body === schema) {
+          assert.deepEqual(operation.requestBody.content['application/json'].schema, ref(name), spec.path);
+        }
+      }
+    }
+  } finally {
+    ctx.db.close();
+  }
+  const { schemas, ...outsideSchemas } = document.components;
+  const elsewhere = JSON.stringify({ ...document, components: outsideSchemas });
+  for (const [name, schema] of Object.entries(schemas)) {
+    if (name === 'Error' || name === 'Success') continue;
+    assert.ok(!elsewhere.includes(JSON.stringify(schema)), `${name} is written out in an operation`);
+  }
+  for (const target of refsIn(document)) {
+    assert.ok(target.startsWith(componentPrefix) && target.slice(componentPrefix.length) in schemas, target);
+  }
 });
