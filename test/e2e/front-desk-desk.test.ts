@@ -53,7 +53,8 @@ async function openDesk() {
   await page.getByRole('tablist', { name: 'Front-desk sections' }).waitFor();
 }
 
-const tab = (name: string) => page.getByRole('tab', { name, exact: true }).click();
+/** A tab by its name, whatever today's count beside it. */
+const tab = (name: string) => page.getByRole('tab', { name: new RegExp(`^${name}( \\d+)?$`) }).click();
 const section = (heading: string) =>
   page.locator('section', { has: page.getByRole('heading', { name: heading, exact: true }) });
 

@@ -15,11 +15,15 @@ import type { FrontDeskProps } from './props.ts';
 import { RosterPanel } from './RosterPanel.tsx';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { StatusPanel } from './StatusPanel.tsx';
+import { type Today, TodayOverview, useToday } from './today.tsx';
 import { VisitorTypesPanel } from './VisitorTypesPanel.tsx';
 import { VisitsPanel } from './VisitsPanel.tsx';
 
 const tabs = ['inside', 'pending', 'expected', 'visits', 'walkIn', 'blocklist', 'status', 'settings', 'types'] as const;
 type Tab = (typeof tabs)[number];
+
+/** The tabs that show a count of today's overview: what they list. */
+const tabCounts: Partial<Record<Tab, keyof Today>> = { inside: 'inside', pending: 'waiting', expected: 'expected' };
 
 /**
  * The front desk: staff's side of the kiosk, behind the PIN. The PIN opens a front-desk session (a short-lived
@@ -68,6 +72,7 @@ function Desk(props: FrontDeskProps) {
   const { t } = useTranslation();
   const id = useId();
   const [tab, setTab] = useState<Tab>('inside');
+  const today = useToday(props.api);
   // Arrow keys move between tabs, as the ARIA tabs pattern has it.
   const onKey = (e: KeyboardEvent) => {
     const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
@@ -78,6 +83,7 @@ function Desk(props: FrontDeskProps) {
   };
   return (
     <Screen title={t('frontDesk.title')} className="front-desk" onCancel={props.onClose}>
+      <TodayOverview today={today} onOpen={setTab} />
       <div className="tabs" role="tablist" aria-label={t('frontDesk.tabs')} onKeyDown={onKey}>
         {tabs.map((name) => (
           <button
@@ -92,6 +98,12 @@ function Desk(props: FrontDeskProps) {
             onClick={() => setTab(name)}
           >
             {t(`frontDesk.${name}`)}
+            {today && tabCounts[name] && (
+              <>
+                {' '}
+                <span className="tab-count">{today[tabCounts[name]]}</span>
+              </>
+            )}
           </button>
         ))}
       </div>

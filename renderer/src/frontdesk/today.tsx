@@ -1,0 +1,175 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Api } from '../api.ts';
+import { Check, useLive } from './kit.tsx';
+
+/** GET /v1/today: the day's counts, in the company's zone (docs/api.md, "Front desk"). */
+export interface Today {
+  day: string;
+  at: string;
+  inside: number;
+  expected: number;
+  waiting: number;
+  blocked: number;
+  denied: number;
+  notificationFailures: number;
+  withoutHost: number;
+}
+
+/** The desk's tabs a count of the overview opens. */
+export type TodayTab = 'inside' | 'pending' | 'expected' | 'visits' | 'settings';
+
+/** The overview's counts in the order shown, each with the tab that lists what it counts. */
+const overview = [
+  ['inside', 'inside'],
+  ['expected', 'expected'],
+  ['waiting', 'pending'],
+  ['blocked', 'visits'],
+  ['denied', 'visits'],
+  ['notificationFailures', 'settings'],
+] as const satisfies readonly (readonly [keyof Today, TodayTab])[];
+
+/** What needs someone now, and the tab where it is dealt with. */
+const attentionKinds = [
+  ['blocked', 'visits'],
+  ['waiting', 'pending'],
+  ['withoutHost', 'inside'],
+  ['notificationFailures', 'settings'],
+] as const satisfies readonly (readonly [keyof Today, TodayTab])[];
+type AttentionKind = (typeof attentionKinds)[number][0];
+export type Seen = Partial<Record<AttentionKind, number>> & { day?: string };
+
+/**
+ * What the banner shows: each kind of attention whose count is above what staff marked as seen today. Blocked
+ * visitors and failed messages are the day's tallies (they never go down until tomorrow), so "Seen" is what
+ * quiets them; a visit waiting or a visitor without a host leaves the banner once dealt with. Pure.
+ */
+export function attentionOf(today: Today, seen: Seen): { kind: AttentionKind; count: number; tab: TodayTab }[] {
+  const seenToday = seen.day === today.day ? seen : {};
+  return attentionKinds
+    .filter(([kind]) => today[kind] > (seenToday[kind] ?? 0))
+    .map(([kind, tab]) => ({ kind, count: today[kind], tab }));
+}
+
+/** Whether anything needs attention that did not before: the moment to chime. Pure. */
+export const attentionRose = (before: Today | undefined, now: Today): boolean =>
+  before !== undefined && attentionKinds.some(([kind]) => now[kind] > (before.day === now.day ? before[kind] : 0));
+
+/** The day's counts, read now and then as the desk's lists are (`useLive`). */
+export function useToday(api: Api) {
+  const load = useCallback(() => api.get<Today>('/v1/today'), [api]);
+  return useLive<Today>(load).value;
+}
+
+/** The chime's setting is the device's (it is the device that sounds), kept in its browser storage; off at first. */
+const chimeKey = 'portaria.frontDesk.chime';
+let audio: AudioContext | undefined;
+
+/**
+ * A short, soft two-note tone made with WebAudio (no sound file). Browsers let a page sound only after the user
+ * acted on it: the desk plays it only once staff turned the chime on, with a tap, after typing the PIN.
+ */
+export function playChime(): void {
+  audio ??= new AudioContext();
+  void audio.resume();
+  const start = audio.currentTime;
+  for (const [offset, frequency] of [
+    [0, 880],
+    [0.18, 1320],
+  ] as const) {
+    const tone = audio.createOscillator();
+    const volume = audio.createGain();
+    tone.frequency.value = frequency;
+    volume.gain.setValueAtTime(0.15, start + offset);
+    volume.gain.exponentialRampToValueAtTime(0.001, start + offset + 0.35);
+    tone.connect(volume).connect(audio.destination);
+    tone.start(start + offset);
+    tone.stop(start + offset + 0.35);
+  }
+}
+
+function useChimeSetting() {
+  const [on, setOn] = useState(() => {
+    try {
+      return localStorage.getItem(chimeKey) === 'on';
+    } catch {
+      return false;
+    }
+  });
+  const change = (next: boolean) => {
+    setOn(next);
+    try {
+      localStorage.setItem(chimeKey, next ? 'on' : 'off');
+    } catch {
+      // A browser that keeps nothing: the setting lasts while the desk is open.
+    }
+    // Turned on with a tap: the tone that tap allows also tells staff what they will hear.
+    if (next) playChime();
+  };
+  return [on, change] as const;
+}
+
+/**
+ * The top of the desk: a banner naming what needs someone now (a visitor blocked at the door, a visit waiting, a
+ * visitor without a host, messages to hosts not going out), each a way to its tab, with "Seen" and the optional
+ * chime; and the day at a glance, each count opening the tab that lists it.
+ */
+export function TodayOverview(props: { today: Today | undefined; onOpen: (tab: TodayTab) => void }) {
+  const { today, onOpen } = props;
+  const { t } = useTranslation();
+  const [seen, setSeen] = useState<Seen>({});
+  const [chimeOn, setChimeOn] = useChimeSetting();
+  const previous = useRef<Today>(undefined);
+  useEffect(() => {
+    if (!today) return;
+    if (chimeOn && attentionRose(previous.current, today)) playChime();
+    previous.current = today;
+  }, [today, chimeOn]);
+  const attention = today ? attentionOf(today, seen) : [];
+  return (
+    <section className="today" aria-label={t('today.title')}>
+      <div className="attention" role="status">
+        {today && attention.length > 0 && (
+          <div className="attention-banner">
+            <p className="attention-title">{t('today.attention')}</p>
+            <ul className="attention-list">
+              {attention.map((item) => (
+                <li key={item.kind}>
+                  <button type="button" className="btn btn-small attention-item" onClick={() => onOpen(item.tab)}>
+                    {t(`today.attentionItem.${item.kind}`, { count: item.count })}
+                  </button>
+                </li>
+              ))}
+            </ul>
+            <button
+              type="button"
+              className="btn btn-small btn-secondary"
+              onClick={() =>
+                setSeen({ ...Object.fromEntries(attention.map((a) => [a.kind, a.count])), day: today.day })
+              }
+            >
+              {t('today.seen')}
+            </button>
+          </div>
+        )}
+      </div>
+      <div className="today-bar">
+        <ul className="today-counts">
+          {overview.map(([kind, tab]) => (
+            <li key={kind}>
+              <button
+                type="button"
+                className={`today-count${today && today[kind] > 0 ? ` today-${kind}` : ''}`}
+                onClick={() => onOpen(tab)}
+              >
+                <span className="today-number">{today ? today[kind] : '–'}</span>
+                <span className="today-label">{t(`today.${kind}`)}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        <Check label={t('today.chime')} checked={chimeOn} onChange={setChimeOn} />
+      </div>
+    </section>
+  );
+}
