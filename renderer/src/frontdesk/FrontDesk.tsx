@@ -9,13 +9,14 @@ import { BlocklistPanel } from './BlocklistPanel.tsx';
 import { DeskWalkIn } from './DeskWalkIn.tsx';
 import { useAction } from './kit.tsx';
 import './frontdesk.css';
+import type { Today } from './attention.ts';
 import { ExpectedPanel, PendingPanel } from './lists.tsx';
 import { PinPad } from './PinPad.tsx';
 import type { FrontDeskProps } from './props.ts';
 import { RosterPanel } from './RosterPanel.tsx';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { StatusPanel } from './StatusPanel.tsx';
-import { type Today, TodayOverview, useToday } from './today.tsx';
+import { TodayOverview, useToday } from './today.tsx';
 import { VisitorTypesPanel } from './VisitorTypesPanel.tsx';
 import { VisitsPanel } from './VisitsPanel.tsx';
 
