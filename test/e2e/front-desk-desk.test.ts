@@ -192,7 +192,7 @@ describe('a roster people can trust in an emergency', () => {
         .isVisible(),
       false,
     );
-    assert.ok(await page.getByRole('cell', { name: 'Lucas Prado' }).isVisible());
+    assert.ok(await page.getByRole('cell', { name: 'Lucas Prado', exact: true }).isVisible());
     assert.ok(await page.getByText('Nuno Waiting').isVisible(), 'who waits at the door is on the list too');
     assert.deepEqual(await overflowing(page, '.roster-table td, .roster-table th', printable), []);
     assert.deepEqual(await spilling(page, '.roster-table td, .roster-table th'), []);

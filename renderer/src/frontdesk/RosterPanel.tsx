@@ -18,8 +18,10 @@ import {
 
 /**
  * Who is inside now, as the service counts them (checked in, not out, let in: GET /v1/roster), one row per person,
- * with a warning where a person checked in more than once; who waits at the door, apart. Printable on A4 as the
- * evacuation roster, whole, whatever the search shows on screen.
+ * with a warning where a person checked in more than once, and their phone; who waits at the door, apart. In an
+ * evacuation, marshals tick each person accounted for (the roll call, GET /v1/roster/check: kept by the service,
+ * so every marshal's device shows the same). Printable on A4 as the evacuation roster with the ticks, whole,
+ * whatever the search shows on screen.
  */
 export function RosterPanel({ api, data, lang }: FrontDeskProps) {
   const { t } = useTranslation();

@@ -76,7 +76,8 @@ export function TodayOverview(props: { today: Today | undefined; onOpen: (tab: T
   }, [today, chimeOn]);
   const attention = today ? attentionOf(today, seen) : [];
   return (
-    <section className="today" aria-label={t('today.title')}>
+    <div className="today">
+      <h2 className="sr-only">{t('today.title')}</h2>
       <div className="attention" role="status">
         {today && attention.length > 0 && (
           <div className="attention-banner">
@@ -119,6 +120,6 @@ export function TodayOverview(props: { today: Today | undefined; onOpen: (tab: T
         </ul>
         <Check label={t('today.chime')} checked={chimeOn} onChange={setChimeOn} />
       </div>
-    </section>
+    </div>
   );
 }
