@@ -116,6 +116,13 @@ describe("today's overview", () => {
     // A count opens the tab that lists it.
     await page.locator('.today-count', { hasText: 'Waiting' }).click();
     await page.getByText('Hugo Waits').waitFor();
+    // What the desk does shows in the counts at once, not at the next read 10 s later.
+    await page.getByRole('button', { name: 'Deny: Hugo Waits' }).click();
+    const waiting = page.locator('.today-count', { hasText: 'Waiting' }).locator('.today-number');
+    await page.waitForFunction((element) => element?.textContent === '0', await waiting.elementHandle(), {
+      timeout: 3000,
+    });
+    assert.equal((await shownCounts()).Denied, 2);
     await tab('Inside now');
     await page.getByText('People inside: 7').waitFor();
 

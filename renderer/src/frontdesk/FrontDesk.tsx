@@ -69,11 +69,12 @@ function endingWhenRefused(api: Api, onEnded: () => void): Api {
   };
 }
 
-function Desk(props: FrontDeskProps) {
+function Desk(session: FrontDeskProps) {
   const { t } = useTranslation();
+  const { today, api } = useToday(session.api);
+  const props = { ...session, api };
   const id = useId();
   const [tab, setTab] = useState<Tab>('inside');
-  const today = useToday(props.api);
   // Arrow keys move between tabs, as the ARIA tabs pattern has it.
   const onKey = (e: KeyboardEvent) => {
     const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;

@@ -1,13 +1,26 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Api } from '../api.ts';
 import { attentionOf, attentionRose, overview, type Seen, type Today, type TodayTab } from './attention.ts';
 import { Check, useLive } from './kit.tsx';
 
-/** The day's counts, read now and then as the desk's lists are (`useLive`). */
+/**
+ * The day's counts, read now and then as the desk's lists are (`useLive`), and again after each change made through
+ * the `api` it answers, which the desk's panels use.
+ */
 export function useToday(api: Api) {
   const load = useCallback(() => api.get<Today>('/v1/today'), [api]);
-  return useLive<Today>(load).value;
+  const { value, reload } = useLive<Today>(load);
+  // What the desk itself changes (a visit allowed, a person checked out) shows in the counts at once.
+  const countingApi = useMemo<Api>(
+    () => ({
+      ...api,
+      send: <T,>(method: Parameters<Api['send']>[0], path: string, body?: unknown) =>
+        api.send<T>(method, path, body).finally(() => void reload()),
+    }),
+    [api, reload],
+  );
+  return { today: value, api: countingApi };
 }
 
 /** The chime's setting is the device's (it is the device that sounds), kept in its browser storage; off at first. */
