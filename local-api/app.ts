@@ -39,8 +39,10 @@ import { openApiRoutes } from './openapi/routes.ts';
 import { privacyRoutes } from './privacy/routes.ts';
 import type { JobHandler } from './queue/queue.ts';
 import { rosterRoutes } from './roster/routes.ts';
+import { rosterCheckRoutes } from './roster-check/routes.ts';
 import { hubManagedRule, syncListener } from './sync/listener.ts';
 import { syncRoutes } from './sync/routes.ts';
+import { todayRoutes } from './today/routes.ts';
 import { visitLogRoutes } from './visit-log/routes.ts';
 import { visitorTypeRoutes } from './visitor-types/routes.ts';
 import { visitorRoutes } from './visitors/routes.ts';
@@ -89,6 +91,8 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...credentialRoutes(ctx),
     ...deviceRoutes(ctx),
     ...rosterRoutes(ctx),
+    ...rosterCheckRoutes(ctx),
+    ...todayRoutes(ctx),
     ...visitLogRoutes(ctx),
     ...logoRoutes(ctx),
     ...openApiRoutes(() => v1Routes(ctx)),

@@ -88,3 +88,14 @@ export function roster(ctx: Context, caller: Caller) {
     at: formatInZone(ctx.clock.now(), caller.timeZone),
   };
 }
+
+/** The roster's counts without its rows: people inside, those of them without a host, and visits waiting. */
+export function rosterCounts(ctx: Context, companyId: string) {
+  const groups = groupRoster(prepared(ctx.db, openVisitsSql).all(companyId) as VisitRow[]);
+  const hostless = (visit: VisitRow) => !visit.hostId && !visit.customHostName;
+  return {
+    inside: groups.inside.length,
+    withoutHost: groups.inside.filter((visits) => visits.every(hostless)).length,
+    waiting: groups.waiting.length,
+  };
+}

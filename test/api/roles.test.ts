@@ -41,6 +41,8 @@ const reads = [
   'GET /privacy/retention',
   'GET /kiosk/settings',
   'GET /roster',
+  'GET /roster/check',
+  'GET /today',
   'GET /visits/history',
   'GET /visits/export',
   'GET /visitortypes',
@@ -83,6 +85,9 @@ const expected: Record<string, readonly string[]> = {
     'POST /kiosk/pin',
     'POST /kiosk/pin/verify',
     'DELETE /kiosk/frontdesk',
+    'POST /roster/check',
+    'PUT /roster/check/:visitId',
+    'DELETE /roster/check/:visitId',
   ],
   kiosk: [
     'GET /sync/status',

@@ -74,3 +74,12 @@ export async function sign(page: Page): Promise<void> {
     await page.mouse.move(...at(x, y), { steps: 4 });
   await page.mouse.up();
 }
+
+/** Opens the front desk from the welcome screen with the PIN, as staff do. */
+export async function openFrontDesk(page: Page, pin: string): Promise<void> {
+  await page.getByRole('button', { name: 'Front desk' }).click();
+  await page.getByRole('heading', { name: 'Front-desk PIN' }).waitFor();
+  for (const digit of pin) await page.getByRole('button', { name: digit, exact: true }).click();
+  await page.getByRole('button', { name: 'Open' }).click();
+  await page.getByRole('tablist', { name: 'Front-desk sections' }).waitFor();
+}

@@ -12,6 +12,7 @@ import type { HostSummary, Visit } from '../types.ts';
 import { useBadgePrinter } from './badge-print.tsx';
 import { Check, draftTextFields, Section, Select, useAction } from './kit.tsx';
 import type { FrontDeskProps } from './props.ts';
+import { mayPrintBadge } from './visit-state.ts';
 
 const blank = { name: '', company: '', email: '', phone: '', document: '' };
 
@@ -131,7 +132,7 @@ export function DeskWalkIn({ api, data, lang }: FrontDeskProps) {
           />
         )}
       </Section>
-      {done && done.visitorStatus !== 'BLOCKED' && (
+      {done && mayPrintBadge(done) && (
         <button type="button" className="btn btn-secondary" disabled={busy} onClick={() => run(printer.print(done))}>
           {t('deskWalkIn.printBadge', { name: done.name ?? '' })}
         </button>

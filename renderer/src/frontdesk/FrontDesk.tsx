@@ -9,17 +9,22 @@ import { BlocklistPanel } from './BlocklistPanel.tsx';
 import { DeskWalkIn } from './DeskWalkIn.tsx';
 import { useAction } from './kit.tsx';
 import './frontdesk.css';
+import type { Today } from './attention.ts';
 import { ExpectedPanel, PendingPanel } from './lists.tsx';
 import { PinPad } from './PinPad.tsx';
 import type { FrontDeskProps } from './props.ts';
 import { RosterPanel } from './RosterPanel.tsx';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { StatusPanel } from './StatusPanel.tsx';
+import { TodayOverview, useToday } from './today.tsx';
 import { VisitorTypesPanel } from './VisitorTypesPanel.tsx';
 import { VisitsPanel } from './VisitsPanel.tsx';
 
 const tabs = ['inside', 'pending', 'expected', 'visits', 'walkIn', 'blocklist', 'status', 'settings', 'types'] as const;
 type Tab = (typeof tabs)[number];
+
+/** The tabs that show a count of today's overview: what they list. */
+const tabCounts: Partial<Record<Tab, keyof Today>> = { inside: 'inside', pending: 'waiting', expected: 'expected' };
 
 /**
  * The front desk: staff's side of the kiosk, behind the PIN. The PIN opens a front-desk session (a short-lived
@@ -64,8 +69,10 @@ function endingWhenRefused(api: Api, onEnded: () => void): Api {
   };
 }
 
-function Desk(props: FrontDeskProps) {
+function Desk(session: FrontDeskProps) {
   const { t } = useTranslation();
+  const { today, api } = useToday(session.api);
+  const props = { ...session, api };
   const id = useId();
   const [tab, setTab] = useState<Tab>('inside');
   // Arrow keys move between tabs, as the ARIA tabs pattern has it.
@@ -78,6 +85,7 @@ function Desk(props: FrontDeskProps) {
   };
   return (
     <Screen title={t('frontDesk.title')} className="front-desk" onCancel={props.onClose}>
+      <TodayOverview today={today} onOpen={setTab} />
       <div className="tabs" role="tablist" aria-label={t('frontDesk.tabs')} onKeyDown={onKey}>
         {tabs.map((name) => (
           <button
@@ -92,6 +100,12 @@ function Desk(props: FrontDeskProps) {
             onClick={() => setTab(name)}
           >
             {t(`frontDesk.${name}`)}
+            {today && tabCounts[name] && (
+              <>
+                {' '}
+                <span className="tab-count">{today[tabCounts[name]]}</span>
+              </>
+            )}
           </button>
         ))}
       </div>

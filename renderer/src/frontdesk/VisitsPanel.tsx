@@ -7,17 +7,9 @@ import type { Visit } from '../types.ts';
 import { useBadgePrinter } from './badge-print.tsx';
 import { RowAction, SearchBox, TextInput, useAction } from './kit.tsx';
 import type { FrontDeskProps } from './props.ts';
+import { mayPrintBadge, visitState } from './visit-state.ts';
 
 const pageSize = 50;
-
-/** The state of a visit in a word, as the service's CSV export says it. */
-function stateKey(visit: Visit): 'blocked' | 'denied' | 'out' | 'waiting' | 'inside' {
-  if (visit.visitorStatus === 'BLOCKED') return 'blocked';
-  if (visit.authorizationStatus === 'denied') return 'denied';
-  if (visit.checkoutAt) return 'out';
-  if (visit.authorizationStatus === 'waiting') return 'waiting';
-  return 'inside';
-}
 
 /**
  * Today's and past visits (GET /v1/visits/history): a span of days, a search, pages of 50, each visit's badge
@@ -133,14 +125,16 @@ export function VisitsPanel({ api, data, lang }: FrontDeskProps) {
                 </td>
                 <td>{dateAndTime(lang, data.timeZone, visit.checkinAt)}</td>
                 <td>{visit.checkoutAt ? dateAndTime(lang, data.timeZone, visit.checkoutAt) : ''}</td>
-                <td>{t(`visitLog.state.${stateKey(visit)}`)}</td>
+                <td>{t(`visitLog.state.${visitState(visit)}`)}</td>
                 <td>
-                  <RowAction
-                    label={t('visitLog.reprint')}
-                    name={visit.name}
-                    disabled={busy}
-                    onClick={() => run(printer.print(visit))}
-                  />
+                  {mayPrintBadge(visit) && (
+                    <RowAction
+                      label={t('visitLog.reprint')}
+                      name={visit.name}
+                      disabled={busy}
+                      onClick={() => run(printer.print(visit))}
+                    />
+                  )}
                 </td>
               </tr>
             ))}

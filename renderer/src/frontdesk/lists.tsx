@@ -1,14 +1,16 @@
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Api } from '../api.ts';
 import { Notice } from '../components/ui.tsx';
 import { completionOf } from '../flows/Invited.tsx';
-import { todaysInvitees } from '../lists.ts';
+import { type InsideVisit, todaysInvitees } from '../lists.ts';
 import { timeOfDay } from '../time.ts';
 import type { Invitee, Visit } from '../types.ts';
 import { ExpectedCheckin } from './ExpectedCheckin.tsx';
 import { RowAction, useAction, useLive } from './kit.tsx';
 import type { FrontDeskProps } from './props.ts';
 import { loadRoster } from './roster.ts';
+import { visitState } from './visit-state.ts';
 
 /** Visits waiting for a host's decision, allowed or denied here by the front desk. */
 export function PendingPanel({ api, data, lang }: FrontDeskProps) {
@@ -59,17 +61,36 @@ export function PendingPanel({ api, data, lang }: FrontDeskProps) {
   );
 }
 
+/** An invitee of today with the latest visit their invitation made today, if any. */
+type ExpectedInvitee = Invitee & { visit: InsideVisit | undefined };
+
+/** Today's visits, newest first (the desk's own history of the day; a busy day's first 1000). */
+const todaysVisits = async (api: Api) =>
+  (await api.get<{ visits: InsideVisit[] }>('/v1/visits/history?limit=1000')).visits;
+
 /** Today's invitees and where each stands; one not yet arrived can be checked in by the front desk. */
 export function ExpectedPanel({ api, data, lang }: FrontDeskProps) {
   const { t } = useTranslation();
-  const load = useCallback(
-    async () =>
-      (await todaysInvitees(api, data.timeZone)).sort((a, b) => Date.parse(a.expectedAt) - Date.parse(b.expectedAt)),
-    [api, data.timeZone],
-  );
-  const { value: items, problem, reload } = useLive<Invitee[]>(load);
+  const load = useCallback(async () => {
+    const [invitees, visits] = await Promise.all([todaysInvitees(api, data.timeZone), todaysVisits(api)]);
+    // The history is newest first: an invitee's latest visit of the day is the first seen.
+    const visitOf = new Map<string, InsideVisit>();
+    for (const visit of visits)
+      if (visit.inviteeId && !visitOf.has(visit.inviteeId)) visitOf.set(visit.inviteeId, visit);
+    return invitees
+      .sort((a, b) => Date.parse(a.expectedAt) - Date.parse(b.expectedAt))
+      .map((invitee) => ({ ...invitee, visit: visitOf.get(invitee.id) }));
+  }, [api, data.timeZone]);
+  const { value: items, problem, reload } = useLive<ExpectedInvitee[]>(load);
   const { busy, notice, run } = useAction();
   const [completing, setCompleting] = useState<Invitee>();
+  /** An invitee who came is "Arrived" only if let in: one blocked, denied or still waiting says so instead. */
+  const inviteeState = (invitee: ExpectedInvitee) => {
+    const state = invitee.status === 'arrived' && invitee.visit ? visitState(invitee.visit) : undefined;
+    return state && state !== 'inside' && state !== 'out'
+      ? t(`visitLog.state.${state}`)
+      : t(`expected.${invitee.status}`);
+  };
   /** A guest whose invitation lacks required answers is asked them here first (or let in with a reason). */
   const checkIn = (invitee: Invitee) => {
     const { requirements } = completionOf(invitee, data, lang);
@@ -121,7 +142,7 @@ export function ExpectedPanel({ api, data, lang }: FrontDeskProps) {
                 <td>{timeOfDay(lang, data.timeZone, invitee.expectedAt)}</td>
                 <td>{invitee.name}</td>
                 <td>{invitee.host?.name}</td>
-                <td>{t(`expected.${invitee.status}`)}</td>
+                <td>{inviteeState(invitee)}</td>
                 <td>
                   {invitee.status === 'confirmed' && (
                     <RowAction

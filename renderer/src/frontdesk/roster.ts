@@ -22,3 +22,25 @@ export function searchVisits<T extends Visit>(visits: readonly T[], query: strin
     return words.every((word) => text.includes(word));
   });
 }
+
+/** One person accounted for in the roll call (GET /v1/roster/check). */
+export interface RosterTick {
+  visitId: string;
+  checkedAt: string;
+  checkedBy: string;
+}
+
+/** The roll call of an evacuation, kept by the service so every marshal's device shows the same ticks. */
+export interface RollCall {
+  startedAt: string | null;
+  startedBy: string | null;
+  accounted: RosterTick[];
+}
+
+export const loadRollCall = (api: Api) => api.get<RollCall>('/v1/roster/check');
+
+/** The tick of a person: on their row's visit, or on another open visit of theirs (ticked before a regrouping). */
+export function tickOf(person: RosterPerson, rollCall: RollCall): RosterTick | undefined {
+  const visits = new Set([person.id, ...person.duplicateVisits.map((visit) => visit.id)]);
+  return rollCall.accounted.find((tick) => visits.has(tick.visitId));
+}
