@@ -86,6 +86,9 @@ export type KioskInviteeCheckinInput = z.output<typeof kioskInviteeCheckinInput>
 /** A visit as the kiosk that made it follows it: the visitor's own details and the host's name, nothing else. */
 export const kioskVisitObject = z.object({
   id: z.string(),
+  receipt: z
+    .string()
+    .describe("the check-in's receipt: reads this visit and its gate code (`?receipt=`) for 20 minutes, no other"),
   name: z.string().nullable(),
   company: z.string().nullable(),
   hostName: z.string().nullable(),
@@ -106,7 +109,17 @@ export const kioskScreenInput = screenInput.omit({ inviteeId: true }).extend({
   ticket: ticket().optional().describe('the invitation being checked in (from POST /v1/kiosk/invitees/find)'),
 });
 
-export const kioskCheckoutFindInput = z.object({ name: z.string().max(200) });
+/** GET /v1/kiosk/visit/:id and its gate code: the receipt of the check-in that made the visit. */
+export const kioskReceiptQuery = z.object({
+  receipt: ticket().optional().describe('the `receipt` the check-in answered; without it the visit is NOT_FOUND'),
+});
+
+export const kioskCheckoutFindInput = z
+  .object({
+    code: z.string().max(200).optional().describe("the badge's QR code (`portaria:visit:<id>`) or the visit's id"),
+    name: z.string().max(200).optional().describe("the visitor's whole name"),
+  })
+  .refine((input) => (input.code === undefined) !== (input.name === undefined), 'give `code` or `name`');
 export const kioskVisitsAnswer = z.object({ visits: z.array(z.object(personShown)) });
 
 export const kioskCheckoutInput = z
