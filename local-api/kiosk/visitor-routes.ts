@@ -5,19 +5,20 @@ import type { Context } from '../context.ts';
 import { type Caller, roles } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import { validate } from '../http/fields.ts';
-import { sharedFailureLimiter } from '../http/rate-limit.ts';
+import { type FailureLimiter, sharedFailureLimiter } from '../http/rate-limit.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { isUuidV4 } from '../rules/ids.ts';
 import { firstNameAndInitial } from '../rules/names.ts';
 import { formatInZone } from '../rules/time.ts';
 import { effectiveRules } from '../visitor-types/rules.ts';
 import { typeRules } from '../visitor-types/store.ts';
-import { screenAnswer, visitInputCodes } from '../visits/schema.ts';
 import type { VisitRow } from '../visits/contract.ts';
+import { screenAnswer, visitInputCodes } from '../visits/schema.ts';
 import { checkinInvitee, checkinWalkIn, checkoutVisit, findVisit, getVisit, screenCheckin } from '../visits/store.ts';
 import { kioskSettings } from './store.ts';
 import { issueTicket, openTicket, ticketNames } from './tickets.ts';
 import {
+  hostSearch,
   kioskCheckoutAnswer,
   kioskCheckoutFindInput,
   kioskCheckoutInput,
@@ -52,6 +53,19 @@ const tag = 'Kiosk';
 export const lookupLimits = { maxFailures: 20, windowMs: 10 * 60_000, lockMs: 60_000 } as const;
 
 /**
+ * Host searches, found or not: 60 within 10 minutes pause the kiosk's host search, so the type-ahead cannot be
+ * walked through the alphabet to list the staff (docs/kiosk.md). A visitor's search takes a few; a busy lobby's
+ * dozen visitors in 10 minutes stay within it.
+ */
+export const hostSearchLimits = { maxFailures: 60, windowMs: 10 * 60_000, lockMs: 60_000 } as const;
+
+/** Refuses a kiosk whose limit is reached: 429 with the seconds to wait. */
+function refuseWhileLocked(limiter: FailureLimiter, caller: Caller): void {
+  const wait = limiter.retryAfter(caller.credentialId);
+  if (wait > 0) throw new ApiError('TOO_MANY_REQUESTS', { retryAfter: Math.ceil(wait / 1000) });
+}
+
+/**
  * How long after a kiosk check-in the same visit id sent again answers that visit: the page's retries of a request
  * whose answer was lost come within seconds. Later, the id (printed on the badge) opens nothing.
  */
@@ -65,11 +79,11 @@ export const retryWindowMs = 2 * 60_000;
  */
 export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
   const limiter = sharedFailureLimiter(ctx, 'kiosk-lookup', lookupLimits);
+  const hostSearches = sharedFailureLimiter(ctx, 'kiosk-host-search', hostSearchLimits);
 
   /** Runs a lookup, counting one that finds nobody; a locked kiosk is answered 429 with the seconds to wait. */
   function lookup<T>(caller: Caller, find: () => T[]): T[] {
-    const wait = limiter.retryAfter(caller.credentialId);
-    if (wait > 0) throw new ApiError('TOO_MANY_REQUESTS', { retryAfter: Math.ceil(wait / 1000) });
+    refuseWhileLocked(limiter, caller);
     const found = find();
     if (found.length === 0) limiter.recordFailure(caller.credentialId);
     return found;
@@ -126,11 +140,18 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
       path: '/kiosk/hosts',
       roles: roles.kiosk,
       tag,
-      summary: 'Find hosts by name (2 letters or more of any of their names): name and sector, 8 at most',
+      summary:
+        `Find hosts by name (${hostSearch.minLength} letters or more of any of their names): name and sector, ` +
+        `${hostSearch.maxResults} at most (rate-limited)`,
       query: kioskHostsQuery,
       response: kioskHostsAnswer,
-      errors: ['INVALID_PARAMETER'],
-      handle: ({ req, caller }) => ({ hosts: findHostsByName(ctx, caller, validate(kioskHostsQuery, req.query).name) }),
+      errors: ['INVALID_PARAMETER', 'TOO_MANY_REQUESTS'],
+      handle: ({ req, caller }) => {
+        refuseWhileLocked(hostSearches, caller);
+        const hosts = findHostsByName(ctx, caller, validate(kioskHostsQuery, req.query).name);
+        hostSearches.recordFailure(caller.credentialId);
+        return { hosts };
+      },
     }),
     route({
       method: 'post',

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { inviteeCheckinInput, screenInput, visitCreateInput } from '../visits/schema.ts';
 
-/** Host search at the kiosk: at least this many letters, at most this many answers. */
-export const hostSearch = { minLength: 2, maxResults: 8 } as const;
+/**
+ * Host search at the kiosk: at least this many letters, at most this many answers (the visitor types on until the
+ * host is among them), so that each search shows few of the staff.
+ */
+export const hostSearch = { minLength: 3, maxResults: 5 } as const;
 
 /** People a name lookup answers at most (two guests of the same name expected today are both offered). */
 export const maxNameMatches = 3;

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createCompany } from '../../local-api/companies/store.ts';
 import { insertCredential } from '../../local-api/credentials/store.ts';
-import { retryWindowMs } from '../../local-api/kiosk/visitor-routes.ts';
+import { hostSearchLimits, lookupLimits, retryWindowMs } from '../../local-api/kiosk/visitor-routes.ts';
+import { hostSearch } from '../../local-api/kiosk/visitor-schema.ts';
 import { type RunningService, startService } from '../../local-api/server.ts';
 import { manualClock } from '../helpers/context.ts';
 import { client, removeDir, tempDir } from '../helpers/service.ts';
@@ -16,12 +17,16 @@ const clock = manualClock(Date.now());
 let service: RunningService;
 let admin: ReturnType<typeof client>;
 let kiosk: ReturnType<typeof client>;
+/** A kiosk of the company with a credential of its own (the limits are per credential). */
+let screen: () => ReturnType<typeof client>;
 
 before(async () => {
   service = await startService({ port: 0, dataDir: tempDir(), logLevel: 'silent', clock });
   const company = createCompany(service.ctx, { name: 'Acme', timezone: 'UTC' });
   admin = client(service.url, company.apiKey);
-  kiosk = client(service.url, insertCredential(service.ctx, { companyId: company.id, role: 'kiosk', label: 'Lobby' }).key);
+  screen = () =>
+    client(service.url, insertCredential(service.ctx, { companyId: company.id, role: 'kiosk', label: 'Lobby' }).key);
+  kiosk = screen();
   const gate = await admin('POST', '/v1/integration/access', {
     enabled: true,
     aesKey: '0123456789abcdef0123456789abcdef',
@@ -69,8 +74,8 @@ describe("another visit's id", () => {
   });
 
   test('opens neither the visit nor its gate code, with no receipt or with another one', async () => {
-    const checkoutTicket = (await kiosk('POST', '/v1/kiosk/checkout/find', { name: 'Vera Lucia Prado' })).body
-      .visits[0].ticket;
+    const checkoutTicket = (await kiosk('POST', '/v1/kiosk/checkout/find', { name: 'Vera Lucia Prado' })).body.visits[0]
+      .ticket;
     for (const query of ['', `?receipt=${mine.receipt}`, `?receipt=${checkoutTicket}`, '?receipt=x']) {
       for (const path of [`/v1/kiosk/visit/${other.id}${query}`, `/v1/kiosk/visit/${other.id}/qrcode${query}`]) {
         const answer = await kiosk('GET', path);
@@ -114,13 +119,61 @@ describe("the badge's code at check-out", () => {
   test('finds the visit as a first name, initial and a check-out ticket; a second time says it left', async () => {
     const visit = await walkIn('Olga Matos');
     const found = await kiosk('POST', '/v1/kiosk/checkout/find', { code: `portaria:visit:${visit.id}` });
-    assert.deepEqual(found.body.visits.map(({ ticket, ...shown }: { ticket: string }) => shown), [
-      { firstName: 'Olga', initial: 'M.' },
-    ]);
+    assert.deepEqual(
+      found.body.visits.map(({ ticket, ...shown }: { ticket: string }) => shown),
+      [{ firstName: 'Olga', initial: 'M.' }],
+    );
     const out = await kiosk('POST', '/v1/kiosk/checkout', { ticket: found.body.visits[0].ticket });
     assert.deepEqual([out.status, out.body.firstName], [200, 'Olga']);
     const again = await kiosk('POST', '/v1/kiosk/checkout/find', { code: `portaria:visit:${visit.id}` });
     assert.deepEqual([again.status, again.body], [409, { type: 'ALREADY_CHECKOUT' }]);
     assert.deepEqual((await kiosk('POST', '/v1/kiosk/checkout/find', { code: randomUUID() })).body, { visits: [] });
+  });
+});
+
+describe('limits per kiosk credential', () => {
+  test(`lookups that find nobody: at most ${lookupLimits.maxFailures} within any ${lookupLimits.windowMs / 60_000} minutes`, async () => {
+    const guesser = screen();
+    const miss = () => guesser('POST', '/v1/kiosk/invitees/find', { code: String(Math.floor(Math.random() * 1e9)) });
+    for (let i = 0; i < lookupLimits.maxFailures; i++) assert.deepEqual((await miss()).body, { invitees: [] });
+    const locked = await miss();
+    assert.deepEqual([locked.status, locked.body.type], [429, 'TOO_MANY_REQUESTS']);
+    assert.equal(locked.body.retryAfter, lookupLimits.windowMs / 1000, 'until the first miss leaves the window');
+    clock.advance(lookupLimits.lockMs);
+    assert.equal((await miss()).status, 429, 'the lock ending does not forget the misses in the window');
+    clock.advance(lookupLimits.windowMs - lookupLimits.lockMs);
+    assert.equal((await miss()).status, 200);
+  });
+
+  test('the host type-ahead shows a few hosts per search and cannot be walked to list the staff', async () => {
+    const names = ['Abel', 'Bruna', 'Caio', 'Dora', 'Elis', 'Fabio', 'Gil', 'Hugo', 'Iara', 'Joana', 'Lia'];
+    const staff = Array.from({ length: 61 }, (_, i) => `${names[i % names.length]} ${names[(i * 7 + 3) % 11]}son${i}`);
+    for (const name of staff) {
+      const email = `${name.replaceAll(' ', '.')}@acme.test`;
+      const created = await admin('POST', '/v1/hosts', { name, email, isActive: true });
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+    }
+    const harvester = screen();
+    const short = await harvester('GET', `/v1/kiosk/hosts?name=${'a'.repeat(hostSearch.minLength - 1)}`);
+    assert.deepEqual(short.body, { type: 'INVALID_PARAMETER', field: 'name' });
+    // The whole alphabet, three letters at a time, as fast as the service answers.
+    const seen = new Set<string>();
+    let searches = 0;
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    walk: for (const a of letters)
+      for (const b of letters)
+        for (const c of letters) {
+          const answer = await harvester('GET', `/v1/kiosk/hosts?name=${a}${b}${c}`);
+          if (answer.status === 429) break walk;
+          searches++;
+          assert.ok(answer.body.hosts.length <= hostSearch.maxResults);
+          for (const host of answer.body.hosts) seen.add(host.id);
+        }
+    assert.equal(searches, hostSearchLimits.maxFailures, 'searches allowed within the window');
+    console.log(`host type-ahead: ${seen.size} of ${staff.length} hosts in ${searches} searches per 10 minutes`);
+    assert.ok(seen.size < staff.length / 2, `${seen.size} hosts listed`);
+    assert.equal((await kiosk('GET', '/v1/kiosk/hosts?name=abe')).status, 200, 'another kiosk searches on');
+    clock.advance(hostSearchLimits.windowMs);
+    assert.equal((await harvester('GET', '/v1/kiosk/hosts?name=abe')).status, 200);
   });
 });
