@@ -95,10 +95,11 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
    */
   function refuseOthersVisit(caller: Caller, visitId: string): void {
     const existing = isUuidV4(visitId) ? findVisit(ctx, caller, visitId) : undefined;
-    if (!existing) return;
-    const retried = existing.checkinType === 'IPAD' && Number(existing.createdAt) > ctx.clock.now() - retryWindowMs;
-    if (!retried) throw new ApiError('ALREADY_EXISTS');
+    if (existing && !isRetry(existing)) throw new ApiError('ALREADY_EXISTS');
   }
+
+  const isRetry = (visit: VisitRow) =>
+    visit.checkinType === 'IPAD' && Number(visit.createdAt) > ctx.clock.now() - retryWindowMs;
 
   /** The visit as its check-in answers it: with the receipt that reads it again. */
   const withReceipt = (caller: Caller, visit: VisitRow, receipt?: string) => ({
@@ -278,6 +279,9 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
         const inviteeId = openTicket(ctx, caller.companyId, 'invitee-checkin', ticket);
         refuseOthersVisit(caller, visitId);
         const visit = checkinInvitee(ctx, caller, inviteeId, { ...rest, id: visitId, checkinType: 'IPAD' });
+        // A guest inside already is answered their open visit: only to a retry, not to whoever holds the
+        // invitation's code (its card number can be typed) long after.
+        if (visit.id !== visitId && !isRetry(visit)) throw new ApiError('ALREADY_EXISTS');
         return withReceipt(caller, visit);
       },
     }),

@@ -115,6 +115,29 @@ describe("another visit's id", () => {
   });
 });
 
+describe("an invitation's code", () => {
+  test("checks its guest in once; later it opens nothing of the guest's visit", async () => {
+    const host = await admin('POST', '/v1/hosts', { name: 'Nair Campos', email: 'nair@acme.test', isActive: true });
+    const invitee = await admin('POST', '/v1/invitees', {
+      name: 'Tales Moura',
+      email: 'tales@guest.test',
+      hostId: host.body.id,
+      expectedAt: Math.floor(clock.now() / 1000),
+    });
+    const checkIn = async () => {
+      const found = await kiosk('POST', '/v1/kiosk/invitees/find', { code: String(invitee.body.cardNumber) });
+      const ticket = found.body.invitees[0].ticket;
+      return kiosk('POST', '/v1/kiosk/invitee/checkin', { ticket, visitId: randomUUID() });
+    };
+    const first = await checkIn();
+    assert.deepEqual([first.status, first.body.name], [200, 'Tales Moura']);
+    assert.equal((await checkIn()).body.id, first.body.id, 'a second tap moments later answers the same visit');
+    clock.advance(retryWindowMs);
+    const later = await checkIn();
+    assert.deepEqual([later.status, later.body], [409, { type: 'ALREADY_EXISTS' }]);
+  });
+});
+
 describe("the badge's code at check-out", () => {
   test('finds the visit as a first name, initial and a check-out ticket; a second time says it left', async () => {
     const visit = await walkIn('Olga Matos');
