@@ -31,11 +31,17 @@ function liveEntry(entry: Entry | undefined, now: number, options: FailureLimite
   return { failures, lockedUntil: entry.lockedUntil };
 }
 
-/** The record after one more failure: the `maxFailures`th within the window locks the key for `lockMs`. */
+/**
+ * The record after one more failure. The `maxFailures`th within the window locks the key for `lockMs`, and longer
+ * if need be: until the first of those failures leaves the window. The failures stay counted through the lock, so
+ * no window ever holds more than `maxFailures` (a lock that forgot them would let as many again once it ended).
+ */
 function withFailure(entry: Entry | undefined, now: number, options: FailureLimiterOptions): Entry {
-  const failures = [...(entry?.failures ?? []), now];
-  if (failures.length >= options.maxFailures) return { failures: [], lockedUntil: now + options.lockMs };
-  return { failures, lockedUntil: entry?.lockedUntil ?? 0 };
+  const failures = [...(entry?.failures ?? []), now].slice(-options.maxFailures);
+  const lockedUntil = entry?.lockedUntil ?? 0;
+  const first = failures[0] ?? now;
+  if (failures.length < options.maxFailures) return { failures, lockedUntil };
+  return { failures, lockedUntil: Math.max(lockedUntil, now + options.lockMs, first + options.windowMs) };
 }
 
 /**

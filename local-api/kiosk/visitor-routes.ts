@@ -5,17 +5,20 @@ import type { Context } from '../context.ts';
 import { type Caller, roles } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import { validate } from '../http/fields.ts';
-import { sharedFailureLimiter } from '../http/rate-limit.ts';
+import { type FailureLimiter, sharedFailureLimiter } from '../http/rate-limit.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
+import { isUuidV4 } from '../rules/ids.ts';
 import { firstNameAndInitial } from '../rules/names.ts';
 import { formatInZone } from '../rules/time.ts';
 import { effectiveRules } from '../visitor-types/rules.ts';
 import { typeRules } from '../visitor-types/store.ts';
+import type { VisitRow } from '../visits/contract.ts';
 import { screenAnswer, visitInputCodes } from '../visits/schema.ts';
-import { checkinInvitee, checkinWalkIn, checkoutVisit, getVisit, screenCheckin } from '../visits/store.ts';
+import { checkinInvitee, checkinWalkIn, checkoutVisit, findVisit, getVisit, screenCheckin } from '../visits/store.ts';
 import { kioskSettings } from './store.ts';
-import { issueTicket, openTicket } from './tickets.ts';
+import { issueTicket, openTicket, ticketNames } from './tickets.ts';
 import {
+  hostSearch,
   kioskCheckoutAnswer,
   kioskCheckoutFindInput,
   kioskCheckoutInput,
@@ -25,6 +28,7 @@ import {
   kioskInviteeCheckinInput,
   kioskInviteeFindInput,
   kioskInviteesAnswer,
+  kioskReceiptQuery,
   kioskScreenInput,
   kioskVisitObject,
   kioskVisitsAnswer,
@@ -35,8 +39,8 @@ import {
   findInviteeByCode,
   findInviteesByName,
   findVisitsInsideByName,
-  followableVisit,
   inviteeShown,
+  visitOfBadge,
   kioskVisitObject as visitShown,
 } from './visitor-store.ts';
 
@@ -49,20 +53,66 @@ const tag = 'Kiosk';
 export const lookupLimits = { maxFailures: 20, windowMs: 10 * 60_000, lockMs: 60_000 } as const;
 
 /**
+ * Host searches, found or not: 60 within 10 minutes pause the kiosk's host search, so the type-ahead cannot be
+ * walked through the alphabet to list the staff (docs/kiosk.md). A visitor's search takes a few; a busy lobby's
+ * dozen visitors in 10 minutes stay within it.
+ */
+export const hostSearchLimits = { maxFailures: 60, windowMs: 10 * 60_000, lockMs: 60_000 } as const;
+
+/** Refuses a kiosk whose limit is reached: 429 with the seconds to wait. */
+function refuseWhileLocked(limiter: FailureLimiter, caller: Caller): void {
+  const wait = limiter.retryAfter(caller.credentialId);
+  if (wait > 0) throw new ApiError('TOO_MANY_REQUESTS', { retryAfter: Math.ceil(wait / 1000) });
+}
+
+/**
+ * How long after a kiosk check-in the same visit id sent again answers that visit: the page's retries of a request
+ * whose answer was lost come within seconds. Later, the id (printed on the badge) opens nothing.
+ */
+export const retryWindowMs = 2 * 60_000;
+
+/**
  * The self-service screen's endpoints (role `kiosk`): what the visitor flows need and nothing more. Nothing here
  * lists people: a lookup answers the person it names, as a first name and an initial, with a ticket for the next
- * step; a visit is followed by its id, which only the kiosk that made it and the visitor's badge hold.
+ * step. A visit id alone opens nothing: the visit is read with the receipt its check-in answered, and checked out
+ * with the badge's code or a check-out ticket.
  */
 export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
   const limiter = sharedFailureLimiter(ctx, 'kiosk-lookup', lookupLimits);
+  const hostSearches = sharedFailureLimiter(ctx, 'kiosk-host-search', hostSearchLimits);
 
   /** Runs a lookup, counting one that finds nobody; a locked kiosk is answered 429 with the seconds to wait. */
   function lookup<T>(caller: Caller, find: () => T[]): T[] {
-    const wait = limiter.retryAfter(caller.credentialId);
-    if (wait > 0) throw new ApiError('TOO_MANY_REQUESTS', { retryAfter: Math.ceil(wait / 1000) });
+    refuseWhileLocked(limiter, caller);
     const found = find();
     if (found.length === 0) limiter.recordFailure(caller.credentialId);
     return found;
+  }
+
+  /**
+   * Refuses a check-in whose visit id names a visit this screen did not just make: only a retry of the screen's own
+   * check-in may answer an existing visit (and its receipt), never a visit whose id was read off a badge.
+   */
+  function refuseOthersVisit(caller: Caller, visitId: string): void {
+    const existing = isUuidV4(visitId) ? findVisit(ctx, caller, visitId) : undefined;
+    if (existing && !isRetry(existing)) throw new ApiError('ALREADY_EXISTS');
+  }
+
+  const isRetry = (visit: VisitRow) =>
+    visit.checkinType === 'IPAD' && Number(visit.createdAt) > ctx.clock.now() - retryWindowMs;
+
+  /** The visit as its check-in answers it: with the receipt that reads it again. */
+  const withReceipt = (caller: Caller, visit: VisitRow, receipt?: string) => ({
+    ...visitShown(ctx, caller, visit),
+    receipt: receipt ?? issueTicket(ctx, caller.companyId, 'visit-receipt', visit.id),
+  });
+
+  /** The visit a receipt names: without one for this very visit, any id is NOT_FOUND, as an unknown one. */
+  function visitOfReceipt(caller: Caller, id: string, receipt: unknown): { visit: VisitRow; receipt: string } {
+    if (typeof receipt !== 'string' || !ticketNames(ctx, caller.companyId, 'visit-receipt', receipt, id)) {
+      throw new ApiError('NOT_FOUND');
+    }
+    return { visit: getVisit(ctx, caller, id), receipt };
   }
 
   return [
@@ -91,11 +141,18 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
       path: '/kiosk/hosts',
       roles: roles.kiosk,
       tag,
-      summary: 'Find hosts by name (2 letters or more of any of their names): name and sector, 8 at most',
+      summary:
+        `Find hosts by name (${hostSearch.minLength} letters or more of any of their names): name and sector, ` +
+        `${hostSearch.maxResults} at most (rate-limited)`,
       query: kioskHostsQuery,
       response: kioskHostsAnswer,
-      errors: ['INVALID_PARAMETER'],
-      handle: ({ req, caller }) => ({ hosts: findHostsByName(ctx, caller, validate(kioskHostsQuery, req.query).name) }),
+      errors: ['INVALID_PARAMETER', 'TOO_MANY_REQUESTS'],
+      handle: ({ req, caller }) => {
+        refuseWhileLocked(hostSearches, caller);
+        const hosts = findHostsByName(ctx, caller, validate(kioskHostsQuery, req.query).name);
+        hostSearches.recordFailure(caller.credentialId);
+        return { hosts };
+      },
     }),
     route({
       method: 'post',
@@ -120,6 +177,7 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
         'INVALID_NDA',
       ],
       handle: ({ caller, body }) => {
+        refuseOthersVisit(caller, body.visit.id);
         // The visitor's type decides where it has a rule, the kiosk's settings elsewhere.
         const type = typeRules(ctx, caller, body.visit.visitorTypeId);
         const { requireAuthorization } = effectiveRules(type, kioskSettings(ctx, caller), caller.lang);
@@ -131,7 +189,7 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
             ...(requireAuthorization ? { authorizationStatus: 'AWAITING' as const } : {}),
           },
         });
-        return visitShown(ctx, caller, visit);
+        return withReceipt(caller, visit);
       },
     }),
     route({
@@ -161,6 +219,7 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
       ],
       handle: ({ caller, body }) => {
         const { ticket, ...screen } = body;
+        refuseOthersVisit(caller, screen.visit.id);
         const inviteeId =
           ticket === undefined ? undefined : openTicket(ctx, caller.companyId, 'invitee-checkin', ticket);
         return screenCheckin(ctx, caller, {
@@ -218,8 +277,12 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
       handle: ({ caller, body }) => {
         const { ticket, visitId, ...rest } = body;
         const inviteeId = openTicket(ctx, caller.companyId, 'invitee-checkin', ticket);
+        refuseOthersVisit(caller, visitId);
         const visit = checkinInvitee(ctx, caller, inviteeId, { ...rest, id: visitId, checkinType: 'IPAD' });
-        return visitShown(ctx, caller, visit);
+        // A guest inside already is answered their open visit: only to a retry, not to whoever holds the
+        // invitation's code (its card number can be typed) long after.
+        if (visit.id !== visitId && !isRetry(visit)) throw new ApiError('ALREADY_EXISTS');
+        return withReceipt(caller, visit);
       },
     }),
     route({
@@ -227,18 +290,26 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
       path: '/kiosk/visit/:id',
       roles: roles.kiosk,
       tag,
-      summary: "A visit this kiosk made, by its id: the waiting screen's status and the badge (inside, or today's)",
+      summary:
+        "A visit this screen checked in, by its id and the check-in's receipt: the waiting screen's status and the " +
+        'badge',
+      query: kioskReceiptQuery,
       response: kioskVisitObject,
-      errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => visitShown(ctx, caller, followableVisit(ctx, caller, String(params.id))),
+      errors: ['NOT_FOUND'],
+      handle: ({ req, caller, params }) => {
+        const { visit, receipt } = visitOfReceipt(caller, String(params.id), req.query.receipt);
+        return withReceipt(caller, visit, receipt);
+      },
     }),
     route({
       method: 'get',
       path: '/kiosk/visit/:id/qrcode',
       roles: roles.kiosk,
       tag,
-      summary: 'The gate code of a visit this kiosk made, once it is let in (as GET /v1/visit/:id/qrcode answers it)',
-      query: qrQuery,
+      summary:
+        "The gate code of a visit this screen checked in, by the check-in's receipt, once it is let in (as " +
+        'GET /v1/visit/:id/qrcode answers it)',
+      query: qrQuery.extend(kioskReceiptQuery.shape),
       response: qrAnswer,
       produces: ['image/svg+xml', 'image/png'],
       errors: [
@@ -248,9 +319,10 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
         'MISSING_ACCESS_CARD_NUMBER',
         'ALREADY_CHECKOUT',
         'NOT_ALLOWED',
+        'INVALID_PARAMETER',
       ],
       handle: ({ req, res, caller, params }) => {
-        const visit = followableVisit(ctx, caller, String(params.id));
+        const { visit } = visitOfReceipt(caller, String(params.id), req.query.receipt);
         const waitingOrRefused = visit.authorizationStatus === 'AWAITING' || visit.authorizationStatus === 'DENIED';
         if (visit.checkoutAt === null && (visit.isInsideCompany !== 1 || waitingOrRefused)) {
           throw new ApiError('NOT_ALLOWED');
@@ -263,12 +335,19 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
       path: '/kiosk/checkout/find',
       roles: roles.kiosk,
       tag,
-      summary: "Find one's own visit by one's whole name (visits inside now): first name, initial and a ticket",
+      summary:
+        "Find one's own visit by the badge's code or by one's whole name (visits inside now): first name, initial " +
+        'and a ticket for the check-out',
       body: kioskCheckoutFindInput,
       response: kioskVisitsAnswer,
-      errors: ['INVALID_PARAMETER', 'TOO_MANY_REQUESTS'],
+      errors: ['INVALID_PARAMETER', 'ALREADY_CHECKOUT', 'TOO_MANY_REQUESTS'],
       handle: ({ caller, body }) => ({
-        visits: lookup(caller, () => findVisitsInsideByName(ctx, caller, body.name)).map((visit) => ({
+        visits: lookup(caller, () => {
+          if (body.name !== undefined) return findVisitsInsideByName(ctx, caller, body.name);
+          const visit = visitOfBadge(ctx, caller, body.code ?? '');
+          if (visit && visit.checkoutAt !== null) throw new ApiError('ALREADY_CHECKOUT');
+          return visit ? [visit] : [];
+        }).map((visit) => ({
           ticket: issueTicket(ctx, caller.companyId, 'visit-checkout', visit.id),
           ...firstNameAndInitial((visit.name as string | null) ?? ''),
         })),
@@ -285,15 +364,11 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
       errors: ['NOT_FOUND', 'INVALID_TICKET', 'ALREADY_CHECKOUT', 'INVALID_PARAMETER', 'TOO_MANY_REQUESTS'],
       handle: ({ caller, body }) => {
         const [visit] = lookup(caller, () => {
-          try {
-            if (body.ticket !== undefined) {
-              return [getVisit(ctx, caller, openTicket(ctx, caller.companyId, 'visit-checkout', body.ticket))];
-            }
-            return [followableVisit(ctx, caller, body.code ?? '')];
-          } catch (error) {
-            if (error instanceof ApiError && error.type === 'NOT_FOUND') return [];
-            throw error;
-          }
+          const found =
+            body.ticket === undefined
+              ? visitOfBadge(ctx, caller, body.code ?? '')
+              : findVisit(ctx, caller, openTicket(ctx, caller.companyId, 'visit-checkout', body.ticket));
+          return found ? [found] : [];
         });
         if (!visit) throw new ApiError('NOT_FOUND');
         const done = checkoutVisit(ctx, caller, visit.id, { checkoutType: 'IPAD' });

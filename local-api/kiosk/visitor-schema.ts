@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { inviteeCheckinInput, screenInput, visitCreateInput } from '../visits/schema.ts';
 
-/** Host search at the kiosk: at least this many letters, at most this many answers. */
-export const hostSearch = { minLength: 2, maxResults: 8 } as const;
+/**
+ * Host search at the kiosk: at least this many letters, at most this many answers (the visitor types on until the
+ * host is among them), so that each search shows few of the staff.
+ */
+export const hostSearch = { minLength: 3, maxResults: 5 } as const;
 
 /** People a name lookup answers at most (two guests of the same name expected today are both offered). */
 export const maxNameMatches = 3;
@@ -86,6 +89,9 @@ export type KioskInviteeCheckinInput = z.output<typeof kioskInviteeCheckinInput>
 /** A visit as the kiosk that made it follows it: the visitor's own details and the host's name, nothing else. */
 export const kioskVisitObject = z.object({
   id: z.string(),
+  receipt: z
+    .string()
+    .describe("the check-in's receipt: reads this visit and its gate code (`?receipt=`) for 20 minutes, no other"),
   name: z.string().nullable(),
   company: z.string().nullable(),
   hostName: z.string().nullable(),
@@ -106,7 +112,17 @@ export const kioskScreenInput = screenInput.omit({ inviteeId: true }).extend({
   ticket: ticket().optional().describe('the invitation being checked in (from POST /v1/kiosk/invitees/find)'),
 });
 
-export const kioskCheckoutFindInput = z.object({ name: z.string().max(200) });
+/** GET /v1/kiosk/visit/:id and its gate code: the receipt of the check-in that made the visit. */
+export const kioskReceiptQuery = z.object({
+  receipt: ticket().optional().describe('the `receipt` the check-in answered; without it the visit is NOT_FOUND'),
+});
+
+export const kioskCheckoutFindInput = z
+  .object({
+    code: z.string().max(200).optional().describe("the badge's QR code (`portaria:visit:<id>`) or the visit's id"),
+    name: z.string().max(200).optional().describe("the visitor's whole name"),
+  })
+  .refine((input) => (input.code === undefined) !== (input.name === undefined), 'give `code` or `name`');
 export const kioskVisitsAnswer = z.object({ visits: z.array(z.object(personShown)) });
 
 export const kioskCheckoutInput = z

@@ -102,20 +102,19 @@ export function findVisitsInsideByName(ctx: Context, caller: Caller, name: strin
   return rows.filter((row) => namesMatch(name, String(row.name ?? ''))).slice(0, maxNameMatches);
 }
 
-/** How long after its check-in a visit that has left can still be followed from the kiosk (its outcome screen). */
-const followableMs = 12 * 3_600_000;
+/** How long after its check-in a visit that has left is still known by its badge (to say it was checked out). */
+const badgeKnownMs = 12 * 3_600_000;
 
 /**
- * A visit the kiosk may follow by its id (which only the kiosk that made it, and the visitor's badge, hold): one
- * still inside, or checked in within the last 12 hours. An older one is NOT_FOUND, as an unknown id is.
+ * The visit a badge names (`portaria:visit:<id>`, or the id): one still inside, or checked in within the last 12
+ * hours; undefined for an older one, as for an unknown code.
  */
-export function followableVisit(ctx: Context, caller: Caller, code: string): VisitRow {
+export function visitOfBadge(ctx: Context, caller: Caller, code: string): VisitRow | undefined {
   const id = /^portaria:visit:(.+)$/i.exec(code.trim())?.[1] ?? code.trim();
   const row = isUuidV4(id) ? findVisit(ctx, caller, id.toLowerCase()) : undefined;
-  if (!row) throw new ApiError('NOT_FOUND');
+  if (!row) return undefined;
   const inside = row.isInsideCompany === 1 && row.checkoutAt === null;
-  if (!inside && Number(row.checkinAt) < ctx.clock.now() - followableMs) throw new ApiError('NOT_FOUND');
-  return row;
+  return inside || Number(row.checkinAt) >= ctx.clock.now() - badgeKnownMs ? row : undefined;
 }
 
 /** The visit as the kiosk shows it: the visitor's own details and the host's name. */

@@ -49,6 +49,7 @@ function Boot() {
         api={ready.api}
         data={ready.data}
         visitId={badgePath[1]}
+        receipt={new URLSearchParams(location.search).get('receipt') ?? ''}
         lang={kioskLanguage(ready.data.company?.lang)}
       />
     );

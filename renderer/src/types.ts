@@ -43,6 +43,8 @@ export type Visit = Pick<
  */
 export interface KioskVisit {
   id: string;
+  /** The check-in's proof: reads this visit and its gate code again for a while (`?receipt=`), no other visit. */
+  receipt: string;
   name: string | null;
   company: string | null;
   hostName: string | null;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { lookupLimits } from '../../local-api/kiosk/visitor-routes.ts';
+import { hostSearch } from '../../local-api/kiosk/visitor-schema.ts';
 import { client, runCli, startService, type TestService } from '../helpers/service.ts';
 
 let service: TestService;
@@ -103,13 +104,16 @@ describe('GET /v1/kiosk/hosts', () => {
     );
   });
 
-  test('needs 2 letters and answers 8 at most', async () => {
-    assert.deepEqual((await kiosk('GET', '/v1/kiosk/hosts?name=a')).body, { type: 'INVALID_PARAMETER', field: 'name' });
+  test(`needs ${hostSearch.minLength} letters and answers ${hostSearch.maxResults} at most`, async () => {
+    assert.deepEqual((await kiosk('GET', '/v1/kiosk/hosts?name=an')).body, {
+      type: 'INVALID_PARAMETER',
+      field: 'name',
+    });
     assert.equal((await kiosk('GET', '/v1/kiosk/hosts')).status, 400);
     for (let i = 0; i < 10; i++) {
       await admin('POST', '/v1/hosts', { name: `Zeca ${i}`, email: `zeca${i}@acme.test`, isActive: true });
     }
-    assert.equal((await kiosk('GET', '/v1/kiosk/hosts?name=zeca')).body.hosts.length, 8);
+    assert.equal((await kiosk('GET', '/v1/kiosk/hosts?name=zeca')).body.hosts.length, hostSearch.maxResults);
   });
 });
 
@@ -134,6 +138,7 @@ describe('walk-in and the waiting screen', () => {
       'isInsideCompany',
       'name',
       'pictureSignedUrl',
+      'receipt',
       'visitorStatus',
       'visitorTypeId',
     ]);
@@ -141,16 +146,14 @@ describe('walk-in and the waiting screen', () => {
       [checkin.body.name, checkin.body.hostName, checkin.body.isInsideCompany],
       ['Rui Alves', 'Ana Souza', true],
     );
-    assert.deepEqual(
-      (await kiosk('POST', '/v1/kiosk/walkin', body)).body,
-      checkin.body,
-      'a retry answers the same visit',
-    );
+    const { receipt, ...shown } = checkin.body;
+    const { receipt: retried, ...again } = (await kiosk('POST', '/v1/kiosk/walkin', body)).body;
+    assert.deepEqual(again, shown, 'a retry answers the same visit');
     const stored = await admin('GET', `/v1/visit/${id}`);
     assert.equal(stored.body.checkinType, 'IPAD');
-    assert.deepEqual((await kiosk('GET', `/v1/kiosk/visit/${id}`)).body, checkin.body);
-    assert.deepEqual((await kiosk('GET', `/v1/kiosk/visit/portaria:visit:${id}`)).body, checkin.body);
-    const code = await kiosk('GET', `/v1/kiosk/visit/${id}/qrcode`);
+    assert.deepEqual((await kiosk('GET', `/v1/kiosk/visit/${id}?receipt=${receipt}`)).body, checkin.body);
+    assert.deepEqual((await kiosk('GET', `/v1/kiosk/visit/${id}?receipt=${retried}`)).body.id, id);
+    const code = await kiosk('GET', `/v1/kiosk/visit/${id}/qrcode?receipt=${receipt}`);
     assert.equal(code.status, 200);
     assert.equal(code.body.subject, 'visitor');
   });
@@ -164,9 +167,10 @@ describe('walk-in and the waiting screen', () => {
         visitor: { name: 'Eva Lima' },
       });
       assert.equal(checkin.body.authorizationStatus, 'waiting');
-      assert.deepEqual((await kiosk('GET', `/v1/kiosk/visit/${id}/qrcode`)).body, { type: 'NOT_ALLOWED' });
+      const receipt = `?receipt=${checkin.body.receipt}`;
+      assert.deepEqual((await kiosk('GET', `/v1/kiosk/visit/${id}/qrcode${receipt}`)).body, { type: 'NOT_ALLOWED' });
       await admin('PATCH', `/v1/visit/allow/${id}`, {});
-      assert.equal((await kiosk('GET', `/v1/kiosk/visit/${id}`)).body.authorizationStatus, 'allowed');
+      assert.equal((await kiosk('GET', `/v1/kiosk/visit/${id}${receipt}`)).body.authorizationStatus, 'allowed');
     } finally {
       await admin('PATCH', '/v1/kiosk/settings', { requireAuthorization: false });
     }
@@ -366,7 +370,7 @@ describe('lookups that find nobody', () => {
     }
     const locked = await screen('POST', '/v1/kiosk/invitees/find', { code: '999' });
     assert.equal(locked.body.type, 'TOO_MANY_REQUESTS');
-    assert.ok(locked.body.retryAfter > 0 && locked.body.retryAfter <= lookupLimits.lockMs / 1000);
+    assert.ok(locked.body.retryAfter > 0 && locked.body.retryAfter <= lookupLimits.windowMs / 1000);
     assert.equal(
       (await kiosk('POST', '/v1/kiosk/invitees/find', { code: '999' })).status,
       200,

@@ -215,3 +215,11 @@ test("docs/security.md's matrix is the routes' own", () => {
   const documented = /<!-- role-matrix -->\n([\s\S]*?)\n<!-- \/role-matrix -->/.exec(doc)?.[1];
   assert.equal(documented, table, `docs/security.md should read:\n${table}`);
 });
+
+test("docs/api.md's list of what the kiosk credential may call is the routes' own", () => {
+  const doc = readFileSync(join(repoRoot, 'docs/api.md'), 'utf8');
+  const listed = /<!-- kiosk-routes -->\n([\s\S]*?)\n<!-- \/kiosk-routes -->/.exec(doc)?.[1] ?? '';
+  const documented = [...listed.matchAll(/`([A-Z]+) \/v1(\/[^`]*)`/g)].map(([, method, path]) => `${method} ${path}`);
+  const declared = routes.filter((spec) => rolesOf(spec).includes('kiosk')).map(name);
+  assert.deepEqual(documented.sort(), declared.sort());
+});

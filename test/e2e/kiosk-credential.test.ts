@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import type { Browser, Page, Request } from 'playwright-core';
 import { launchChromium, openKiosk } from '../helpers/browser.ts';
-import { invite, type KioskFixture, kioskFixture, sign } from '../helpers/kiosk.ts';
+import { badgePages, invite, type KioskFixture, kioskFixture, sign } from '../helpers/kiosk.ts';
 
 /*
  * The page in the lobby holds only the kiosk credential. Every request it makes through every visitor flow is
@@ -120,6 +120,7 @@ test('every request of every visitor flow uses the kiosk credential, and no answ
   assert.notEqual(kiosk.kioskKey, kiosk.apiKey, 'the page gets a credential of its own');
   const { page, problems } = await openKiosk(browser, kiosk.service.url);
   const seen = record(page);
+  const badges = badgePages(page);
   await page.getByRole('heading', { name: 'What brings you here?' }).waitFor();
 
   // A walk-in with the host found by name, the company's field, a picture and the agreement; the gate code.
@@ -196,7 +197,7 @@ test('every request of every visitor flow uses the kiosk credential, and no answ
   await page.getByRole('button', { name: 'Done' }).click();
 
   // The badge page the shell prints.
-  await page.goto(`${kiosk.service.url}/badge/${body.visits[0].id}`);
+  await page.goto(`${kiosk.service.url}${badges.get(body.visits[0].id)}`);
   await page.waitForFunction(() => document.body.dataset.badgeReady === 'true');
   await page.waitForLoadState('networkidle');
   assert.deepEqual(problems, []);

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { PDFDocument } from 'pdf-lib';
 import type { Browser, Page } from 'playwright-core';
 import { axeProblems, launchChromium, openKiosk, screenshot } from '../helpers/browser.ts';
-import { type KioskFixture, kioskFixture, sign } from '../helpers/kiosk.ts';
+import { badgePages, type KioskFixture, kioskFixture, sign } from '../helpers/kiosk.ts';
 
 let kiosk: KioskFixture;
 let browser: Browser;
@@ -74,6 +74,7 @@ test('the welcome screen speaks four languages, switched by a tap, and passes ax
 test('a walk-in with picture and signature: validated, stored, and well under 20 s', async () => {
   const { page, problems } = await openKiosk(browser, kiosk.service.url);
   const sent = captureVisitPost(page);
+  const badges = badgePages(page);
   await page.getByRole('heading', { name: 'Welcome' }).waitFor();
   const started = Date.now();
   await page.getByRole('button', { name: /I'm visiting/ }).click();
@@ -176,7 +177,7 @@ test('a walk-in with picture and signature: validated, stored, and well under 20
   await page.emulateMedia({ media: 'screen' });
 
   // The badge page the Electron shell prints: the badge alone, and a mark once it is complete.
-  await page.goto(`${kiosk.service.url}/badge/${visit.id}`);
+  await page.goto(`${kiosk.service.url}${badges.get(visit.id)}`);
   await page.waitForFunction(() => document.body.dataset.badgeReady === 'true');
   assert.equal(await page.locator('.badge-name').textContent(), 'Ana Souza');
   assert.equal(await page.getByRole('button').count(), 0);

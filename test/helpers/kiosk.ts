@@ -83,3 +83,18 @@ export async function openFrontDesk(page: Page, pin: string): Promise<void> {
   await page.getByRole('button', { name: 'Open' }).click();
   await page.getByRole('tablist', { name: 'Front-desk sections' }).waitFor();
 }
+
+/**
+ * The `/badge/…` page of each visit the page checks in from now on, by visit id: the id with its check-in's
+ * receipt, as the kiosk's own print asks for it.
+ */
+export function badgePages(page: Page): Map<string, string> {
+  const pages = new Map<string, string>();
+  page.on('response', async (response) => {
+    const { pathname } = new URL(response.url());
+    if (!['/v1/kiosk/walkin', '/v1/kiosk/invitee/checkin'].includes(pathname) || !response.ok()) return;
+    const visit = (await response.json()) as { id: string; receipt: string };
+    pages.set(visit.id, `/badge/${visit.id}?${new URLSearchParams({ receipt: visit.receipt })}`);
+  });
+  return pages;
+}

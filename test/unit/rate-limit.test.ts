@@ -1,16 +1,19 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createFailureLimiter } from '../../local-api/http/rate-limit.ts';
+import { lookupLimits } from '../../local-api/kiosk/visitor-routes.ts';
 import { manualClock } from '../helpers/context.ts';
 
 test('locks a key after too many failures within the window, then lets it try again', () => {
   const clock = manualClock();
   const limiter = createFailureLimiter({ maxFailures: 3, windowMs: 60_000, lockMs: 30_000 }, clock);
   limiter.recordFailure('a');
+  clock.advance(20_000);
   limiter.recordFailure('a');
   assert.equal(limiter.retryAfter('a'), 0);
+  clock.advance(20_000);
   limiter.recordFailure('a');
-  assert.equal(limiter.retryAfter('a'), 30_000);
+  assert.equal(limiter.retryAfter('a'), 30_000, 'the first failure leaves the window before the lock ends');
   assert.equal(limiter.retryAfter('b'), 0, 'other keys are not affected');
   clock.advance(10_000);
   assert.equal(limiter.retryAfter('a'), 20_000);
@@ -35,4 +38,27 @@ test('remembers a bounded number of keys', () => {
   for (const key of ['a', 'b', 'c']) limiter.recordFailure(key);
   assert.equal(limiter.retryAfter('a'), 0, 'the stalest key was forgotten');
   assert.ok(limiter.retryAfter('c') > 0);
+});
+
+test('the kiosk lookup limit holds over any window: a lock does not wipe the failures that caused it', () => {
+  const clock = manualClock();
+  const limiter = createFailureLimiter(lookupLimits, clock);
+  const allowed: number[] = [];
+  // A guesser who tries every second for half an hour, counted only when the screen let the lookup run.
+  for (let second = 0; second < 30 * 60; second++) {
+    if (limiter.retryAfter('kiosk') === 0) {
+      limiter.recordFailure('kiosk');
+      allowed.push(clock.now());
+    }
+    clock.advance(1_000);
+  }
+  const most = Math.max(
+    ...allowed.map((start) => allowed.filter((at) => at >= start && at < start + lookupLimits.windowMs).length),
+  );
+  assert.equal(
+    most,
+    lookupLimits.maxFailures,
+    `at most ${lookupLimits.maxFailures} within any ${lookupLimits.windowMs} ms`,
+  );
+  assert.equal(allowed.length, 3 * lookupLimits.maxFailures, 'and that many again in each window after');
 });

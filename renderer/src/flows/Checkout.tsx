@@ -7,25 +7,21 @@ import { Screen } from '../components/ui.tsx';
 import { useCountdown } from '../hooks.ts';
 import type { KioskData } from '../kiosk-data.ts';
 import { problemText } from '../problems.ts';
-import { timeOfDay } from '../time.ts';
-import type { FoundPerson, KioskVisit } from '../types.ts';
-
-/** Who is checking out: a badge read (the visit's own code) or a person found by name (a ticket). */
-type Leaving = { by: 'code'; code: string; name: string; since: string } | { by: 'ticket'; person: FoundPerson };
+import type { FoundPerson } from '../types.ts';
 
 const shownName = (person: { firstName: string; initial: string }) =>
   [person.firstName, person.initial].filter(Boolean).join(' ');
 
 /**
- * Check-out: the badge's QR code held up to the camera, or one's whole name typed. The service answers a name only
- * with close matches inside now, as a first name and an initial with a ticket: nobody else is revealed.
+ * Check-out: the badge's QR code held up to the camera, or one's whole name typed. The service answers the badge's
+ * visit, or a name's close matches inside now, as a first name and an initial with a ticket: nobody else is revealed.
  */
 export function Checkout(props: { api: Api; data: KioskData; lang: string; onCancel: () => void }) {
   const { t } = useTranslation();
-  const { api, data } = props;
+  const { api } = props;
   const [query, setQuery] = useState('');
   const [found, setFound] = useState<FoundPerson[]>([]);
-  const [chosen, setChosen] = useState<Leaving>();
+  const [chosen, setChosen] = useState<FoundPerson>();
   const [message, setMessage] = useState<string>();
   const [sending, setSending] = useState(false);
   const [goodbye, setGoodbye] = useState<string>();
@@ -34,12 +30,17 @@ export function Checkout(props: { api: Api; data: KioskData; lang: string; onCan
     const code = readCode(text);
     if (code.kind !== 'visit') return setMessage(t('checkout.scanBadge'));
     try {
-      const visit = await api.get<KioskVisit>(`/v1/kiosk/visit/${code.id}`);
-      if (!visit.isInsideCompany) return setMessage(t('checkout.alreadyOut'));
-      setMessage(undefined);
-      setChosen({ by: 'code', code: visitCode(visit.id), name: visit.name ?? '', since: visit.checkinAt });
+      const { visits } = await api.send<{ visits: FoundPerson[] }>('POST', '/v1/kiosk/checkout/find', {
+        code: visitCode(code.id),
+      });
+      setMessage(visits[0] ? undefined : t('checkout.noMatch'));
+      setChosen(visits[0]);
     } catch (error) {
-      setMessage(error instanceof ApiProblem && error.status === 404 ? t('checkout.noMatch') : problemText(error));
+      setMessage(
+        error instanceof ApiProblem && error.type === 'ALREADY_CHECKOUT'
+          ? t('checkout.alreadyOut')
+          : problemText(error),
+      );
     }
   };
 
@@ -49,23 +50,22 @@ export function Checkout(props: { api: Api; data: KioskData; lang: string; onCan
       const { visits } = await api.send<{ visits: FoundPerson[] }>('POST', '/v1/kiosk/checkout/find', { name });
       setFound(visits);
       if (visits.length === 0) setMessage(t('checkout.noMatch'));
-      else if (visits.length === 1 && visits[0]) setChosen({ by: 'ticket', person: visits[0] });
+      else if (visits.length === 1) setChosen(visits[0]);
     } catch (error) {
       setMessage(problemText(error));
     }
   };
 
-  const checkOut = async (leaving: Leaving) => {
+  const checkOut = async (leaving: FoundPerson) => {
     setSending(true);
     try {
-      const body = leaving.by === 'code' ? { code: leaving.code } : { ticket: leaving.person.ticket };
-      const done = await api.send<{ firstName: string }>('POST', '/v1/kiosk/checkout', body);
+      const done = await api.send<{ firstName: string }>('POST', '/v1/kiosk/checkout', { ticket: leaving.ticket });
       setGoodbye(done.firstName);
     } catch (error) {
       setSending(false);
       // Checked out already (elsewhere, or a lost answer retried): the visitor's goal is reached all the same.
       if (error instanceof ApiProblem && error.type === 'ALREADY_CHECKOUT') {
-        setGoodbye(leaving.by === 'code' ? leaving.name : leaving.person.firstName);
+        setGoodbye(leaving.firstName);
       } else setMessage(problemText(error));
     }
   };
@@ -73,14 +73,12 @@ export function Checkout(props: { api: Api; data: KioskData; lang: string; onCan
   if (goodbye !== undefined) return <Goodbye name={goodbye} onHome={props.onCancel} />;
 
   if (chosen) {
-    const name = chosen.by === 'code' ? chosen.name : shownName(chosen.person);
+    const name = shownName(chosen);
     return (
       <ConfirmScreen
         title={t('checkout.confirmTitle', { name })}
         name={name}
-        lines={[
-          chosen.by === 'code' && t('checkout.since', { time: timeOfDay(props.lang, data.timeZone, chosen.since) }),
-        ]}
+        lines={[]}
         confirmLabel={t('checkout.confirm')}
         sending={sending}
         message={message}
@@ -113,7 +111,7 @@ export function Checkout(props: { api: Api; data: KioskData; lang: string; onCan
       }
       onPick={(ticket) => {
         const person = found.find((candidate) => candidate.ticket === ticket);
-        if (person) setChosen({ by: 'ticket', person });
+        if (person) setChosen(person);
       }}
       onScan={scanned}
       message={message}

@@ -7,7 +7,7 @@ import type { HostFound } from '../types.ts';
 export type HostChoice = { kind: 'host'; host: HostFound } | { kind: 'reception' } | { kind: 'none' };
 
 /** Letters typed before the service is asked (its own minimum), and the pause after the last one. */
-const minLetters = 2;
+const minLetters = 3;
 const pauseMs = 200;
 
 /** The host id a check-in sends for a choice: none for the reception. */

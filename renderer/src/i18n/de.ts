@@ -120,7 +120,6 @@ export const de: Messages = {
     searchHint: 'Geben Sie Ihren vollständigen Namen ein.',
     noMatch: 'Niemand mit diesem Namen ist angemeldet.',
     confirmTitle: '{{name}} abmelden?',
-    since: 'Angemeldet um {{time}}',
     confirm: 'Ja, abmelden',
     goodbye: 'Auf Wiedersehen, {{name}}!',
     thanks: 'Danke für Ihren Besuch. Bitte geben Sie Ihren Ausweis am Empfang ab.',

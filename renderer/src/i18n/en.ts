@@ -119,7 +119,6 @@ export const en = {
     searchHint: 'Type your full name.',
     noMatch: 'No one with that name is checked in.',
     confirmTitle: 'Check out {{name}}?',
-    since: 'Checked in at {{time}}',
     confirm: 'Yes, check me out',
     goodbye: 'Goodbye, {{name}}!',
     thanks: 'Thank you for your visit. Please leave your badge at the reception.',

@@ -120,7 +120,6 @@ export const ptBR: Messages = {
     searchHint: 'Digite seu nome completo.',
     noMatch: 'Ninguém com esse nome está no local.',
     confirmTitle: 'Fazer o check-out de {{name}}?',
-    since: 'Check-in às {{time}}',
     confirm: 'Sim, fazer meu check-out',
     goodbye: 'Até logo, {{name}}!',
     thanks: 'Obrigado pela visita. Deixe seu crachá na recepção.',

@@ -120,7 +120,6 @@ export const zhHans: Messages = {
     searchHint: '请输入您的完整姓名。',
     noMatch: '没有此姓名的在场访客。',
     confirmTitle: '为 {{name}} 签退？',
-    since: '登记时间 {{time}}',
     confirm: '是的，为我签退',
     goodbye: '再见，{{name}}！',
     thanks: '感谢您的来访。请将访客证交还前台。',

@@ -11,6 +11,9 @@ import type { KioskVisit } from '../types.ts';
 /** How often and how long the waiting screen asks whether the host allowed the visit: every 2 s, for 5 minutes. */
 export const authorizationPoll = { everyMs: 2000, times: 150 } as const;
 
+/** The query that proves a visit is this screen's to read (`/v1/kiosk/visit/:id`, its gate code, its badge). */
+export const receiptQuery = (receipt: string) => `?${new URLSearchParams({ receipt })}`;
+
 interface Props {
   api: Api;
   data: KioskData;
@@ -30,6 +33,7 @@ export function Outcome(props: Props) {
   const [visit, setVisit] = useState(props.visit);
   const [waitedTooLong, setWaitedTooLong] = useState(false);
   const waiting = visit.authorizationStatus === 'waiting' && visit.visitorStatus !== 'BLOCKED';
+  const visitPath = `/v1/kiosk/visit/${visit.id}${receiptQuery(visit.receipt)}`;
 
   useEffect(() => {
     if (!waiting) return;
@@ -42,13 +46,13 @@ export function Outcome(props: Props) {
         return;
       }
       try {
-        setVisit(await props.api.get<KioskVisit>(`/v1/kiosk/visit/${visit.id}`));
+        setVisit(await props.api.get<KioskVisit>(visitPath));
       } catch {
         // A missed poll is retried by the next one; the banner tells if the service is down.
       }
     }, authorizationPoll.everyMs);
     return () => clearInterval(timer);
-  }, [waiting, props.api, visit.id]);
+  }, [waiting, props.api, visitPath]);
 
   const name = visit.name ?? '';
   if (visit.visitorStatus === 'BLOCKED') return <SeeReception name={name} reason="blocked" onHome={props.onHome} />;
@@ -112,7 +116,9 @@ function Confirmed({ api, data, lang, visit, picture, onHome }: Props) {
     setPrint('printing');
     // In the Electron shell the badge page is printed silently on the label printer; in a browser, the dialog.
     if (window.portaria) {
-      const result = await window.portaria.printBadge({ path: `/badge/${visit.id}` }).catch(() => ({ printed: false }));
+      const result = await window.portaria
+        .printBadge({ path: `/badge/${visit.id}${receiptQuery(visit.receipt)}` })
+        .catch(() => ({ printed: false }));
       setPrint(result.printed ? 'printed' : 'failed');
     } else {
       window.print();
@@ -148,7 +154,9 @@ function Confirmed({ api, data, lang, visit, picture, onHome }: Props) {
       {print === 'printed' && <Notice kind="success">{t('outcome.printed')}</Notice>}
       {print === 'failed' && <Notice kind="error">{t('outcome.printFailed')}</Notice>}
       <div className="outcome-cards">
-        {data.accessEnabled && <GateCode api={api} visitId={visit.id} />}
+        {data.accessEnabled && (
+          <GateCode api={api} path={`/v1/kiosk/visit/${visit.id}/qrcode${receiptQuery(visit.receipt)}`} />
+        )}
         <Badge data={data} visit={visit} picture={picture} lang={lang} />
       </div>
     </Screen>
@@ -166,7 +174,7 @@ interface GateAnswer {
  * The visitor's code for the turnstile (access integration on): fetched from the service and fetched again as
  * each dynamic code expires. Without the endpoint, or with the integration not ready, nothing is shown.
  */
-function GateCode({ api, visitId }: { api: Api; visitId: string }) {
+function GateCode({ api, path }: { api: Api; path: string }) {
   const { t } = useTranslation();
   const [code, setCode] = useState<GateAnswer>();
   useEffect(() => {
@@ -174,7 +182,7 @@ function GateCode({ api, visitId }: { api: Api; visitId: string }) {
     let current = true;
     const load = async () => {
       try {
-        const answer = await api.optional<GateAnswer>(`/v1/kiosk/visit/${visitId}/qrcode`);
+        const answer = await api.optional<GateAnswer>(path);
         if (!current) return;
         setCode(answer);
         if (answer && answer.expiresInMs !== null) timer = setTimeout(load, Math.max(1000, answer.expiresInMs));
@@ -190,7 +198,7 @@ function GateCode({ api, visitId }: { api: Api; visitId: string }) {
       current = false;
       clearTimeout(timer);
     };
-  }, [api, visitId]);
+  }, [api, path]);
   if (!code) return null;
   return (
     <section className="gate-code" aria-label={t('outcome.gateCode')}>
