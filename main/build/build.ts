@@ -114,12 +114,19 @@ async function bundleCommandLine(root: string, out: string): Promise<void> {
   });
 }
 
-/** The page, with Vite; its inputs are the renderer folder and every file of the repository the bundle took in. */
-export async function buildRenderer(root = repoRoot): Promise<void> {
+/**
+ * The page, with Vite; its inputs are the renderer folder and every file of the repository the bundle took in.
+ * Nothing is written under node_modules: Vite's default way of loading its config file writes it, bundled, into
+ * `node_modules/.vite-temp`, and a change there makes npm's record of node_modules (its hidden lock file) older than
+ * the folder, so every `npx portaria` after an install read all the packages again (seconds). The module runner
+ * loads the config in memory; the config's `cacheDir` keeps Vite's cache under `dist/`.
+ */
+export async function buildRenderer(root = repoRoot, manifest = rendererManifest): Promise<void> {
   const { build: viteBuild } = await import('vite');
   const taken = new Set<string>();
   await viteBuild({
     configFile: join(root, 'renderer', 'vite.config.ts'),
+    configLoader: 'runner',
     logLevel: 'warn',
     plugins: [
       {
@@ -135,7 +142,7 @@ export async function buildRenderer(root = repoRoot): Promise<void> {
       },
     ],
   });
-  recordInputs(root, rendererManifest, { folders: ['renderer'], files: [...taken, ...packageFiles] });
+  recordInputs(root, manifest, { folders: ['renderer'], files: [...taken, ...packageFiles] });
 }
 
 /** The app's tree in `out`, with a copy of the page as last built. */
