@@ -10,21 +10,34 @@ import {
   restoreDatabase,
   verifyDatabaseFile,
 } from '../../local-api/backup/backup.ts';
+import { deviceKeyFile } from '../../local-api/secrets/box.ts';
 import { privateDataFolder, privateFolder } from '../../local-api/store/private-files.ts';
 import { CommandFailure, command } from './command.ts';
-import { dataOption } from './inputs.ts';
+import { database, databaseOption, dataOption } from './inputs.ts';
 
 export const backup = command({
   name: 'backup',
   summary: "An online backup of a data folder's database and its digest (<file>.sha256), also while the service runs.",
+  details:
+    "A hub on PostgreSQL keeps its data in PostgreSQL, not in the folder: back it up with PostgreSQL's own tools\n" +
+    '(pg_dump, or pg_basebackup with WAL archiving; docs/deployment.md).',
   options: {
     data: dataOption,
+    database: databaseOption,
     out: { type: 'string', value: '<file>', help: 'where to write it (default: a dated file in <dir>/backups/)' },
   },
   async run(values) {
     const dataDir = resolve(values.data);
-    if (!existsSync(databaseFile(dataDir))) {
-      throw new CommandFailure(`--data ${values.data} holds no Portaria database: give the folder the service uses`);
+    const onPostgres = database(values.database) !== undefined;
+    if (onPostgres || !existsSync(databaseFile(dataDir))) {
+      const postgres = 'back up PostgreSQL with its own tools (pg_dump; docs/deployment.md)';
+      throw new CommandFailure(
+        onPostgres
+          ? `backup copies a data folder's SQLite database, and this service's database is PostgreSQL: ${postgres}`
+          : existsSync(deviceKeyFile(dataDir))
+            ? `--data ${values.data} holds no SQLite database, so its service runs on PostgreSQL (a hub): ${postgres}`
+            : `--data ${values.data} holds no Portaria database: give the folder the service uses`,
+      );
     }
     privateDataFolder(dataDir);
     if (values.out === undefined) privateFolder(backupsDir(dataDir));

@@ -82,6 +82,9 @@ describe('bad input: one line naming the problem and the fix', () => {
       /--port abc is not a port number: give a whole number from 0 to 65535/,
     ],
     [['serve', '--port', '70000', '--data', data], /--port 70000 is not a port number/],
+    [['serve', '--port', '-1', '--data', data], /--port -1 is not a port number: give a whole number from 0/],
+    [['company', 'create', '--data', data, '--name', ''], /--name is empty: give the company's name/],
+    [['company', 'create', '--data', data, '--name', '  '], /--name is empty/],
     [['start', '--port', 'abc'], /--port abc is not a port number/],
     [
       ['serve', '--port', '0', '--data', data, '--colour'],
@@ -212,6 +215,24 @@ describe('bad input: one line naming the problem and the fix', () => {
       1,
       /holds no Portaria database: give the folder the service uses/,
     );
+  });
+
+  test("backup of a hub on PostgreSQL points at PostgreSQL's own backups (exit 1)", async () => {
+    const hubFolder = fresh();
+    writeFileSync(join(hubFolder, 'device.key'), Buffer.alloc(32));
+    assertOneLineError(
+      await cli(['backup', '--data', hubFolder]),
+      1,
+      /holds no SQLite database, so its service runs on PostgreSQL \(a hub\): back up PostgreSQL with its own tools \(pg_dump/,
+    );
+    const postgres = 'postgres://portaria@127.0.0.1:9/portaria';
+    for (const way of [{ args: ['--database', postgres] }, { env: { PORTARIA_DATABASE: postgres } }]) {
+      assertOneLineError(
+        await cli(['backup', '--data', fresh(), ...(way.args ?? [])], { env: way.env ?? {} }),
+        1,
+        /this service's database is PostgreSQL: back up PostgreSQL with its own tools \(pg_dump/,
+      );
+    }
   });
 
   test('--debug adds the stack trace to the line', async () => {
