@@ -1,10 +1,21 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { commands } from '../../main/cli/commands.ts';
-import { type CliResult, cli, client, removeDir, repoRoot, startService, tempDir } from '../helpers/service.ts';
+import { defaultServicePort, servicePort } from '../../main/cli/inputs.ts';
+import {
+  type CliResult,
+  cli,
+  client,
+  cliPath,
+  removeDir,
+  repoRoot,
+  startService,
+  tempDir,
+} from '../helpers/service.ts';
 
 /*
  * The command line as a person meets it: help for every command, and every bad input answered with one line that
@@ -74,7 +85,7 @@ describe('bad input: one line naming the problem and the fix', () => {
     [['frob'], /unknown command "frob": see portaria --help/],
     [['help', 'frob'], /unknown command "frob"/],
     [['company'], /company needs one of: company create/],
-    [['serve'], /serve needs --port and --data \(see portaria serve --help\)/],
+    [['serve'], /serve needs --data \(see portaria serve --help\)/],
     [['serve', '--data', data, '--port'], /--port needs a value \(see portaria serve --help\)/],
     [['serve', '--port', '--data', data], /--port needs a value/],
     [
@@ -241,6 +252,43 @@ describe('bad input: one line naming the problem and the fix', () => {
     const [first, ...rest] = result.stderr.split('\n');
     assert.match(first ?? '', /^portaria: --data .* is a file, not a folder/);
     assert.match(rest.join('\n'), /^CommandFailure: .*\n\s+at /);
+  });
+});
+
+describe("serve's port, as start's", () => {
+  test('without --port or PORT it is 4780, the port the docs use; PORT and --port choose another', () => {
+    assert.equal(defaultServicePort, 4780);
+    assert.equal(servicePort(undefined, undefined), 4780);
+    assert.equal(servicePort(undefined, '4781'), 4781);
+    assert.equal(servicePort('4782', '4781'), 4782);
+    assert.throws(() => servicePort(undefined, 'x'), /PORT x is not a port number/);
+  });
+
+  test('serve runs without --port (here PORT=0 picks a free one, since 4780 may be taken on this machine)', async () => {
+    const child = spawn(process.execPath, [cliPath, 'serve', '--data', fresh()], {
+      env: { ...process.env, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const listening = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 20_000);
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (/listening on http/.test(out)) {
+            clearTimeout(timer);
+            resolve(out);
+          }
+        });
+        child.on('exit', (code) => {
+          clearTimeout(timer);
+          reject(new Error(`serve exited with ${code}`));
+        });
+      });
+      assert.match(listening, /^Portaria listening on http:\/\/127\.0\.0\.1:\d+/m);
+    } finally {
+      child.kill();
+    }
   });
 });
 
