@@ -21,7 +21,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { filesUnder, readInputs, recordInputs, staleness, withBuildLock } from './fresh.mjs';
 import { nativeModule } from './launch.ts';
-import { buildElectronNative } from './native.ts';
+import { buildElectronNative, nativePackages, rebuildForElectron, withoutNodedir } from './native.ts';
 import { appManifest, buildLock, outDir, rendererManifest, rendererOut, repoRoot } from './paths.ts';
 
 /**
@@ -208,19 +208,37 @@ export async function ensureBuilt(root = repoRoot, out = outDir): Promise<void> 
 }
 
 /**
- * Packages the app with electron-builder, everything built first. electron-builder rebuilds better-sqlite3 for
- * Electron inside the project's node_modules; afterwards it is rebuilt for Node again, so the tests keep working.
+ * Packages the app with electron-builder, everything built first. electron-builder rebuilds nothing itself
+ * (electron-builder.yml, `npmRebuild: false`: called directly, it leaves the project's modules alone): the app's
+ * native dependencies are rebuilt for Electron here, in the project's node_modules, without npm's `nodedir`; its
+ * afterPack hook (main/build/after-pack.mjs) refuses a packaged module built for another ABI. Afterwards, whatever
+ * happened, every native module is rebuilt for Node again (with `nodedir`), so the tests keep working.
  */
 export async function dist(args: string[], root = repoRoot): Promise<number> {
   await ensureBuilt(root);
-  const builder = spawnSync(
-    process.execPath,
-    [join(root, 'node_modules', 'electron-builder', 'cli.js'), '--config', 'electron-builder.yml', ...args],
-    { cwd: root, stdio: 'inherit' },
-  );
+  const forNode = { ...process.env };
+  let status: number;
+  try {
+    withoutNodedir(process.env);
+    await rebuildForElectron(root);
+    const builder = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules', 'electron-builder', 'cli.js'), '--config', 'electron-builder.yml', ...args],
+      { cwd: root, stdio: 'inherit' },
+    );
+    status = builder.status ?? 1;
+  } catch (error) {
+    say(`Building the native modules for Electron failed: ${error}`);
+    status = 1;
+  }
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const restore = spawnSync(npm, ['rebuild', nativeModule], { cwd: root, stdio: 'inherit', shell: true });
-  return builder.status || restore.status || 0;
+  const restore = spawnSync(npm, ['rebuild', ...nativePackages(root)], {
+    cwd: root,
+    stdio: 'inherit',
+    shell: true,
+    env: forNode,
+  });
+  return status || restore.status || 0;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
