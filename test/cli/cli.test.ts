@@ -58,6 +58,15 @@ describe('help', () => {
     });
   }
 
+  test('portaria --version (or -v, or version) prints the version of package.json (exit 0)', async () => {
+    const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
+    for (const word of ['--version', '-v', 'version']) {
+      const result = await cli([word]);
+      assert.equal(result.status, 0, result.stderr);
+      assert.equal(result.stdout, `portaria ${version}\n`);
+    }
+  });
+
   test('portaria <command> --help shows its options (exit 0); so do -h and help <command>', async () => {
     const asked = [
       ...commands.map((entry) => [...entry.name.split(' '), '--help']),

@@ -138,6 +138,15 @@ test('the README and docs/ show the commands this test reads', () => {
   for (const listed of Object.keys(notRunHere)) assert.ok(texts.includes(listed), `still in the docs: ${listed}`);
 });
 
+test("no document names a path of a developer's machine", () => {
+  for (const file of [...docFiles, 'CONTRIBUTING.md']) {
+    const found = /(?:^|[\s`(])((?:\/work|\/home|\/root|\/Users|[A-Z]:\\Users)\/?[^\s`)]*)/m.exec(
+      readFileSync(join(repoRoot, file), 'utf8'),
+    );
+    assert.equal(found?.[1], undefined, file);
+  }
+});
+
 test('every npm script the docs name exists', () => {
   const scripts = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).scripts as Record<string, string>;
   for (const { file, text } of examples.filter((example) => example.text.startsWith('npm '))) {
