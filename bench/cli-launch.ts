@@ -1,9 +1,10 @@
 /**
  * What `npx portaria` costs over running the command line's launcher directly: `npx portaria --help` against
- * `node main/cli/portaria.mjs --help`, alternately, each run timed from spawn to exit. npx itself takes a few hundred
- * milliseconds; it took seconds more when npm's record of node_modules (its hidden lock file,
- * node_modules/.package-lock.json) was older than a folder in node_modules, which npm then reads whole again. So the
- * folders newer than that record are listed too. Goal: npx within 0.5 s of the direct call (docs/benchmarks.md).
+ * `node main/cli/portaria.mjs --help`, alternately, each run timed from spawn to exit, with `npx --version` (npm's own
+ * start, the least any npx call costs). npx took seconds more when it read every installed package again: when
+ * package.json named the command as its "bin" (main/build/link-command.mjs says why), and when npm's record of
+ * node_modules (its hidden lock file, node_modules/.package-lock.json) was older than a folder in node_modules. So
+ * the folders newer than that record are listed too. Goal: npx within 0.5 s of the direct call (docs/benchmarks.md).
  *
  *   node --import tsx bench/cli-launch.ts [--runs 7]        (npm run bench:cli-launch)
  */
@@ -17,6 +18,8 @@ const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }
 const runs = Math.min(Math.max(Number.parseInt(values.runs, 10) || 7, 1), 50);
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const ways = {
+  // npm's own start: the least any npx call costs.
+  'npx --version': [npx, ['--version']],
   'npx portaria --help': [npx, ['portaria', '--help']],
   'node main/cli/portaria.mjs --help': [process.execPath, [join(repoRoot, 'main', 'cli', 'portaria.mjs'), '--help']],
 } satisfies Record<string, [string, string[]]>;
@@ -35,7 +38,10 @@ function newerThanNpmRecord(): string[] {
   const modules = join(repoRoot, 'node_modules');
   const recorded = statSync(join(modules, '.package-lock.json'), { throwIfNoEntry: false })?.mtimeMs;
   if (recorded === undefined) return ['(no node_modules/.package-lock.json)'];
-  return readdirSync(modules).filter((entry) => statSync(join(modules, entry)).mtimeMs > recorded);
+  // npm compares the folders of packages, not dot-folders such as .bin.
+  return readdirSync(modules).filter(
+    (entry) => !entry.startsWith('.') && statSync(join(modules, entry)).mtimeMs > recorded,
+  );
 }
 
 const stale = newerThanNpmRecord();
