@@ -158,8 +158,8 @@ test('every npm script the docs name exists', () => {
 test('every portaria example has its command, known options and the required ones', async () => {
   for (const { file, text } of examples.filter((example) => !example.text.startsWith('npm '))) {
     const args = await words(text.replace(/^(npx )?portaria /, ''), async () => 'a-company-id');
-    // Help is not a use of the command's options.
-    if (args.includes('--help')) continue;
+    // Help and the version are not uses of a command's options.
+    if (args.includes('--help') || args[0] === '--version') continue;
     const { definition, options } = commandOf(args);
     assert.doesNotThrow(() => parseOptions(definition, options), `${file}: ${text}`);
   }
