@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
@@ -82,6 +83,38 @@ test('electron-builder rebuilds nothing in the project (npmRebuild: false) and r
   const config = readFileSync(join(repoRoot, 'electron-builder.yml'), 'utf8');
   assert.match(config, /^npmRebuild: false$/m);
   assert.match(config, /^afterPack: \.\/main\/build\/after-pack\.mjs$/m);
+});
+
+test("electron-builder called directly leaves the project's module alone, packs it as it is, and refuses it", () => {
+  // A stand-in for Electron's binary (it cannot be downloaded here): packing a folder needs nothing else of it.
+  const electronDist = tempDir('portaria-fake-electron-');
+  const output = tempDir('portaria-installers-');
+  dirs.push(electronDist, output);
+  writeFileSync(join(electronDist, 'electron'), '#!/bin/sh\n');
+  chmodSync(join(electronDist, 'electron'), 0o755);
+  const builder = spawnSync(
+    process.execPath,
+    [
+      join(repoRoot, 'node_modules', 'electron-builder', 'cli.js'),
+      '--config',
+      'electron-builder.yml',
+      '--linux',
+      'dir',
+      `-c.electronDist=${electronDist}`,
+      `-c.directories.output=${output}`,
+    ],
+    { cwd: repoRoot, encoding: 'utf8', timeout: 180_000 },
+  );
+  const said = `${builder.stdout}${builder.stderr}`;
+  assert.notEqual(builder.status, 0, said);
+  assert.match(said, /skipped dependencies rebuild/);
+  assert.match(
+    said,
+    new RegExp(
+      `not built for Electron's ABI ${electronAbi(electronDir)}: \\S*better_sqlite3\\.node \\(ABI ${process.versions.modules}\\)`,
+    ),
+  );
+  assert.equal(registeredAbi(projectModule), process.versions.modules, "the project's build is still Node's");
 });
 
 test("the Electron build's environment has no nodedir (it made node-gyp use Node's headers)", () => {
