@@ -21,7 +21,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { filesUnder, readInputs, recordInputs, staleness, withBuildLock } from './fresh.mjs';
 import { nativeModule } from './launch.ts';
-import { buildElectronNative, nativePackages, rebuildForElectron, withoutNodedir } from './native.ts';
+import { appNativeDependencies, buildElectronNative, rebuildForElectron, withoutNodedir } from './native.ts';
 import { appManifest, buildLock, outDir, rendererManifest, rendererOut, repoRoot } from './paths.ts';
 
 /**
@@ -212,15 +212,16 @@ export async function ensureBuilt(root = repoRoot, out = outDir): Promise<void> 
  * (electron-builder.yml, `npmRebuild: false`: called directly, it leaves the project's modules alone): the app's
  * native dependencies are rebuilt for Electron here, in the project's node_modules, without npm's `nodedir`; its
  * afterPack hook (main/build/after-pack.mjs) refuses a packaged module built for another ABI. Afterwards, whatever
- * happened, every native module is rebuilt for Node again (with `nodedir`), so the tests keep working.
+ * happened, each of them is rebuilt for Node again (with `nodedir`), so the tests keep working.
  */
 export async function dist(args: string[], root = repoRoot): Promise<number> {
   await ensureBuilt(root);
   const forNode = { ...process.env };
+  const rebuilt = appNativeDependencies(root);
   let status: number;
   try {
     withoutNodedir(process.env);
-    await rebuildForElectron(root);
+    await rebuildForElectron(rebuilt, root);
     const builder = spawnSync(
       process.execPath,
       [join(root, 'node_modules', 'electron-builder', 'cli.js'), '--config', 'electron-builder.yml', ...args],
@@ -232,7 +233,7 @@ export async function dist(args: string[], root = repoRoot): Promise<number> {
     status = 1;
   }
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const restore = spawnSync(npm, ['rebuild', ...nativePackages(root)], {
+  const restore = spawnSync(npm, ['rebuild', ...rebuilt], {
     cwd: root,
     stdio: 'inherit',
     shell: true,

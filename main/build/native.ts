@@ -52,17 +52,24 @@ export function nativePackages(root = repoRoot): string[] {
 }
 
 /**
- * Rebuilds the app's native dependencies (those of package.json's `dependencies`, which the installers carry) for
- * Electron, in the project's node_modules; the caller has dropped `nodedir` from the environment.
+ * The native packages the installers carry: those of package.json's `dependencies` (libpq, optional and for hubs
+ * only, stays out).
  */
-export async function rebuildForElectron(root = repoRoot): Promise<void> {
-  const require = createRequire(join(root, 'package.json'));
+export function appNativeDependencies(root = repoRoot): string[] {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     dependencies?: Record<string, string>;
   };
+  return nativePackages(root).filter((name) => manifest.dependencies?.[name] !== undefined);
+}
+
+/**
+ * Rebuilds the given native packages for Electron, in the project's node_modules; the caller has dropped `nodedir`
+ * from the environment.
+ */
+export async function rebuildForElectron(onlyModules: string[], root = repoRoot): Promise<void> {
+  const require = createRequire(join(root, 'package.json'));
   const electronVersion = JSON.parse(readFileSync(join(root, 'node_modules', 'electron', 'package.json'), 'utf8'))
     .version as string;
-  const onlyModules = nativePackages(root).filter((name) => manifest.dependencies?.[name] !== undefined);
   const { rebuild } = require('@electron/rebuild') as typeof import('@electron/rebuild');
   await rebuild({ buildPath: root, electronVersion, force: true, onlyModules, types: ['prod'] });
 }

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import afterPack from '../../main/build/after-pack.mjs';
-import { nativePackages, withoutNodedir } from '../../main/build/native.ts';
+import { appNativeDependencies, nativePackages, withoutNodedir } from '../../main/build/native.ts';
 import { electronAbi, modulesNotBuiltFor, registeredAbi } from '../../main/build/native-abi.mjs';
 import { removeDir, repoRoot, tempDir } from '../helpers/service.ts';
 
@@ -122,7 +122,7 @@ test("the Electron build's environment has no nodedir (it made node-gyp use Node
   assert.deepEqual(env, { PATH: '/bin' });
 });
 
-test('every native package is found (all rebuilt for Node after dist), scoped ones too', () => {
+test("dist rebuilds the app's native dependencies, found from package.json, not a list of names; scoped ones too", () => {
   const root = tempDir('portaria-native-packages-');
   dirs.push(root);
   for (const [name, file] of [
@@ -134,5 +134,8 @@ test('every native package is found (all rebuilt for Node after dist), scoped on
     writeFileSync(join(root, 'node_modules', name, file), '{}');
   }
   assert.deepEqual(nativePackages(root), ['@scope/b-native', 'a-native']);
-  assert.ok(nativePackages().includes('better-sqlite3'));
+  writeFileSync(join(root, 'package.json'), JSON.stringify({ dependencies: { 'a-native': '1', 'c-plain': '1' } }));
+  assert.deepEqual(appNativeDependencies(root), ['a-native']);
+  // The project's: better-sqlite3; libpq is an optional dependency, for hubs, never in the installers.
+  assert.deepEqual(appNativeDependencies(), ['better-sqlite3']);
 });
