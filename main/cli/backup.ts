@@ -15,6 +15,21 @@ import { privateDataFolder, privateFolder } from '../../local-api/store/private-
 import { CommandFailure, command } from './command.ts';
 import { database, databaseOption, dataOption } from './inputs.ts';
 
+/**
+ * Why `backup` cannot copy a data folder, or undefined when it holds a SQLite database. A hub on PostgreSQL (its
+ * `--database`, or a folder with the device key and no SQLite file) is pointed at PostgreSQL's own backups.
+ */
+function backupRefusal(dataText: string, dataDir: string, onPostgres: boolean): string | undefined {
+  const postgres = 'back up PostgreSQL with its own tools (pg_dump; docs/deployment.md)';
+  if (onPostgres)
+    return `backup copies a data folder's SQLite database, and this service's database is PostgreSQL: ${postgres}`;
+  if (existsSync(databaseFile(dataDir))) return undefined;
+  if (existsSync(deviceKeyFile(dataDir))) {
+    return `--data ${dataText} holds no SQLite database, so its service runs on PostgreSQL (a hub): ${postgres}`;
+  }
+  return `--data ${dataText} holds no Portaria database: give the folder the service uses`;
+}
+
 export const backup = command({
   name: 'backup',
   summary: "An online backup of a data folder's database and its digest (<file>.sha256), also while the service runs.",
@@ -28,17 +43,8 @@ export const backup = command({
   },
   async run(values) {
     const dataDir = resolve(values.data);
-    const onPostgres = database(values.database) !== undefined;
-    if (onPostgres || !existsSync(databaseFile(dataDir))) {
-      const postgres = 'back up PostgreSQL with its own tools (pg_dump; docs/deployment.md)';
-      throw new CommandFailure(
-        onPostgres
-          ? `backup copies a data folder's SQLite database, and this service's database is PostgreSQL: ${postgres}`
-          : existsSync(deviceKeyFile(dataDir))
-            ? `--data ${values.data} holds no SQLite database, so its service runs on PostgreSQL (a hub): ${postgres}`
-            : `--data ${values.data} holds no Portaria database: give the folder the service uses`,
-      );
-    }
+    const refused = backupRefusal(values.data, dataDir, database(values.database) !== undefined);
+    if (refused) throw new CommandFailure(refused);
     privateDataFolder(dataDir);
     if (values.out === undefined) privateFolder(backupsDir(dataDir));
     const out = resolve(values.out ?? join(backupsDir(dataDir), backupFileName(Date.now())));
