@@ -8,6 +8,8 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   root: import.meta.dirname,
   base: '/',
+  // Not node_modules/.vite: build output kept out of node_modules (main/build/build.ts, buildRenderer).
+  cacheDir: '../dist/vite',
   plugins: [react()],
   build: {
     outDir: 'dist',

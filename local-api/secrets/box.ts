@@ -63,8 +63,11 @@ const plainFile: KeyWrapper = {
   },
 };
 
+/** The device's key in its data folder: beside the SQLite database, or alone in a hub's folder on PostgreSQL. */
+export const deviceKeyFile = (dataDir: string) => join(dataDir, 'device.key');
+
 export function loadDeviceKey(dataDir: string, wrapper: KeyWrapper = plainFile): Buffer {
-  const file = join(dataDir, 'device.key');
+  const file = deviceKeyFile(dataDir);
   if (existsSync(file)) return wrapper.unwrap(readFileSync(file));
   const key = randomBytes(32);
   createFileDurably(file, wrapper.wrap(key), 0o600);

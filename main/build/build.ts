@@ -21,7 +21,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { filesUnder, readInputs, recordInputs, staleness, withBuildLock } from './fresh.mjs';
 import { nativeModule } from './launch.ts';
-import { buildElectronNative } from './native.ts';
+import { appNativeDependencies, buildElectronNative, rebuildForElectron, withoutNodedir } from './native.ts';
 import { appManifest, buildLock, outDir, rendererManifest, rendererOut, repoRoot } from './paths.ts';
 
 /**
@@ -139,12 +139,19 @@ async function bundleCommandLine(root: string, out: string): Promise<void> {
   });
 }
 
-/** The page, with Vite; its inputs are the renderer folder and every file of the repository the bundle took in. */
-export async function buildRenderer(root = repoRoot): Promise<void> {
+/**
+ * The page, with Vite; its inputs are the renderer folder and every file of the repository the bundle took in.
+ * Nothing is written under node_modules: Vite's default way of loading its config file writes it, bundled, into
+ * `node_modules/.vite-temp`, and a change there makes npm's record of node_modules (its hidden lock file) older than
+ * the folder, so every `npx portaria` after an install read all the packages again (seconds). The module runner
+ * loads the config in memory; the config's `cacheDir` keeps Vite's cache under `dist/`.
+ */
+export async function buildRenderer(root = repoRoot, manifest = rendererManifest): Promise<void> {
   const { build: viteBuild } = await import('vite');
   const taken = new Set<string>();
   await viteBuild({
     configFile: join(root, 'renderer', 'vite.config.ts'),
+    configLoader: 'runner',
     logLevel: 'warn',
     plugins: [
       {
@@ -160,7 +167,7 @@ export async function buildRenderer(root = repoRoot): Promise<void> {
       },
     ],
   });
-  recordInputs(root, rendererManifest, { folders: ['renderer'], files: [...taken, ...packageFiles] });
+  recordInputs(root, manifest, { folders: ['renderer'], files: [...taken, ...packageFiles] });
 }
 
 /** The app's tree in `out`, with a copy of the page as last built. */
@@ -226,19 +233,38 @@ export async function ensureBuilt(root = repoRoot, out = outDir): Promise<void> 
 }
 
 /**
- * Packages the app with electron-builder, everything built first. electron-builder rebuilds better-sqlite3 for
- * Electron inside the project's node_modules; afterwards it is rebuilt for Node again, so the tests keep working.
+ * Packages the app with electron-builder, everything built first. electron-builder rebuilds nothing itself
+ * (electron-builder.yml, `npmRebuild: false`: called directly, it leaves the project's modules alone): the app's
+ * native dependencies are rebuilt for Electron here, in the project's node_modules, without npm's `nodedir`; its
+ * afterPack hook (main/build/after-pack.mjs) refuses a packaged module built for another ABI. Afterwards, whatever
+ * happened, each of them is rebuilt for Node again (with `nodedir`), so the tests keep working.
  */
 export async function dist(args: string[], root = repoRoot): Promise<number> {
   await ensureBuilt(root);
-  const builder = spawnSync(
-    process.execPath,
-    [join(root, 'node_modules', 'electron-builder', 'cli.js'), '--config', 'electron-builder.yml', ...args],
-    { cwd: root, stdio: 'inherit' },
-  );
+  const forNode = { ...process.env };
+  const rebuilt = appNativeDependencies(root);
+  let status: number;
+  try {
+    withoutNodedir(process.env);
+    await rebuildForElectron(rebuilt, root);
+    const builder = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules', 'electron-builder', 'cli.js'), '--config', 'electron-builder.yml', ...args],
+      { cwd: root, stdio: 'inherit' },
+    );
+    status = builder.status ?? 1;
+  } catch (error) {
+    say(`Building the native modules for Electron failed: ${error}`);
+    status = 1;
+  }
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const restore = spawnSync(npm, ['rebuild', nativeModule], { cwd: root, stdio: 'inherit', shell: true });
-  return builder.status || restore.status || 0;
+  const restore = spawnSync(npm, ['rebuild', ...rebuilt], {
+    cwd: root,
+    stdio: 'inherit',
+    shell: true,
+    env: forNode,
+  });
+  return status || restore.status || 0;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {

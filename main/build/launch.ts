@@ -28,19 +28,7 @@ export function displayAvailable(platform: NodeJS.Platform, env: NodeJS.ProcessE
   return { ok: false, reason: 'there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set)' };
 }
 
-/**
- * Whether a native module was built for the given ABI (`process.versions.modules`; Electron's is in
- * `node_modules/electron/abi_version`). A module built with node's own headers registers itself under node's
- * ABI number, and Electron refuses to load it.
- */
-export function builtForAbi(nodeFile: string, abi: string): boolean {
-  return existsSync(nodeFile) && readFileSync(nodeFile).includes(`node_register_module_v${abi}`);
-}
-
-/** Electron's ABI number, as its package records it. */
-export function electronAbi(electronPackageDir: string): string {
-  return readFileSync(join(electronPackageDir, 'abi_version'), 'utf8').trim();
-}
+export { builtForAbi, electronAbi } from './native-abi.mjs';
 
 /**
  * Where the Electron build of better-sqlite3 lives: beside the built main process, in `dist/electron/node_modules`,

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { builtForAbi, electronAbi, electronNativeModuleFile, nativeModule } from './launch.ts';
@@ -19,8 +19,7 @@ export async function buildElectronNative(root = repoRoot, out = outDir): Promis
   mkdirSync(join(out, 'node_modules'), { recursive: true });
   const source = join(root, 'node_modules', nativeModule);
   cpSync(source, moduleDir, { recursive: true, filter: (path) => !path.startsWith(join(source, 'build')) });
-  delete process.env.npm_config_nodedir;
-  delete process.env.NPM_CONFIG_NODEDIR;
+  withoutNodedir(process.env);
   const { rebuild } = require('@electron/rebuild') as typeof import('@electron/rebuild');
   try {
     await rebuild({ buildPath: moduleDir, projectRootPath: moduleDir, electronVersion, force: true });
@@ -28,4 +27,49 @@ export async function buildElectronNative(root = repoRoot, out = outDir): Promis
     process.stderr.write(`Building ${nativeModule} for Electron ${electronVersion} failed: ${error}\n`);
   }
   return builtForAbi(electronNativeModuleFile(out), electronAbi(electronDir));
+}
+
+/**
+ * Drops npm's `nodedir` setting (README: `npm config set nodedir /usr`, for offline builds for Node) from an
+ * environment that builds for Electron: node-gyp would compile against Node's headers and make a module that
+ * registers Node's ABI, which Electron refuses. Answers the environment.
+ */
+export function withoutNodedir(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  for (const name of Object.keys(env)) if (name.toLowerCase() === 'npm_config_nodedir') delete env[name];
+  return env;
+}
+
+/** The packages of `root`'s node_modules with a native part compiled from source (a binding.gyp), by name. */
+export function nativePackages(root = repoRoot): string[] {
+  const modules = join(root, 'node_modules');
+  if (!existsSync(modules)) return [];
+  return readdirSync(modules)
+    .flatMap((name) =>
+      name.startsWith('@') ? readdirSync(join(modules, name)).map((scoped) => `${name}/${scoped}`) : [name],
+    )
+    .filter((name) => existsSync(join(modules, name, 'binding.gyp')))
+    .sort();
+}
+
+/**
+ * The native packages the installers carry: those of package.json's `dependencies` (libpq, optional and for hubs
+ * only, stays out).
+ */
+export function appNativeDependencies(root = repoRoot): string[] {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
+  return nativePackages(root).filter((name) => manifest.dependencies?.[name] !== undefined);
+}
+
+/**
+ * Rebuilds the given native packages for Electron, in the project's node_modules; the caller has dropped `nodedir`
+ * from the environment.
+ */
+export async function rebuildForElectron(onlyModules: string[], root = repoRoot): Promise<void> {
+  const require = createRequire(join(root, 'package.json'));
+  const electronVersion = JSON.parse(readFileSync(join(root, 'node_modules', 'electron', 'package.json'), 'utf8'))
+    .version as string;
+  const { rebuild } = require('@electron/rebuild') as typeof import('@electron/rebuild');
+  await rebuild({ buildPath: root, electronVersion, force: true, onlyModules, types: ['prod'] });
 }

@@ -72,7 +72,12 @@ export function parseOptions<Options extends OptionSpecs>(
   );
   let values: Record<string, string | boolean | undefined>;
   try {
-    values = parseArgs({ args, options: config, strict: true, allowPositionals: false }).values as typeof values;
+    values = parseArgs({
+      args: negativeNumbersAsValues(args, definition),
+      options: config,
+      strict: true,
+      allowPositionals: false,
+    }).values as typeof values;
   } catch (error) {
     throw new UsageError(`${parseProblem(error as NodeJS.ErrnoException, definition)} (${helpHint(definition.name)})`);
   }
@@ -86,6 +91,26 @@ export function parseOptions<Options extends OptionSpecs>(
     if (spec.type === 'boolean') values[name] ??= false;
   }
   return values as OptionValues<Options>;
+}
+
+/**
+ * `--port -1`: parseArgs takes `-1` for an option (so the value would be "missing"); no option of ours is a digit,
+ * so a word that starts with `-` and a digit after a string option is its value, and is checked as one.
+ */
+function negativeNumbersAsValues(args: string[], definition: Command): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] ?? '';
+    const next = args[i + 1];
+    const takesValue = arg.startsWith('--') && definition.options[arg.slice(2)]?.type === 'string';
+    if (takesValue && next !== undefined && /^-\d/.test(next)) {
+      joined.push(`${arg}=${next}`);
+      i += 1;
+    } else {
+      joined.push(arg);
+    }
+  }
+  return joined;
 }
 
 /** parseArgs's own messages are long and speak of its API; these say what was typed. */

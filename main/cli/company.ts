@@ -19,6 +19,7 @@ export const companyCreate = command({
     timezone: { type: 'string', value: '<IANA zone>', help: "the company's time zone, e.g. America/Sao_Paulo" },
   },
   async run(values) {
+    if (values.name.trim() === '') throw new UsageError("--name is empty: give the company's name, e.g. --name Acme");
     const apiKey = values['api-key'];
     if (apiKey !== undefined && apiKey.length < 16) {
       throw new UsageError('--api-key must have 16 characters or more (leave it out for a new random one)');

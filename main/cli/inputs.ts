@@ -39,6 +39,21 @@ export const portOption = {
   required: true,
 } as const;
 
+/** The service's port when none is given: `start`'s and `serve`'s, the one the docs' examples use. */
+export const defaultServicePort = 4780;
+
+export const servicePortOption = {
+  type: 'string',
+  value: '<n>',
+  help: `the service's port (default ${defaultServicePort}, or $PORT; 0: any free one)`,
+} as const;
+
+/** The service's port: `--port`, else `PORT`, else the default; a wrong value names where it came from. */
+export function servicePort(text: string | undefined, env = process.env.PORT): number {
+  const given = text ?? env;
+  return given === undefined ? defaultServicePort : port(given, text === undefined ? 'PORT' : '--port');
+}
+
 export function port(text: string, option = '--port'): number {
   const value = Number(text);
   if (!/^\d+$/.test(text) || value > 65535) {

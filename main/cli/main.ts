@@ -4,10 +4,19 @@
  * else). `--debug`, anywhere, adds the stack trace. It lives outside the service and the shell because it may use
  * both: `start` launches the Electron shell, `serve` the service alone.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../build/paths.ts';
 import { type Command, CommandFailure, commandHelp, parseOptions, UsageError } from './command.ts';
 import { commands } from './commands.ts';
 
 const helpWords = new Set(['--help', '-h', 'help']);
+const versionWords = new Set(['--version', '-v', 'version']);
+
+/** Portaria's version, as its package.json says (read only when asked). */
+export function version(root = repoRoot): string {
+  return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+}
 
 export function overview(table: readonly Command[] = commands): string {
   const width = Math.max(...table.map((entry) => entry.name.length)) + 2;
@@ -17,7 +26,7 @@ export function overview(table: readonly Command[] = commands): string {
     'Commands:',
     ...table.map((entry) => `  ${entry.name.padEnd(width)}${entry.summary}`),
     '',
-    'portaria <command> --help shows its options. --debug adds the stack trace to an error.',
+    'portaria <command> --help shows its options. --debug adds the stack trace to an error. --version: the version.',
     'Exit codes: 0 done; 1 the machine refused (a port in use, a folder in use or not writable); 2 a wrong command line.',
     '',
   ].join('\n');
@@ -46,6 +55,10 @@ export async function run(argv: string[], table: readonly Command[] = commands):
   const words = argv.filter((word) => word !== '--debug');
   if (words.length === 0) throw new UsageError('no command given: see portaria --help for the commands');
   const [first = ''] = words;
+  if (versionWords.has(first) && words.length === 1) {
+    process.stdout.write(`portaria ${version()}\n`);
+    return;
+  }
   if (helpWords.has(first)) {
     const about = words.length > 1 ? findCommand(words.slice(1), table) : undefined;
     if (words.length > 1 && !about) throw unknownCommand(words.slice(1), table);

@@ -2,14 +2,22 @@ import { defaultBackupSchedule } from '../../local-api/backup/backup.ts';
 import { parseCidrList } from '../../local-api/outgoing/destinations.ts';
 import { upstreamInput } from '../../local-api/sync/schema.ts';
 import { command, UsageError } from './command.ts';
-import { database, databaseOption, dataFolder, duration, port, portOption, wholeNumber } from './inputs.ts';
+import {
+  database,
+  databaseOption,
+  dataFolder,
+  duration,
+  servicePort,
+  servicePortOption,
+  wholeNumber,
+} from './inputs.ts';
 import { closeOnSignal, startServiceOrExplain } from './service.ts';
 
 export const serve = command({
   name: 'serve',
   summary: 'The service: the kiosk page at /, the API at /v1.',
   options: {
-    port: portOption,
+    port: servicePortOption,
     data: { type: 'string', value: '<dir>', help: 'the data folder (created when missing)', required: true },
     database: databaseOption,
     host: { type: 'string', value: '<ip>', help: 'the address to listen on (default 127.0.0.1, this machine only)' },
@@ -50,7 +58,7 @@ export const serve = command({
       keep: keep === undefined ? defaultBackupSchedule.keep : wholeNumber(keep, '--backup-keep', 1),
     };
     const service = await startServiceOrExplain({
-      port: port(values.port),
+      port: servicePort(values.port),
       dataDir: dataFolder(values.data),
       database: database(values.database),
       host: values.host,

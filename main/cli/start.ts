@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { firstStartCompany } from '../../local-api/device.ts';
 import { command } from './command.ts';
-import { dataFolder, port } from './inputs.ts';
+import { dataFolder, servicePort, servicePortOption } from './inputs.ts';
 import { closeOnSignal, startServiceOrExplain } from './service.ts';
 
 /**
@@ -13,7 +13,7 @@ export const start = command({
   name: 'start',
   summary: 'The kiosk: the Electron app, or browser mode where Electron cannot run.',
   options: {
-    port: { type: 'string', value: '<n>', help: "the service's port (default 4780, or $PORT)" },
+    port: servicePortOption,
     data: { type: 'string', value: '<dir>', help: "the data folder (default: $PORTARIA_DATA, else the app's own)" },
     browser: { type: 'boolean', help: 'browser mode even where Electron could run' },
   },
@@ -22,7 +22,7 @@ export const start = command({
     const data = values.data ?? process.env.PORTARIA_DATA;
     const dataOption = values.data === undefined ? 'PORTARIA_DATA' : '--data';
     const portText = values.port ?? process.env.PORT;
-    const portNumber = portText === undefined ? 4780 : port(portText, values.port === undefined ? 'PORT' : '--port');
+    const portNumber = servicePort(values.port);
     // Loaded here only: the Electron launcher pulls in the build tools, which the other commands never need.
     const { prepareElectron, runElectron } = await import('./electron.ts');
     const electron = values.browser ? { reason: '--browser was given' } : await prepareElectron();

@@ -1,10 +1,21 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { commands } from '../../main/cli/commands.ts';
-import { type CliResult, cli, client, removeDir, repoRoot, startService, tempDir } from '../helpers/service.ts';
+import { defaultServicePort, servicePort } from '../../main/cli/inputs.ts';
+import {
+  type CliResult,
+  cli,
+  client,
+  cliPath,
+  removeDir,
+  repoRoot,
+  startService,
+  tempDir,
+} from '../helpers/service.ts';
 
 /*
  * The command line as a person meets it: help for every command, and every bad input answered with one line that
@@ -47,6 +58,15 @@ describe('help', () => {
     });
   }
 
+  test('portaria --version (or -v, or version) prints the version of package.json (exit 0)', async () => {
+    const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
+    for (const word of ['--version', '-v', 'version']) {
+      const result = await cli([word]);
+      assert.equal(result.status, 0, result.stderr);
+      assert.equal(result.stdout, `portaria ${version}\n`);
+    }
+  });
+
   test('portaria <command> --help shows its options (exit 0); so do -h and help <command>', async () => {
     const asked = [
       ...commands.map((entry) => [...entry.name.split(' '), '--help']),
@@ -74,7 +94,7 @@ describe('bad input: one line naming the problem and the fix', () => {
     [['frob'], /unknown command "frob": see portaria --help/],
     [['help', 'frob'], /unknown command "frob"/],
     [['company'], /company needs one of: company create/],
-    [['serve'], /serve needs --port and --data \(see portaria serve --help\)/],
+    [['serve'], /serve needs --data \(see portaria serve --help\)/],
     [['serve', '--data', data, '--port'], /--port needs a value \(see portaria serve --help\)/],
     [['serve', '--port', '--data', data], /--port needs a value/],
     [
@@ -82,6 +102,9 @@ describe('bad input: one line naming the problem and the fix', () => {
       /--port abc is not a port number: give a whole number from 0 to 65535/,
     ],
     [['serve', '--port', '70000', '--data', data], /--port 70000 is not a port number/],
+    [['serve', '--port', '-1', '--data', data], /--port -1 is not a port number: give a whole number from 0/],
+    [['company', 'create', '--data', data, '--name', ''], /--name is empty: give the company's name/],
+    [['company', 'create', '--data', data, '--name', '  '], /--name is empty/],
     [['start', '--port', 'abc'], /--port abc is not a port number/],
     [
       ['serve', '--port', '0', '--data', data, '--colour'],
@@ -214,12 +237,67 @@ describe('bad input: one line naming the problem and the fix', () => {
     );
   });
 
+  test("backup of a hub on PostgreSQL points at PostgreSQL's own backups (exit 1)", async () => {
+    const hubFolder = fresh();
+    writeFileSync(join(hubFolder, 'device.key'), Buffer.alloc(32));
+    assertOneLineError(
+      await cli(['backup', '--data', hubFolder]),
+      1,
+      /holds no SQLite database, so its service runs on PostgreSQL \(a hub\): back up PostgreSQL with its own tools \(pg_dump/,
+    );
+    const postgres = 'postgres://portaria@127.0.0.1:9/portaria';
+    for (const way of [{ args: ['--database', postgres] }, { env: { PORTARIA_DATABASE: postgres } }]) {
+      assertOneLineError(
+        await cli(['backup', '--data', fresh(), ...(way.args ?? [])], { env: way.env ?? {} }),
+        1,
+        /this service's database is PostgreSQL: back up PostgreSQL with its own tools \(pg_dump/,
+      );
+    }
+  });
+
   test('--debug adds the stack trace to the line', async () => {
     const result = await cli(['serve', '--port', '0', '--data', aFile, '--debug']);
     assert.equal(result.status, 1);
     const [first, ...rest] = result.stderr.split('\n');
     assert.match(first ?? '', /^portaria: --data .* is a file, not a folder/);
     assert.match(rest.join('\n'), /^CommandFailure: .*\n\s+at /);
+  });
+});
+
+describe("serve's port, as start's", () => {
+  test('without --port or PORT it is 4780, the port the docs use; PORT and --port choose another', () => {
+    assert.equal(defaultServicePort, 4780);
+    assert.equal(servicePort(undefined, undefined), 4780);
+    assert.equal(servicePort(undefined, '4781'), 4781);
+    assert.equal(servicePort('4782', '4781'), 4782);
+    assert.throws(() => servicePort(undefined, 'x'), /PORT x is not a port number/);
+  });
+
+  test('serve runs without --port (here PORT=0 picks a free one, since 4780 may be taken on this machine)', async () => {
+    const child = spawn(process.execPath, [cliPath, 'serve', '--data', fresh()], {
+      env: { ...process.env, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const listening = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 20_000);
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (/listening on http/.test(out)) {
+            clearTimeout(timer);
+            resolve(out);
+          }
+        });
+        child.on('exit', (code) => {
+          clearTimeout(timer);
+          reject(new Error(`serve exited with ${code}`));
+        });
+      });
+      assert.match(listening, /^Portaria listening on http:\/\/127\.0\.0\.1:\d+/m);
+    } finally {
+      child.kill();
+    }
   });
 });
 
