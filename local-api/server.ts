@@ -52,6 +52,11 @@ export interface StartOptions extends ServiceOptions {
    * clears them): `portaria serve --allow-destinations`. See docs/reliability.md, "Outgoing requests".
    */
   allowDestinations?: readonly Cidr[];
+  /**
+   * The proxies (a load balancer) whose `X-Forwarded-For` names the client: `portaria serve --trust-proxy`. Not
+   * stored. Without it the socket's peer is the client (docs/deployment.md, "Behind a load balancer").
+   */
+  trustProxy?: readonly Cidr[];
 }
 
 /** Opens (and migrates) the data folder and assembles the context every part of the service runs on. */
@@ -110,7 +115,7 @@ async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock
   if (options.allowDestinations) saveAllowedDestinations(ctx, options.allowDestinations);
   for (const rule of writeRules(ctx)) ctx.events.addRule(rule);
   for (const listener of eventListeners(ctx)) ctx.events.subscribe(listener);
-  const app = createApp(ctx);
+  const app = createApp(ctx, { trustProxy: options.trustProxy ?? [] });
   const host = options.host ?? '127.0.0.1';
   const timeouts = { ...serverTimeouts, ...options.timeouts };
   // Slow clients cannot hold the service: see serverTimeouts.

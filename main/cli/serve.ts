@@ -1,9 +1,18 @@
 import { defaultBackupSchedule } from '../../local-api/backup/backup.ts';
-import { parseCidrList } from '../../local-api/outgoing/destinations.ts';
+import { type Cidr, parseCidrList } from '../../local-api/outgoing/destinations.ts';
 import { upstreamInput } from '../../local-api/sync/schema.ts';
 import { command, UsageError } from './command.ts';
 import { database, databaseOption, dataFolder, duration, port, portOption, wholeNumber } from './inputs.ts';
 import { closeOnSignal, startServiceOrExplain } from './service.ts';
+
+/** A list of address ranges given to an option, or undefined when the option is not given. */
+function cidrsOption(text: string | undefined, option: string): Cidr[] | undefined {
+  if (text === undefined) return undefined;
+  const parsed = parseCidrList(text);
+  if (!parsed.ok)
+    throw new UsageError(`${option}: ${parsed.bad} is not an address or range: give ones like 10.0.0.0/8`);
+  return parsed.cidrs;
+}
 
 export const serve = command({
   name: 'serve',
@@ -22,18 +31,18 @@ export const serve = command({
       value: '<cidr,...>',
       help: "ranges webhooks, gates and e-mail may reach besides the defaults, kept until changed ('' clears; docs/security.md)",
     },
+    'trust-proxy': {
+      type: 'string',
+      value: '<cidr,...>',
+      help: 'proxies whose X-Forwarded-For names the client, e.g. your load balancer (docs/deployment.md)',
+    },
   },
   details:
     "Only one service runs on a data folder's SQLite file at a time: a second one is refused. Hub processes that\n" +
     'share a PostgreSQL database (--database) may run side by side: docs/deployment.md.',
   async run(values) {
-    const allowed = values['allow-destinations'];
-    const destinations = allowed === undefined ? undefined : parseCidrList(allowed);
-    if (destinations && !destinations.ok) {
-      throw new UsageError(
-        `--allow-destinations: ${destinations.bad} is not an address or range: give ones like 10.0.0.0/8`,
-      );
-    }
+    const destinations = cidrsOption(values['allow-destinations'], '--allow-destinations');
+    const trustProxy = cidrsOption(values['trust-proxy'], '--trust-proxy');
     const url = values.upstream;
     const apiKey = values['upstream-key'];
     if ((url === undefined) !== (apiKey === undefined)) {
@@ -56,7 +65,8 @@ export const serve = command({
       host: values.host,
       upstream: upstream?.data,
       backups,
-      allowDestinations: destinations?.ok ? destinations.cidrs : undefined,
+      allowDestinations: destinations,
+      trustProxy,
     });
     closeOnSignal(service.close);
     process.stdout.write(`Portaria listening on ${service.url}\n`);
