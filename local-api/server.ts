@@ -6,7 +6,7 @@ import { flushReads } from './audit/store.ts';
 import { type BackupSchedule, databaseFile, defaultBackupSchedule, startBackupSchedule } from './backup/backup.ts';
 import { type Clock, type Context, systemClock, systemRandom } from './context.ts';
 import { createEventBus } from './events.ts';
-import { answerClientError, type ServerTimeouts, serverTimeouts } from './http/limits.ts';
+import { answerClientError, closeSilentConnections, type ServerTimeouts, serverTimeouts } from './http/limits.ts';
 import { createLogger } from './log.ts';
 import type { Cidr } from './outgoing/destinations.ts';
 import { registerOwnPort, saveAllowedDestinations } from './outgoing/policy.ts';
@@ -129,6 +129,7 @@ async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock
     app,
   );
   server.on('clientError', answerClientError);
+  closeSilentConnections(server, timeouts);
   await new Promise<void>((listening, reject) => {
     server.once('error', reject);
     server.listen(options.port, host, () => {

@@ -21,6 +21,25 @@ function hostsStatus(url: string, apiKey: string): Promise<number> {
   });
 }
 
+/** A connection that sends nothing; `closed` resolves with the time the server closed it (within 10 s, else rejects). */
+function silentConnection(url: string): { socket: Socket; closed: Promise<number> } {
+  const socket = connect(Number(new URL(url).port), '127.0.0.1');
+  socket.on('error', () => {});
+  const closed = new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error('a silent connection was left open for 10 s'));
+    }, 10_000);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(Date.now());
+    });
+  });
+  // The first failure fails the test; the others are not unhandled.
+  closed.catch(() => {});
+  return { socket, closed };
+}
+
 describe('slow clients', () => {
   let service: RunningService;
   let dataDir: string;
@@ -77,6 +96,18 @@ describe('slow clients', () => {
     console.log(`slowloris: ${answers.length} slow connections cut with 408 REQUEST_TIMEOUT`);
   });
 
+  test('connections that send nothing are closed within the headers time-out from their start', {
+    timeout: 20_000,
+  }, async () => {
+    const opened = Date.now();
+    const silent = Array.from({ length: 50 }, () => silentConnection(service.url));
+    assert.equal(await hostsStatus(service.url, apiKey), 200, 'a client meanwhile');
+    const lasted = await Promise.all(silent.map((connection) => connection.closed));
+    const longest = Math.max(...lasted.map((closedAt) => closedAt - opened));
+    // Checked every checkIntervalMs: a silent connection lasts the time-out and at most one interval more.
+    assert.ok(longest < timeouts.headersMs * 3, `the last silent connection was closed after ${longest} ms`);
+  });
+
   test('a body sent slowly is cut by the request time-out', { timeout: 20_000 }, async () => {
     const head = `POST /v1/hosts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
     const answers = await Promise.all(Array.from({ length: 20 }, () => trickle(head, ' '.repeat(1000), 20)));
@@ -87,6 +118,43 @@ describe('slow clients', () => {
       );
     }
     assert.equal(await hostsStatus(service.url, apiKey), 200);
+  });
+});
+
+describe('silent connections past the cap', () => {
+  let service: RunningService;
+  let dataDir: string;
+  let apiKey: string;
+  const limits = { headersMs: 30_000, maxSilentConnections: 20 };
+
+  before(async () => {
+    dataDir = tempDir();
+    service = await startService({ port: 0, dataDir, logLevel: 'silent', timeouts: limits });
+    apiKey = createCompany(service.ctx, { name: 'Crowded Co' }).apiKey;
+  });
+  after(async () => {
+    await service.close();
+    removeDir(dataDir);
+  });
+
+  test('evict the oldest silent ones, never refusing a new client', { timeout: 20_000 }, async () => {
+    const silent: ReturnType<typeof silentConnection>[] = [];
+    for (let i = 0; i < 50; i++) {
+      silent.push(silentConnection(service.url));
+      // In order, so that "oldest" means something: each is accepted before the next one is opened.
+      await new Promise((resolve) => silent[i]?.socket.once('connect', resolve));
+    }
+    const evicted = silent.slice(0, 50 - limits.maxSilentConnections);
+    await Promise.all(evicted.map((connection) => connection.closed));
+    const newest = silent.slice(50 - limits.maxSilentConnections);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.ok(
+      newest.every((connection) => !connection.socket.destroyed),
+      'the newest silent connections stay, within the cap',
+    );
+    assert.equal(await hostsStatus(service.url, apiKey), 200, 'a client past the cap is served');
+    for (const connection of newest) connection.socket.destroy();
+    await Promise.all(newest.map((connection) => connection.closed));
   });
 });
 
