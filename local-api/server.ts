@@ -19,7 +19,7 @@ import { privateDataFolder, privateFolder } from './store/private-files.ts';
 import { type HeldServiceLock, lockDataFolder } from './store/service-lock.ts';
 import { prepareSync, startSyncAgent } from './sync/agent.ts';
 import { HubTime } from './sync/hub-time.ts';
-import { configureUpstream } from './sync/state.ts';
+import { configureUpstream, refuseUpstreamKeyLocally } from './sync/state.ts';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -112,6 +112,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
 
 async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock | undefined): Promise<RunningService> {
   if (options.upstream) configureUpstream(ctx, options.upstream);
+  refuseUpstreamKeyLocally(ctx);
   if (options.allowDestinations) saveAllowedDestinations(ctx, options.allowDestinations);
   for (const rule of writeRules(ctx)) ctx.events.addRule(rule);
   for (const listener of eventListeners(ctx)) ctx.events.subscribe(listener);

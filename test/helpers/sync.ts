@@ -46,7 +46,7 @@ export function syncFixture(options: { kiosks?: number; pageLimit?: number } = {
       const since = syncState(kiosk).cursor ?? undefined;
       const page = readChanges(hub, hubCaller.companyId, since, options.pageLimit ?? 500);
       const lastMutationId = clientLastMutationId(hub, hubCaller.companyId, syncState(kiosk).clientId);
-      const startOver = applyPulledPage(kiosk, company.apiKey, { ...page, hlc: syncState(hub).hlc, lastMutationId });
+      const startOver = applyPulledPage(kiosk, { ...page, hlc: syncState(hub).hlc, lastMutationId });
       applied += page.changes.length;
       if (!page.hasMore && !startOver) return applied;
     }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
 import { client, runCli, startService, type TestService, tempDir } from '../helpers/service.ts';
-import { logLines, startKiosk, syncNow, waitFor } from '../helpers/sync-service.ts';
+import { type Kiosk, logLines, startKiosk, syncNow, waitFor } from '../helpers/sync-service.ts';
 
 /*
  * A hub restored from an older backup forgets what happened after it; its kiosks still hold those visits and send
@@ -15,11 +15,13 @@ import { logLines, startKiosk, syncNow, waitFor } from '../helpers/sync-service.
 let hub: TestService;
 let proxyA: FaultProxy;
 let proxyB: FaultProxy;
-let kioskA: TestService;
-let kioskB: TestService;
+let kioskA: Kiosk;
+let kioskB: Kiosk;
 let company: { id: string; apiKey: string };
 
-const api = (service: TestService) => client(service.url, company.apiKey);
+/** The hub answers its company's key; a kiosk, a key of its own. */
+const api = (service: TestService | Kiosk) =>
+  client(service.url, 'apiKey' in service ? service.apiKey : company.apiKey);
 const lossLine =
   'sync: the hub lost writes it had confirmed (restored from a backup?); sending again the visits this kiosk holds';
 
@@ -45,11 +47,11 @@ async function walkIn(service: TestService, name: string, hostId?: string): Prom
   return id;
 }
 
-async function settled(kiosk: TestService) {
+async function settled(kiosk: Kiosk) {
   return waitFor(
     'the kiosk to push and pull',
     async () => {
-      const status = await syncNow(kiosk, company.apiKey);
+      const status = await syncNow(kiosk, kiosk.apiKey);
       return status.state === 'online' && status.pending === 0 && status;
     },
     30_000,
@@ -87,7 +89,7 @@ test('a hub restored from an older backup gets back every visit its kiosks hold'
   await settled(kioskA);
   const afterB = [await walkIn(kioskB, 'B After 1'), await walkIn(kioskB, 'B After 2')];
   assert.equal((await api(kioskB)('PATCH', `/v1/visit/checkout/${beforeB}`, {})).status, 200);
-  const pushedB = await syncNow(kioskB, company.apiKey);
+  const pushedB = await syncNow(kioskB, kioskB.apiKey);
   assert.deepEqual([pushedB.pending, pushedB.state], [0, 'offline'], 'pushed, then failed to pull');
   const all = [before, beforeB, atHubDesk, ...afterA, lateVisit.id, ...afterB];
   const atHub = async () => (await api(hub)('GET', '/v1/visits?limit=1000')).body.visits as Record<string, unknown>[];
