@@ -30,9 +30,13 @@ export const keyGuessLimits: KeyGuessLimits = {
   maxSubjects: 10_000,
 };
 
-/** What a wrong key is counted against: its source, and the prefix of each key the request presented. */
+/**
+ * What a wrong key is counted against: its source, and the prefix of each key the request presented, in Base64URL
+ * (a key decoded from Basic may hold any character, a NUL too, which a PostgreSQL text value cannot).
+ */
 export function guessSubjects(source: string, keys: readonly string[]): string[] {
-  return [`source ${source}`, ...new Set(keys.map((key) => `prefix ${keyPrefix(key)}`))];
+  const prefixes = keys.map((key) => `prefix ${Buffer.from(keyPrefix(key)).toString('base64url')}`);
+  return [`source ${source}`, ...new Set(prefixes)];
 }
 
 export interface GuessVerdict {

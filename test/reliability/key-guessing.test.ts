@@ -127,6 +127,8 @@ describe('wrong API keys', () => {
       type: 'UNAUTHORIZED',
     });
     assert.equal((await hosts(bearer(apiKey), '127.0.2.3')).status, 200, 'the key of that prefix itself');
+    const nul = { authorization: `Basic ${Buffer.from(':prt_\u0000\u00ff\ud800x').toString('base64')}` };
+    assert.deepEqual(await hosts(nul, '127.0.2.4'), { status: 401, type: 'UNAUTHORIZED' }, 'any character counts');
   });
 
   test('X-Forwarded-For is not honoured unless the proxy is declared', async () => {
