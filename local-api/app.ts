@@ -120,7 +120,8 @@ export function writeRules(ctx: Context): WriteRule[] {
 export function createApp(
   ctx: Context,
   extra: {
-    before?: Router[] /** Proxies whose X-Forwarded-For names the client. */;
+    before?: Router[];
+    /** Proxies whose X-Forwarded-For names the client (`serve --trust-proxy`). */
     trustProxy?: readonly Cidr[];
   } = {},
 ): express.Express {

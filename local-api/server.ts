@@ -54,7 +54,7 @@ export interface StartOptions extends ServiceOptions {
   allowDestinations?: readonly Cidr[];
   /**
    * The proxies (a load balancer) whose `X-Forwarded-For` names the client: `portaria serve --trust-proxy`. Not
-   * stored. Without it the socket's peer is the client (docs/deployment.md, "Behind a load balancer").
+   * stored. Without it the socket's peer is the client (docs/deployment.md, "Load balancer").
    */
   trustProxy?: readonly Cidr[];
 }

@@ -1,7 +1,7 @@
 import { addressWithin, type Cidr, parseAddress } from '../outgoing/destinations.ts';
 
 /**
- * Where a request comes from, for counting what it gets wrong (docs/deployment.md, "Behind a load balancer").
+ * Where a request comes from, for counting what it gets wrong (docs/deployment.md, "Load balancer").
  * Express's `trust proxy`: the socket's peer is the client, unless the device owner declared it a proxy
  * (`serve --trust-proxy <cidr,...>`); then `req.ip` is the address it forwarded in `X-Forwarded-For`, read from the
  * right past every declared proxy. The header of any other peer is its own claim, ignored: a client could otherwise
