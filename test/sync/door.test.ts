@@ -12,7 +12,7 @@ import { notificationJobKind, saveNotificationSettings } from '../../local-api/n
 import { queueStatus } from '../../local-api/queue/queue.ts';
 import { visitCreateInput } from '../../local-api/visits/schema.ts';
 import { checkinWalkIn, getVisit } from '../../local-api/visits/store.ts';
-import { callerOf, kioskAdminOf, syncFixture } from '../helpers/sync.ts';
+import { kioskAdminOf, syncFixture } from '../helpers/sync.ts';
 
 /*
  * The door's data (custom fields, the blocklist, notification settings) is the hub's and reaches kiosks by the

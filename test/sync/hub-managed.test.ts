@@ -22,7 +22,7 @@ import {
   deleteVisit,
   updateVisit,
 } from '../../local-api/visits/store.ts';
-import { callerOf, kioskAdminOf, syncFixture } from '../helpers/sync.ts';
+import { kioskAdminOf, syncFixture } from '../helpers/sync.ts';
 
 /*
  * On a kiosk, a write to data its hub owns is refused before it runs (docs/sync.md, "Who writes what"):
