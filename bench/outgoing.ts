@@ -111,8 +111,8 @@ async function noisyNeighbour() {
 }
 
 async function silentHub() {
-  const { hub, company, proxy, kiosk } = await startHubAndKiosk();
-  const api = client(kiosk.url, company.apiKey);
+  const { hub, proxy, kiosk } = await startHubAndKiosk();
+  const api = client(kiosk.url, kiosk.apiKey);
   const status = async () => (await api('GET', '/v1/sync/status')).body;
   const offline: number[] = [];
   const manual: number[] = [];
@@ -126,7 +126,7 @@ async function silentHub() {
       offline.push(Date.now() - silentAt);
       await api('POST', '/v1/visits', { visit: { id: randomUUID() }, visitor: { name: `Outage ${round}` } });
       const runAt = Date.now();
-      await syncNow(kiosk, company.apiKey);
+      await syncNow(kiosk, kiosk.apiKey);
       manual.push(Date.now() - runAt);
       proxy.set('pass');
       const backAt = Date.now();

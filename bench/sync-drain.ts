@@ -42,7 +42,7 @@ const hub = await startService({ env: { PORTARIA_LOG_LEVEL: 'warn' } });
 const company = hub.company('Bench');
 const proxy = await startFaultProxy(hub.url);
 const kiosk = await startKiosk(proxy.url, company.apiKey);
-const atKiosk = client(kiosk.url, company.apiKey);
+const atKiosk = client(kiosk.url, kiosk.apiKey);
 const atHub = client(hub.url, company.apiKey);
 
 async function checkin(id: string, name: string): Promise<number> {
@@ -72,7 +72,7 @@ try {
 
   proxy.set('pass');
   const drainStarted = performance.now();
-  const sync = syncNow(kiosk, company.apiKey);
+  const sync = syncNow(kiosk, kiosk.apiKey);
   const during: number[] = [];
   let drained = false;
   let drainMs = 0;
@@ -94,7 +94,7 @@ try {
   }
   await probe;
   await sync;
-  const settled = await syncNow(kiosk, company.apiKey);
+  const settled = await syncNow(kiosk, kiosk.apiKey);
   const allSyncedMs = performance.now() - drainStarted;
   process.stdout.write(
     `${JSON.stringify({

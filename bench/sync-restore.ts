@@ -35,7 +35,7 @@ let hub = await startService({ env: { PORTARIA_LOG_LEVEL: 'warn' } });
 const company = hub.company('Bench');
 const proxy = await startFaultProxy(hub.url);
 const kiosk = await startKiosk(proxy.url, company.apiKey);
-const atKiosk = client(kiosk.url, company.apiKey);
+const atKiosk = client(kiosk.url, kiosk.apiKey);
 const backupDir = tempDir();
 
 async function checkin(id: string, name: string): Promise<number> {
@@ -59,7 +59,7 @@ function hubCounts(): { visits: number; checkedOut: number } {
 
 async function settle(): Promise<void> {
   for (;;) {
-    const status = await syncNow(kiosk, company.apiKey);
+    const status = await syncNow(kiosk, kiosk.apiKey);
     if (status.state === 'online' && status.pending === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -20,9 +20,10 @@ import type { EventListener, WriteRule } from './events.ts';
 import { fileRoutes } from './files/routes.ts';
 import { hostRoutes } from './hosts/routes.ts';
 import { authenticate } from './http/auth.ts';
+import { trustedProxies } from './http/client-address.ts';
 import { errorHandler, notFound } from './http/error-handler.ts';
 import { ApiError } from './http/errors.ts';
-import { createKeyGuessLimiter, keyGuessLimits } from './http/key-guessing.ts';
+import { keyGuessCounter } from './http/key-guessing.ts';
 import { bodyLimits, checkJsonCost, formParameterLimit, refuseDeclaredOver } from './http/limits.ts';
 import { requestLog } from './http/request-log.ts';
 import { keylessRouterOf, type RouteSpec, routerOf, takesJson, uploadRouterOf } from './http/routes.ts';
@@ -36,6 +37,7 @@ import { deliverNotification, notifyOnCheckin } from './notifications/delivery.t
 import { notificationRoutes } from './notifications/routes.ts';
 import { notificationJobKind } from './notifications/settings.ts';
 import { openApiRoutes } from './openapi/routes.ts';
+import type { Cidr } from './outgoing/destinations.ts';
 import { privacyRoutes } from './privacy/routes.ts';
 import type { JobHandler } from './queue/queue.ts';
 import { rosterRoutes } from './roster/routes.ts';
@@ -119,11 +121,18 @@ export function writeRules(ctx: Context): WriteRule[] {
 }
 
 /** The service as an Express app, without listening: tests and the CLI choose where it listens. */
-export function createApp(ctx: Context, extra: { before?: Router[] } = {}): express.Express {
+export function createApp(
+  ctx: Context,
+  extra: {
+    before?: Router[];
+    /** Proxies whose X-Forwarded-For names the client (`serve --trust-proxy`). */
+    trustProxy?: readonly Cidr[];
+  } = {},
+): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('trust proxy', false);
+  app.set('trust proxy', trustedProxies(extra.trustProxy ?? []));
   for (const router of extra.before ?? []) app.use(router);
   app.use(kioskPages(ctx));
   const v1 = Router();
@@ -138,8 +147,8 @@ export function createApp(ctx: Context, extra: { before?: Router[] } = {}): expr
   v1.use(
     authenticate(
       (key) => principalForKey(ctx, key),
-      createKeyGuessLimiter(keyGuessLimits, ctx.clock),
-      (address) => ctx.log.warn({ address }, 'too many wrong API keys: address locked'),
+      keyGuessCounter(ctx),
+      (address, keyPrefixes) => ctx.log.warn({ address, keyPrefixes }, 'too many wrong API keys: locked'),
     ),
   );
   // Pictures and PDFs sent as themselves: read as bytes up to their own limits, never parsed.

@@ -6,7 +6,7 @@ import { flushReads } from './audit/store.ts';
 import { type BackupSchedule, databaseFile, defaultBackupSchedule, startBackupSchedule } from './backup/backup.ts';
 import { type Clock, type Context, systemClock, systemRandom } from './context.ts';
 import { createEventBus } from './events.ts';
-import { answerClientError, type ServerTimeouts, serverTimeouts } from './http/limits.ts';
+import { answerClientError, closeSilentConnections, type ServerTimeouts, serverTimeouts } from './http/limits.ts';
 import { createLogger } from './log.ts';
 import type { Cidr } from './outgoing/destinations.ts';
 import { registerOwnPort, saveAllowedDestinations } from './outgoing/policy.ts';
@@ -19,7 +19,7 @@ import { privateDataFolder, privateFolder } from './store/private-files.ts';
 import { type HeldServiceLock, lockDataFolder } from './store/service-lock.ts';
 import { prepareSync, startSyncAgent } from './sync/agent.ts';
 import { HubTime } from './sync/hub-time.ts';
-import { configureUpstream } from './sync/state.ts';
+import { configureUpstream, refuseUpstreamKeyLocally } from './sync/state.ts';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -52,6 +52,11 @@ export interface StartOptions extends ServiceOptions {
    * clears them): `portaria serve --allow-destinations`. See docs/reliability.md, "Outgoing requests".
    */
   allowDestinations?: readonly Cidr[];
+  /**
+   * The proxies (a load balancer) whose `X-Forwarded-For` names the client: `portaria serve --trust-proxy`. Not
+   * stored. Without it the socket's peer is the client (docs/deployment.md, "Load balancer").
+   */
+  trustProxy?: readonly Cidr[];
 }
 
 /** Opens (and migrates) the data folder and assembles the context every part of the service runs on. */
@@ -107,10 +112,11 @@ export async function startService(options: StartOptions): Promise<RunningServic
 
 async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock | undefined): Promise<RunningService> {
   if (options.upstream) configureUpstream(ctx, options.upstream);
+  refuseUpstreamKeyLocally(ctx);
   if (options.allowDestinations) saveAllowedDestinations(ctx, options.allowDestinations);
   for (const rule of writeRules(ctx)) ctx.events.addRule(rule);
   for (const listener of eventListeners(ctx)) ctx.events.subscribe(listener);
-  const app = createApp(ctx);
+  const app = createApp(ctx, { trustProxy: options.trustProxy ?? [] });
   const host = options.host ?? '127.0.0.1';
   const timeouts = { ...serverTimeouts, ...options.timeouts };
   // Slow clients cannot hold the service: see serverTimeouts.
@@ -124,6 +130,7 @@ async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock
     app,
   );
   server.on('clientError', answerClientError);
+  closeSilentConnections(server, timeouts);
   await new Promise<void>((listening, reject) => {
     server.once('error', reject);
     server.listen(options.port, host, () => {

@@ -1,7 +1,8 @@
 import type { Request, RequestHandler } from 'express';
 import type { Principal } from '../credentials/caller.ts';
+import { guessSource } from './client-address.ts';
 import { ApiError } from './errors.ts';
-import type { KeyGuessLimiter } from './key-guessing.ts';
+import { guessSubjects, type KeyGuessCounter } from './key-guessing.ts';
 
 declare global {
   namespace Express {
@@ -39,37 +40,40 @@ export function presentedKeys(headers: Request['headers']): string[] {
 }
 
 /**
- * Finds who makes a request (a company's credential, or the device owner) by its credentials. Wrong keys are counted by `limiter` (per client address and
- * per target); a locked address is answered 429 TOO_MANY_REQUESTS with `Retry-After`, whatever it presents, so
- * a guess made while locked says nothing. A right key does not clear the count: a client holding one company's
- * key could otherwise interleave it to keep guessing another's. A request without credentials guesses nothing
- * and is not counted.
+ * Finds who makes a request (a company's credential, or the device owner) by its credentials. A valid credential is
+ * always let through, whatever was guessed before it from the same address: the guess limit (`counter`,
+ * docs/reliability.md "Wrong API keys") only answers requests that presented no valid key, 429 TOO_MANY_REQUESTS
+ * with `Retry-After` once their source or the key prefix they aim at is locked, else 401. The source is
+ * `req.ip`: the socket's peer, or the client a declared proxy forwarded (`serve --trust-proxy`). A request without
+ * credentials guesses nothing and is not counted.
  */
 export function authenticate(
   findPrincipal: (key: string) => Principal | undefined,
-  limiter: KeyGuessLimiter,
-  onLocked: (address: string) => void = () => {},
+  counter: KeyGuessCounter,
+  /** Told when a wrong key locks its source (`address`, else undefined) or key prefixes (how many: never which). */
+  onLocked: (address: string | undefined, keyPrefixes: number) => void = () => {},
 ): RequestHandler {
   return (req, res, next) => {
-    const address = req.socket.remoteAddress ?? 'unknown';
-    const retryAfterMs = limiter.retryAfter(address);
-    if (retryAfterMs > 0) {
-      res.setHeader('Retry-After', String(Math.ceil(retryAfterMs / 1000)));
-      throw new ApiError('TOO_MANY_REQUESTS');
-    }
     const keys = presentedKeys(req.headers);
     for (const key of keys) {
       const principal = findPrincipal(key);
       if (principal) {
-        limiter.recordRightKey(address);
         req.principal = principal;
         next();
         return;
       }
     }
-    if (keys.length > 0) {
-      limiter.recordWrongKey(address);
-      if (limiter.retryAfter(address) > 0) onLocked(address);
+    if (keys.length === 0) throw new ApiError('UNAUTHORIZED');
+    const source = guessSource(req.ip);
+    const subjects = guessSubjects(source, keys);
+    const verdict = counter.recordWrongKey(subjects);
+    if (verdict.lockedNow.length > 0) {
+      const sourceLocked = verdict.lockedNow.includes(subjects[0] as string);
+      onLocked(sourceLocked ? source : undefined, verdict.lockedNow.length - (sourceLocked ? 1 : 0));
+    }
+    if (verdict.retryAfterMs > 0) {
+      res.setHeader('Retry-After', String(Math.ceil(verdict.retryAfterMs / 1000)));
+      throw new ApiError('TOO_MANY_REQUESTS');
     }
     throw new ApiError('UNAUTHORIZED');
   };

@@ -1,3 +1,5 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { RequestHandler } from 'express';
 import { ApiError } from './errors.ts';
@@ -78,7 +80,10 @@ export function checkJsonCost(bytes: Buffer, limits: { maxValues: number; maxDep
 }
 
 export interface ServerTimeouts {
-  /** The request line and headers must arrive within this (slowloris). */
+  /**
+   * The request line and headers must arrive within this (slowloris); the first request's, counted from the
+   * connection's start (`closeSilentConnections`).
+   */
   headersMs: number;
   /** The whole request, body included, must arrive within this (slow bodies). */
   requestMs: number;
@@ -86,6 +91,8 @@ export interface ServerTimeouts {
   keepAliveMs: number;
   /** How often connections are checked against the first two. */
   checkIntervalMs: number;
+  /** Connections waiting for their first request, at most; past it the oldest is closed (`closeSilentConnections`). */
+  maxSilentConnections: number;
 }
 
 /** A kiosk's requests are small and local: 10 s for headers is generous, 60 s lets a 10 MB PDF through a slow link. */
@@ -94,7 +101,43 @@ export const serverTimeouts: ServerTimeouts = {
   requestMs: 60_000,
   keepAliveMs: 5_000,
   checkIntervalMs: 1_000,
+  maxSilentConnections: 256,
 };
+
+/**
+ * Node times a request's headers from its first byte, so a connection that sends nothing is never timed out: 2,000
+ * of them stayed open for good, and under `ulimit -n 512` they took every descriptor, failing every client. Here a
+ * connection's first request must have its headers within `headersMs` of the connection's start, or the connection
+ * is closed (answered 408 if it sent part of a request). And at most `maxSilentConnections` connections may wait
+ * for their first request: a new one past that closes the oldest waiting one rather than being refused, because on
+ * a kiosk every client is 127.0.0.1 and refusing by address or by count would lock the kiosk's own page out; a real
+ * client sends its request as it connects, so it is never the oldest waiting.
+ */
+export function closeSilentConnections(
+  server: Server,
+  limits: Pick<ServerTimeouts, 'headersMs' | 'maxSilentConnections'>,
+): void {
+  /** Connections without a first request yet, oldest first, with their time-outs. */
+  const waiting = new Map<Socket, NodeJS.Timeout>();
+  const settle = (socket: Socket) => {
+    clearTimeout(waiting.get(socket));
+    waiting.delete(socket);
+  };
+  const cut = (socket: Socket) => {
+    settle(socket);
+    if (socket.bytesRead === 0) socket.destroy();
+    else answerClientError(Object.assign(new Error('request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket);
+  };
+  server.on('connection', (socket: Socket) => {
+    waiting.set(socket, setTimeout(() => cut(socket), limits.headersMs).unref());
+    socket.once('close', () => settle(socket));
+    for (const [oldest] of waiting) {
+      if (waiting.size <= limits.maxSilentConnections) break;
+      cut(oldest);
+    }
+  });
+  server.on('request', (req: IncomingMessage) => settle(req.socket));
+}
 
 const clientErrorAnswers: Readonly<Record<string, { status: string; type: string }>> = {
   ERR_HTTP_REQUEST_TIMEOUT: { status: '408 Request Timeout', type: 'REQUEST_TIMEOUT' },

@@ -45,7 +45,7 @@ function withFailure(entry: Entry | undefined, now: number, options: FailureLimi
 }
 
 /**
- * Limits repeated failures (wrong API keys, wrong front-desk PINs) per key, e.g. per client address, in this
+ * Limits repeated failures (wrong front-desk PINs, kiosk lookups that find nobody) per key, in this
  * process's memory. Successes clear the key's record. The clock is injected so the rules can be tested exactly.
  */
 export function createFailureLimiter(options: FailureLimiterOptions, clock: Clock): FailureLimiter {

@@ -80,6 +80,12 @@ const cidrs = (...texts: string[]): Cidr[] =>
 
 const within = (address: Address, ranges: readonly Cidr[]) => ranges.some((r) => inPrefix(address, r.bytes, r.bits));
 
+/** Whether an address given as text lies in one of the ranges. */
+export function addressWithin(text: string, ranges: readonly Cidr[]): boolean {
+  const address = parseAddress(text);
+  return address !== undefined && within(address, ranges);
+}
+
 /** "This host" and unspecified: a connection to them lands on the device itself. */
 const unspecified = cidrs('0.0.0.0/8', '::/128');
 /** Link-local (where cloud metadata services answer), metadata addresses elsewhere, multicast, reserved. */

@@ -223,7 +223,7 @@ export function startSyncAgent(ctx: Context): SyncAgent {
         throw new UpstreamError(`hub names company ${page.companyId}, not the company this kiosk is enrolled for`);
       }
       const clockSkewMs = page.now - Math.round((sentAt + device.now()) / 2);
-      const startOver = applyPulledPage(ctx, upstream.apiKey, page);
+      const startOver = applyPulledPage(ctx, page);
       observeClock(clockSkewMs);
       if (!page.hasMore && !startOver) return;
     }

@@ -1,8 +1,6 @@
 import { type Context, inTransaction } from '../context.ts';
-import { hashKey, keyPrefix } from '../credentials/keys.ts';
 import { deviceEnrolment, enrolDevice } from '../device.ts';
 import { afterPulledPage, receivePulledRow } from '../privacy/replica.ts';
-import { hexId } from '../rules/ids.ts';
 import type { Db } from '../store/db.ts';
 import { prepared } from '../store/rows.ts';
 import type { Change, ChangesPage, FeedRow } from './feed.ts';
@@ -42,22 +40,16 @@ function columnsReader(db: Db): (table: string) => Set<string> {
 
 /**
  * The kiosk's company is the hub company its key belongs to (the agent checked that this device may follow it):
- * it is created here with the hub's id (its details follow in the feed), the key opens it for the kiosk's local
- * clients as an admin credential, and a device not yet enrolled is enrolled to it.
+ * it is created here with the hub's id (its details follow in the feed), and a device not yet enrolled is enrolled
+ * to it. The hub key opens nothing here (docs/sync.md): the kiosk's local clients use keys made on the kiosk.
  */
-function adoptCompany(ctx: Context, companyId: string, apiKey: string): void {
+function adoptCompany(ctx: Context, companyId: string): void {
   const now = ctx.clock.now();
   prepared(
     ctx.db,
     `INSERT INTO companies (id, createdAt, updatedAt, name, trialUntil) VALUES (?, ?, ?, '', ?)
      ON CONFLICT (id) DO NOTHING`,
   ).run(companyId, now, now, now);
-  prepared(
-    ctx.db,
-    `INSERT INTO credentials (id, companyId, role, label, prefix, keyHash, createdAt)
-     VALUES (?, ?, 'admin', 'Hub key', ?, ?, ?)
-     ON CONFLICT (keyHash) DO UPDATE SET companyId = excluded.companyId, role = 'admin', revokedAt = NULL`,
-  ).run(hexId(ctx.random, 12), companyId, keyPrefix(apiKey), hashKey(apiKey), now);
   if (!deviceEnrolment(ctx)) enrolDevice(ctx, companyId);
 }
 
@@ -132,7 +124,7 @@ function sweep(ctx: Context, companyId: string): void {
  * page cannot overwrite them with the hub's older copies. Answers true when the pull must start over from the top
  * (the hub lost this kiosk's pushes without its feed starting over): the kiosk then mirrors the restored hub whole.
  */
-export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage): boolean {
+export function applyPulledPage(ctx: Context, page: PulledPage): boolean {
   const before = syncState(ctx);
   const loss = hubLoss(before, page);
   const idle =
@@ -151,7 +143,7 @@ export function applyPulledPage(ctx: Context, apiKey: string, page: PulledPage):
       const state = syncState(ctx);
       let resyncing = page.reset || state.resyncing === 1;
       if (page.reset) prepared(ctx.db, 'DELETE FROM sync_resync_seen').run();
-      if (page.reset || state.companyId !== page.companyId) adoptCompany(ctx, page.companyId, apiKey);
+      if (page.reset || state.companyId !== page.companyId) adoptCompany(ctx, page.companyId);
       const columns = columnsReader(ctx.db);
       for (const change of page.changes) applyChange(ctx, { companyId: page.companyId, resyncing, columns }, change);
       if (resyncing && !page.hasMore) {

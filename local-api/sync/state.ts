@@ -88,9 +88,8 @@ export function upstreamOf(ctx: Pick<Context, 'db' | 'secrets'>): Upstream | und
 }
 
 /**
- * Points this service at a hub, making it a kiosk. A new key starts the feed over (it may be another company's),
- * and the old key stops opening this kiosk: it mirrors the hub, where that key was replaced. The same URL and key
- * change nothing, so a kiosk restarted with its flags keeps its place in the feed.
+ * Points this service at a hub, making it a kiosk. A new key starts the feed over (it may be another company's).
+ * The same URL and key change nothing, so a kiosk restarted with its flags keeps its place in the feed.
  */
 export function configureUpstream(ctx: Context, input: { url: string; apiKey: string }): boolean {
   const url = input.url.replace(/\/+$/, '');
@@ -99,7 +98,6 @@ export function configureUpstream(ctx: Context, input: { url: string; apiKey: st
   ctx.db
     .transaction(() => {
       const keyChanged = current?.apiKey !== input.apiKey;
-      if (current && keyChanged) revokeKey(ctx, current.apiKey);
       updateSyncState(ctx, {
         upstreamUrl: url,
         upstreamKey: ctx.secrets.seal(input.apiKey),
@@ -111,4 +109,13 @@ export function configureUpstream(ctx: Context, input: { url: string; apiKey: st
     .immediate();
   ctx.log.info({ upstream: url }, 'sync upstream set');
   return true;
+}
+
+/**
+ * The hub key opens nothing on the kiosk, which holds it only to reach the hub (docs/sync.md): a kiosk made before
+ * this rule stored it as a local admin credential, revoked here when the service starts.
+ */
+export function refuseUpstreamKeyLocally(ctx: Context): void {
+  const upstream = upstreamOf(ctx);
+  if (upstream) revokeKey(ctx, upstream.apiKey);
 }

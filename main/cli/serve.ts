@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { defaultBackupSchedule } from '../../local-api/backup/backup.ts';
-import { parseCidrList } from '../../local-api/outgoing/destinations.ts';
+import { type Cidr, parseCidrList } from '../../local-api/outgoing/destinations.ts';
 import { upstreamInput } from '../../local-api/sync/schema.ts';
 import { command, UsageError } from './command.ts';
 import {
@@ -13,6 +14,41 @@ import {
 } from './inputs.ts';
 import { closeOnSignal, startServiceOrExplain } from './service.ts';
 
+/** A list of address ranges given to an option, or undefined when the option is not given. */
+function cidrsOption(text: string | undefined, option: string): Cidr[] | undefined {
+  if (text === undefined) return undefined;
+  const parsed = parseCidrList(text);
+  if (!parsed.ok)
+    throw new UsageError(`${option}: ${parsed.bad} is not an address or range: give ones like 10.0.0.0/8`);
+  return parsed.cidrs;
+}
+
+/**
+ * The hub key, from a file or the environment: a command-line argument stays in `/proc/<pid>/cmdline`, which every
+ * local user can read for the kiosk's lifetime. `--upstream-key` still works, with a warning. The environment is
+ * read only with `--upstream`, so a key left in a service's environment does not make a hub a kiosk.
+ */
+function upstreamKey(file: string | undefined, given: string | undefined, withUpstream: boolean): string | undefined {
+  if (file !== undefined && given !== undefined) {
+    throw new UsageError('--upstream-key-file and --upstream-key name the same key: give one');
+  }
+  if (given !== undefined) {
+    process.stderr.write(
+      'portaria: warning: --upstream-key leaves the key in the process list, readable by every local user: ' +
+        'give --upstream-key-file <path> or PORTARIA_UPSTREAM_KEY instead (docs/sync.md)\n',
+    );
+    return given;
+  }
+  if (file !== undefined) {
+    try {
+      return readFileSync(file, 'utf8').trim();
+    } catch (error) {
+      throw new UsageError(`--upstream-key-file: cannot read ${file}: ${(error as NodeJS.ErrnoException).code}`);
+    }
+  }
+  return withUpstream ? process.env.PORTARIA_UPSTREAM_KEY?.trim() || undefined : undefined;
+}
+
 export const serve = command({
   name: 'serve',
   summary: 'The service: the kiosk page at /, the API at /v1.',
@@ -22,7 +58,16 @@ export const serve = command({
     database: databaseOption,
     host: { type: 'string', value: '<ip>', help: 'the address to listen on (default 127.0.0.1, this machine only)' },
     upstream: { type: 'string', value: '<hub URL>', help: 'run as a kiosk of this hub (docs/sync.md)' },
-    'upstream-key': { type: 'string', value: '<key>', help: "the hub's API key for this kiosk's company" },
+    'upstream-key-file': {
+      type: 'string',
+      value: '<path>',
+      help: "a file holding the hub's API key for this kiosk's company; or PORTARIA_UPSTREAM_KEY",
+    },
+    'upstream-key': {
+      type: 'string',
+      value: '<key>',
+      help: 'the key itself: other local users can read it in the process list; prefer --upstream-key-file',
+    },
     'backup-interval': { type: 'string', value: '<24h|30m|0>', help: 'scheduled backups (default 24h; 0: none)' },
     'backup-keep': { type: 'string', value: '<n>', help: 'scheduled backups kept (default 7)' },
     'allow-destinations': {
@@ -30,26 +75,28 @@ export const serve = command({
       value: '<cidr,...>',
       help: "ranges webhooks, gates and e-mail may reach besides the defaults, kept until changed ('' clears; docs/security.md)",
     },
+    'trust-proxy': {
+      type: 'string',
+      value: '<cidr,...>',
+      help: 'proxies whose X-Forwarded-For names the client, e.g. your load balancer (docs/deployment.md)',
+    },
   },
   details:
     "Only one service runs on a data folder's SQLite file at a time: a second one is refused. Hub processes that\n" +
     'share a PostgreSQL database (--database) may run side by side: docs/deployment.md.',
   async run(values) {
-    const allowed = values['allow-destinations'];
-    const destinations = allowed === undefined ? undefined : parseCidrList(allowed);
-    if (destinations && !destinations.ok) {
-      throw new UsageError(
-        `--allow-destinations: ${destinations.bad} is not an address or range: give ones like 10.0.0.0/8`,
-      );
-    }
+    const destinations = cidrsOption(values['allow-destinations'], '--allow-destinations');
+    const trustProxy = cidrsOption(values['trust-proxy'], '--trust-proxy');
     const url = values.upstream;
-    const apiKey = values['upstream-key'];
+    const apiKey = upstreamKey(values['upstream-key-file'], values['upstream-key'], url !== undefined);
     if ((url === undefined) !== (apiKey === undefined)) {
-      throw new UsageError('--upstream and --upstream-key go together: give both, or neither');
+      throw new UsageError(
+        '--upstream and its key go together: give --upstream with --upstream-key-file (or PORTARIA_UPSTREAM_KEY), or neither',
+      );
     }
     const upstream = url !== undefined && apiKey !== undefined ? upstreamInput.safeParse({ url, apiKey }) : undefined;
     if (upstream && !upstream.success) {
-      throw new UsageError('--upstream must be an http(s) URL and --upstream-key 16 characters or more');
+      throw new UsageError('--upstream must be an http(s) URL and its key 16 characters or more');
     }
     const interval = values['backup-interval'];
     const keep = values['backup-keep'];
@@ -64,7 +111,8 @@ export const serve = command({
       host: values.host,
       upstream: upstream?.data,
       backups,
-      allowDestinations: destinations?.ok ? destinations.cidrs : undefined,
+      allowDestinations: destinations,
+      trustProxy,
     });
     closeOnSignal(service.close);
     process.stdout.write(`Portaria listening on ${service.url}\n`);

@@ -121,7 +121,7 @@ describe('bad input: one line naming the problem and the fix', () => {
     ],
     [
       ['serve', '--port', '0', '--data', data, '--upstream', 'http://127.0.0.1:9'],
-      /--upstream and --upstream-key go together/,
+      /--upstream and its key go together/,
     ],
     [['restore', '--data', data, '--from', 'x.db', '--force=yes'], /--force takes no value/],
     [

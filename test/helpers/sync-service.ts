@@ -1,5 +1,7 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type FaultProxy, startFaultProxy } from './fault-proxy.ts';
-import { client, type Reply, startService, type TestService } from './service.ts';
+import { client, type Reply, runCli, startService, type TestService, tempDir } from './service.ts';
 
 /** Polls `check` until it answers something other than undefined or false; fails after `timeoutMs`. */
 export async function waitFor<T>(
@@ -16,16 +18,38 @@ export async function waitFor<T>(
   }
 }
 
-export const upstreamArgs = (url: string, apiKey: string) => ['--upstream', url, '--upstream-key', apiKey];
+/** `serve` arguments that make it a kiosk of `url`, its key in a file of its own (never on the command line). */
+export function upstreamArgs(url: string, apiKey: string): string[] {
+  const file = join(tempDir('portaria-upstream-'), 'upstream.key');
+  writeFileSync(file, `${apiKey}\n`, { mode: 0o600 });
+  return ['--upstream', url, '--upstream-key-file', file];
+}
 
-/** Waits until the kiosk has reached its hub once: its local clients can then use the hub company's key. */
-export function online(kiosk: TestService, apiKey: string): Promise<Reply> {
-  const api = client(kiosk.url, apiKey);
+/** Waits until the kiosk has reached its hub once, asking with one of its local keys. */
+export function online(kiosk: TestService, localKey: string): Promise<Reply> {
+  const api = client(kiosk.url, localKey);
   return waitFor('the kiosk to reach its hub', async () => {
     const status = await api('GET', '/v1/sync/status');
     return status.status === 200 && status.body.state === 'online' && status;
   });
 }
+
+/**
+ * An admin key of the kiosk's company made on the kiosk, once it adopted the company of its hub: the hub key opens
+ * nothing there (docs/sync.md), so its local clients use their own (`portaria keys create`).
+ */
+export async function localAdminKey(kiosk: TestService): Promise<string> {
+  const owner = client(kiosk.url, JSON.parse(runCli(['owner', 'token', '--data', kiosk.dataDir])).token);
+  const companyId = await waitFor('the kiosk to adopt its hub company', async () => {
+    const device = await owner('GET', '/v1/device');
+    return device.status === 200 && typeof device.body.companyId === 'string' && device.body.companyId;
+  });
+  const args = ['keys', 'create', '--data', kiosk.dataDir, '--company', companyId, '--role', 'admin'];
+  return JSON.parse(runCli(args)).key;
+}
+
+/** A kiosk service and an admin key of its own. */
+export type Kiosk = TestService & { apiKey: string };
 
 /** Starts a kiosk of the hub behind `upstreamUrl` (a proxy, usually) and waits until it is online. */
 export async function startKiosk(
@@ -33,23 +57,30 @@ export async function startKiosk(
   apiKey: string,
   dataDir?: string,
   clockOffsetMs?: number,
-): Promise<TestService> {
+): Promise<Kiosk> {
   const kiosk = await startService({ dataDir, clockOffsetMs, args: upstreamArgs(upstreamUrl, apiKey) });
   try {
-    await online(kiosk, apiKey);
+    const localKey = await localAdminKey(kiosk);
+    await online(kiosk, localKey);
+    return Object.assign(kiosk, { apiKey: localKey });
   } catch (error) {
     // A kiosk left running would keep the test process alive after the failure is reported.
     await kiosk.stop();
     throw error;
   }
-  return kiosk;
+}
+
+/** Starts a kiosk again on its data folder (its own keys stay), following the hub behind `upstreamUrl`. */
+export async function restartKiosk(kiosk: Kiosk, upstreamUrl: string, hubKey: string): Promise<Kiosk> {
+  const again = await startService({ dataDir: kiosk.dataDir, args: upstreamArgs(upstreamUrl, hubKey) });
+  return Object.assign(again, { apiKey: kiosk.apiKey });
 }
 
 export interface HubAndKiosk {
   hub: TestService;
   company: { id: string; apiKey: string };
   proxy: FaultProxy;
-  kiosk: TestService;
+  kiosk: Kiosk;
 }
 
 /** A hub with one company, and a kiosk of it that reaches the hub through a fault proxy, online. */
@@ -68,11 +99,11 @@ export async function syncNow(kiosk: TestService, apiKey: string): Promise<Reply
 }
 
 /** Syncs until the kiosk is online with nothing pending (within 30 s); answers its status. */
-export function settled(kiosk: TestService, apiKey: string): Promise<Reply['body']> {
+export function settled(kiosk: Kiosk): Promise<Reply['body']> {
   return waitFor(
     'the kiosk to push and pull',
     async () => {
-      const status = await syncNow(kiosk, apiKey);
+      const status = await syncNow(kiosk, kiosk.apiKey);
       return status.state === 'online' && status.pending === 0 && status;
     },
     30_000,

@@ -1,12 +1,13 @@
 /**
- * State that hub processes on one PostgreSQL database share (docs/deployment.md): wrong front-desk PINs counted
- * together, and a front-desk session kept alive by requests that reach another process.
+ * State that hub processes on one PostgreSQL database share (docs/deployment.md): wrong front-desk PINs and wrong
+ * API keys counted together, and a front-desk session kept alive by requests that reach another process.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createCompany } from '../../local-api/companies/store.ts';
 import type { Context } from '../../local-api/context.ts';
 import { principalForKey } from '../../local-api/credentials/store.ts';
+import { guessSubjects, keyGuessCounter, keyGuessLimits } from '../../local-api/http/key-guessing.ts';
 import { sharedFailureLimiter } from '../../local-api/http/rate-limit.ts';
 import { openFrontDeskSession } from '../../local-api/kiosk/frontdesk.ts';
 import { pinLimits } from '../../local-api/kiosk/routes.ts';
@@ -35,6 +36,24 @@ test('wrong PINs at two hub processes add up to one lock', { skip: withoutPostgr
   assert.equal(b.retryAfter('company-2'), 0, 'another key is not locked');
   clock.advance(pinLimits.windowMs);
   assert.equal(b.retryAfter('company-1'), 0, 'the lock ends for both');
+  for (const hub of hubs) hub.db.close();
+});
+
+test('wrong API keys at two hub processes add up to one lock', { skip: withoutPostgres }, () => {
+  const { clock, hubs } = twoProcesses('shared_key_guesses');
+  const [a, b] = hubs.map((hub) => keyGuessCounter(hub));
+  assert.ok(a && b);
+  const guess = (i: number) => guessSubjects('203.0.113.5', [`prt_guess_${i}_${'x'.repeat(30)}`]);
+  for (let i = 0; i < keyGuessLimits.maxFailures - 1; i++) {
+    assert.deepEqual((i % 2 ? a : b).recordWrongKey(guess(i)), { retryAfterMs: 0, lockedNow: [] });
+  }
+  assert.deepEqual(a.recordWrongKey(guess(99)).lockedNow, ['source 203.0.113.5'], 'the 10th, over both, locks');
+  assert.equal(b.recordWrongKey(guess(100)).retryAfterMs, keyGuessLimits.lockMs, 'the other process sees the lock');
+  assert.equal(b.recordWrongKey(guessSubjects('203.0.113.6', ['prt_other'])).retryAfterMs, 0, 'another source');
+  clock.advance(keyGuessLimits.lockMs);
+  assert.deepEqual(a.recordWrongKey(guess(101)), { retryAfterMs: 0, lockedNow: [] }, 'the lock ends for both');
+  const rows = hubs[0].db.prepare('SELECT count(*) FROM key_guesses').pluck().get();
+  assert.equal(Number(rows), 2, 'rows whose window and lock ended are deleted: the last source and prefix remain');
   for (const hub of hubs) hub.db.close();
 });
 

@@ -11,7 +11,7 @@ import { type Db, openPostgres } from '../../local-api/store/db.ts';
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
 import { freshDatabase, withoutPostgres } from '../helpers/postgres.ts';
 import { client, runCli, startService, type TestService, tempDir } from '../helpers/service.ts';
-import { startKiosk, syncNow, waitFor } from '../helpers/sync-service.ts';
+import { type Kiosk, startKiosk, syncNow, waitFor } from '../helpers/sync-service.ts';
 
 const kioskCount = 3;
 const checkInsPerRound = 4;
@@ -25,7 +25,7 @@ let balancer: FaultProxy;
 let backends: string[] = [];
 let company: { id: string; apiKey: string };
 let hostId: string;
-const kiosks: TestService[] = [];
+const kiosks: Kiosk[] = [];
 
 function startHub(dataDir: string): Promise<TestService> {
   return startService({ dataDir, env: { PORTARIA_DATABASE: database } });
@@ -69,7 +69,7 @@ async function checkInRound(round: number): Promise<string[]> {
   const names: string[] = [];
   await Promise.all(
     kiosks.map(async (kiosk, k) => {
-      const api = client(kiosk.url, company.apiKey);
+      const api = client(kiosk.url, kiosk.apiKey);
       for (let i = 0; i < checkInsPerRound; i++) {
         const n = round * checkInsPerRound + i;
         const reply = await api('POST', '/v1/visits', {
@@ -79,15 +79,15 @@ async function checkInRound(round: number): Promise<string[]> {
         assert.equal(reply.status, 200, JSON.stringify(reply.body));
         names.push(visitorName(k, n));
         // A sync now and then, under way while the next check-ins are made.
-        if (i % 2 === 1) void syncNow(kiosk, company.apiKey).catch(() => undefined);
+        if (i % 2 === 1) void syncNow(kiosk, kiosk.apiKey).catch(() => undefined);
       }
     }),
   );
   return names;
 }
 
-const visitIds = async (service: string) => {
-  const reply = await client(service, company.apiKey)('GET', '/v1/visits?limit=1000');
+const visitIds = async (service: string, apiKey: string) => {
+  const reply = await client(service, apiKey)('GET', '/v1/visits?limit=1000');
   assert.equal(reply.status, 200);
   return (reply.body.visits as { id: string }[]).map((visit) => visit.id).sort();
 };
@@ -121,8 +121,8 @@ test('kiosks behind two hub processes converge, each check-in once, while one pr
     'every kiosk to converge with the hub',
     async () => {
       const states = [];
-      for (const kiosk of kiosks) states.push(await syncNow(kiosk, company.apiKey));
-      const views = await Promise.all(kiosks.map((kiosk) => visitIds(kiosk.url)));
+      for (const kiosk of kiosks) states.push(await syncNow(kiosk, kiosk.apiKey));
+      const views = await Promise.all(kiosks.map((kiosk) => visitIds(kiosk.url, kiosk.apiKey)));
       const missing = views.map((ids) => expected.filter((id) => !ids.includes(id)).length);
       seen = JSON.stringify({ states, missing });
       if (states.some((state) => state.state !== 'online' || state.pending !== 0)) return false;
@@ -143,7 +143,8 @@ test('kiosks behind two hub processes converge, each check-in once, while one pr
         .join('\n')}`,
     ),
   );
-  for (const hub of hubs) assert.deepEqual(await visitIds(hub.url), expected, `what ${hub.url} answers`);
+  for (const hub of hubs)
+    assert.deepEqual(await visitIds(hub.url, company.apiKey), expected, `what ${hub.url} answers`);
 
   // Exactly once at the hub: one visit and one visitor per check-in, whatever was sent again.
   const count = (sql: string) =>

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { jpegBytes, pdfBytes } from '../helpers/files.ts';
 import { allowLoopback, client, startService, succeeded, type TestService } from '../helpers/service.ts';
-import { online, syncNow, upstreamArgs } from '../helpers/sync-service.ts';
+import { localAdminKey, online, syncNow, upstreamArgs } from '../helpers/sync-service.ts';
 
 /*
  * A hub and a kiosk that follows it, as real processes on real files. A person is seeded everywhere personal data
@@ -30,6 +30,8 @@ const backupsOff = ['--backup-interval', '0'];
 let hub: TestService;
 let kiosk: TestService;
 let key: string;
+/** The kiosk's own admin key: the hub's opens nothing there. */
+let kioskKey: string;
 let atHub: ReturnType<typeof client>;
 let atKiosk: ReturnType<typeof client>;
 let downPort: number;
@@ -50,8 +52,9 @@ before(async () => {
   key = company.apiKey;
   atHub = client(hub.url, key);
   kiosk = await startService({ args: [...upstreamArgs(hub.url, key), ...allowLoopback, ...backupsOff] });
-  await online(kiosk, key);
-  atKiosk = client(kiosk.url, key);
+  kioskKey = await localAdminKey(kiosk);
+  await online(kiosk, kioskKey);
+  atKiosk = client(kiosk.url, kioskKey);
 });
 after(async () => {
   await kiosk?.stop();
@@ -143,7 +146,7 @@ describe('a person seeded on a hub and its kiosk', () => {
       hosts: [host.id],
     });
 
-    await syncNow(kiosk, key);
+    await syncNow(kiosk, kioskKey);
     const atTheKiosk = await succeeded(atKiosk, 'POST', '/v1/visits', {
       visit: { id: randomUUID(), hostId: host.id },
       visitor: person,
@@ -151,9 +154,9 @@ describe('a person seeded on a hub and its kiosk', () => {
       visitNda: pdf.toString('base64'),
     });
     assert.equal((await atKiosk('GET', atTheKiosk.pictureUrl)).status, 200, 'the picture is on the kiosk');
-    await syncNow(kiosk, key);
+    await syncNow(kiosk, kioskKey);
     await succeeded(atHub, 'POST', '/v1/blockedlist', { name: person.name, cpf: person.cpf, reason: 'Seeded' });
-    await syncNow(kiosk, key);
+    await syncNow(kiosk, kioskKey);
 
     const queued = await succeeded(atKiosk, 'GET', '/v1/sync/status');
     assert.equal(queued.pending, 0, 'the kiosk pushed its check-in');
@@ -197,8 +200,8 @@ describe('a person seeded on a hub and its kiosk', () => {
     assert.equal(erased.meetings, 1);
     assert.equal(erased.notifications, 1);
     assert.ok(erased.deliveries > 0);
-    await syncNow(kiosk, key);
-    await syncNow(kiosk, key);
+    await syncNow(kiosk, kioskKey);
+    await syncNow(kiosk, kioskKey);
 
     assert.equal((await atKiosk('GET', atTheKiosk.pictureUrl)).status, 404, "the kiosk's picture is gone");
     assert.equal((await atKiosk('GET', atTheKiosk.ndaUrl)).status, 404, "the kiosk's NDA is gone");
@@ -217,21 +220,21 @@ describe('a person seeded on a hub and its kiosk', () => {
   test("the hub's retention takes an old visit's copies on the kiosk with it: row, visitor record, files, queue", async () => {
     const old = { name: 'Otília Antiga', email: 'otilia.old@privacy.test', phone: '+55 21 91234-5678' };
     const host = (await succeeded(atHub, 'GET', '/v1/hosts')).hosts[0];
-    await syncNow(kiosk, key);
+    await syncNow(kiosk, kioskKey);
     const visit = await succeeded(atKiosk, 'POST', '/v1/visits', {
       visit: { id: randomUUID(), hostId: host.id, checkinAt: new Date(Date.now() - 40 * 86_400_000).toISOString() },
       visitor: old,
       visitPicture: jpegBytes().toString('base64'),
     });
-    await syncNow(kiosk, key);
+    await syncNow(kiosk, kioskKey);
     assert.equal((await atKiosk('GET', visit.pictureUrl)).status, 200);
     const found = (bytes: Buffer) => [old.name, old.email, old.phone].filter((t) => bytes.includes(t));
     const onDisk = (dir: string) => filesUnder(dir).flatMap((file) => found(readFileSync(file)));
     assert.ok(onDisk(kiosk.dataDir).length > 0);
 
     await succeeded(atHub, 'PUT', '/v1/privacy/retention', { retentionDays: 30 });
-    await syncNow(kiosk, key);
-    await syncNow(kiosk, key);
+    await syncNow(kiosk, kioskKey);
+    await syncNow(kiosk, kioskKey);
     assert.equal((await atKiosk('GET', visit.pictureUrl)).status, 404, "the kiosk's picture went with the visit");
     assert.equal((await atKiosk('GET', `/v1/visit/${visit.id}`)).status, 404);
     const visitors = JSON.stringify((await succeeded(atKiosk, 'GET', '/v1/visitors')).visitors);

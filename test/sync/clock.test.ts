@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { axeProblems, launchChromium, openKiosk, screenshot } from '../helpers/browser.ts';
 import { type GateProcess, startGateProcess } from '../helpers/gate.ts';
 import { client, startService, type TestService } from '../helpers/service.ts';
-import { logLines, startKiosk, syncNow } from '../helpers/sync-service.ts';
+import { type Kiosk, logLines, startKiosk, syncNow } from '../helpers/sync-service.ts';
 
 /*
  * Kiosks whose clocks are set three hours wrong, one ahead and one behind, beside a hub and a gate with the right
@@ -17,13 +17,15 @@ const aesKey = 'clock-test-aes-key-0123456789abcdef';
 
 let hub: TestService;
 let gate: GateProcess;
-let ahead: TestService;
-let behind: TestService;
+let ahead: Kiosk;
+let behind: Kiosk;
 let company: { id: string; apiKey: string };
 let hostId: string;
 let browser: Browser | undefined;
 
-const api = (service: TestService) => client(service.url, company.apiKey);
+/** The hub answers its company's key; a kiosk, a key of its own. */
+const api = (service: TestService | Kiosk) =>
+  client(service.url, 'apiKey' in service ? service.apiKey : company.apiKey);
 
 before(async () => {
   [hub, gate] = await Promise.all([startService(), startGateProcess({ aesKey })]);
@@ -42,7 +44,7 @@ after(async () => {
   await hub?.stop();
 });
 
-async function walkIn(kiosk: TestService, name: string): Promise<string> {
+async function walkIn(kiosk: Kiosk, name: string): Promise<string> {
   const made = await api(kiosk)('POST', '/v1/visits', { visit: { id: randomUUID(), hostId }, visitor: { name } });
   assert.equal(made.status, 200, JSON.stringify(made.body));
   return made.body.id;
@@ -50,7 +52,7 @@ async function walkIn(kiosk: TestService, name: string): Promise<string> {
 
 async function syncAll(): Promise<void> {
   for (const kiosk of [ahead, behind, ahead, behind]) {
-    const status = await syncNow(kiosk, company.apiKey);
+    const status = await syncNow(kiosk, kiosk.apiKey);
     assert.deepEqual([status.state, status.rejected], ['online', 0]);
   }
 }
@@ -133,7 +135,7 @@ test("the kiosk's page renews a visitor's gate code by the service's time, thoug
     staticVisitorQRCode: false,
   });
   assert.equal(configured.status, 200);
-  await syncNow(behind, company.apiKey);
+  await syncNow(behind, behind.apiKey);
   browser ??= await launchChromium();
   const { page, problems } = await openKiosk(browser, behind.url);
   // The page's clock is the device's: as far behind as the service process's own.

@@ -2,18 +2,18 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
 import { client, startService, type TestService } from '../helpers/service.ts';
-import { startKiosk, syncNow } from '../helpers/sync-service.ts';
+import { type Kiosk, startKiosk, syncNow } from '../helpers/sync-service.ts';
 
 let hub: TestService;
 let company: { id: string; apiKey: string };
-const kiosks: { service: TestService; proxy: FaultProxy }[] = [];
+const kiosks: { service: Kiosk; proxy: FaultProxy }[] = [];
 
 const visitId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
 
 /** What the front desk sees at a service: its visits, invitees and hosts. */
-async function view(service: TestService) {
-  const api = client(service.url, company.apiKey);
+async function view(service: TestService, apiKey: string) {
+  const api = client(service.url, apiKey);
   const [visits, invitees, hosts] = await Promise.all(
     ['/v1/visits?limit=1000', '/v1/invitees?limit=1000', '/v1/hosts?limit=1000'].map((path) => api('GET', path)),
   );
@@ -28,7 +28,7 @@ async function view(service: TestService) {
 async function syncAll(): Promise<void> {
   for (let round = 0; round < 2; round++) {
     for (const { service } of kiosks) {
-      const status = await syncNow(service, company.apiKey);
+      const status = await syncNow(service, service.apiKey);
       assert.deepEqual([status.state, status.pending, status.rejected], ['online', 0, 0]);
     }
   }
@@ -62,7 +62,7 @@ test('two kiosks of one company, writing at once and offline, converge with thei
     })
   ).body;
   await syncAll();
-  const [one, two] = kiosks.map((k) => client(k.service.url, company.apiKey));
+  const [one, two] = kiosks.map((k) => client(k.service.url, k.service.apiKey));
   assert.ok(one && two);
 
   // Online, at once: walk-ins at both kiosks while each also syncs.
@@ -73,7 +73,7 @@ test('two kiosks of one company, writing at once and offline, converge with thei
         visitor: { name: `Busy ${i}` },
       }),
     ),
-    ...kiosks.map(({ service }) => syncNow(service, company.apiKey)),
+    ...kiosks.map(({ service }) => syncNow(service, service.apiKey)),
   ]);
 
   // Offline, both: each checks in a walk-in, and both check the same invitee in.
@@ -98,8 +98,8 @@ test('two kiosks of one company, writing at once and offline, converge with thei
   assert.equal((await two('PATCH', `/v1/visit/checkout/${entryTwo.id}`, {})).status, 200);
   await syncAll();
 
-  const atTheHub = await view(hub);
-  const [atOne, atTwo] = await Promise.all(kiosks.map((k) => view(k.service)));
+  const atTheHub = await view(hub, company.apiKey);
+  const [atOne, atTwo] = await Promise.all(kiosks.map((k) => view(k.service, k.service.apiKey)));
   assert.deepEqual(atOne, atTheHub);
   assert.deepEqual(atTwo, atTheHub);
   const visit = (id: string) => atTheHub.visits.find((v: { id: string }) => v.id === id);

@@ -12,7 +12,7 @@ import { notificationJobKind, saveNotificationSettings } from '../../local-api/n
 import { queueStatus } from '../../local-api/queue/queue.ts';
 import { visitCreateInput } from '../../local-api/visits/schema.ts';
 import { checkinWalkIn, getVisit } from '../../local-api/visits/store.ts';
-import { callerOf, syncFixture } from '../helpers/sync.ts';
+import { kioskAdminOf, syncFixture } from '../helpers/sync.ts';
 
 /*
  * The door's data (custom fields, the blocklist, notification settings) is the hub's and reaches kiosks by the
@@ -36,7 +36,7 @@ function setup() {
   for (const ctx of [hub, kiosk]) ctx.events.subscribe(notifyOnCheckin(ctx));
   saveNotificationSettings(hub, hubCaller, { webhookUrl: 'http://127.0.0.1:9/hook', webhookSecret: 'hook-secret' });
   fixture.pull(kiosk);
-  const kioskCaller = callerOf(kiosk, fixture.company.apiKey);
+  const kioskCaller = kioskAdminOf(kiosk, fixture.company.id);
   const walkIn = (n: number, visitor: Record<string, unknown>, answer = 'Meeting') =>
     validate(visitCreateInput, {
       visit: { id: visitId(n), hostId: host.id, customFields: [{ customFieldId: purpose.id, value: answer }] },

@@ -3,15 +3,15 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Fault, FaultProxy } from '../helpers/fault-proxy.ts';
 import { client, runCli, startService, type TestService, tempDir } from '../helpers/service.ts';
-import { logLines, startHubAndKiosk, syncNow, upstreamArgs, waitFor } from '../helpers/sync-service.ts';
+import { type Kiosk, logLines, restartKiosk, startHubAndKiosk, syncNow, waitFor } from '../helpers/sync-service.ts';
 
 let hub: TestService;
 let proxy: FaultProxy;
-let kiosk: TestService;
+let kiosk: Kiosk;
 let company: { id: string; apiKey: string };
 
 const atHub = () => client(hub.url, company.apiKey);
-const atKiosk = () => client(kiosk.url, company.apiKey);
+const atKiosk = () => client(kiosk.url, kiosk.apiKey);
 const visitId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 async function hubVisitsNamed(name: string) {
@@ -41,7 +41,7 @@ test('a check-in made while the hub is down reaches it exactly once, through a k
   });
   assert.equal(checkin.status, 200, 'the kiosk answers from its own database');
   for (let i = 0; i < 3; i++) {
-    const status = await syncNow(kiosk, company.apiKey);
+    const status = await syncNow(kiosk, kiosk.apiKey);
     assert.deepEqual([status.state, status.pending], ['offline', 1]);
     assert.match(status.lastError, /^hub unreachable/);
   }
@@ -49,7 +49,7 @@ test('a check-in made while the hub is down reaches it exactly once, through a k
 
   // The hub receives the push and applies it; its answer is withheld; the kiosk is killed meanwhile.
   proxy.set('hold');
-  const pushing = syncNow(kiosk, company.apiKey).catch(() => undefined);
+  const pushing = syncNow(kiosk, kiosk.apiKey).catch(() => undefined);
   await proxy.held();
   await kiosk.stop('SIGKILL');
   await pushing;
@@ -63,9 +63,9 @@ test('a check-in made while the hub is down reaches it exactly once, through a k
   // The kiosk comes back with its outbox; the first answer it gets from the hub is lost again.
   proxy.set('pass');
   proxy.queue('drop-response');
-  kiosk = await startService({ dataDir: kiosk.dataDir, args: upstreamArgs(proxy.url, company.apiKey) });
+  kiosk = await restartKiosk(kiosk, proxy.url, company.apiKey);
   const settled = await waitFor('the kiosk to empty its outbox', async () => {
-    const status = await syncNow(kiosk, company.apiKey);
+    const status = await syncNow(kiosk, kiosk.apiKey);
     return status.state === 'online' && status.pending === 0 && status;
   });
   assert.equal(settled.rejected, 0);
@@ -96,11 +96,11 @@ test('check-ins and check-outs through a flapping network arrive once each, in o
     if (i % 2 === 0) assert.equal((await api('PATCH', `/v1/visit/checkout/${id}`, {})).status, 200);
   }
   await waitFor('the outbox to drain through the faults', async () => {
-    const status = await syncNow(kiosk, company.apiKey);
+    const status = await syncNow(kiosk, kiosk.apiKey);
     return status.pending === 0 && status.state === 'online';
   });
   proxy.choose(undefined);
-  await syncNow(kiosk, company.apiKey);
+  await syncNow(kiosk, kiosk.apiKey);
   const met = new Set(proxy.log.slice(seen).map((r) => r.fault));
   assert.equal(met.size, faults.length, `every fault was met: ${[...met]}`);
   const after = await hubClient();
@@ -126,10 +126,10 @@ test('a kiosk restored from a backup goes on as a new client: its new check-ins 
   ] as const) {
     assert.equal((await api('POST', '/v1/visits', { visit: { id: visitId(n) }, visitor: { name } })).status, 200);
   }
-  assert.equal((await syncNow(kiosk, company.apiKey)).pending, 0);
+  assert.equal((await syncNow(kiosk, kiosk.apiKey)).pending, 0);
   await kiosk.stop();
   runCli(['restore', '--data', kiosk.dataDir, '--from', backupFile]);
-  kiosk = await startService({ dataDir: kiosk.dataDir, args: upstreamArgs(proxy.url, company.apiKey) });
+  kiosk = await restartKiosk(kiosk, proxy.url, company.apiKey);
   // The restored outbox numbers this check-in as the hub has already seen; it must still arrive.
   const restored = atKiosk();
   const made = await restored('POST', '/v1/visits', {
@@ -138,7 +138,7 @@ test('a kiosk restored from a backup goes on as a new client: its new check-ins 
   });
   assert.equal(made.status, 200);
   const status = await waitFor('the restored kiosk to push', async () => {
-    const s = await syncNow(kiosk, company.apiKey);
+    const s = await syncNow(kiosk, kiosk.apiKey);
     return s.state === 'online' && s.pending === 0 && s;
   });
   for (const name of ['After Backup A', 'After Backup B', 'After Restore']) {

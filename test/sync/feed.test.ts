@@ -14,7 +14,7 @@ import { pendingSummary } from '../../local-api/sync/outbox.ts';
 import { syncState } from '../../local-api/sync/state.ts';
 import { visitCreateInput } from '../../local-api/visits/schema.ts';
 import { checkinWalkIn, checkoutVisit, deleteVisit } from '../../local-api/visits/store.ts';
-import { syncFixture } from '../helpers/sync.ts';
+import { kioskAdminOf, syncFixture } from '../helpers/sync.ts';
 
 const host = (email: string) => validate(hostCreateInput, { name: email.split('@')[0], email });
 const invitee = (hostId: string, extra: Record<string, unknown> = {}) =>
@@ -149,7 +149,7 @@ test('a table joining the feed brings its existing rows', () => {
   assert.equal(last?.key, ana.id, 'its triggers are in place');
 });
 
-test('the kiosk adopts the hub company, its key and its rows, and re-emits nothing', () => {
+test('the kiosk adopts the hub company and its rows, not its key, and re-emits nothing', () => {
   const { hub, hubCaller, company, kiosks, pull } = syncFixture({ pageLimit: 2 });
   const kiosk = kiosks[0]?.ctx;
   assert.ok(kiosk);
@@ -159,10 +159,10 @@ test('the kiosk adopts the hub company, its key and its rows, and re-emits nothi
   // The host changes after the invitee: it now comes later in the feed than the invitee that refers to it.
   updateHost(hub, hubCaller, ana.id, { sector: 'Lobby' });
   checkinWalkIn(hub, hubCaller, walkIn('00000000-0000-4000-8000-00000000000a'));
-  assert.equal(principalForKey(kiosk, company.apiKey), undefined, 'not before the first pull');
   pull(kiosk);
-  const caller = principalForKey(kiosk, company.apiKey);
-  assert.deepEqual(caller && { ...caller, credentialId: hubCaller.credentialId }, hubCaller);
+  assert.equal(principalForKey(kiosk, company.apiKey), undefined, 'the hub key opens nothing on the kiosk');
+  const caller = kioskAdminOf(kiosk, company.id);
+  assert.deepEqual({ ...caller, credentialId: hubCaller.credentialId }, hubCaller, 'the hub company, a local key');
   const rowOf = (ctx: typeof hub, table: string, id: string) =>
     ctx.db.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id);
   assert.deepEqual(rowOf(kiosk, 'companies', hubCaller.companyId), rowOf(hub, 'companies', hubCaller.companyId));

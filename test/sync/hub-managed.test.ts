@@ -22,7 +22,7 @@ import {
   deleteVisit,
   updateVisit,
 } from '../../local-api/visits/store.ts';
-import { callerOf, syncFixture } from '../helpers/sync.ts';
+import { kioskAdminOf, syncFixture } from '../helpers/sync.ts';
 
 /*
  * On a kiosk, a write to data its hub owns is refused before it runs (docs/sync.md, "Who writes what"):
@@ -63,7 +63,7 @@ test('a write the hub owns is refused on a kiosk before it changes anything, wit
   );
   const kiosk = fixture.kiosks[0]?.ctx as Context;
   fixture.pull(kiosk);
-  const caller = callerOf(kiosk, company.apiKey);
+  const caller = kioskAdminOf(kiosk, company.id);
   const visitId = '00000000-0000-4000-8000-000000000001';
   checkinWalkIn(kiosk, caller, validate(visitCreateInput, { visit: { id: visitId }, visitor: { name: 'Erin' } }));
 
@@ -101,7 +101,7 @@ test('a write that skipped the rule fails on a kiosk instead of going unrecorded
   const fixture = syncFixture();
   const kiosk = fixture.kiosks[0]?.ctx as Context;
   fixture.pull(kiosk);
-  const caller = callerOf(kiosk, fixture.company.apiKey);
+  const caller = kioskAdminOf(kiosk, fixture.company.id);
   assert.throws(
     () => kiosk.events.publish('host.created', caller, () => ({ id: 'h' })),
     (error: unknown) =>

@@ -1,13 +1,25 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { hashKey, keyPrefix } from '../../local-api/credentials/keys.ts';
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
 import { client, runCli, startService, type TestService, tempDir } from '../helpers/service.ts';
-import { online, settledLogLines, startKiosk, syncNow } from '../helpers/sync-service.ts';
+import { withServiceDb } from '../helpers/store.ts';
+import {
+  type Kiosk,
+  localAdminKey,
+  online,
+  restartKiosk,
+  settledLogLines,
+  startKiosk,
+  syncNow,
+} from '../helpers/sync-service.ts';
 
 let hub: TestService;
 let proxy: FaultProxy;
-let kiosk: TestService;
+let kiosk: Kiosk;
 let company: { id: string; apiKey: string };
 let atHub: ReturnType<typeof client>;
 let atKiosk: ReturnType<typeof client>;
@@ -18,7 +30,7 @@ before(async () => {
   atHub = client(hub.url, company.apiKey);
   proxy = await startFaultProxy(hub.url);
   kiosk = await startKiosk(proxy.url, company.apiKey);
-  atKiosk = client(kiosk.url, company.apiKey);
+  atKiosk = client(kiosk.url, kiosk.apiKey);
 });
 after(async () => {
   await kiosk.stop();
@@ -26,7 +38,7 @@ after(async () => {
   await hub.stop();
 });
 
-test('the kiosk answers for the hub company, with the same key', async () => {
+test('the kiosk answers for the hub company, with a key of its own', async () => {
   const status = await atKiosk('GET', '/v1/sync/status');
   assert.equal(status.body.role, 'kiosk');
   assert.equal(status.body.state, 'online');
@@ -41,7 +53,7 @@ test('the kiosk answers for the hub company, with the same key', async () => {
 test('a host created on the hub reaches the kiosk; the kiosk refuses to create one itself', async () => {
   const created = await atHub('POST', '/v1/hosts', { name: 'Ana Souza', email: 'ana@acme.test', sector: 'R&D' });
   assert.equal(created.status, 200);
-  await syncNow(kiosk, company.apiKey);
+  await syncNow(kiosk, kiosk.apiKey);
   const mirrored = await atKiosk('GET', `/v1/host/${created.body.id}`);
   assert.deepEqual([mirrored.status, mirrored.body], [200, created.body]);
   const refused = await atKiosk('POST', '/v1/hosts', { name: 'Bruno', email: 'bruno@acme.test' });
@@ -54,7 +66,7 @@ test('an invitee canceled at the hub while the kiosk was offline cannot be check
     (await atHub('POST', '/v1/invitees', { name: email, email, hostId: host.id, expectedAt: 1_800_000_000 })).body;
   const canceled = await invite('canceled@guest.test');
   const letIn = await invite('let-in@guest.test');
-  await syncNow(kiosk, company.apiKey);
+  await syncNow(kiosk, kiosk.apiKey);
   assert.equal((await atKiosk('GET', `/v1/invitee/${canceled.id}`)).body.status, 'confirmed');
 
   proxy.set('reset');
@@ -64,10 +76,10 @@ test('an invitee canceled at the hub while the kiosk was offline cannot be check
   // Still offline: the kiosk cannot know, and lets this one in.
   const offline = await atKiosk('POST', `/v1/visit/inviteeCheckin/${letIn.id}`, {});
   assert.equal(offline.status, 200);
-  assert.equal((await syncNow(kiosk, company.apiKey)).state, 'offline');
+  assert.equal((await syncNow(kiosk, kiosk.apiKey)).state, 'offline');
 
   proxy.set('pass');
-  const back = await syncNow(kiosk, company.apiKey);
+  const back = await syncNow(kiosk, kiosk.apiKey);
   assert.deepEqual([back.state, back.pending], ['online', 0]);
   const refused = await atKiosk('POST', `/v1/visit/inviteeCheckin/${canceled.id}`, {});
   assert.deepEqual([refused.status, refused.body], [409, { type: 'INVITEE_CANCELED' }]);
@@ -83,12 +95,12 @@ test('a check-out the hub cannot apply is kept at the hub, counted, and the kios
   const visitId = '00000000-0000-4000-8000-00000000beef';
   const made = await atHub('POST', '/v1/visits', { visit: { id: visitId }, visitor: { name: 'Deleted Later' } });
   assert.equal(made.status, 200);
-  await syncNow(kiosk, company.apiKey);
+  await syncNow(kiosk, kiosk.apiKey);
   proxy.set('reset');
   assert.equal((await atHub('DELETE', `/v1/visit/${visitId}`)).status, 200);
   assert.equal((await atKiosk('PATCH', `/v1/visit/checkout/${visitId}`, {})).status, 200);
   proxy.set('pass');
-  const status = await syncNow(kiosk, company.apiKey);
+  const status = await syncNow(kiosk, kiosk.apiKey);
   assert.deepEqual([status.state, status.pending, status.rejected], ['online', 0, 1]);
   const { body } = await atHub('GET', '/v1/sync/rejections');
   assert.equal(body.size, 1);
@@ -108,23 +120,19 @@ test("a fresh service becomes a kiosk through the device owner's PUT /v1/sync/up
     assert.deepEqual([bad.status, bad.body], [400, { type: 'INVALID_PARAMETER', field: 'url' }]);
     const set = await owner('PUT', '/v1/sync/upstream', { url: `${proxy.url}/`, apiKey: company.apiKey });
     assert.deepEqual(set.body, { url: proxy.url, companyId: null, hasKey: true });
-    await online(device, company.apiKey);
+    const localKey = await localAdminKey(device);
+    await online(device, localKey);
     assert.deepEqual((await owner('GET', '/v1/sync/upstream')).body, {
       url: proxy.url,
       companyId: company.id,
       hasKey: true,
     });
-    const asKiosk = client(device.url, company.apiKey);
-    const forbidden = await asKiosk('GET', '/v1/sync/upstream');
-    assert.deepEqual(
-      [forbidden.status, forbidden.body],
-      [403, { type: 'FORBIDDEN' }],
-      "a company's key, even the hub's",
-    );
+    const forbidden = await client(device.url, localKey)('GET', '/v1/sync/upstream');
+    assert.deepEqual([forbidden.status, forbidden.body], [403, { type: 'FORBIDDEN' }], "a company's key");
     await device.stop();
     const restarted = await startService({ dataDir: device.dataDir });
     try {
-      const status = await online(restarted, company.apiKey);
+      const status = await online(restarted, localKey);
       assert.equal(status.body.upstream, proxy.url);
     } finally {
       await restarted.stop();
@@ -134,7 +142,64 @@ test("a fresh service becomes a kiosk through the device owner's PUT /v1/sync/up
   }
 });
 
-test('serve refuses --upstream without --upstream-key, and an upstream that is not an http(s) URL', () => {
+/** The process's command line as `ps` shows it to every local user. */
+const commandLine = (service: TestService) =>
+  readFileSync(`/proc/${service.process.pid}/cmdline`, 'utf8').split('\0').join(' ');
+const linuxOnly = process.platform === 'linux' ? false : 'reads /proc/<pid>/cmdline';
+
+test('the hub key stays out of the process list, and opens nothing on the kiosk', { skip: linuxOnly }, async () => {
+  assert.match(commandLine(kiosk), /--upstream-key-file \S+/);
+  assert.ok(!commandLine(kiosk).includes(company.apiKey), 'a file: not on the command line');
+  const atKioskWithHubKey = client(kiosk.url, company.apiKey);
+  assert.deepEqual((await atKioskWithHubKey('GET', '/v1/visits')).body, { type: 'UNAUTHORIZED' });
+
+  const fromEnvironment = await startService({
+    args: ['--upstream', proxy.url],
+    env: { PORTARIA_UPSTREAM_KEY: company.apiKey },
+  });
+  try {
+    await online(fromEnvironment, await localAdminKey(fromEnvironment));
+    assert.ok(!commandLine(fromEnvironment).includes(company.apiKey), 'the environment: not on the command line');
+    assert.equal((await client(fromEnvironment.url, company.apiKey)('GET', '/v1/sync/status')).status, 401);
+  } finally {
+    await fromEnvironment.stop();
+  }
+
+  const fromFlag = await startService({ args: ['--upstream', proxy.url, '--upstream-key', company.apiKey] });
+  try {
+    assert.match(fromFlag.stderr(), /warning: --upstream-key leaves the key in the process list/);
+    await online(fromFlag, await localAdminKey(fromFlag));
+    assert.equal((await client(fromFlag.url, company.apiKey)('GET', '/v1/sync/status')).status, 401);
+  } finally {
+    await fromFlag.stop();
+  }
+});
+
+test('a kiosk that stored the hub key as a local credential revokes it when it starts', async () => {
+  const device = await startKiosk(proxy.url, company.apiKey);
+  await device.stop();
+  // What kiosks made before this rule hold: the hub key's hash as a local admin credential.
+  withServiceDb(
+    device.dataDir,
+    (db) =>
+      db
+        .prepare(
+          `INSERT INTO credentials (id, companyId, role, label, prefix, keyHash, createdAt)
+           VALUES ('oldhubkey', ?, 'admin', 'Hub key', ?, ?, 0)`,
+        )
+        .run(company.id, keyPrefix(company.apiKey), hashKey(company.apiKey)),
+    { readonly: false },
+  );
+  const restarted = await restartKiosk(device, proxy.url, company.apiKey);
+  try {
+    await online(restarted, restarted.apiKey);
+    assert.equal((await client(restarted.url, company.apiKey)('GET', '/v1/visits')).status, 401);
+  } finally {
+    await restarted.stop();
+  }
+});
+
+test('serve refuses --upstream without its key, two keys, and an upstream that is not an http(s) URL', () => {
   const serve =
     (...args: string[]) =>
     () =>
@@ -143,12 +208,22 @@ test('serve refuses --upstream without --upstream-key, and an upstream that is n
   assert.throws(serve('--upstream', 'http://127.0.0.1:9'), usageError);
   assert.throws(serve('--upstream-key', company.apiKey), usageError);
   assert.throws(serve('--upstream', 'ftp://hub', '--upstream-key', company.apiKey), usageError);
+  assert.throws(
+    serve('--upstream-key-file', '/nonexistent/upstream.key', '--upstream', 'http://127.0.0.1:9'),
+    usageError,
+  );
+  const file = join(tempDir(), 'upstream.key');
+  writeFileSync(file, company.apiKey);
+  assert.throws(
+    serve('--upstream', 'http://127.0.0.1:9', '--upstream-key-file', file, '--upstream-key', 'x'),
+    usageError,
+  );
 });
 
 test("a page of the feed says the last of the asking kiosk's mutations the hub applied", async () => {
   const { clientId } = (await atKiosk('GET', '/v1/sync/status')).body;
   await atKiosk('POST', '/v1/visits', { visit: { id: randomUUID() }, visitor: { name: 'Counted Once' } });
-  const status = await syncNow(kiosk, company.apiKey);
+  const status = await syncNow(kiosk, kiosk.apiKey);
   assert.equal(status.pending, 0);
   const known = (await atHub('GET', `/v1/sync/changes?clientId=${clientId}`)).body;
   const pushed = (await atHub('GET', '/v1/sync/status')).body.clients.find(

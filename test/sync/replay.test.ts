@@ -24,7 +24,7 @@ import {
   deleteVisit,
   getVisit,
 } from '../../local-api/visits/store.ts';
-import { callerOf, syncFixture } from '../helpers/sync.ts';
+import { callerOf, kioskAdminOf, syncFixture } from '../helpers/sync.ts';
 
 const visitId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const walkIn = (id: string, name = 'Walk In') => validate(visitCreateInput, { visit: { id }, visitor: { name } });
@@ -53,7 +53,7 @@ function withKiosk(kiosks = 1) {
   const { hub, hubCaller } = fixture;
   const ana = createHost(hub, hubCaller, validate(hostCreateInput, { name: 'Ana', email: 'ana@acme.test' }));
   for (const k of fixture.kiosks) fixture.pull(k.ctx);
-  const kioskCaller = (ctx: Context) => callerOf(ctx, fixture.company.apiKey);
+  const kioskCaller = (ctx: Context) => kioskAdminOf(ctx, fixture.company.id);
   const invite = (email: string) =>
     createInvitee(
       hub,

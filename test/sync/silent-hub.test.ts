@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import { answerDeadlineMs, retryCapMs } from '../../local-api/sync/agent.ts';
 import type { FaultProxy } from '../helpers/fault-proxy.ts';
 import { client, type TestService } from '../helpers/service.ts';
-import { startHubAndKiosk, syncNow, waitFor } from '../helpers/sync-service.ts';
+import { type Kiosk, startHubAndKiosk, syncNow, waitFor } from '../helpers/sync-service.ts';
 
 /*
  * A hub that accepts connections and never answers: behind a blackholing middlebox, or its process stopped
@@ -14,17 +14,16 @@ import { startHubAndKiosk, syncNow, waitFor } from '../helpers/sync-service.ts';
 
 let hub: TestService;
 let proxy: FaultProxy;
-let kiosk: TestService;
-let company: { id: string; apiKey: string };
+let kiosk: Kiosk;
 
-const atKiosk = () => client(kiosk.url, company.apiKey);
+const atKiosk = () => client(kiosk.url, kiosk.apiKey);
 const status = async () => (await atKiosk()('GET', '/v1/sync/status')).body;
 
 /** How long the kiosk may take to say so: a poll (5 s) to start a sync, its deadline, and a little. */
 const noticeWithinMs = 5_000 + answerDeadlineMs + 3_000;
 
 before(async () => {
-  ({ hub, company, proxy, kiosk } = await startHubAndKiosk());
+  ({ hub, proxy, kiosk } = await startHubAndKiosk());
 });
 after(async () => {
   // A hub left stopped by a failed assertion must wake to hear its SIGTERM.
@@ -74,7 +73,7 @@ test('a blackholed hub: offline within the deadline, a manual sync returns by it
 
   await checkIn('Blackholed Bea');
   const runStarted = Date.now();
-  const ran = await syncNow(kiosk, company.apiKey);
+  const ran = await syncNow(kiosk, kiosk.apiKey);
   const runMs = Date.now() - runStarted;
   assert.ok(runMs <= answerDeadlineMs + 2_000, `a manual sync answered after ${runMs} ms`);
   assert.deepEqual([ran.state, ran.pending], ['offline', 1]);
@@ -89,7 +88,7 @@ test('a blackholed hub: offline within the deadline, a manual sync returns by it
 test('a stopped hub process (SIGSTOP): offline within the deadline; on SIGCONT the check-ins leave within seconds', async (t) => {
   // The proxy passes; the hub's kernel accepts its connections while the hub's process sleeps.
   proxy.set('pass');
-  await syncNow(kiosk, company.apiKey);
+  await syncNow(kiosk, kiosk.apiKey);
   hub.process.kill('SIGSTOP');
   const stoppedAt = Date.now();
   let noticeMs = 0;

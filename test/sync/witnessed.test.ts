@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
 import { client, startService, type TestService } from '../helpers/service.ts';
-import { startKiosk, syncNow, waitFor } from '../helpers/sync-service.ts';
+import { type Kiosk, startKiosk, syncNow, waitFor } from '../helpers/sync-service.ts';
 
 /*
  * A person who checked in is never lost: a check-in a kiosk made offline reaches the hub even when the hub deleted
@@ -11,7 +11,7 @@ import { startKiosk, syncNow, waitFor } from '../helpers/sync-service.ts';
 
 let hub: TestService;
 let proxy: FaultProxy;
-let kiosk: TestService;
+let kiosk: Kiosk;
 let company: { id: string; apiKey: string };
 let atHub: ReturnType<typeof client>;
 let atKiosk: ReturnType<typeof client>;
@@ -24,7 +24,7 @@ before(async () => {
   atHub = client(hub.url, company.apiKey);
   proxy = await startFaultProxy(hub.url);
   kiosk = await startKiosk(proxy.url, company.apiKey);
-  atKiosk = client(kiosk.url, company.apiKey);
+  atKiosk = client(kiosk.url, kiosk.apiKey);
 });
 after(async () => {
   await kiosk.stop();
@@ -45,7 +45,7 @@ test('check-ins for a host and an invitation deleted at the hub meanwhile are re
       expectedAt: 1_800_000_000,
     })
   ).body;
-  await syncNow(kiosk, company.apiKey);
+  await syncNow(kiosk, kiosk.apiKey);
 
   proxy.set('reset');
   const walkIn = await atKiosk('POST', '/v1/visits', {
@@ -60,7 +60,7 @@ test('check-ins for a host and an invitation deleted at the hub meanwhile are re
 
   proxy.set('pass');
   const status = await waitFor('the kiosk to push both check-ins', async () => {
-    const s = await syncNow(kiosk, company.apiKey);
+    const s = await syncNow(kiosk, kiosk.apiKey);
     return s.state === 'online' && s.pending === 0 && s;
   });
   assert.equal(status.rejected, 0, 'nothing rejected');
@@ -80,7 +80,7 @@ test('check-ins for a host and an invitation deleted at the hub meanwhile are re
   );
 
   // The kiosk still holds both, now as the hub recorded them.
-  await syncNow(kiosk, company.apiKey);
+  await syncNow(kiosk, kiosk.apiKey);
   for (const id of [visitId(1), visitId(2)]) {
     const [there, here] = await Promise.all([atHub('GET', `/v1/visit/${id}`), atKiosk('GET', `/v1/visit/${id}`)]);
     assert.equal(here.status, 200, `${id} is still at the kiosk`);
