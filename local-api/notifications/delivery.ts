@@ -22,7 +22,7 @@ interface DeliveryPayload {
 export interface HostMessage {
   subject: string;
   text: string;
-  /** What kind of message it is, for the webhook's receiver: `visit.checkin`, `visit.blocked`, `delivery`, `visit`. */
+  /** What kind of message it is, for the webhook's receiver: `visit.checkin`, `visit.blocked`, `visit.held`, `delivery`, `visit`. */
   kind: string;
   details: Record<string, unknown>;
 }
@@ -95,15 +95,18 @@ interface CheckedInVisit {
   checkinAt: string;
   visitorStatus: string | null;
   statusNote: string | null;
+  heldAtDoor: boolean;
+  authorizationStatus: string | null;
   isInsideCompany: boolean;
   host: { id: string } | null;
 }
 
 /**
  * On every check-in, tells the host that their visitor is here (unless the host turned `preCheckinNotifications`
- * off); when the visitor was blocked at the door, tells the company's SECURITY and FRONTDESK hosts instead. A
- * check-in replayed at the hub was notified by the kiosk that took it (from its own queue, once it was online),
- * unless the hub's blocklist stops the visitor the kiosk let in: then the hub tells the door's hosts.
+ * off); when the visitor was blocked or held at the door, tells the company's SECURITY and FRONTDESK hosts instead
+ * (a held visitor's host is not asked to approve: the front desk decides). A check-in replayed at the hub was
+ * notified by the kiosk that took it (from its own queue, once it was online), unless the hub's blocklist stops or
+ * holds the visitor the kiosk let in: then the hub tells the door's hosts.
  */
 export function notifyOnCheckin(ctx: Context): EventListener {
   return (event) => {
@@ -123,6 +126,21 @@ export function notifyOnCheckin(ctx: Context): EventListener {
           note: visit.statusNote ?? '',
         }).trim(),
         kind: 'visit.blocked',
+        details,
+      });
+      return;
+    }
+    if (visit.heldAtDoor) {
+      // A replayed visit that waits was held by the kiosk that took it, which told the door's hosts.
+      const letInOffline = replayed && visit.authorizationStatus !== 'waiting';
+      if (replayed && !letInOffline) return;
+      notifyHosts(ctx, caller, { key: `held:${visit.id}` }, doorHosts(ctx, caller), {
+        subject: fill(words.heldSubject, values),
+        text: fill(letInOffline ? words.blockedInsideText : words.heldText, {
+          ...values,
+          note: visit.statusNote ?? '',
+        }).trim(),
+        kind: 'visit.held',
         details,
       });
       return;
