@@ -51,6 +51,7 @@ const visitorErrors = [
   'MEETING_NOT_FOUND',
   'VISITOR_TYPE_NOT_FOUND',
   'INVALID_PARAMETER',
+  'INVALID_CUSTOM_FIELD',
 ] as const;
 
 /** The answer of a check-in, and of reading one visit: the visit, and whether its host was told it began. */
@@ -179,6 +180,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
         'INVALID_ID',
         'ALREADY_EXISTS',
         'WRONG_CHECKIN_AT_FORMAT',
+        'INVALID_CUSTOM_FIELD',
       ],
       handle: ({ caller, params, body }) =>
         checkinAnswer(caller, checkinInvitee(ctx, caller, String(params.inviteeId), body)),
