@@ -38,6 +38,8 @@ const keyedErrors: readonly ErrorCode[] = [
 function commonErrors(spec: RouteSpec): ErrorCode[] {
   const codes: ErrorCode[] = [...transportErrors];
   if (spec.access !== 'public') codes.push(...keyedErrors);
+  // A write meets a full disk (docs/reliability.md); reads go on.
+  if (spec.method !== 'get') codes.push('STORAGE_FULL');
   if (spec.path.includes(':')) codes.push('INVALID_ID');
   if (spec.body) {
     codes.push('INVALID_PARAMETER');
