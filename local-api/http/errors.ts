@@ -70,6 +70,7 @@ export const errorStatus = {
   LINK_EXPIRED: 403,
   CHANNEL_NOT_CONFIGURED: 409,
   MEETING_NOT_FOUND: 400,
+  DESTINATION_REFUSED: 400,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
