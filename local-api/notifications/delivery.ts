@@ -118,31 +118,24 @@ export function notifyOnCheckin(ctx: Context): EventListener {
     const visitor = visit.company ? `${visit.name ?? ''} (${visit.company})` : (visit.name ?? '');
     const values = { visitor, time: localTime(Date.parse(visit.checkinAt), caller.lang, caller.timeZone) };
     const details = { visitId: visit.id };
-    if (visit.visitorStatus === 'BLOCKED' && !(replayed && visit.isInsideCompany === false)) {
-      notifyHosts(ctx, caller, { key: `blocked:${visit.id}` }, doorHosts(ctx, caller), {
-        subject: fill(words.blockedSubject, values),
-        text: fill(visit.isInsideCompany ? words.blockedInsideText : words.blockedText, {
-          ...values,
-          note: visit.statusNote ?? '',
-        }).trim(),
-        kind: 'visit.blocked',
+    // The door's hosts, for a visitor blocked or held at the door.
+    const tellTheDoor = (kind: 'blocked' | 'held', subject: string, text: string) =>
+      notifyHosts(ctx, caller, { key: `${kind}:${visit.id}` }, doorHosts(ctx, caller), {
+        subject: fill(subject, values),
+        text: fill(text, { ...values, note: visit.statusNote ?? '' }).trim(),
+        kind: `visit.${kind}`,
         details,
       });
+    if (visit.visitorStatus === 'BLOCKED' && !(replayed && visit.isInsideCompany === false)) {
+      tellTheDoor('blocked', words.blockedSubject, visit.isInsideCompany ? words.blockedInsideText : words.blockedText);
       return;
     }
     if (visit.heldAtDoor) {
       // A replayed visit that waits was held by the kiosk that took it, which told the door's hosts.
       const letInOffline = replayed && visit.authorizationStatus !== 'waiting';
-      if (replayed && !letInOffline) return;
-      notifyHosts(ctx, caller, { key: `held:${visit.id}` }, doorHosts(ctx, caller), {
-        subject: fill(words.heldSubject, values),
-        text: fill(letInOffline ? words.blockedInsideText : words.heldText, {
-          ...values,
-          note: visit.statusNote ?? '',
-        }).trim(),
-        kind: 'visit.held',
-        details,
-      });
+      if (!replayed || letInOffline) {
+        tellTheDoor('held', words.heldSubject, letInOffline ? words.blockedInsideText : words.heldText);
+      }
       return;
     }
     if (replayed) return;

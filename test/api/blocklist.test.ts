@@ -31,6 +31,18 @@ const block = (body: Record<string, unknown>): Promise<Reply> => api('POST', '/v
 const walkIn = (visitor: Record<string, unknown>) =>
   api('POST', '/v1/visits', { visit: { id: randomUUID(), hostId }, visitor: { name: 'Someone', ...visitor } });
 
+const invitation = async (company: ReturnType<typeof client>, fields: Record<string, unknown>) =>
+  (await company('POST', '/v1/invitees', { ...fields, expectedAt: '2026-12-01T10:00:00' })).body as { id: string };
+
+/** The company's e-mail goes to the test's SMTP server. */
+const mailsTo = (company: ReturnType<typeof client>, emailFrom: string) =>
+  company('POST', '/v1/integration/notifications', {
+    smtpHost: '127.0.0.1',
+    smtpPort: smtp.port,
+    smtpSecurity: 'none',
+    emailFrom,
+  });
+
 describe('/v1/blockedlist', () => {
   test('creates, reads, updates and deletes an entry (docs/api.md, "Blocklist")', async () => {
     const created = await block({
@@ -150,14 +162,7 @@ describe('the blocklist at the door', () => {
   });
 
   test('an invitee whose data matches is blocked at check-in too', async () => {
-    const invitee = (
-      await door('POST', '/v1/invitees', {
-        name: 'Invited Mallory',
-        email: 'BLOCKED@evil.test',
-        hostId: doorHost,
-        expectedAt: '2026-12-01T10:00:00',
-      })
-    ).body;
+    const invitee = await invitation(door, { name: 'Invited Mallory', email: 'BLOCKED@evil.test', hostId: doorHost });
     const visit = (await door('POST', `/v1/visit/inviteeCheckin/${invitee.id}`)).body;
     assert.equal(visit.visitorStatus, 'BLOCKED');
     assert.equal(visit.isInsideCompany, false);
@@ -191,12 +196,7 @@ describe('the blocklist at the door', () => {
       preCheckinNotifications: false,
     });
     await alarm('POST', '/v1/hosts', { name: 'Manny', email: 'manny@alarm.test', role: 'MANAGER' });
-    await alarm('POST', '/v1/integration/notifications', {
-      smtpHost: '127.0.0.1',
-      smtpPort: smtp.port,
-      smtpSecurity: 'none',
-      emailFrom: 'kiosk@alarm.test',
-    });
+    await mailsTo(alarm, 'kiosk@alarm.test');
     await alarm('POST', '/v1/blockedlist', { name: 'Mallory', reason: 'Stole a laptop', cpf: '529.982.247-25' });
     const visit = (
       await alarm('POST', '/v1/visits', {
@@ -225,12 +225,7 @@ describe('a name on the blocklist, with nothing to tell the visitor apart, is he
     hold = client(service.url, service.company('Hold', 'America/Sao_Paulo').apiKey);
     visited = (await hold('POST', '/v1/hosts', { name: 'Vitor', email: 'vitor@hold.test' })).body.id;
     await hold('POST', '/v1/hosts', { name: 'Sara Security', email: 'sara@hold.test', role: 'SECURITY' });
-    await hold('POST', '/v1/integration/notifications', {
-      smtpHost: '127.0.0.1',
-      smtpPort: smtp.port,
-      smtpSecurity: 'none',
-      emailFrom: 'kiosk@hold.test',
-    });
+    await mailsTo(hold, 'kiosk@hold.test');
     const entry = {
       name: 'Márcia  Duarte',
       reason: 'Threatened staff',
@@ -293,14 +288,7 @@ describe('a name on the blocklist, with nothing to tell the visitor apart, is he
   });
 
   test('an invitee of the name, with only a kind of identifier the entry lacks, is held at check-in', async () => {
-    const invitee = (
-      await hold('POST', '/v1/invitees', {
-        name: 'Marcia Duarte',
-        document: 'RG 77',
-        hostId: visited,
-        expectedAt: '2026-12-01T10:00:00',
-      })
-    ).body;
+    const invitee = await invitation(hold, { name: 'Marcia Duarte', document: 'RG 77', hostId: visited });
     const { status, body } = await hold('POST', `/v1/visit/inviteeCheckin/${invitee.id}`);
     assert.equal(status, 200);
     assertHeld(body, 'invitee');
