@@ -153,10 +153,11 @@ describe('the blocklist at the door', () => {
       { phone: '11 98765 4320' },
       { phone: '4321' },
       { rg: 'MG-12.345.679' },
-      { name: 'By CPF' },
+      { name: 'By CPF', cpf: '111.444.777-35' },
     ]) {
       const { body } = await checkIn(visitor);
       assert.equal(body.visitorStatus, null, JSON.stringify(visitor));
+      assert.equal(body.heldAtDoor, false, JSON.stringify(visitor));
       assert.equal(body.isInsideCompany, true, JSON.stringify(visitor));
     }
   });
