@@ -27,6 +27,7 @@ import { keyGuessCounter } from './http/key-guessing.ts';
 import { bodyLimits, checkJsonCost, formParameterLimit, refuseDeclaredOver } from './http/limits.ts';
 import { requestLog } from './http/request-log.ts';
 import { keylessRouterOf, type RouteSpec, routerOf, takesJson, uploadRouterOf } from './http/routes.ts';
+import { storageFullEpisodes } from './http/storage-full.ts';
 import { inviteeRoutes } from './invitees/routes.ts';
 import { kioskPages } from './kiosk/pages.ts';
 import { kioskRoutes } from './kiosk/routes.ts';
@@ -137,6 +138,11 @@ export function createApp(
   app.use(kioskPages(ctx));
   const v1 = Router();
   v1.use(requestLog(ctx.log));
+  const storage = storageFullEpisodes({
+    error: (message) => ctx.log.error(message),
+    info: (message) => ctx.log.info(message),
+  });
+  v1.use(storage.watchWrites);
   const routes = v1Routes(ctx);
   // Express would answer OPTIONS itself, in plain text (any router with a route on the path, the keyless one
   // included); there is no CORS here, so it is one more unknown route.
@@ -167,6 +173,6 @@ export function createApp(
   v1.use(routerOf(routes.filter(takesJson)));
   app.use('/v1', v1);
   app.use(notFound);
-  app.use(errorHandler((message, error) => ctx.log.error({ err: error }, message)));
+  app.use(errorHandler((message, error) => ctx.log.error({ err: error }, message), storage));
   return app;
 }

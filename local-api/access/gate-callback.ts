@@ -31,10 +31,13 @@ interface CallbackPayload {
 export function gateCallbackListener(ctx: Context): EventListener {
   return ({ name, caller, object }) => {
     // A check-in replayed at the hub was called in by the kiosk that made it.
-    if (name !== 'visit.checkin' || caller.replayedFor !== undefined) return;
+    if (caller.replayedFor !== undefined || (name !== 'visit.checkin' && name !== 'visit.allowed')) return;
     const config = findAccessConfig(ctx, caller.companyId);
     if (!config?.enabled || config.url === '') return;
     const visit = object();
+    // A visit held at the door is the front desk's to let in: the gate hears of it when the desk allows it (the
+    // key below keeps it to one callback), never before.
+    if ((name === 'visit.checkin') === (visit.heldAtDoor === true)) return;
     const now = ctx.clock.now();
     const cardNumber = cardNumberOf(visit.cardNumber) ?? null;
     const code =
@@ -43,7 +46,7 @@ export function gateCallbackListener(ctx: Context): EventListener {
         : undefined;
     const idempotencyKey = `visit.checkin.${visit.id}`;
     const body = {
-      event: name,
+      event: 'visit.checkin',
       id: idempotencyKey,
       occurredAt: formatInZone(now, caller.timeZone),
       companyId: caller.companyId,

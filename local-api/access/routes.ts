@@ -26,7 +26,7 @@ export function accessConfigRoutes(ctx: Context): RouteSpec[] {
       summary: 'Create or update the configuration (partial; absent fields keep their value)',
       response: accessConfigObjectSchema,
       body: accessConfigInput,
-      errors: ['INVALID_PARAMETER'],
+      errors: ['INVALID_PARAMETER', 'DESTINATION_REFUSED'],
       handle: ({ caller, body }) => accessConfigObject(saveAccessConfig(ctx, caller, body), caller),
     }),
     route({

@@ -2,6 +2,7 @@ import { secretMask } from '../companies/schema.ts';
 import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
+import { requireAllowedDestination } from '../outgoing/policy.ts';
 import { formatInZone } from '../rules/time.ts';
 import { insertRow, objectToRow, prepared } from '../store/rows.ts';
 import { type AccessConfigInput, accessConfigSecrets } from './schema.ts';
@@ -56,7 +57,9 @@ export function getAccessConfig(ctx: Context, caller: Caller): AccessConfig {
   return config;
 }
 
+/** A partial upsert; the gate's address is judged by the device's destination policy as it is saved. */
 export function saveAccessConfig(ctx: Context, caller: Caller, input: AccessConfigInput): AccessConfig {
+  if (input.url) requireAllowedDestination(ctx, 'url', { url: input.url });
   const sealed: Record<string, unknown> = { ...input };
   for (const key of accessConfigSecrets) {
     const value = input[key];

@@ -3,8 +3,9 @@ import type { Caller } from '../credentials/caller.ts';
 import { findHost } from '../hosts/store.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
-import { identityKeys, type PersonIds, samePhone } from '../rules/identity.ts';
+import { identityKeys, type PersonAtDoor, type PersonIds, samePhone } from '../rules/identity.ts';
 import { newRecordId } from '../rules/ids.ts';
+import { normalizeName } from '../rules/names.ts';
 import {
   findLiveRow,
   insertRow,
@@ -108,17 +109,65 @@ export const listBlocklist = (ctx: Context, caller: Caller, query: ListQuery) =>
 
 export interface BlocklistMatch {
   entry: BlocklistRow;
-  /** The entry's field that matched. */
-  on: BlocklistField;
+  /** The entry's field that matched: an identifier, or only the name (`hold`). */
+  on: BlocklistField | 'name';
+}
+
+/** The identifier kinds a door can tell two people apart by; CPF, RG and document are compared with each other. */
+const identifierKinds = (keys: ReturnType<typeof identityKeys> | BlocklistRow) => ({
+  number: keys.cpfKey !== null || keys.rgKey !== null || keys.documentKey !== null,
+  email: keys.emailKey !== null,
+  phone: keys.phoneKey !== null,
+});
+
+/**
+ * Whether a person who matched no identifier of the entry is nevertheless its name, with nothing to tell them apart:
+ * the same name (without regard to case, accents, punctuation and spacing) and no identifier of a kind the entry has.
+ * Left blank, an e-mail must not be the way past the blocklist. Pure.
+ */
+export function heldByName(entry: BlocklistRow, name: string, keys: ReturnType<typeof identityKeys>): boolean {
+  const entryName = normalizeName(String(entry.name ?? ''));
+  if (entryName === '' || entryName !== normalizeName(name)) return false;
+  const theirs = identifierKinds(entry);
+  const given = identifierKinds(keys);
+  return !(['number', 'email', 'phone'] as const).some((kind) => theirs[kind] && given[kind]);
 }
 
 /**
  * The blocklist entry a person at the door matches, if any (the oldest when several do). Identifiers are compared
  * normalized; CPF, RG and document numbers are compared with each other too, since a kiosk's "document" field
- * often receives one of the others; phone numbers match with or without their country and area codes.
+ * often receives one of the others; phone numbers match with or without their country and area codes. Only when
+ * no identifier matches, an entry of the person's name with nothing to tell them apart (`heldByName`) is a match
+ * `on: 'name'`: the visit is held for the front desk, not blocked (people share names).
  */
-export function screenVisitor(ctx: Context, caller: Caller, person: PersonIds): BlocklistMatch | undefined {
+export function screenVisitor(ctx: Context, caller: Caller, person: PersonAtDoor): BlocklistMatch | undefined {
   const keys = identityKeys(person);
+  return screenIdentifiers(ctx, caller, keys) ?? screenName(ctx, caller, person.name ?? '', keys);
+}
+
+function screenName(
+  ctx: Context,
+  caller: Caller,
+  name: string,
+  keys: ReturnType<typeof identityKeys>,
+): BlocklistMatch | undefined {
+  if (normalizeName(name) === '') return undefined;
+  // Names are compared normalized in JavaScript (SQLite's and PostgreSQL's lower() differ on accents): the
+  // company's named entries are read, a short list.
+  const named = prepared(
+    ctx.db,
+    `SELECT * FROM blocklist WHERE companyId = ? AND deletedAt IS NULL AND name IS NOT NULL AND name <> ''
+     ORDER BY createdAt, rowid`,
+  ).all(caller.companyId) as BlocklistRow[];
+  const entry = named.find((row) => heldByName(row, name, keys));
+  return entry ? { entry, on: 'name' } : undefined;
+}
+
+function screenIdentifiers(
+  ctx: Context,
+  caller: Caller,
+  keys: ReturnType<typeof identityKeys>,
+): BlocklistMatch | undefined {
   const numbers = [keys.cpfKey, keys.rgKey, keys.documentKey];
   if (![...numbers, keys.emailKey, keys.phoneTail].some((key) => key !== null)) return undefined;
   // One indexed lookup per key, united: an OR over the keys would read every entry of the company.

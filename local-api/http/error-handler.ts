@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { ApiError } from './errors.ts';
+import { ApiError, errorStatus } from './errors.ts';
+import { isStorageFull, type StorageFullEpisodes } from './storage-full.ts';
 
 /*
  * The Express end of the error codes (errors.ts, which the kiosk page also uses, holds the codes and ApiError):
@@ -48,11 +49,19 @@ function fromHttpError(error: HttpError): ApiError | undefined {
   return undefined;
 }
 
-export function errorHandler(log: (message: string, error: unknown) => void): ErrorRequestHandler {
+export function errorHandler(
+  log: (message: string, error: unknown) => void,
+  storage: StorageFullEpisodes,
+): ErrorRequestHandler {
   return (error, _req, res, _next) => {
     const known = error instanceof ApiError ? error : fromHttpError(error as HttpError);
     if (known) {
       res.status(known.status).json({ type: known.type, ...known.extra });
+      return;
+    }
+    if (isStorageFull(error)) {
+      storage.refused(error);
+      res.status(errorStatus.STORAGE_FULL).json({ type: 'STORAGE_FULL' });
       return;
     }
     log('internal error', error);

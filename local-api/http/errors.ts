@@ -10,6 +10,7 @@ export const errorStatus = {
   NOT_FOUND: 404,
   MISSING_ID: 400,
   INTERNAL: 500,
+  STORAGE_FULL: 507,
   INVALID_BODY: 400,
   UNSUPPORTED_MEDIA_TYPE: 415,
   PAYLOAD_TOO_LARGE: 413,
@@ -70,6 +71,7 @@ export const errorStatus = {
   LINK_EXPIRED: 403,
   CHANNEL_NOT_CONFIGURED: 409,
   MEETING_NOT_FOUND: 400,
+  DESTINATION_REFUSED: 400,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

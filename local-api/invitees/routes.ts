@@ -22,6 +22,7 @@ const inputErrors = [
   'HOST_NOT_FOUND',
   'ALREADY_EXISTS',
   'INVALID_PARAMETER',
+  'INVALID_CUSTOM_FIELD',
 ] as const;
 
 export function inviteeRoutes(ctx: Context): RouteSpec[] {

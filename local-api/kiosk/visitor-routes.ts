@@ -215,8 +215,8 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
         'INVALID_EMAIL',
         'INVALID_CPF',
         'HOST_NOT_FOUND',
-        'ALREADY_EXISTS',
         'INVALID_PARAMETER',
+        'INVALID_CUSTOM_FIELD',
       ],
       handle: ({ caller, body }) => {
         const { ticket, ...screen } = body;

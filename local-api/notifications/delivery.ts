@@ -22,7 +22,7 @@ interface DeliveryPayload {
 export interface HostMessage {
   subject: string;
   text: string;
-  /** What kind of message it is, for the webhook's receiver: `visit.checkin`, `visit.blocked`, `delivery`, `visit`. */
+  /** What kind of message it is, for the webhook's receiver: `visit.checkin`, `visit.blocked`, `visit.held`, `delivery`, `visit`. */
   kind: string;
   details: Record<string, unknown>;
 }
@@ -95,15 +95,18 @@ interface CheckedInVisit {
   checkinAt: string;
   visitorStatus: string | null;
   statusNote: string | null;
+  heldAtDoor: boolean;
+  authorizationStatus: string | null;
   isInsideCompany: boolean;
   host: { id: string } | null;
 }
 
 /**
  * On every check-in, tells the host that their visitor is here (unless the host turned `preCheckinNotifications`
- * off); when the visitor was blocked at the door, tells the company's SECURITY and FRONTDESK hosts instead. A
- * check-in replayed at the hub was notified by the kiosk that took it (from its own queue, once it was online),
- * unless the hub's blocklist stops the visitor the kiosk let in: then the hub tells the door's hosts.
+ * off); when the visitor was blocked or held at the door, tells the company's SECURITY and FRONTDESK hosts instead
+ * (a held visitor's host is not asked to approve: the front desk decides). A check-in replayed at the hub was
+ * notified by the kiosk that took it (from its own queue, once it was online), unless the hub's blocklist stops or
+ * holds the visitor the kiosk let in: then the hub tells the door's hosts.
  */
 export function notifyOnCheckin(ctx: Context): EventListener {
   return (event) => {
@@ -115,16 +118,24 @@ export function notifyOnCheckin(ctx: Context): EventListener {
     const visitor = visit.company ? `${visit.name ?? ''} (${visit.company})` : (visit.name ?? '');
     const values = { visitor, time: localTime(Date.parse(visit.checkinAt), caller.lang, caller.timeZone) };
     const details = { visitId: visit.id };
-    if (visit.visitorStatus === 'BLOCKED' && !(replayed && visit.isInsideCompany === false)) {
-      notifyHosts(ctx, caller, { key: `blocked:${visit.id}` }, doorHosts(ctx, caller), {
-        subject: fill(words.blockedSubject, values),
-        text: fill(visit.isInsideCompany ? words.blockedInsideText : words.blockedText, {
-          ...values,
-          note: visit.statusNote ?? '',
-        }).trim(),
-        kind: 'visit.blocked',
+    // The door's hosts, for a visitor blocked or held at the door.
+    const tellTheDoor = (kind: 'blocked' | 'held', subject: string, text: string) =>
+      notifyHosts(ctx, caller, { key: `${kind}:${visit.id}` }, doorHosts(ctx, caller), {
+        subject: fill(subject, values),
+        text: fill(text, { ...values, note: visit.statusNote ?? '' }).trim(),
+        kind: `visit.${kind}`,
         details,
       });
+    if (visit.visitorStatus === 'BLOCKED' && !(replayed && visit.isInsideCompany === false)) {
+      tellTheDoor('blocked', words.blockedSubject, visit.isInsideCompany ? words.blockedInsideText : words.blockedText);
+      return;
+    }
+    if (visit.heldAtDoor) {
+      // A replayed visit that waits was held by the kiosk that took it, which told the door's hosts.
+      const letInOffline = replayed && visit.authorizationStatus !== 'waiting';
+      if (!replayed || letInOffline) {
+        tellTheDoor('held', words.heldSubject, letInOffline ? words.blockedInsideText : words.heldText);
+      }
       return;
     }
     if (replayed) return;

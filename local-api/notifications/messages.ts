@@ -14,6 +14,10 @@ interface Catalogue {
   /** A visitor a kiosk let in while offline, whom the hub's blocklist stops: they may be inside. */
   blockedInsideText: string;
   blockedNote: string;
+  /** A visitor whose name is on the blocklist, with nothing to tell them apart: held for the front desk. */
+  heldSubject: string;
+  heldText: string;
+  heldNote: string;
   visitSubject: string;
   deliverySubject: string;
   noReason: string;
@@ -31,6 +35,9 @@ const catalogues: Record<Language, Catalogue> = {
     blockedText: '{visitor} tried to check in at {time} and was not let in. {note}',
     blockedInsideText: '{visitor} checked in at {time} at a kiosk that was offline, and may be inside. {note}',
     blockedNote: 'Blocklist match ({field}): {reason}',
+    heldSubject: 'Visitor held at the door: {visitor}',
+    heldText: '{visitor} checked in at {time} and waits at the reception for your decision. {note}',
+    heldNote: 'Possible blocklist match (name only): {reason}',
     visitSubject: 'A message about your visitor',
     deliverySubject: 'A delivery has arrived for you',
     noReason: 'none given',
@@ -45,6 +52,9 @@ const catalogues: Record<Language, Catalogue> = {
     blockedText: '{visitor} tentou fazer check-in em {time} e a entrada não foi liberada. {note}',
     blockedInsideText: '{visitor} fez check-in em {time} num totem sem conexão e pode estar nas dependências. {note}',
     blockedNote: 'Consta na lista de bloqueio ({field}): {reason}',
+    heldSubject: 'Visitante retido na recepção: {visitor}',
+    heldText: '{visitor} fez check-in em {time} e aguarda na recepção pela sua decisão. {note}',
+    heldNote: 'Possível correspondência na lista de bloqueio (só o nome): {reason}',
     visitSubject: 'Uma mensagem sobre seu visitante',
     deliverySubject: 'Chegou uma entrega para você',
     noReason: 'não informado',
@@ -60,6 +70,9 @@ const catalogues: Record<Language, Catalogue> = {
     blockedInsideText:
       '{visitor} hat sich am {time} an einem Kiosk ohne Verbindung angemeldet und ist womöglich im Haus. {note}',
     blockedNote: 'Auf der Sperrliste ({field}): {reason}',
+    heldSubject: 'Person am Empfang angehalten: {visitor}',
+    heldText: '{visitor} hat sich am {time} angemeldet und wartet am Empfang auf Ihre Entscheidung. {note}',
+    heldNote: 'Möglicher Treffer auf der Sperrliste (nur der Name): {reason}',
     visitSubject: 'Eine Nachricht zu Ihrem Besuch',
     deliverySubject: 'Eine Lieferung ist für Sie angekommen',
     noReason: 'nicht angegeben',
@@ -74,6 +87,9 @@ const catalogues: Record<Language, Catalogue> = {
     blockedText: '{visitor} 于 {time} 尝试登记，未允许进入。{note}',
     blockedInsideText: '{visitor} 于 {time} 在离线的自助终端登记，可能已在场内。{note}',
     blockedNote: '与黑名单记录匹配（{field}）：{reason}',
+    heldSubject: '前台暂留的访客：{visitor}',
+    heldText: '{visitor} 于 {time} 登记，正在前台等待您的决定。{note}',
+    heldNote: '可能与黑名单记录匹配（仅姓名）：{reason}',
     visitSubject: '关于您的访客的消息',
     deliverySubject: '您有一件快递已送达',
     noReason: '未说明',
@@ -99,8 +115,10 @@ export function localTime(epochMs: number, lang: string, timeZone: string): stri
   }).format(epochMs);
 }
 
-/** The visit's status note for a visitor the blocklist stopped. */
-export function blockedNote(lang: string, field: BlocklistField, reason: string | null): string {
+/** The visit's status note for a visitor the blocklist stopped, or held when only the name matched. */
+export function blockedNote(lang: string, field: BlocklistField | 'name', reason: string | null): string {
   const words = catalogueFor(lang);
-  return fill(words.blockedNote, { field: words.fields[field], reason: reason || words.noReason });
+  const because = reason || words.noReason;
+  if (field === 'name') return fill(words.heldNote, { reason: because });
+  return fill(words.blockedNote, { field: words.fields[field], reason: because });
 }

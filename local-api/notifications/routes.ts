@@ -119,7 +119,7 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
       summary: 'Create or update the delivery settings (partial; absent fields keep their value)',
       body: notificationSettingsInput,
       response: notificationSettingsSchema,
-      errors: ['INVALID_PARAMETER'],
+      errors: ['INVALID_PARAMETER', 'DESTINATION_REFUSED'],
       handle: ({ caller, body }) =>
         notificationSettingsObject(ctx, caller, saveNotificationSettings(ctx, caller, body)),
     }),

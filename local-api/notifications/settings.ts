@@ -2,6 +2,7 @@ import { secretMask } from '../companies/schema.ts';
 import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
+import { requireAllowedDestination } from '../outgoing/policy.ts';
 import { formatInZone } from '../rules/time.ts';
 import { insertRow, prepared } from '../store/rows.ts';
 import { deliveryStatus } from '../webhooks/delivery.ts';
@@ -51,12 +52,23 @@ export function notificationSettingsObject(ctx: Context, caller: Caller, setting
   };
 }
 
-/** A partial upsert; secrets are sealed, and the mask (a client sending back what it read) keeps them. */
+/** The SMTP port of settings that never gave one (the column's default). */
+const defaultSmtpPort = 587;
+
+/**
+ * A partial upsert; secrets are sealed, and the mask (a client sending back what it read) keeps them. The webhook's
+ * address and the SMTP server's are judged by the device's destination policy as they are saved.
+ */
 export function saveNotificationSettings(
   ctx: Context,
   caller: Caller,
   input: NotificationSettingsInput,
 ): NotificationSettings {
+  if (input.webhookUrl) requireAllowedDestination(ctx, 'webhookUrl', { url: input.webhookUrl });
+  if (input.smtpHost) {
+    const port = input.smtpPort ?? findNotificationSettings(ctx, caller.companyId)?.smtpPort ?? defaultSmtpPort;
+    requireAllowedDestination(ctx, 'smtpHost', { host: input.smtpHost, port });
+  }
   const row: Record<string, unknown> = { ...input };
   for (const key of notificationSettingsSecrets) {
     const value = input[key];

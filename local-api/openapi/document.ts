@@ -106,6 +106,8 @@ const keyedErrors: readonly ErrorCode[] = [
 function commonErrors(spec: RouteSpec): ErrorCode[] {
   const codes: ErrorCode[] = [...transportErrors];
   if (spec.access !== 'public') codes.push(...keyedErrors);
+  // A write meets a full disk (docs/reliability.md); reads go on.
+  if (spec.method !== 'get') codes.push('STORAGE_FULL');
   if (spec.path.includes(':')) codes.push('INVALID_ID');
   if (spec.body) {
     codes.push('INVALID_PARAMETER');
@@ -204,6 +206,15 @@ function rolesDescription(spec: RouteSpec): string {
   return `Roles: ${rolesOf(spec).join(', ')}. Any other credential gets 403 FORBIDDEN.`;
 }
 
+/**
+ * A GET with `If-None-Match: *` is answered 304 without a body when it would have been answered 200: `*` matches
+ * any current representation (RFC 9110, 13.1.2). The service sends no validators (no ETag, no Last-Modified), so
+ * no other condition is ever met.
+ */
+const notModified = {
+  description: 'Not Modified: the request asked `If-None-Match: *` and there is a current representation; no body',
+};
+
 function operation(spec: RouteSpec, schemas: DocumentSchemas): Record<string, unknown> {
   const { path, parameters } = pathOf(spec.path);
   const body = requestBody(spec, schemas);
@@ -228,6 +239,7 @@ function operation(spec: RouteSpec, schemas: DocumentSchemas): Record<string, un
     ...(body ? { requestBody: body } : {}),
     responses: {
       '200': { description: 'OK', ...(Object.keys(answers).length > 0 ? { content: answers } : {}) },
+      ...(spec.method === 'get' ? { '304': notModified } : {}),
       ...errorResponses(spec),
     },
   };

@@ -140,6 +140,14 @@ export interface DestinationPolicy {
 
 export type Refusal = 'unspecified' | 'own-port' | 'link-local-or-reserved' | 'private';
 
+/** Each refusal in words, after the address: "169.254.169.254 is a link-local, metadata or reserved address". */
+export const refusalWords: Readonly<Record<Refusal, string>> = {
+  unspecified: 'an unspecified address',
+  'own-port': "this service's own port",
+  'link-local-or-reserved': 'a link-local, metadata or reserved address',
+  private: 'a local network, which this shared service does not reach',
+};
+
 /** Why a connection to `address`:`port` is refused, or undefined when it may be made. */
 export function refusalOf(policy: DestinationPolicy, addressText: string, port: number): Refusal | undefined {
   const parsed = parseAddress(addressText);

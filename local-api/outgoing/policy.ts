@@ -1,8 +1,10 @@
+import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import type { Context } from '../context.ts';
+import { ApiError } from '../http/errors.ts';
 import type { Db } from '../store/db.ts';
 import { prepared } from '../store/rows.ts';
-import { type Cidr, type DestinationPolicy, parseCidrList } from './destinations.ts';
+import { type Cidr, type DestinationPolicy, parseCidrList, refusalOf, refusalWords } from './destinations.ts';
 
 /** The ports this service listens on, by database: requests to them on the device's own addresses are refused. */
 const ownPorts = new WeakMap<Db, number[]>();
@@ -51,4 +53,39 @@ export function destinationPolicy(ctx: Pick<Context, 'db'>): DestinationPolicy {
     ownPorts: ownPorts.get(ctx.db) ?? [],
     ownAddresses: deviceAddresses(),
   };
+}
+
+/** Where an outgoing address points: a URL's host and port, or a host given with its port (the SMTP server's). */
+export type Destination = { url: string } | { host: string; port: number };
+
+/** The host as a URL parser reads it (`127.1` is `127.0.0.1`, IPv6 unbracketed) and the port it connects to. */
+function hostAndPort(destination: Destination): { host: string; port: number } {
+  const url =
+    'url' in destination
+      ? new URL(destination.url)
+      : new URL(
+          `http://${destination.host.includes(':') ? `[${destination.host.replace(/^\[|\]$/g, '')}]` : destination.host}`,
+        );
+  const port = 'port' in destination ? destination.port : Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+  return { host: url.hostname.replace(/^\[|\]$/g, ''), port };
+}
+
+/**
+ * An outgoing address as it is saved (a webhook's, the gate's, the notification webhook's URL, the SMTP host),
+ * judged by the rule each connection is judged by (`refusalOf`, with this device's policy now): an address the
+ * policy refuses is refused when saved, **400** `DESTINATION_REFUSED` naming the field and why, rather than at every
+ * delivery. A name is judged at each connection, after DNS (it may resolve differently later); so is everything
+ * again at send time, as the policy may have changed (a second company makes a hub shared).
+ */
+export function requireAllowedDestination(ctx: Pick<Context, 'db'>, field: string, destination: Destination): void {
+  const { host, port } = hostAndPort(destination);
+  if (host === '' || isIP(host) === 0) return;
+  const refusal = refusalOf(destinationPolicy(ctx), host, port);
+  if (refusal) {
+    throw new ApiError('DESTINATION_REFUSED', {
+      field,
+      reason: refusal,
+      message: `${host} is ${refusalWords[refusal]}`,
+    });
+  }
 }

@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { type ClientRequest, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect, isIP, type LookupFunction, type Socket } from 'node:net';
-import { type DestinationPolicy, type Refusal, refusalOf } from './destinations.ts';
+import { type DestinationPolicy, type Refusal, refusalOf, refusalWords } from './destinations.ts';
 
 /*
  * Every request the service makes to another machine goes through here: it is sent to an address the destination
@@ -25,13 +25,6 @@ export class OutgoingError extends Error {
     this.name = 'OutgoingError';
   }
 }
-
-const refusalWords: Readonly<Record<Refusal, string>> = {
-  unspecified: 'an unspecified address',
-  'own-port': "this service's own port",
-  'link-local-or-reserved': 'a link-local, metadata or reserved address',
-  private: 'a local network, which this shared service does not reach',
-};
 
 function refused(host: string, refusal: Refusal): OutgoingError {
   return new OutgoingError(

@@ -1,5 +1,6 @@
 import type { Context } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
+import { type PersonAtDoor, type PersonIdentity, personIdentity, samePerson } from '../rules/identity.ts';
 import { formatInZone } from '../rules/time.ts';
 import { prepared } from '../store/rows.ts';
 import type { VisitRow } from '../visits/contract.ts';
@@ -15,57 +16,37 @@ const openVisitsSql = `SELECT * FROM visits
     AND (authorizationStatus IS NULL OR authorizationStatus <> 'DENIED')
   ORDER BY checkinAt DESC, rowid DESC`;
 
-const normalized = (text: unknown) =>
-  String(text ?? '')
-    .normalize('NFKC')
-    .trim()
-    .replace(/\s+/g, ' ')
-    .toLowerCase();
-
-/**
- * The marks by which two visits are the same person: the visitor record the service linked it to (it recognizes
- * returning people by e-mail, CPF or document), and the name and company as typed, without regard to case and
- * spacing. Visits sharing any mark are one person.
- */
-export const personMarks = (visit: Record<string, unknown>): string[] => [
-  ...(visit.visitorId ? [`visitor:${String(visit.visitorId)}`] : []),
-  `name:${normalized(visit.name)}|${normalized(visit.company)}`,
-];
-
 export interface RosterGroups {
   /** Per person, their open visits newest first; people in the order of their latest check-in, newest first. */
   inside: VisitRow[][];
   waiting: VisitRow[];
 }
 
-/** Splits open visits (newest first) into the people inside and those waiting for a host's decision. Pure. */
+/**
+ * Splits open visits (newest first) into the people inside and those waiting for a host's decision. A visit joins
+ * the first person found whose every visit is the same person as it (`samePerson`); the roster counts people for an
+ * evacuation, so two people are never merged into one row. Pure.
+ */
 export function groupRoster(open: readonly VisitRow[]): RosterGroups {
   const waiting = open.filter((visit) => visit.authorizationStatus === 'AWAITING');
-  const admitted = open.filter((visit) => visit.authorizationStatus !== 'AWAITING');
-  // Union-find over the visits: each mark joins the visits that carry it.
-  const parent = admitted.map((_, i) => i);
-  const root = (i: number): number => {
-    let at = i;
-    while (parent[at] !== at) at = parent[at] as number;
-    parent[i] = at;
-    return at;
-  };
-  const firstWithMark = new Map<string, number>();
-  admitted.forEach((visit, i) => {
-    for (const mark of personMarks(visit)) {
-      const seen = firstWithMark.get(mark);
-      if (seen === undefined) firstWithMark.set(mark, i);
-      else parent[Math.max(root(i), root(seen))] = Math.min(root(i), root(seen));
+  const people: { visits: VisitRow[]; identities: PersonIdentity[] }[] = [];
+  // Only visits of one name and company can be one person: look among those alone.
+  const byKey = new Map<string, typeof people>();
+  for (const visit of open) {
+    if (visit.authorizationStatus === 'AWAITING') continue;
+    const identity = personIdentity(visit as PersonAtDoor);
+    const candidates = byKey.get(identity.key) ?? [];
+    const person = candidates.find((p) => p.identities.every((other) => samePerson(identity, other)));
+    if (person) {
+      person.visits.push(visit);
+      person.identities.push(identity);
+      continue;
     }
-  });
-  const people = new Map<number, VisitRow[]>();
-  admitted.forEach((visit, i) => {
-    const person = root(i);
-    const visits = people.get(person);
-    if (visits) visits.push(visit);
-    else people.set(person, [visit]);
-  });
-  return { inside: [...people.values()], waiting };
+    const added = { visits: [visit], identities: [identity] };
+    people.push(added);
+    byKey.set(identity.key, [...candidates, added]);
+  }
+  return { inside: people.map((person) => person.visits), waiting };
 }
 
 export function roster(ctx: Context, caller: Caller) {

@@ -1,3 +1,5 @@
+import { normalizeName } from './names.ts';
+
 /*
  * How a person's identifiers are compared: the blocklist at the door and the recognition of a returning visitor
  * both compare these keys, never the text as typed ("529.982.247-25" and "52998224725" are one CPF).
@@ -56,4 +58,38 @@ export function identityKeys(person: PersonIds) {
     phoneKey: phone,
     phoneTail: phoneTail(phone),
   };
+}
+
+/** A person at the door as a check-in names them: the name and company typed, and the identifiers given. */
+export interface PersonAtDoor extends PersonIds {
+  name?: string | null | undefined;
+  company?: string | null | undefined;
+}
+
+/**
+ * Who a check-in is: `key` is the name and company (normalised: case, accents, punctuation and spacing), `ids` the
+ * identifiers given, compared as keys.
+ */
+export function personIdentity(person: PersonAtDoor) {
+  const keys = identityKeys(person);
+  return {
+    key: `${normalizeName(person.name ?? '')}|${normalizeName(person.company ?? '')}`,
+    ids: { cpf: keys.cpfKey, rg: keys.rgKey, document: keys.documentKey, email: keys.emailKey, phone: keys.phoneKey },
+  };
+}
+
+export type PersonIdentity = ReturnType<typeof personIdentity>;
+
+/**
+ * Whether two check-ins are one person: the same name and company, and no identifier given in both that differs.
+ * Different names are never one person, whatever they share (colleagues use a team e-mail, a visitor types a
+ * colleague's); a name alone does not tell two namesakes apart, an identifier does.
+ */
+export function samePerson(a: PersonIdentity, b: PersonIdentity): boolean {
+  if (a.key !== b.key) return false;
+  return (Object.keys(a.ids) as (keyof PersonIdentity['ids'])[]).every((kind) => {
+    const [x, y] = [a.ids[kind], b.ids[kind]];
+    if (x === null || y === null) return true;
+    return kind === 'phone' ? samePhone(x, y) : x === y;
+  });
 }

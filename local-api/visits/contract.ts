@@ -155,6 +155,15 @@ export const visitOwnFields = {
   },
   visitorStatus: { ...text(upperEnum(['BLOCKED']).nullable()), query: true },
   statusNote: text(nullableText(2000)),
+  // Set by the door alone (docs/api.md, "At the door"): the hub screens a kiosk's check-in itself.
+  heldAtDoor: {
+    storage: 'boolean',
+    required: true,
+    shown: z
+      .boolean()
+      .describe("held for the front desk: the visitor's name is on the blocklist and no identifier tells them apart"),
+    query: true,
+  },
   checkinByHostId: text(reference()),
   checkoutByHostId: text(reference()),
   checkinByIpadId: text(reference()),

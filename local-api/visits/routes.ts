@@ -52,6 +52,7 @@ const visitorErrors = [
   'MEETING_NOT_FOUND',
   'VISITOR_TYPE_NOT_FOUND',
   'INVALID_PARAMETER',
+  'INVALID_CUSTOM_FIELD',
 ] as const;
 
 export function visitRoutes(ctx: Context): RouteSpec[] {
@@ -175,6 +176,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
         'INVALID_ID',
         'ALREADY_EXISTS',
         'WRONG_CHECKIN_AT_FORMAT',
+        'INVALID_CUSTOM_FIELD',
       ],
       handle: ({ caller, params, body }) =>
         checkinAnswer(caller, checkinInvitee(ctx, caller, String(params.inviteeId), body)),

@@ -1,5 +1,5 @@
 import { auditActor, recordAudit } from '../audit/store.ts';
-import { screenVisitor } from '../blocklist/store.ts';
+import { type BlocklistMatch, screenVisitor } from '../blocklist/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { checkinAnswers, liveAnswers, unansweredRequired } from '../custom-fields/store.ts';
@@ -14,7 +14,7 @@ import { findMeeting } from '../meetings/store.ts';
 import { blockedNote } from '../notifications/messages.ts';
 import { redactText, tellingValues } from '../privacy/person.ts';
 import { forgetDeletedRow, settleErasures } from '../privacy/store.ts';
-import type { PersonIds } from '../rules/identity.ts';
+import type { PersonAtDoor, PersonIds } from '../rules/identity.ts';
 import { isUuidV4, newUuid } from '../rules/ids.ts';
 import { parseTimestampInput } from '../rules/time.ts';
 import { findLiveRow, insertRow, listRows, objectToRow, prepared, updateRow } from '../store/rows.ts';
@@ -173,26 +173,32 @@ const answerMode = (options: CheckinOptions) =>
 
 /**
  * The door's part of a check-in: the visitor record (a returning visitor is recognized) and the blocklist. A
- * visitor who matches an entry is recorded as BLOCKED with a note in the company's language, and is not let in.
- * A replayed check-in happened already, at a kiosk: who entered is the kiosk's record (it may not have known the
- * entry), so a match marks the visit, which alerts the door's hosts, without changing its presence; and the
+ * visitor who matches an entry's identifier is recorded as BLOCKED with a note in the company's language, and is
+ * not let in. One whose name is an entry's with no identifier to tell them apart is held (`heldAtDoor`): the visit
+ * waits for the front desk's decision, as one waiting for approval does, with a note saying why. A replayed
+ * check-in happened already, at a kiosk: who entered is the kiosk's record (it may not have known the entry), so a
+ * match marks the visit, which alerts the door's hosts, without changing its presence or authorization; and the
  * kiosk's own visitor id means nothing here, the person is recognized by their identifiers.
  */
 function atTheDoor(
   ctx: Context,
   caller: Caller,
-  person: PersonIds & Record<string, string | null | undefined>,
+  person: PersonAtDoor & Record<string, string | null | undefined>,
   at: number,
   requested: { visitorId?: string | null; visitorStatus?: string | null; statusNote?: string | null },
   options: CheckinOptions,
 ) {
   const match = screenVisitor(ctx, caller, person);
+  const held = match?.on === 'name';
+  const blocked = match !== undefined && !held;
   const requestedBlock = requested.visitorStatus === 'BLOCKED';
   return {
     visitorId: recognizeVisitor(ctx, caller, person, at, options.replayed ? undefined : requested.visitorId),
-    visitorStatus: match ? 'BLOCKED' : (requested.visitorStatus ?? null),
+    visitorStatus: blocked ? 'BLOCKED' : (requested.visitorStatus ?? null),
     statusNote: match ? blockedNote(caller.lang, match.on, match.entry.reason) : (requested.statusNote ?? null),
-    letIn: !requestedBlock && (options.replayed || !match),
+    heldAtDoor: held,
+    ...(held && !options.replayed ? { authorizationStatus: 'AWAITING' as const } : {}),
+    letIn: !requestedBlock && (options.replayed || !blocked),
   };
 }
 
@@ -396,7 +402,8 @@ export function checkinInvitee(
       checkinByIpadId: input.checkinByIpadId ?? null,
       checkinByHostId: input.checkinByHostId ?? null,
       authorizationStatus:
-        flag !== null || invitee.requiresAuthorization === 1 || rules?.requireAuthorization ? 'AWAITING' : null,
+        door.authorizationStatus ??
+        (flag !== null || invitee.requiresAuthorization === 1 || rules?.requireAuthorization ? 'AWAITING' : null),
       statusNote: door.statusNote ?? flag,
       isInsideCompany: letIn ? 1 : 0,
     });
@@ -408,6 +415,13 @@ export function checkinInvitee(
 }
 
 /**
+ * Whether a match stops the visitor before the kiosk's later steps: a match by name only does not, the visitor
+ * goes on and their check-in is held for the front desk (the screen they end on says only that the reception will
+ * confirm their visit).
+ */
+const stopsAtDoor = (match: BlocklistMatch | undefined) => match !== undefined && match.on !== 'name';
+
+/**
  * The blocklist asked before the kiosk's later steps (picture, agreement), right after the visitor said who they
  * are. A match records the visit at once, as the check-in would (BLOCKED, not let in, the door's hosts told), so
  * a visitor learns nothing more by asking than by checking in; no match records nothing. The answer says only
@@ -417,14 +431,18 @@ export function screenCheckin(ctx: Context, caller: Caller, input: ScreenInput):
   if (!isUuidV4(input.visit.id)) throw new ApiError('INVALID_ID');
   if (input.inviteeId !== undefined) {
     const invitee = requireInvitee(ctx, caller, input.inviteeId);
-    if (!findVisitAnyState(ctx, input.visit.id) && !screenVisitor(ctx, caller, invitee as InviteeRow & PersonIds)) {
+    if (
+      !findVisitAnyState(ctx, input.visit.id) &&
+      !stopsAtDoor(screenVisitor(ctx, caller, invitee as InviteeRow & PersonIds))
+    ) {
       return { stop: false };
     }
     const visit = checkinInvitee(ctx, caller, input.inviteeId, { id: input.visit.id }, { stoppedAtDoor: true });
     return { stop: visit.visitorStatus === 'BLOCKED' };
   }
   const visitor = input.visitor ?? {};
-  if (!findVisitAnyState(ctx, input.visit.id) && !screenVisitor(ctx, caller, visitor)) return { stop: false };
+  if (!findVisitAnyState(ctx, input.visit.id) && !stopsAtDoor(screenVisitor(ctx, caller, visitor)))
+    return { stop: false };
   const visit = checkinWalkIn(ctx, caller, { visit: input.visit, visitor }, { stoppedAtDoor: true });
   return { stop: visit.visitorStatus === 'BLOCKED' };
 }

@@ -25,7 +25,13 @@ import {
 const tag = 'Webhooks';
 /** A company has at most 20 webhooks; the list pages as the others do all the same. */
 const webhookPaging = { defaultLimit: 500, maxLimit: 1000 };
-const inputErrors = ['MISSING_URL', 'INVALID_URL', 'INVALID_EVENT', 'INVALID_PARAMETER'] as const;
+const inputErrors = [
+  'MISSING_URL',
+  'INVALID_URL',
+  'INVALID_EVENT',
+  'INVALID_PARAMETER',
+  'DESTINATION_REFUSED',
+] as const;
 
 export function webhookRoutes(ctx: Context): RouteSpec[] {
   return [

@@ -3,6 +3,7 @@ import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
+import { requireAllowedDestination } from '../outgoing/policy.ts';
 import { newUuid } from '../rules/ids.ts';
 import { insertRow, listRows, objectToRow, prepared, queryFieldsOf, rowToObject, updateRow } from '../store/rows.ts';
 import { maxWebhooksPerCompany, type WebhookCreateInput, type WebhookUpdateInput, webhookColumns } from './schema.ts';
@@ -60,6 +61,7 @@ export function createWebhook(
   caller: Caller,
   input: WebhookCreateInput,
 ): { row: WebhookRow; secret: string } {
+  requireAllowedDestination(ctx, 'url', { url: input.url });
   const secret = input.secret ?? `whsec_${ctx.random.bytes(24).toString('base64url')}`;
   return inTransaction(ctx, () => {
     const { count } = prepared(
@@ -84,6 +86,7 @@ export function createWebhook(
 }
 
 export function updateWebhook(ctx: Context, caller: Caller, id: string, input: WebhookUpdateInput): WebhookRow {
+  if (input.url !== undefined) requireAllowedDestination(ctx, 'url', { url: input.url });
   return inTransaction(ctx, () => {
     getWebhook(ctx, caller, id);
     updateRow(ctx.db, 'webhooks', caller.companyId, id, {

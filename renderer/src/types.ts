@@ -32,7 +32,7 @@ export type Visit = Pick<
   | 'ndaUrl'
   | 'cardNumber'
 > &
-  Partial<Pick<VisitObject, 'email' | 'pictureSignedUrl' | 'visitorTypeId' | 'phone'>> & {
+  Partial<Pick<VisitObject, 'email' | 'pictureSignedUrl' | 'visitorTypeId' | 'phone' | 'heldAtDoor' | 'statusNote'>> & {
     /** Whether a message to the host was queued on a configured channel (the check-in's answers say so). */
     hostNotified?: boolean;
   };

@@ -133,6 +133,28 @@ describe('the gate callback', () => {
     const status = (await api('GET', '/v1/integration/access/status')).body;
     assert.deepEqual([status.pending, status.done, status.failed], [0, 0, 0]);
   });
+
+  test('a visit held at the door (a blocklisted name) reaches the gate only once the front desk allows it', async () => {
+    const { api, hostId } = await companyFor(gate, 'Held');
+    await api('POST', '/v1/blockedlist', { name: 'Hugo Held', email: 'hugo@bad.test' });
+    const held = await api('POST', '/v1/visits', {
+      visit: { id: randomUUID(), hostId },
+      visitor: { name: 'Hugo Held' },
+    });
+    assert.equal(held.body.heldAtDoor, true);
+    const after = await walkIn(api, hostId);
+    await callbacksAt(gate, [`visit.checkin.${after.body.id}`]);
+    const sent = (await api('GET', '/v1/integration/access/status')).body;
+    assert.deepEqual([sent.pending, sent.done], [0, 1], 'only the visit let in was called in');
+
+    assert.equal((await api('PATCH', `/v1/visit/allow/${held.body.id}`, {})).status, 200);
+    const [callback] = await callbacksAt(gate, [`visit.checkin.${held.body.id}`]);
+    assert.equal(callback?.body.event, 'visit.checkin');
+    assert.equal(callback?.body.visit.authorizationStatus, 'allowed');
+    await api('PATCH', `/v1/visit/allow/${held.body.id}`, {});
+    const status = (await api('GET', '/v1/integration/access/status')).body;
+    assert.deepEqual([status.pending, status.done], [0, 2], 'one callback per visit');
+  });
 });
 
 describe('the reference gate', () => {

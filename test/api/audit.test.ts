@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { jpegBytes } from '../helpers/files.ts';
 import {
+  allowLoopback,
   type CreatedCompany,
   client,
   runCli,
@@ -21,7 +22,8 @@ let company: CreatedCompany;
 let api: ReturnType<typeof client>;
 
 before(async () => {
-  service = await startService();
+  // The webhooks and notification webhook these tests save point at loopback, which the owner allows here.
+  service = await startService({ args: allowLoopback });
   // The first company made here enrols the kiosk and gets its first PIN: the audited one sets its own.
   lobby = service.company('Lobby');
   company = service.company('Audited Co');

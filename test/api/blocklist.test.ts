@@ -31,6 +31,18 @@ const block = (body: Record<string, unknown>): Promise<Reply> => api('POST', '/v
 const walkIn = (visitor: Record<string, unknown>) =>
   api('POST', '/v1/visits', { visit: { id: randomUUID(), hostId }, visitor: { name: 'Someone', ...visitor } });
 
+const invitation = async (company: ReturnType<typeof client>, fields: Record<string, unknown>) =>
+  (await company('POST', '/v1/invitees', { ...fields, expectedAt: '2026-12-01T10:00:00' })).body as { id: string };
+
+/** The company's e-mail goes to the test's SMTP server. */
+const mailsTo = (company: ReturnType<typeof client>, emailFrom: string) =>
+  company('POST', '/v1/integration/notifications', {
+    smtpHost: '127.0.0.1',
+    smtpPort: smtp.port,
+    smtpSecurity: 'none',
+    emailFrom,
+  });
+
 describe('/v1/blockedlist', () => {
   test('creates, reads, updates and deletes an entry (docs/api.md, "Blocklist")', async () => {
     const created = await block({
@@ -141,23 +153,17 @@ describe('the blocklist at the door', () => {
       { phone: '11 98765 4320' },
       { phone: '4321' },
       { rg: 'MG-12.345.679' },
-      { name: 'By CPF' },
+      { name: 'By CPF', cpf: '111.444.777-35' },
     ]) {
       const { body } = await checkIn(visitor);
       assert.equal(body.visitorStatus, null, JSON.stringify(visitor));
+      assert.equal(body.heldAtDoor, false, JSON.stringify(visitor));
       assert.equal(body.isInsideCompany, true, JSON.stringify(visitor));
     }
   });
 
   test('an invitee whose data matches is blocked at check-in too', async () => {
-    const invitee = (
-      await door('POST', '/v1/invitees', {
-        name: 'Invited Mallory',
-        email: 'BLOCKED@evil.test',
-        hostId: doorHost,
-        expectedAt: '2026-12-01T10:00:00',
-      })
-    ).body;
+    const invitee = await invitation(door, { name: 'Invited Mallory', email: 'BLOCKED@evil.test', hostId: doorHost });
     const visit = (await door('POST', `/v1/visit/inviteeCheckin/${invitee.id}`)).body;
     assert.equal(visit.visitorStatus, 'BLOCKED');
     assert.equal(visit.isInsideCompany, false);
@@ -191,12 +197,7 @@ describe('the blocklist at the door', () => {
       preCheckinNotifications: false,
     });
     await alarm('POST', '/v1/hosts', { name: 'Manny', email: 'manny@alarm.test', role: 'MANAGER' });
-    await alarm('POST', '/v1/integration/notifications', {
-      smtpHost: '127.0.0.1',
-      smtpPort: smtp.port,
-      smtpSecurity: 'none',
-      emailFrom: 'kiosk@alarm.test',
-    });
+    await mailsTo(alarm, 'kiosk@alarm.test');
     await alarm('POST', '/v1/blockedlist', { name: 'Mallory', reason: 'Stole a laptop', cpf: '529.982.247-25' });
     const visit = (
       await alarm('POST', '/v1/visits', {
@@ -214,5 +215,93 @@ describe('the blocklist at the door', () => {
     }
     const queue = await settledQueue(alarm);
     assert.deepEqual([queue.done, queue.failed], [2, 0], 'nothing went to the visited host or the manager');
+  });
+});
+
+describe('a name on the blocklist, with nothing to tell the visitor apart, is held for the front desk', () => {
+  let hold: ReturnType<typeof client>;
+  let visited: string;
+
+  before(async () => {
+    hold = client(service.url, service.company('Hold', 'America/Sao_Paulo').apiKey);
+    visited = (await hold('POST', '/v1/hosts', { name: 'Vitor', email: 'vitor@hold.test' })).body.id;
+    await hold('POST', '/v1/hosts', { name: 'Sara Security', email: 'sara@hold.test', role: 'SECURITY' });
+    await mailsTo(hold, 'kiosk@hold.test');
+    const entry = {
+      name: 'Márcia  Duarte',
+      reason: 'Threatened staff',
+      email: 'marcia@evil.test',
+      phone: '11 98765-0000',
+    };
+    assert.equal((await hold('POST', '/v1/blockedlist', entry)).status, 200);
+  });
+
+  const checkIn = (visitor: Record<string, unknown>) =>
+    hold('POST', '/v1/visits', { visit: { id: randomUUID(), hostId: visited }, visitor });
+
+  const assertHeld = (visit: Record<string, unknown>, what: string) => {
+    assert.equal(visit.heldAtDoor, true, what);
+    assert.equal(visit.authorizationStatus, 'waiting', what);
+    assert.equal(visit.visitorStatus, null, `${what}: held, not blocked`);
+    assert.equal(visit.statusNote, 'Possible blocklist match (name only): Threatened staff', what);
+  };
+
+  test('a walk-in of the name (any case, accents, spacing) and no e-mail or phone waits, is not inside', async () => {
+    const mailsBefore = smtp.mails.length;
+    for (const visitor of [{ name: 'marcia duarte' }, { name: ' MÁRCIA DUARTE ', cpf: '529.982.247-25' }]) {
+      const { status, body } = await checkIn(visitor);
+      assert.equal(status, 200);
+      assertHeld(body, JSON.stringify(visitor));
+      const roster = (await hold('GET', '/v1/roster')).body;
+      assert.equal(
+        roster.inside.some((v: { id: string }) => v.id === body.id),
+        false,
+        'not inside',
+      );
+      assert.equal(
+        roster.waiting.some((v: { id: string }) => v.id === body.id),
+        true,
+        'waiting for the desk',
+      );
+    }
+    const mails = await smtp.waitFor(mailsBefore + 2);
+    const held = mails.slice(mailsBefore);
+    assert.deepEqual(
+      held.flatMap((m) => m.to),
+      ['sara@hold.test', 'sara@hold.test'],
+      'the door, not the host',
+    );
+    assert.equal(held[0]?.subject, 'Visitor held at the door: marcia duarte');
+  });
+
+  test('an identifier of a kind the entry has tells a namesake apart; another name is let in', async () => {
+    for (const visitor of [
+      { name: 'Marcia Duarte', email: 'marcia.duarte@good.test' },
+      { name: 'Marcia Duarte', phone: '21 91234-5678' },
+      { name: 'Marcia Duartes' },
+    ]) {
+      const { body } = await checkIn(visitor);
+      assert.equal(body.heldAtDoor, false, JSON.stringify(visitor));
+      assert.equal(body.authorizationStatus, null, JSON.stringify(visitor));
+      assert.equal(body.isInsideCompany, true, JSON.stringify(visitor));
+    }
+    assert.equal((await checkIn({ name: 'Marcia Duarte', email: 'MARCIA@evil.test' })).body.visitorStatus, 'BLOCKED');
+  });
+
+  test('an invitee of the name, with only a kind of identifier the entry lacks, is held at check-in', async () => {
+    const invitee = await invitation(hold, { name: 'Marcia Duarte', document: 'RG 77', hostId: visited });
+    const { status, body } = await hold('POST', `/v1/visit/inviteeCheckin/${invitee.id}`);
+    assert.equal(status, 200);
+    assertHeld(body, 'invitee');
+  });
+
+  test('the desk decides: allowed, the visitor is inside', async () => {
+    const visit = (await checkIn({ name: 'Marcia Duarte' })).body;
+    await hold('PATCH', `/v1/visit/allow/${visit.id}`, {});
+    const roster = (await hold('GET', '/v1/roster')).body;
+    assert.equal(
+      roster.inside.some((v: { id: string }) => v.id === visit.id),
+      true,
+    );
   });
 });

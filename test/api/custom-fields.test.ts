@@ -257,3 +257,51 @@ describe('answers are checked against the definitions', () => {
     assert.deepEqual(reply.body, { type: 'INVALID_CUSTOM_FIELD', customFieldId: ids.purpose, reason: 'unknown' });
   });
 });
+
+describe('every operation that takes answers', () => {
+  test('answers INVALID_CUSTOM_FIELD for an answer that fits no definition, as its OpenAPI operation declares', async () => {
+    const document = (await api('GET', '/v1/openapi.json')).body;
+    const declares = (method: string, path: string) =>
+      Object.values(document.paths[path][method].responses as Record<string, unknown>).some((response) =>
+        JSON.stringify(response).includes('"INVALID_CUSTOM_FIELD"'),
+      );
+    const answer = [{ customFieldId: 'nosuchone', value: 'x' }];
+    const invitee = async () =>
+      (
+        await api('POST', '/v1/invitees', {
+          name: 'Ines',
+          email: 'ines@guest.test',
+          hostId,
+          expectedAt: 1_800_000_000,
+        })
+      ).body.id as string;
+    const visit = (await api('POST', '/v1/visits', { visit: { id: randomUUID() }, visitor: { name: 'Vi' } })).body.id;
+    const operations: [string, string, string, unknown][] = [
+      [
+        'post',
+        '/v1/visits',
+        '/v1/visits',
+        { visit: { id: randomUUID(), customFields: answer }, visitor: { name: 'V' } },
+      ],
+      [
+        'post',
+        '/v1/visit/inviteeCheckin/{inviteeId}',
+        `/v1/visit/inviteeCheckin/${await invitee()}`,
+        { customFields: answer },
+      ],
+      ['patch', '/v1/visit/{id}', `/v1/visit/${visit}`, { visit: { customFields: answer } }],
+      [
+        'post',
+        '/v1/invitees',
+        '/v1/invitees',
+        { name: 'I', email: 'i@guest.test', hostId, expectedAt: 1_800_000_000, customFields: [{ id: 'nosuchone' }] },
+      ],
+      ['patch', '/v1/invitee/{id}', `/v1/invitee/${await invitee()}`, { customFields: [{ id: 'nosuchone' }] }],
+    ];
+    for (const [method, declared, path, body] of operations) {
+      const reply = await api(method.toUpperCase(), path, body);
+      assert.deepEqual([reply.status, reply.body.type], [400, 'INVALID_CUSTOM_FIELD'], `${method} ${path}`);
+      assert.ok(declares(method, declared), `${method} ${declared} declares INVALID_CUSTOM_FIELD`);
+    }
+  });
+});

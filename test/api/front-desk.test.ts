@@ -65,6 +65,23 @@ describe('the roster', () => {
     assert.equal(body.inside.find((v: { id: string }) => v.id === inside.id)?.host.name, 'Helena Dias');
     assert.deepEqual((await other('GET', '/v1/roster')).body.inside, [], 'scoped to the company');
   });
+
+  test('different names sharing an e-mail are different people; the same person checked in twice is one row', async () => {
+    const team = [];
+    for (let i = 0; i < 3; i++) team.push(await walkIn({ name: `Team Member ${i}`, email: 'team@globex.test' }));
+    const first = await walkIn({ name: 'Rita Twice', email: 'rita@globex.test' });
+    const second = await walkIn({ name: 'RITA twice', email: 'Rita@Globex.test' });
+    const namesake = await walkIn({ name: 'Rita Twice', email: 'other.rita@globex.test' });
+
+    const { body } = await api('GET', '/v1/roster');
+    const row = (id: string) => body.inside.find((v: { id: string }) => v.id === id);
+    for (const member of team) assert.deepEqual(row(member.id)?.duplicateVisits, [], 'each colleague is a row');
+    assert.deepEqual(
+      row(second.id)?.duplicateVisits.map((d: { id: string }) => d.id),
+      [first.id],
+    );
+    assert.deepEqual(row(namesake.id)?.duplicateVisits, [], 'a namesake with another e-mail is another person');
+  });
 });
 
 describe('the visit log', () => {

@@ -193,6 +193,28 @@ describe('walk-in and the waiting screen', () => {
     });
     assert.deepEqual(screen.body, { stop: true });
   });
+
+  test('a name on the blocklist with no e-mail or phone waits for the reception, told nothing, with no gate code', async () => {
+    await admin('POST', '/v1/blockedlist', {
+      name: 'Olga Banned',
+      email: 'olga@bad.test',
+      phone: '11 91111-2222',
+      reason: 'stole a laptop',
+    });
+    const id = randomUUID();
+    const visitor = { name: 'olga  banned' };
+    assert.deepEqual((await kiosk('POST', '/v1/kiosk/screen', { visit: { id }, visitor })).body, { stop: false });
+    const checkin = await kiosk('POST', '/v1/kiosk/walkin', { visit: { id, hostId: hosts['Ana Souza'] }, visitor });
+    assert.equal(checkin.status, 200);
+    assert.deepEqual(
+      [checkin.body.authorizationStatus, checkin.body.visitorStatus, checkin.body.hostNotified],
+      ['waiting', null, false],
+      'the waiting screen, which says the reception will confirm the visit',
+    );
+    assert.doesNotMatch(flatten(checkin.body).join('\n'), /laptop|block/i, 'nothing says why');
+    assert.deepEqual((await kiosk('GET', `/v1/kiosk/visit/${id}/qrcode`)).body, { type: 'NOT_ALLOWED' });
+    assert.equal((await admin('GET', `/v1/visit/${id}`)).body.heldAtDoor, true);
+  });
 });
 
 describe('invited guests', () => {

@@ -8,9 +8,11 @@ import { waitFor } from '../helpers/sync-service.ts';
 
 /*
  * The destination policy seen from outside: a hub shared by several companies, whose tenants point their
- * webhooks, gate callback, notification webhook and SMTP host at loopback (in every spelling), at the cloud
- * metadata address, at unspecified addresses and at the service's own port. Nothing may reach them, and what a
- * tenant reads says its endpoint failed, never what the network answered.
+ * webhooks, gate callback, notification webhook and SMTP host at loopback (in every spelling, saved while the
+ * service had one company, or by name), at the cloud metadata address, at unspecified addresses and at the
+ * service's own port. What the policy refuses is refused when saved, by the same rule as when sent; nothing may
+ * reach them, and what a tenant reads of a failed delivery says its endpoint failed, never what the network
+ * answered.
  */
 
 type Api = ReturnType<typeof client>;
@@ -119,28 +121,83 @@ test('on a shared hub, tenants reach neither loopback nor metadata nor the servi
     webhookUrl: `http://localhost:${webPort}/notify`,
   });
   assert.equal(settings.status, 200);
-  const b = await tenant('Metadata and unspecified');
-  await webhooks(b.api, [
-    'http://169.254.169.254/latest/meta-data/',
-    `http://[::ffff:169.254.169.254]/latest/meta-data/`,
-    `http://0.0.0.0:${webPort}/f`,
-    `http://[::]:${webPort}/g`,
-  ]);
+  // A name is judged at each connection, after DNS: `localhost` is saved, and refused when sent.
   ownPortTenant = await tenant('Own port');
-  await webhooks(ownPortTenant.api, [`http://127.0.0.1:${servicePort}/v1/visits`]);
+  await webhooks(ownPortTenant.api, [`http://localhost:${servicePort}/v1/visits`]);
 
-  for (const { api, hostId } of [a, b, ownPortTenant]) assert.equal((await checkIn(api, hostId)).status, 200);
+  for (const { api, hostId } of [a, ownPortTenant]) assert.equal((await checkIn(api, hostId)).status, 200);
 
   assert.match(await failed(a.api, '/v1/webhooks/status'), notAllowed);
   assert.match(await failed(a.api, '/v1/integration/access/status'), notAllowed);
   assert.match(await failed(a.api, '/v1/integration/notifications', (body) => body.queue), notAllowed);
-  assert.match(await failed(b.api, '/v1/webhooks/status'), notAllowed);
   assert.match(await failed(ownPortTenant.api, '/v1/webhooks/status'), notAllowed);
-  assert.equal((await b.api('GET', '/v1/webhooks/status')).body.pending, 4);
   // Every delivery was attempted by now (the worker runs them side by side, each refused before connecting).
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   assert.deepEqual(received, [], 'nothing reached the web server on loopback');
   assert.equal(silentConnections, 0, 'nothing reached the SMTP port on loopback');
+});
+
+test('an address the policy refuses is refused when saved, 400 DESTINATION_REFUSED saying why; nothing is kept', async () => {
+  const servicePort = Number(new URL(service.url).port);
+  const b = await tenant('Metadata, unspecified, own port, loopback');
+  const refusals: [string, string, Record<string, unknown>, string, string][] = [
+    [
+      '/v1/webhooks',
+      'url',
+      { url: 'http://169.254.169.254/latest/meta-data/' },
+      'link-local-or-reserved',
+      '169.254.169.254',
+    ],
+    ['/v1/webhooks', 'url', { url: 'http://[::ffff:169.254.169.254]/x' }, 'link-local-or-reserved', '::ffff:a9fe:a9fe'],
+    ['/v1/webhooks', 'url', { url: 'http://[fd00:ec2::254]/x' }, 'link-local-or-reserved', 'fd00:ec2::254'],
+    ['/v1/webhooks', 'url', { url: 'http://0.0.0.0:8080/f' }, 'unspecified', '0.0.0.0'],
+    ['/v1/webhooks', 'url', { url: `http://127.0.0.1:${servicePort}/v1/visits` }, 'own-port', '127.0.0.1'],
+    ['/v1/webhooks', 'url', { url: 'http://2130706433:8080/x' }, 'private', '127.0.0.1'],
+    [
+      '/v1/integration/access',
+      'url',
+      { url: 'http://169.254.169.254/gate' },
+      'link-local-or-reserved',
+      '169.254.169.254',
+    ],
+    [
+      '/v1/integration/notifications',
+      'webhookUrl',
+      { webhookUrl: 'http://169.254.169.254/notify' },
+      'link-local-or-reserved',
+      '169.254.169.254',
+    ],
+    ['/v1/integration/notifications', 'smtpHost', { smtpHost: '10.1.2.3', smtpPort: 25 }, 'private', '10.1.2.3'],
+  ];
+  for (const [path, field, body, reason, host] of refusals) {
+    const reply = await b.api('POST', path, body);
+    assert.equal(reply.status, 400, `${path} ${JSON.stringify(body)}`);
+    assert.deepEqual(reply.body.type, 'DESTINATION_REFUSED');
+    assert.deepEqual([reply.body.field, reply.body.reason], [field, reason], JSON.stringify(body));
+    assert.match(reply.body.message, new RegExp(`^${host.replace(/[.[\]]/g, '\\$&')} is `));
+  }
+  assert.match(
+    (await b.api('POST', '/v1/webhooks', { url: 'http://169.254.169.254/' })).body.message,
+    /link-local, metadata or reserved address/,
+  );
+  const made = await b.api('POST', '/v1/webhooks', { url: 'https://hooks.example.test/x' });
+  assert.equal(made.status, 200, 'an address on the internet is saved');
+  const moved = await b.api('PATCH', `/v1/webhook/${made.body.id}`, { url: 'http://169.254.169.254/' });
+  assert.equal(moved.body.type, 'DESTINATION_REFUSED', 'an update is judged too');
+  assert.deepEqual(
+    (await b.api('GET', '/v1/webhooks')).body.webhooks.map((w: { url: string }) => w.url),
+    ['https://hooks.example.test/x'],
+  );
+  assert.equal((await b.api('GET', '/v1/integration/access')).status, 404, 'no configuration was saved');
+  const document = (await b.api('GET', '/v1/openapi.json')).body;
+  for (const [path, method] of [
+    ['/v1/webhooks', 'post'],
+    ['/v1/webhook/{id}', 'patch'],
+    ['/v1/integration/access', 'post'],
+    ['/v1/integration/notifications', 'post'],
+  ] as const) {
+    assert.ok(JSON.stringify(document.paths[path][method].responses['400']).includes('DESTINATION_REFUSED'), path);
+  }
 });
 
 test('the owner allows loopback: the waiting deliveries go, and a tenant reads that its endpoint failed, not why', async () => {
@@ -158,9 +215,15 @@ test('the owner allows loopback: the waiting deliveries go, and a tenant reads t
     const body = await attempts();
     return body.pending === 1 && notAllowed.test(body.lastError) && body;
   });
+  const tenantAfter = await tenant('Allowed loopback');
+  assert.equal(
+    (await tenantAfter.api('POST', '/v1/webhooks', { url: `http://127.0.0.1:${portOf(web)}/h` })).status,
+    200,
+    'a range the owner allows is saved, as it is sent',
+  );
   assert.deepEqual(
-    received.filter((path) => path === '/f' || path === '/g'),
-    [],
+    (await tenantAfter.api('POST', '/v1/webhooks', { url: `http://0.0.0.0:${portOf(web)}/f` })).body.reason,
+    'unspecified',
     'unspecified addresses stay refused',
   );
 

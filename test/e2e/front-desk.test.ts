@@ -98,6 +98,22 @@ test('visits waiting for approval are allowed or denied here', async () => {
   assert.deepEqual(await axeProblems(page), []);
 });
 
+test('a visit held at the door says why in the approvals, for the desk to decide', async () => {
+  const entry = (
+    await kiosk.api('POST', '/v1/blockedlist', { name: 'Paula Held', email: 'paula@bad.test', reason: 'Threats' })
+  ).body;
+  await kiosk.api('POST', '/v1/visits', {
+    visit: { id: randomUUID(), hostId: kiosk.hosts.carlos.id },
+    visitor: { name: 'Paula Held' },
+  });
+  await tab('Waiting for approval');
+  await page.getByText('Possible blocklist match (name only): Threats').waitFor();
+  await page.getByRole('button', { name: 'Deny: Paula Held' }).click();
+  await page.getByText('Paula Held was denied.').waitFor();
+  // The blocklist tab's test below starts from an empty list.
+  await kiosk.api('DELETE', `/v1/blockedlist/${entry.id}`);
+});
+
 test("today's invitees, checked in from the desk", async () => {
   const { body: invitee } = await kiosk.api('POST', '/v1/invitees', {
     name: 'Paula Maia',

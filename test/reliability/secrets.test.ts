@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { after, before, test } from 'node:test';
 import { createLogger } from '../../local-api/log.ts';
 import { rawExchange } from '../helpers/raw-http.ts';
-import { client, runCli, startService, type TestService } from '../helpers/service.ts';
+import { allowLoopback, client, runCli, startService, type TestService } from '../helpers/service.ts';
 
 /*
  * API keys, the gate's AES key and password reach the service in requests (good and bad ones, at debug level)
@@ -26,7 +26,8 @@ let service: TestService;
 let apiKey: string;
 
 before(async () => {
-  service = await startService({ env: { PORTARIA_LOG_LEVEL: 'debug' } });
+  // The webhook and gate saved here point at loopback, which the device owner allows.
+  service = await startService({ args: allowLoopback, env: { PORTARIA_LOG_LEVEL: 'debug' } });
   apiKey = service.company('Secretive').apiKey;
   runCli(['company', 'create', '--data', service.dataDir, '--name', 'Chosen', '--api-key', secrets.chosenApiKey]);
 });

@@ -125,7 +125,7 @@ test('the contracts list every column of their tables on both engines, NOT NULL 
 
 test('the lists derived from the contracts are the ones the service spelled out before them', () => {
   assert.deepEqual(visitColumns, {
-    booleans: ['isInsideCompany', 'isCanceled'],
+    booleans: ['isInsideCompany', 'heldAtDoor', 'isCanceled'],
     json: ['customFields', 'questionnaireFields', 'feedbacks'],
     times: [
       'createdAt',
@@ -158,6 +158,7 @@ test('the lists derived from the contracts are the ones the service spelled out 
     checkoutAt: 'timestamp',
     expectedAt: 'timestamp',
     isInsideCompany: 'boolean',
+    heldAtDoor: 'boolean',
     authorizationStatus: 'text',
     hostName: 'text',
   });
@@ -196,7 +197,7 @@ test('the lists derived from the contracts are the ones the service spelled out 
       ...['checkoutByHostId', 'checkinByIpadId', 'checkoutByIpadId', 'userId', 'firstAccessAt', 'timeToDelayVisit'],
       ...['id', 'type', 'createdAt', 'updatedAt', 'checkinAt', 'checkoutAt', 'isInsideCompany', 'isCanceled', 'host'],
       ...['authorizationStatus', 'customFields', 'questionnaireFields', 'feedbacks', 'pictureUrl', 'ndaUrl'],
-      ...['pictureSignedUrl', 'ndaSignedUrl'],
+      ...['pictureSignedUrl', 'ndaSignedUrl', 'heldAtDoor'],
     ]),
   ]);
 

@@ -12,7 +12,10 @@ import type { FrontDeskProps } from './props.ts';
 import { loadRoster } from './roster.ts';
 import { visitState } from './visit-state.ts';
 
-/** Visits waiting for a host's decision, allowed or denied here by the front desk. */
+/**
+ * Visits waiting for a host's decision, allowed or denied here by the front desk; a visit held at the door (a name
+ * on the blocklist) says so.
+ */
 export function PendingPanel({ api, data, lang }: FrontDeskProps) {
   const { t } = useTranslation();
   const load = useCallback(async () => (await loadRoster(api)).waiting, [api]);
@@ -38,6 +41,8 @@ export function PendingPanel({ api, data, lang }: FrontDeskProps) {
                 .filter(Boolean)
                 .join(' · ')}
             </p>
+            {/* Held at the door: the name is on the blocklist; the desk decides knowing it (the note says why). */}
+            {visit.heldAtDoor && <Notice kind="error">{visit.statusNote}</Notice>}
             <div className="card-actions">
               <RowAction
                 className="btn-secondary"
