@@ -68,12 +68,14 @@ const notRunHere: Readonly<Record<string, string>> = {
   'npm run dist': "downloads Electron's binary and headers and the packaging tools: no network here",
   'npm run dist -- --linux AppImage deb': 'as npm run dist',
   'npm run dist -- --win nsis': 'as npm run dist, on Windows',
-  'npx portaria serve --port 4781 --data .data/kiosk --upstream http://hub:4780 --upstream-key <key>':
+  'npx portaria serve --port 4781 --data .data/kiosk --upstream http://hub:4780 --upstream-key-file hub.key':
     'follows a hub at http://hub:4780, a machine that is not here',
   'npx portaria serve --data .data/hub --database postgres://portaria@db/portaria --host 0.0.0.0':
     'a PostgreSQL server at db, which is not here, and all interfaces',
   'portaria serve --data /var/lib/portaria --database postgres://portaria@db.internal/portaria --host 10.0.0.11 --port 4780':
     'a PostgreSQL server at db.internal and an address of another machine',
+  'portaria serve --data /var/lib/portaria --database "$PORTARIA_DATABASE" --host 10.0.0.11 --port 4780 --trust-proxy 10.0.0.2,10.0.0.3':
+    'a PostgreSQL server named by the environment, an address of another machine and its load balancers',
 };
 
 /** What stands for a placeholder (`<id>`, `<key>`, …), chosen by the option it follows. */
