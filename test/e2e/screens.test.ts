@@ -171,6 +171,13 @@ async function tour(size: Size): Promise<void> {
     return body ? body.scrollHeight - body.clientHeight : 0;
   });
   assert.ok(scrolls <= 1, `the confirmation fits the screen at ${tag} without scrolling (${scrolls} px more)`);
+  // The arrival at a glance, on the one screen, none of it behind the footer: the mark, what happens next (the
+  // host, the badge, the gate), the gate's code and the badge's preview.
+  const footerTop = (await box(page, '.screen-actions')).y;
+  for (const part of ['.outcome-mark', '.next-steps', '.gate-code', '.badge']) {
+    const at = await box(page, part);
+    assert.ok(at.y >= 0 && at.y + at.height <= footerTop + 0.5, `${part} is above the footer at ${tag}`);
+  }
   const title = await box(page, '.screen-title h1');
   assert.ok(title.x >= 0 && title.x + title.width <= size.width, 'the heading with the long name stays on screen');
   await shown(page, size, 'confirmed');
@@ -196,6 +203,9 @@ async function tour(size: Size): Promise<void> {
   const { body } = await kiosk.api('GET', `/v1/visits?queryKey=name&queryOp===&queryValue=Ivo%20Interview%20${tag}`);
   await kiosk.api('PATCH', `/v1/visit/deny/${body.visits[0].id}`, {});
   await page.getByText('Your visit could not be confirmed.').waitFor({ timeout: 6000 });
+  // The heading thanks; the instruction is text of its own, never cut with the heading.
+  await page.getByRole('heading', { name: `Thank you, Ivo Interview ${tag}`, exact: true }).waitFor();
+  await page.getByText('Please speak to the reception.').waitFor();
   await shown(page, size, 'denied');
   await page.getByRole('button', { name: 'Done' }).click();
 

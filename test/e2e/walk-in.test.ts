@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { PDFDocument } from 'pdf-lib';
 import type { Browser, Page } from 'playwright-core';
 import { axeProblems, launchChromium, openKiosk, screenshot } from '../helpers/browser.ts';
-import { type KioskFixture, kioskFixture, sign } from '../helpers/kiosk.ts';
+import { type KioskFixture, kioskFixture, sign, startVisitorMeter } from '../helpers/kiosk.ts';
 
 let kiosk: KioskFixture;
 let browser: Browser;
@@ -75,6 +75,7 @@ test('a walk-in with picture and signature: validated, stored, and well under 20
   const { page, problems } = await openKiosk(browser, kiosk.service.url);
   const sent = captureVisitPost(page);
   await page.getByRole('heading', { name: 'Welcome' }).waitFor();
+  const meter = await startVisitorMeter(page);
   const started = Date.now();
   await page.getByRole('button', { name: /I'm visiting/ }).click();
 
@@ -123,7 +124,10 @@ test('a walk-in with picture and signature: validated, stored, and well under 20
 
   await page.getByRole('heading', { name: 'You are checked in, Ana Souza!' }).waitFor();
   const seconds = (Date.now() - started) / 1000;
-  console.log(`walk-in with picture and signature: ${seconds.toFixed(1)} s from the first tap to the welcome`);
+  const { taps, screens } = await meter();
+  console.log(
+    `walk-in with picture and signature: ${taps} taps, ${screens} screens, ${seconds.toFixed(1)} s from the first tap to the welcome`,
+  );
   // No notification channel is set up: nobody was told, so the visitor is asked to tell the reception.
   await page.getByText('Please let the reception know you are here to see Beatriz Lima.').waitFor();
   await page.getByRole('article', { name: 'Visitor badge' }).waitFor();

@@ -74,3 +74,27 @@ export async function sign(page: Page): Promise<void> {
     await page.mouse.move(...at(x, y), { steps: 4 });
   await page.mouse.up();
 }
+
+/**
+ * Counts what a visitor does from now on in the page: taps (every pointer press, the robot's clicks included) and
+ * screens (each new main heading). The page is one document, so the counters live until it is left.
+ */
+export async function startVisitorMeter(page: Page): Promise<() => Promise<{ taps: number; screens: number }>> {
+  await page.evaluate(() => {
+    const meter = { taps: 0, screens: 1, heading: document.querySelector('h1')?.textContent ?? '' };
+    document.addEventListener('pointerdown', () => meter.taps++, true);
+    new MutationObserver(() => {
+      const heading = document.querySelector('h1')?.textContent ?? '';
+      if (heading && heading !== meter.heading) {
+        meter.screens++;
+        meter.heading = heading;
+      }
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    (window as unknown as { visitorMeter: typeof meter }).visitorMeter = meter;
+  });
+  return () =>
+    page.evaluate(() => {
+      const { taps, screens } = (window as unknown as { visitorMeter: { taps: number; screens: number } }).visitorMeter;
+      return { taps, screens };
+    });
+}
