@@ -32,6 +32,7 @@ const chosenAtTheScreen = {
   visitorTypeId: true,
   customFields: true,
   questionnaireFields: true,
+  ndaSignature: true,
 } as const;
 
 /** POST /v1/kiosk/walkin: POST /v1/visits as the screen may send it. */
@@ -76,7 +77,7 @@ export const kioskInviteesAnswer = z.object({
 
 /** POST /v1/kiosk/invitee/checkin: the invitation's ticket, the visit's id, and what the guest completed. */
 export const kioskInviteeCheckinInput = inviteeCheckinInput
-  .pick({ customFields: true, questionnaireFields: true, visitPicture: true, visitNda: true })
+  .pick({ customFields: true, questionnaireFields: true, visitPicture: true, visitNda: true, ndaSignature: true })
   .extend({
     ticket: ticket(),
     visitId: z.string().max(64).describe('a UUID v4 the kiosk makes: a retried request answers the same visit'),

@@ -17,7 +17,7 @@ import {
 } from '../visitor-rules.ts';
 import { CustomFieldsForm } from './CustomFieldsForm.tsx';
 import { type HostChoice, HostPicker } from './HostPicker.tsx';
-import { NdaStep } from './NdaStep.tsx';
+import { NdaStep, type SignedAgreement } from './NdaStep.tsx';
 import { PictureStep } from './PictureStep.tsx';
 
 export type Step = 'details' | 'host' | 'fields' | 'questionnaire' | 'picture' | 'nda';
@@ -47,7 +47,7 @@ export interface Gathered {
   host: HostChoice;
   answers: Record<string, string>;
   picture: string | undefined;
-  nda: string | undefined;
+  nda: SignedAgreement | undefined;
 }
 
 const inputKind: Partial<Record<VisitorKey, { type: string; inputMode?: 'email' | 'tel' | 'numeric' }>> = {
@@ -99,7 +99,7 @@ export function CheckinSteps(props: {
   };
 
   /** What the last step adds (the signed agreement, the host just chosen) comes with the call: state lags. */
-  type Last = { nda?: string; host?: HostChoice };
+  type Last = { nda?: SignedAgreement; host?: HostChoice };
 
   const submit = async (last: Last) => {
     setBusy('sending');

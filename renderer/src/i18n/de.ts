@@ -80,6 +80,8 @@ export const de: Messages = {
     skip: 'Ohne Foto weiter',
     live: 'Kamerabild',
     preview: 'Ihr Foto',
+    counting: 'Schauen Sie in die Kamera…',
+    frameHint: 'Bringen Sie Ihr Gesicht in das Oval.',
   },
   nda: {
     title: 'Geheimhaltungsvereinbarung',
@@ -93,6 +95,11 @@ export const de: Messages = {
     signedBy: 'Unterschrieben von',
     signedAt: 'Datum',
     making: 'Ihr unterschriebenes Dokument wird erstellt…',
+    typeInstead: 'Stattdessen mit Ihrem Namen unterschreiben',
+    drawInstead: 'Stattdessen von Hand unterschreiben',
+    typeLabel: 'Geben Sie zum Unterschreiben Ihren vollständigen Namen ein',
+    typeYourName: 'Bitte geben Sie Ihren vollständigen Namen so ein, wie Sie ihn angegeben haben: {{name}}',
+    typedSignature: 'Elektronisch unterschrieben durch Eingabe des obigen Namens.',
   },
   scanner: {
     looking: 'Suche nach einem QR-Code…',

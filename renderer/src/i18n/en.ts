@@ -79,6 +79,8 @@ export const en = {
     skip: 'Continue without a picture',
     live: 'Camera preview',
     preview: 'Your picture',
+    counting: 'Look at the camera…',
+    frameHint: 'Put your face inside the oval.',
   },
   nda: {
     title: 'Non-disclosure agreement',
@@ -92,6 +94,11 @@ export const en = {
     signedBy: 'Signed by',
     signedAt: 'Date',
     making: 'Preparing your signed document…',
+    typeInstead: 'Sign by typing your name instead',
+    drawInstead: 'Draw a signature instead',
+    typeLabel: 'Type your full name to sign',
+    typeYourName: 'Please type your full name as you gave it: {{name}}',
+    typedSignature: 'Signed electronically by typing the name above.',
   },
   scanner: {
     looking: 'Looking for a QR code…',

@@ -80,6 +80,8 @@ export const ptBR: Messages = {
     skip: 'Continuar sem foto',
     live: 'Imagem da câmera',
     preview: 'Sua foto',
+    counting: 'Olhe para a câmera…',
+    frameHint: 'Posicione o rosto dentro do oval.',
   },
   nda: {
     title: 'Termo de confidencialidade',
@@ -93,6 +95,11 @@ export const ptBR: Messages = {
     signedBy: 'Assinado por',
     signedAt: 'Data',
     making: 'Preparando seu documento assinado…',
+    typeInstead: 'Assinar digitando seu nome',
+    drawInstead: 'Desenhar uma assinatura',
+    typeLabel: 'Digite seu nome completo para assinar',
+    typeYourName: 'Digite seu nome completo como informado: {{name}}',
+    typedSignature: 'Assinado eletronicamente digitando o nome acima.',
   },
   scanner: {
     looking: 'Procurando um QR code…',

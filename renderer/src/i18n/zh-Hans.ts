@@ -80,6 +80,8 @@ export const zhHans: Messages = {
     skip: '不拍照继续',
     live: '摄像头画面',
     preview: '您的照片',
+    counting: '请看镜头…',
+    frameHint: '请将脸部置于椭圆框内。',
   },
   nda: {
     title: '保密协议',
@@ -93,6 +95,11 @@ export const zhHans: Messages = {
     signedBy: '签署人',
     signedAt: '日期',
     making: '正在生成您签署的文件…',
+    typeInstead: '改为输入姓名签名',
+    drawInstead: '改为手写签名',
+    typeLabel: '输入您的全名以签名',
+    typeYourName: '请输入您填写的全名：{{name}}',
+    typedSignature: '以输入上述姓名的方式电子签署。',
   },
   scanner: {
     looking: '正在寻找二维码…',
