@@ -90,7 +90,12 @@ test('a walk-in with picture and signature: validated, stored, and well under 20
   assert.deepEqual(await axeProblems(page), [], 'errors are announced accessibly');
   await screenshot(page, 'walk-in-details-errors');
   await page.getByLabel('E-mail').fill('ana@example.com');
+  // An error goes as soon as it is fixed, before any tap; the one not fixed yet stays.
+  await page.getByText('This e-mail address does not look right.').waitFor({ state: 'detached' });
+  assert.equal(await page.getByLabel('E-mail').getAttribute('aria-invalid'), 'false');
+  assert.equal(await page.getByText('This CPF is not valid: please check the digits.').count(), 1);
   await page.getByLabel('CPF').fill('111.444.777-35');
+  await page.getByText('Please check the fields marked above.').waitFor({ state: 'detached' });
   await page.getByLabel('Company').fill('Globex');
   await page.getByRole('button', { name: 'Next' }).click();
 

@@ -57,6 +57,17 @@ const inputKind: Partial<Record<VisitorKey, { type: string; inputMode?: 'email' 
 };
 
 /**
+ * The problems still there among those already shown: re-checked as the visitor types, so an error goes the moment
+ * it is fixed (and comes back if it is undone), while a field not yet tried is not told off half-typed.
+ */
+function stillWrong<Found extends Record<string, unknown>>(
+  found: Found,
+  shown: Readonly<Record<string, unknown>>,
+): Found {
+  return Object.fromEntries(Object.entries(found).filter(([key]) => key in shown)) as Found;
+}
+
+/**
  * The steps of a check-in, one short screen each: the visitor's data, whom they visit, the company's custom fields
  * and questionnaire, a picture and the agreement, as `steps` lists them. After the visitor's data, `screen` may
  * stop the visitor (the blocklist) before anything else is asked; after the last step, `submit` checks them in.
@@ -255,7 +266,11 @@ export function CheckinSteps(props: {
                   spellCheck={false}
                   maxLength={maxLength[key]}
                   value={visitor[key] ?? ''}
-                  onChange={(e) => setVisitor({ ...visitor, [key]: e.target.value })}
+                  onChange={(e) => {
+                    const typed = { ...visitor, [key]: e.target.value };
+                    setVisitor(typed);
+                    setProblems(stillWrong(visitorProblems(typed, visitorFields), problems));
+                  }}
                 />
               )}
             </Field>
@@ -266,7 +281,13 @@ export function CheckinSteps(props: {
             answers={answers}
             problems={answerErrors}
             lang={props.lang}
-            onChange={(id, value) => setAnswers({ ...answers, [id]: value })}
+            onChange={(id, value) => {
+              const given = { ...answers, [id]: value };
+              setAnswers(given);
+              setAnswerErrors(
+                stillWrong(answerProblems(step === 'fields' ? fieldDefs : questionDefs, given), answerErrors),
+              );
+            }}
           />
         )}
         {invalid && <Notice kind="error">{t('validation.check')}</Notice>}
