@@ -14,6 +14,9 @@ export const kioskCompanyObject = z.object({
   timezone: z.string().describe("the company's zone, or the device's when it has none"),
   pictureUrl: z.string().nullable(),
   accessControl: z.boolean().describe('whether the gate integration is on (a gate code follows a check-in)'),
+  brandColor: z.string().nullable().describe("the company's brand colour (#rrggbb), or null for the kiosk's own"),
+  welcomeImageUrl: z.string().nullable().describe("the welcome screen's picture, or null"),
+  localizedWelcomeMessage: z.record(z.string(), z.string()).describe('the welcome message per language'),
 });
 
 export const kioskHostsQuery = z.object({
