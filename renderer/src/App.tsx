@@ -1,6 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Api } from './api.ts';
+import { applyBrand } from './brand.ts';
 import { Announcer, Spinner } from './components/ui.tsx';
 import { Checkout } from './flows/Checkout.tsx';
 import { Invited } from './flows/Invited.tsx';
@@ -49,6 +50,8 @@ export function App({ api, initial }: { api: Api; initial: KioskData }) {
     void i18n.changeLanguage(lang);
     document.documentElement.lang = lang;
   }, [lang, i18n]);
+
+  useEffect(() => applyBrand(data.company?.brandColor), [data.company?.brandColor]);
 
   const refresh = useCallback(() => {
     loadKioskData(api).then(setData, () => undefined);

@@ -69,9 +69,9 @@ export function CompanySection({ api, company, onSettings }: FrontDeskProps & { 
 }
 
 /** Largest logo the service takes (as for pictures): 5 MB. */
-const maxLogoBytes = 5 * 1024 * 1024;
+export const maxLogoBytes = 5 * 1024 * 1024;
 
-const readAsDataUrl = (file: File) =>
+export const readAsDataUrl = (file: File) =>
   new Promise<string>((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(String(reader.result));

@@ -213,6 +213,8 @@ export const de: Messages = {
     MANAGED_BY_HUB: 'Das wird am Hub verwaltet: Bitte dort ändern.',
     INTERNAL: 'Im Terminal ist etwas schiefgegangen. Bitte fragen Sie am Empfang.',
     UNKNOWN: 'Etwas ist schiefgegangen. Bitte versuchen Sie es erneut oder fragen Sie am Empfang.',
+    BRAND_COLOR_CONTRAST:
+      'Weißer Text auf dieser Farbe hat einen Kontrast von {{contrast}}:1; nötig sind {{minimum}}:1 (WCAG AA). Wählen Sie eine dunklere Farbe.',
   },
   frontDesk: {
     title: 'Empfang',
@@ -519,5 +521,19 @@ export const de: Messages = {
       contractor: 'Dienstleister',
       delivery: 'Lieferung',
     },
+  },
+  brand: {
+    title: 'Marke auf dem Startbildschirm',
+    colour: 'Markenfarbe (#rrggbb)',
+    colourNone: 'Keine Farbe: Das Terminal behält sein eigenes Blau.',
+    colourFormat: 'Schreiben Sie die Farbe als # und sechs Hexadezimalziffern, z. B. #0a56c2.',
+    contrastPasses: 'Weißer Text darauf: Kontrast {{contrast}}:1, gut lesbar (WCAG AA).',
+    message: 'Begrüßungstext ({{language}})',
+    picture: 'Begrüßungsbild',
+    noPicture: 'Kein Begrüßungsbild: Der Startbildschirm zeigt nur die Auswahl.',
+    pictureFile: 'Begrüßungsbild hochladen',
+    pictureSaved: 'Das Begrüßungsbild wurde gespeichert.',
+    pictureRemoved: 'Das Begrüßungsbild wurde entfernt.',
+    removePicture: 'Begrüßungsbild entfernen',
   },
 };

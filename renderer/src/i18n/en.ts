@@ -212,6 +212,8 @@ export const en = {
     MANAGED_BY_HUB: 'This is managed at the hub: change it there.',
     INTERNAL: 'Something went wrong on the kiosk. Please ask at the reception.',
     UNKNOWN: 'Something went wrong. Please try again, or ask at the reception.',
+    BRAND_COLOR_CONTRAST:
+      'White text on this colour has a contrast of {{contrast}}:1; it needs {{minimum}}:1 (WCAG AA). Choose a darker colour.',
   },
   frontDesk: {
     title: 'Front desk',
@@ -518,6 +520,20 @@ export const en = {
       contractor: 'Contractor',
       delivery: 'Delivery',
     },
+  },
+  brand: {
+    title: 'Brand on the welcome screen',
+    colour: 'Brand colour (#rrggbb)',
+    colourNone: 'No colour: the kiosk keeps its own blue.',
+    colourFormat: 'Write the colour as # and six hexadecimal digits, e.g. #0a56c2.',
+    contrastPasses: 'White text on it: contrast {{contrast}}:1, readable (WCAG AA).',
+    message: 'Welcome message ({{language}})',
+    picture: 'Welcome picture',
+    noPicture: 'No welcome picture: the welcome screen shows the choices alone.',
+    pictureFile: 'Upload a welcome picture',
+    pictureSaved: 'The welcome picture was saved.',
+    pictureRemoved: 'The welcome picture was removed.',
+    removePicture: 'Remove the welcome picture',
   },
 } as const;
 

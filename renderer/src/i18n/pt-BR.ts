@@ -213,6 +213,8 @@ export const ptBR: Messages = {
     MANAGED_BY_HUB: 'Isto é gerenciado no hub: altere lá.',
     INTERNAL: 'Algo deu errado no totem. Pergunte na recepção.',
     UNKNOWN: 'Algo deu errado. Tente de novo ou pergunte na recepção.',
+    BRAND_COLOR_CONTRAST:
+      'Texto branco sobre esta cor tem contraste de {{contrast}}:1; são necessários {{minimum}}:1 (WCAG AA). Escolha uma cor mais escura.',
   },
   frontDesk: {
     title: 'Recepção',
@@ -519,5 +521,19 @@ export const ptBR: Messages = {
       contractor: 'Prestador de serviço',
       delivery: 'Entrega',
     },
+  },
+  brand: {
+    title: 'Marca na tela inicial',
+    colour: 'Cor da marca (#rrggbb)',
+    colourNone: 'Sem cor: o totem mantém o seu azul.',
+    colourFormat: 'Escreva a cor como # e seis dígitos hexadecimais, por exemplo #0a56c2.',
+    contrastPasses: 'Texto branco sobre ela: contraste {{contrast}}:1, legível (WCAG AA).',
+    message: 'Mensagem de boas-vindas ({{language}})',
+    picture: 'Imagem de boas-vindas',
+    noPicture: 'Sem imagem de boas-vindas: a tela inicial mostra apenas as opções.',
+    pictureFile: 'Enviar uma imagem de boas-vindas',
+    pictureSaved: 'A imagem de boas-vindas foi salva.',
+    pictureRemoved: 'A imagem de boas-vindas foi removida.',
+    removePicture: 'Remover a imagem de boas-vindas',
   },
 };

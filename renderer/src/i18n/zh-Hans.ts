@@ -211,6 +211,8 @@ export const zhHans: Messages = {
     MANAGED_BY_HUB: '此项由中心管理：请在中心更改。',
     INTERNAL: '终端出现问题。请咨询前台。',
     UNKNOWN: '出现问题。请重试，或咨询前台。',
+    BRAND_COLOR_CONTRAST:
+      '白色文字在此颜色上的对比度为 {{contrast}}:1，需要 {{minimum}}:1（WCAG AA）。请选择更深的颜色。',
   },
   frontDesk: {
     title: '前台',
@@ -511,5 +513,19 @@ export const zhHans: Messages = {
       contractor: '承包商',
       delivery: '送货',
     },
+  },
+  brand: {
+    title: '欢迎屏幕上的品牌',
+    colour: '品牌颜色（#rrggbb）',
+    colourNone: '未设置颜色：终端使用默认蓝色。',
+    colourFormat: '请以 # 加六位十六进制数字填写颜色，例如 #0a56c2。',
+    contrastPasses: '其上的白色文字：对比度 {{contrast}}:1，清晰可读（WCAG AA）。',
+    message: '欢迎语（{{language}}）',
+    picture: '欢迎图片',
+    noPicture: '未设置欢迎图片：欢迎屏幕仅显示选项。',
+    pictureFile: '上传欢迎图片',
+    pictureSaved: '欢迎图片已保存。',
+    pictureRemoved: '欢迎图片已移除。',
+    removePicture: '移除欢迎图片',
   },
 };
