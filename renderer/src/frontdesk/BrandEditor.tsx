@@ -4,7 +4,7 @@ import { brandContrast, hexColorPattern, minimumContrast } from '../../../local-
 import { languages } from '../i18n/index.ts';
 import { Refusal } from '../problems.ts';
 import type { Company } from '../types.ts';
-import { maxLogoBytes, readAsDataUrl } from './CompanySection.tsx';
+import { type PictureKind, PictureSection } from './CompanySection.tsx';
 import { Section, TextInput, useAction } from './kit.tsx';
 import type { FrontDeskProps } from './props.ts';
 
@@ -85,57 +85,22 @@ export function BrandSection({ api, company, onSettings }: Props) {
   );
 }
 
-/** The welcome screen's picture: a PNG or JPEG kept and served by the service, so it shows offline. */
-function WelcomePicture({ api, company, onSettings }: Props) {
+/** The welcome screen's picture, kept and served by the service so it shows offline. */
+function WelcomePicture(props: Props) {
   const { t } = useTranslation();
-  const [picture, setPicture] = useState(company.welcomeImageUrl ?? null);
-  const input = useRef<HTMLInputElement>(null);
-  const { busy, notice, run } = useAction();
-  const send = (file: File | undefined) =>
-    run(async () => {
-      if (!file) return undefined;
-      if (!['image/png', 'image/jpeg'].includes(file.type)) throw new Refusal(t('deskSettings.logoType'));
-      if (file.size > maxLogoBytes) throw new Refusal(t('deskSettings.logoSize'));
-      const saved = await api.send<Company>('PUT', '/v1/company/welcome', { picture: await readAsDataUrl(file) });
-      setPicture(saved.welcomeImageUrl ?? null);
-      onSettings();
-      return t('brand.pictureSaved');
-    }).finally(() => {
-      if (input.current) input.current.value = '';
-    });
-  const remove = () =>
-    run(async () => {
-      await api.send('DELETE', '/v1/company/welcome');
-      setPicture(null);
-      onSettings();
-      return t('brand.pictureRemoved');
-    });
-  return (
-    <section className="fd-section" aria-labelledby="welcome-picture-title">
-      <h2 id="welcome-picture-title">{t('brand.picture')}</h2>
-      {picture ? (
-        <img className="logo-preview" src={picture} alt={t('brand.picture')} />
-      ) : (
-        <p>{t('brand.noPicture')}</p>
-      )}
-      <div className="field">
-        <label htmlFor="welcome-picture-file">{t('brand.pictureFile')}</label>
-        <p className="hint">{t('deskSettings.logoHint')}</p>
-        <input
-          id="welcome-picture-file"
-          ref={input}
-          type="file"
-          accept="image/png,image/jpeg"
-          disabled={busy}
-          onChange={(e) => void send(e.target.files?.[0])}
-        />
-      </div>
-      {picture && (
-        <button type="button" className="btn btn-secondary" disabled={busy} onClick={remove}>
-          {t('brand.removePicture')}
-        </button>
-      )}
-      {notice}
-    </section>
-  );
+  const kind: PictureKind = {
+    path: '/v1/company/welcome',
+    field: 'welcomeImageUrl',
+    id: 'welcome-picture',
+    text: {
+      title: t('brand.picture'),
+      alt: t('brand.picture'),
+      none: t('brand.noPicture'),
+      file: t('brand.pictureFile'),
+      saved: t('brand.pictureSaved'),
+      removed: t('brand.pictureRemoved'),
+      remove: t('brand.removePicture'),
+    },
+  };
+  return <PictureSection {...props} kind={kind} />;
 }
