@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { axeProblems, launchChromium, screenSizes, screenshot } from '../helpers/browser.ts';
-import { type KioskFixture, kioskFixture } from '../helpers/kiosk.ts';
+import { answerAboutYou, type KioskFixture, kioskFixture } from '../helpers/kiosk.ts';
 
 /* The picture step: an oval for the face, a 3-2-1, the picture shown as the preview was, and a retake. */
 
@@ -27,8 +27,7 @@ for (const size of screenSizes) {
     const page = await context.newPage();
     await page.goto(`${kiosk.service.url}/`);
     await page.getByRole('button', { name: /I'm visiting/ }).click();
-    await page.getByLabel('Full name').fill(`Camila Câmera ${tag}`);
-    await page.getByRole('button', { name: 'Next' }).click();
+    await answerAboutYou(page, { 'Full name': `Camila Câmera ${tag}` });
     await page.getByRole('button', { name: "I don't know whom I'm visiting" }).click();
     await page.getByRole('button', { name: 'Take picture' }).waitFor();
 

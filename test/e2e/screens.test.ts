@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { axeProblems, launchChromium, screenshot } from '../helpers/browser.ts';
-import { type KioskFixture, kioskFixture, sign } from '../helpers/kiosk.ts';
+import { answerAboutYou, type KioskFixture, kioskFixture, sign } from '../helpers/kiosk.ts';
 
 /*
  * Every visitor screen at the four screen sizes a kiosk comes in: tall 1080×1920 and wide 1920×1080 (the large
@@ -129,9 +129,12 @@ async function tour(size: Size): Promise<void> {
     await page.getByLabel('Full name').getAttribute('id'),
     'the name field is focused',
   );
+  // Portrait: one question per screen, large; a wide screen: the whole form.
+  const portrait = size.height > size.width;
+  assert.equal(await page.getByLabel('E-mail').count(), portrait ? 0 : 1, `About you at ${tag}`);
+  if (portrait) await page.getByText('Question 1 of 4').waitFor();
   await shown(page, size, 'walk-in-details');
-  await page.getByLabel('Full name').fill(longName);
-  await page.getByRole('button', { name: 'Next' }).click();
+  await answerAboutYou(page, { 'Full name': longName });
   await page.getByRole('combobox').fill('bea');
   await page.getByRole('option', { name: /Beatriz Lima/ }).waitFor();
   await shown(page, size, 'walk-in-host');
@@ -193,9 +196,7 @@ async function tour(size: Size): Promise<void> {
 
   // A visit the host must allow: the wait, then the denial.
   await page.getByRole('button', { name: 'Job interview', exact: true }).click();
-  await page.getByLabel('Full name').fill(`Ivo Interview ${tag}`);
-  await page.getByLabel('E-mail').fill('ivo@example.com');
-  await page.getByRole('button', { name: 'Next' }).click();
+  await answerAboutYou(page, { 'Full name': `Ivo Interview ${tag}`, 'E-mail': 'ivo@example.com' });
   await page.getByRole('combobox').fill('carlos');
   await page.getByRole('option', { name: /Carlos Mendes/ }).click();
   await page.getByRole('heading', { name: 'Please wait a moment' }).waitFor();
@@ -211,9 +212,7 @@ async function tour(size: Size): Promise<void> {
 
   // A visitor on the blocklist, stopped after their data.
   await page.getByRole('button', { name: 'Guest', exact: true }).click();
-  await page.getByLabel('Full name').fill(`Bruno Blocked ${tag}`);
-  await page.getByLabel('CPF').fill('529.982.247-25');
-  await page.getByRole('button', { name: 'Next' }).click();
+  await answerAboutYou(page, { 'Full name': `Bruno Blocked ${tag}`, CPF: '529.982.247-25' });
   await page.getByRole('heading', { name: 'Thank you', exact: true }).waitFor();
   await shown(page, size, 'blocked');
   await page.getByRole('button', { name: 'Done' }).click();

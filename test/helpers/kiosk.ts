@@ -98,3 +98,24 @@ export async function startVisitorMeter(page: Page): Promise<() => Promise<{ tap
       return { taps, screens };
     });
 }
+
+/**
+ * Answers "About you" whether it shows every field at once (a wide screen) or one question per screen (portrait):
+ * fills the fields named (by label) that the screen shows, leaves the others empty, and taps Next for each screen.
+ */
+export async function answerAboutYou(page: Page, answers: Readonly<Record<string, string>>): Promise<void> {
+  await page.getByRole('heading', { name: 'About you' }).waitFor();
+  const counter = page.locator('.form-one .step');
+  // From the question shown (the first, or where the visitor came back to) to the last.
+  const [, first = '1', last = '1'] =
+    /(\d+) of (\d+)/.exec((await counter.count()) ? ((await counter.textContent()) ?? '') : '') ?? [];
+  const total = Number(last);
+  for (let question = Number(first); question <= total; question++) {
+    if (total > 1) await counter.filter({ hasText: `Question ${question} of ${total}` }).waitFor();
+    for (const [label, value] of Object.entries(answers)) {
+      const field = page.getByLabel(label);
+      if ((await field.count()) > 0) await field.fill(value);
+    }
+    await page.getByRole('button', { name: 'Next' }).click();
+  }
+}

@@ -50,6 +50,7 @@ export const de: Messages = {
     picture: 'Ihr Foto',
     nda: 'Vereinbarung',
     sending: 'Sie werden angemeldet…',
+    question: 'Frage {{current}} von {{total}}',
   },
   validation: {
     required: 'Bitte ausfüllen.',

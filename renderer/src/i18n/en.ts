@@ -49,6 +49,7 @@ export const en = {
     picture: 'Your picture',
     nda: 'Agreement',
     sending: 'Checking you in…',
+    question: 'Question {{current}} of {{total}}',
   },
   validation: {
     required: 'Please fill this in.',

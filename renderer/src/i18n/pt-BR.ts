@@ -50,6 +50,7 @@ export const ptBR: Messages = {
     picture: 'Sua foto',
     nda: 'Termo de confidencialidade',
     sending: 'Fazendo seu check-in…',
+    question: 'Pergunta {{current}} de {{total}}',
   },
   validation: {
     required: 'Preencha este campo.',

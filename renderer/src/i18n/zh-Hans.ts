@@ -50,6 +50,7 @@ export const zhHans: Messages = {
     picture: '您的照片',
     nda: '协议',
     sending: '正在为您登记…',
+    question: '第 {{current}} 个问题，共 {{total}} 个',
   },
   validation: {
     required: '请填写此项。',
