@@ -13,7 +13,7 @@ export interface SignedAgreement {
 }
 
 /** A typed name signs when it is the signer's name, give or take case and spaces. */
-export function typedNameSigns(typed: string, signerName: string): boolean {
+function typedNameSigns(typed: string, signerName: string): boolean {
   const plain = (name: string) => name.trim().replace(/\s+/g, ' ').toLocaleLowerCase();
   return plain(typed) !== '' && (signerName.trim() === '' || plain(typed) === plain(signerName));
 }

@@ -137,7 +137,7 @@ export const de: Messages = {
   },
   outcome: {
     checkedIn: 'Sie sind angemeldet, {{name}}!',
-    hostTold: 'Wir geben {{host}} Bescheid, dass Sie da sind. Bitte nehmen Sie Platz: {{host}} holt Sie hier ab.',
+    hostTold: 'Wir geben {{host}} Bescheid, dass Sie da sind. Bitte nehmen Sie Platz: Sie werden hier abgeholt.',
     tellReceptionHost: 'Bitte melden Sie sich am Empfang: Sie möchten zu {{host}}.',
     tellReception: 'Bitte melden Sie sich am Empfang.',
     gateCode: 'Ihr Code für das Drehkreuz',

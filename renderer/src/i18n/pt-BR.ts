@@ -137,7 +137,7 @@ export const ptBR: Messages = {
   },
   outcome: {
     checkedIn: 'Check-in feito, {{name}}!',
-    hostTold: 'Estamos avisando {{host}} que você chegou. Sente-se, por favor: {{host}} virá recebê-lo.',
+    hostTold: 'Estamos avisando {{host}} que você chegou. Sente-se, por favor: logo virão recebê-lo aqui.',
     tellReceptionHost: 'Avise a recepção que você chegou para falar com {{host}}.',
     tellReception: 'Avise a recepção que você chegou.',
     gateCode: 'Seu código para a catraca',

@@ -137,7 +137,7 @@ export const zhHans: Messages = {
   },
   outcome: {
     checkedIn: '登记成功，{{name}}！',
-    hostTold: '我们正在通知 {{host}} 您已到达。请稍坐，{{host}} 会来接您。',
+    hostTold: '我们正在通知 {{host}} 您已到达。请稍坐，对方会来这里接您。',
     tellReceptionHost: '请告知前台您来拜访 {{host}}。',
     tellReception: '请告知前台您已到达。',
     gateCode: '您的闸机通行码',
