@@ -1,5 +1,19 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/** The app's icon (assets/icon.ico, made by assets/render-icons.ts) as the page's `favicon.ico`, never a copy. */
+const favicon: Plugin = {
+  name: 'portaria-favicon',
+  generateBundle() {
+    this.emitFile({
+      type: 'asset',
+      fileName: 'favicon.ico',
+      source: readFileSync(resolve(import.meta.dirname, '../assets/icon.ico')),
+    });
+  },
+};
 
 /**
  * The kiosk page: `npm run build:renderer` writes renderer/dist, which the service serves at `/` under a strict CSP
@@ -10,7 +24,7 @@ export default defineConfig({
   base: '/',
   // Not node_modules/.vite: build output kept out of node_modules (main/build/build.ts, buildRenderer).
   cacheDir: '../dist/vite',
-  plugins: [react()],
+  plugins: [react(), favicon],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

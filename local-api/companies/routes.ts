@@ -27,7 +27,7 @@ export function companyRoutes(ctx: Context): RouteSpec[] {
       body: companyUpdateInput,
       fieldCodes: companyInputCodes,
       response: companyObjectSchema,
-      errors: ['READ_ONLY_FIELD', 'INVALID_EMAIL', 'INVALID_COUNTRY_CODE', 'INVALID_PARAMETER'],
+      errors: ['READ_ONLY_FIELD', 'INVALID_EMAIL', 'INVALID_COUNTRY_CODE', 'INVALID_PARAMETER', 'BRAND_COLOR_CONTRAST'],
       handle: ({ caller, body }) => updateCompany(ctx, caller, body),
     }),
   ];

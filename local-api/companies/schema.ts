@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bool, countryCode, email, type FieldCodes, nullableText, phone, text } from '../http/fields.ts';
+import { hexColorPattern } from '../rules/contrast.ts';
 import { languages } from '../rules/lang.ts';
 import { isTimeZone } from '../rules/time.ts';
 import type { ColumnKinds } from '../store/columns.ts';
@@ -18,6 +19,10 @@ export const secretMask = '********';
 
 /** Fields the interface says cannot be changed through it: a PATCH naming one is refused as READ_ONLY_FIELD. */
 const readOnly = () => z.never().optional().describe('cannot be changed through the interface');
+
+/** The welcome message of the kiosk's start, per language of the kiosk ('' removes a language's). */
+const localizedWelcomeMessage = () =>
+  z.object(Object.fromEntries(languages.map((lang) => [lang, z.string().trim().max(300)]))).partial();
 
 export const timeZoneName = () => z.string().max(100).refine(isTimeZone, 'must be an IANA time zone');
 
@@ -57,6 +62,15 @@ export const companyUpdateInput = z
     multipleVisitFlowsEnabled: bool().nullable(),
     disableQrcodeApp: bool(),
     showAssociatedCHsApp: bool(),
+    brandColor: z
+      .string()
+      .regex(hexColorPattern, 'a colour as #rrggbb')
+      .transform((hex) => hex.toLowerCase())
+      .nullable()
+      .describe("the kiosk's brand colour, #rrggbb; white text on it must keep a contrast of 4.5:1 (WCAG AA)"),
+    localizedWelcomeMessage: localizedWelcomeMessage().describe(
+      "the kiosk's welcome message per language; merged language by language, '' removes one",
+    ),
   })
   .partial()
   .extend({ plan: readOnly(), planIsActive: readOnly(), trialUntil: readOnly() });
@@ -72,7 +86,7 @@ export const companyInputCodes: Readonly<Record<string, FieldCodes>> = {
 
 export const companyColumns: ColumnKinds = {
   booleans: ['planIsActive', 'visibleOnKiosk', 'multipleVisitFlowsEnabled', 'disableQrcodeApp', 'showAssociatedCHsApp'],
-  json: [],
+  json: ['localizedWelcomeMessage'],
   times: ['createdAt', 'updatedAt', 'deletedAt', 'trialUntil'],
 };
 
@@ -117,4 +131,7 @@ export const companyObjectSchema = z.object({
   multipleVisitFlowsEnabled: z.boolean().nullable(),
   disableQrcodeApp: z.boolean().nullable(),
   showAssociatedCHsApp: z.boolean().nullable(),
+  brandColor: nullableString().describe("the kiosk's brand colour, #rrggbb, or null for the kiosk's own"),
+  welcomeImageUrl: nullableString().describe("the kiosk's welcome picture, under /v1/logo (PUT /v1/company/welcome)"),
+  localizedWelcomeMessage: z.record(z.string(), z.string()).describe("the kiosk's welcome message per language"),
 });

@@ -3,6 +3,7 @@ import { type Context, inTransaction } from '../context.ts';
 import { type Caller, systemCredentialId } from '../credentials/caller.ts';
 import { insertCredential } from '../credentials/store.ts';
 import { ApiError } from '../http/errors.ts';
+import { brandContrast, minimumContrast } from '../rules/contrast.ts';
 import { hexId } from '../rules/ids.ts';
 import { defaultTimeZone } from '../rules/time.ts';
 import { objectToRow, prepared, rowToObject } from '../store/rows.ts';
@@ -54,12 +55,28 @@ export function companyObject(ctx: Context, caller: Caller): Record<string, unkn
   return object;
 }
 
+/** A brand colour white text cannot be read on is refused, with the contrast it has and the one it needs. */
+function checkBrandColor(color: string | null | undefined): void {
+  if (!color) return;
+  const contrast = brandContrast(color);
+  if (contrast < minimumContrast) {
+    throw new ApiError('BRAND_COLOR_CONTRAST', { field: 'brandColor', contrast, minimum: minimumContrast });
+  }
+}
+
+/** The welcome messages after a PATCH: languages merge one by one, '' removes one. */
+function mergedMessages(current: unknown, given: Readonly<Record<string, string | undefined>>) {
+  const stored = JSON.parse(typeof current === 'string' ? current : '{}') as Record<string, string>;
+  return Object.fromEntries(Object.entries({ ...stored, ...given }).filter(([, message]) => message));
+}
+
 /**
  * Updates the caller's company. Secrets are sealed before they reach SQLite; the mask leaves one unchanged. The
  * next request reads the new zone and language (the caller cache is emptied by the write).
  */
 export function updateCompany(ctx: Context, caller: Caller, input: CompanyUpdateInput): Record<string, unknown> {
   const { plan: _plan, planIsActive: _active, trialUntil: _trial, ...changes } = input;
+  checkBrandColor(changes.brandColor);
   const values: Record<string, unknown> = { ...changes };
   for (const key of companySecrets) {
     const value = changes[key];
@@ -71,6 +88,11 @@ export function updateCompany(ctx: Context, caller: Caller, input: CompanyUpdate
   const updated: Caller = { ...caller, timeZone, lang: changes.lang ?? caller.lang };
   inTransaction(ctx, () => {
     const current = companyRow(ctx, caller);
+    if (changes.localizedWelcomeMessage) {
+      row.localizedWelcomeMessage = JSON.stringify(
+        mergedMessages(current.localizedWelcomeMessage, changes.localizedWelcomeMessage),
+      );
+    }
     // This service keeps no hierarchy of companies: a parent is not the caller's to name (another tenant's id on a
     // shared hub, or its own). The value already stored is accepted back, for clients that send the object back.
     const parent = changes.parentCompanyId;

@@ -8,7 +8,7 @@ import { prepared } from '../store/rows.ts';
 import { deleteQueuedFiles, eraseFileBytes, readFileBytes, writeFileBytes } from './bytes.ts';
 import { ndaMaxBytes, pictureMaxBytes } from './schema.ts';
 
-export type FilePurpose = 'visit-picture' | 'visit-nda' | 'invitee-picture' | 'company-logo';
+export type FilePurpose = 'visit-picture' | 'visit-nda' | 'invitee-picture' | 'company-logo' | 'company-welcome';
 
 /** A decoded, checked upload, not yet written. */
 export interface Upload {

@@ -35,6 +35,14 @@ export function kioskPages(ctx: Context, dist = rendererDist): Router {
     }
     res.sendFile(index);
   });
+  // Browsers ask for it by this name on every page; it is the app's icon, which changes only with a new build.
+  router.get('/favicon.ico', (_req, res) => {
+    setPageHeaders(res);
+    res.setHeader('Cache-Control', 'public, max-age=86400');
+    res.sendFile(join(dist, 'favicon.ico'), (error) => {
+      if (error && !res.headersSent) res.status(404).type('text/plain').send('Not found\n');
+    });
+  });
   // File names under assets/ carry their content's hash: they never change, so browsers may keep them.
   router.use(
     '/assets',

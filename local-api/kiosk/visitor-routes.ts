@@ -122,7 +122,8 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
       path: '/kiosk/company',
       roles: roles.company,
       tag,
-      summary: "The company's face on the kiosk (name, language, zone, picture) and whether access control is on",
+      summary:
+        "The company's face on the kiosk (name, language, zone, picture, brand) and whether access control is on",
       response: kioskCompanyObject,
       errors: [],
       handle: ({ caller }) => {
@@ -134,6 +135,9 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
           timezone: caller.timeZone,
           pictureUrl: (company.pictureUrl as string | null) ?? null,
           accessControl: findAccessConfig(ctx, caller.companyId)?.enabled === true,
+          brandColor: (company.brandColor as string | null) ?? null,
+          welcomeImageUrl: (company.welcomeImageUrl as string | null) ?? null,
+          localizedWelcomeMessage: company.localizedWelcomeMessage as Record<string, string>,
         };
       },
     }),

@@ -17,6 +17,9 @@ export const kioskCompanyObject = z.object({
   timezone: z.string().describe("the company's zone, or the device's when it has none"),
   pictureUrl: z.string().nullable(),
   accessControl: z.boolean().describe('whether the gate integration is on (a gate code follows a check-in)'),
+  brandColor: z.string().nullable().describe("the company's brand colour (#rrggbb), or null for the kiosk's own"),
+  welcomeImageUrl: z.string().nullable().describe("the welcome screen's picture, or null"),
+  localizedWelcomeMessage: z.record(z.string(), z.string()).describe('the welcome message per language'),
 });
 
 export const kioskHostsQuery = z.object({
@@ -35,6 +38,7 @@ const chosenAtTheScreen = {
   visitorTypeId: true,
   customFields: true,
   questionnaireFields: true,
+  ndaSignature: true,
 } as const;
 
 /** POST /v1/kiosk/walkin: POST /v1/visits as the screen may send it. */
@@ -79,7 +83,7 @@ export const kioskInviteesAnswer = z.object({
 
 /** POST /v1/kiosk/invitee/checkin: the invitation's ticket, the visit's id, and what the guest completed. */
 export const kioskInviteeCheckinInput = inviteeCheckinInput
-  .pick({ customFields: true, questionnaireFields: true, visitPicture: true, visitNda: true })
+  .pick({ customFields: true, questionnaireFields: true, visitPicture: true, visitNda: true, ndaSignature: true })
   .extend({
     ticket: ticket(),
     visitId: z.string().max(64).describe('a UUID v4 the kiosk makes: a retried request answers the same visit'),

@@ -7,9 +7,10 @@ import { ApiError } from '../http/errors.ts';
 import { prepared } from '../store/rows.ts';
 
 /**
- * A company's logo, uploaded through the service and served by it: the kiosk's page (whose CSP allows only its own
- * origin) can show it, and it works offline. The company's `pictureUrl` then names it as `/v1/logo/<file>`; a
- * logo is the company's public face, shown to anyone in the lobby, so it is served without a key.
+ * A company's logo and the kiosk's welcome picture, uploaded through the service and served by it: the kiosk's page
+ * (whose CSP allows only its own origin) can show them, and they work offline. The company's `pictureUrl` (or
+ * `welcomeImageUrl`) then names one as `/v1/logo/<file>`; both are the company's public face, shown to anyone in
+ * the lobby, so they are served without a key.
  */
 export const logoPath = (path: string) => `/v1/logo/${basename(path)}`;
 
@@ -21,34 +22,44 @@ function uploadedLogo(pictureUrl: unknown): string | undefined {
   return name;
 }
 
-function currentPictureUrl(ctx: Context, caller: Caller): unknown {
+/** The company's public pictures: the column that names each, and the purpose its file is stored for. */
+export const companyPictures = {
+  logo: { column: 'pictureUrl', purpose: 'company-logo' },
+  welcome: { column: 'welcomeImageUrl', purpose: 'company-welcome' },
+} as const;
+export type CompanyPicture = keyof typeof companyPictures;
+
+function currentUrl(ctx: Context, caller: Caller, which: CompanyPicture): unknown {
+  const { column } = companyPictures[which];
   return (
-    prepared(ctx.db, 'SELECT pictureUrl FROM companies WHERE id = ?').get(caller.companyId) as
-      | { pictureUrl: unknown }
+    prepared(ctx.db, `SELECT ${column} AS url FROM companies WHERE id = ?`).get(caller.companyId) as
+      | { url: unknown }
       | undefined
-  )?.pictureUrl;
+  )?.url;
 }
 
-/** Stores a JPEG or PNG as the company's logo, replacing (and deleting) an uploaded one. */
-export function saveLogo(ctx: Context, caller: Caller, picture: string) {
-  const upload = decodePicture(picture, 'picture', 'company-logo');
+/** Stores a JPEG or PNG as the company's logo or welcome picture, replacing (and deleting) an uploaded one. */
+export function saveLogo(ctx: Context, caller: Caller, picture: string, which: CompanyPicture) {
+  const { column, purpose } = companyPictures[which];
+  const upload = decodePicture(picture, 'picture', purpose);
   return inTransactionWithFiles(ctx, caller, (files) => {
-    files.retire(uploadedLogo(currentPictureUrl(ctx, caller)));
-    return updateCompany(ctx, caller, { pictureUrl: logoPath(files.save(upload)) });
+    files.retire(uploadedLogo(currentUrl(ctx, caller, which)));
+    return updateCompany(ctx, caller, { [column]: logoPath(files.save(upload)) });
   });
 }
 
-/** Removes the logo (an uploaded one is deleted); the kiosk shows the company's name instead. */
-export function deleteLogo(ctx: Context, caller: Caller) {
+/** Removes the logo or welcome picture (an uploaded one is deleted); the kiosk shows its own look instead. */
+export function deleteLogo(ctx: Context, caller: Caller, which: CompanyPicture) {
+  const { column } = companyPictures[which];
   return inTransactionWithFiles(ctx, caller, (files) => {
-    files.retire(uploadedLogo(currentPictureUrl(ctx, caller)));
-    return updateCompany(ctx, caller, { pictureUrl: null });
+    files.retire(uploadedLogo(currentUrl(ctx, caller, which)));
+    return updateCompany(ctx, caller, { [column]: null });
   });
 }
 
 interface LogoRow {
   companyId: string;
-  purpose: 'company-logo';
+  purpose: 'company-logo' | 'company-welcome';
   mediaType: string;
 }
 
@@ -59,7 +70,7 @@ export function openLogo(ctx: Context, name: string): StoredFile {
   const row = prepared(
     ctx.db,
     `SELECT companyId, purpose, mediaType FROM files
-         WHERE id = ? AND extension = ? AND purpose = 'company-logo' AND deletedAt IS NULL`,
+         WHERE id = ? AND extension = ? AND purpose IN ('company-logo', 'company-welcome') AND deletedAt IS NULL`,
   ).get(id, extension) as LogoRow | undefined;
   if (!row) throw new ApiError('NOT_FOUND');
   return readStoredFile(ctx, { id, ...row }, name);

@@ -24,6 +24,8 @@ import { personFields } from '../visitors/contract.ts';
 export const checkinTypes = ['IPAD', 'DASHBOARD', 'API', 'MOBILE', 'INVITES', 'AUTOMATIC'] as const;
 export const authorizationVias = ['DASHBOARD', 'INVITE', 'LINK', 'APP', 'ACCESS'] as const;
 export const authorizationStatuses = ['AWAITING', 'ALLOWED', 'DENIED'] as const;
+/** How a signed NDA was signed (docs/kiosk.md, "Walk-in details"): a signature drawn, or the signer's name typed. */
+export const ndaSignatures = ['DRAWN', 'TYPED'] as const;
 export type AuthorizationStatus = (typeof authorizationStatuses)[number];
 
 /** The visit object's lower-case authorization values (docs/api.md, "Visits") and the stored ones. */
@@ -190,6 +192,14 @@ export const visitOwnFields = {
   // The files are shown by their links (`visitPresented`).
   pictureFile: { storage: 'text' },
   ndaFile: { storage: 'text' },
+  ndaSignature: {
+    storage: 'text',
+    shown: z
+      .enum(ndaSignatures)
+      .nullable()
+      .describe('how the signed NDA was signed: DRAWN (a signature drawn) or TYPED (the signer typed their name)'),
+    input: upperEnum(ndaSignatures).nullable(),
+  },
   visitorTypeId: { ...text(reference()), query: true },
 } satisfies Readonly<Record<string, FieldSpec & { sync?: false }>>;
 

@@ -7,6 +7,7 @@ import {
   answers,
   authorizationVias,
   checkinTypes,
+  ndaSignatures,
   upperEnum,
   type VisitRow,
   visitCreateShape,
@@ -74,6 +75,7 @@ export const inviteeCheckinInput = z
     customFields: answers(),
     questionnaireFields: answers(),
     waiveReason: z.string().trim().min(3).max(500),
+    ndaSignature: upperEnum(ndaSignatures).nullable(),
     ...visitFiles,
   })
   .partial();

@@ -395,6 +395,7 @@ export function checkinInvitee(
       position: invitee.position,
       sector: invitee.sector,
       notes: input.notes ?? invitee.notes,
+      ndaSignature: input.ndaSignature ?? null,
       cardNumber: String(invitee.cardNumber),
       expectedAt: invitee.expectedAt,
       checkinAt,

@@ -1,7 +1,8 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Api } from './api.ts';
-import { Spinner } from './components/ui.tsx';
+import { applyBrand } from './brand.ts';
+import { Announcer, Spinner } from './components/ui.tsx';
 import { Checkout } from './flows/Checkout.tsx';
 import { Invited } from './flows/Invited.tsx';
 import { WalkIn } from './flows/WalkIn.tsx';
@@ -50,6 +51,8 @@ export function App({ api, initial }: { api: Api; initial: KioskData }) {
     document.documentElement.lang = lang;
   }, [lang, i18n]);
 
+  useEffect(() => applyBrand(data.company?.brandColor), [data.company?.brandColor]);
+
   const refresh = useCallback(() => {
     loadKioskData(api).then(setData, () => undefined);
   }, [api]);
@@ -93,52 +96,54 @@ export function App({ api, initial }: { api: Api; initial: KioskData }) {
           {t('status.hubOffline')} {sync && sync.pending > 0 && t('status.hubPending', { count: sync.pending })}
         </div>
       )}
-      <ScreenFailure key={session} onHome={home}>
-        <Suspense fallback={<Spinner label={t('common.loading')} />}>
-          {screen.name === 'welcome' && (
-            <Welcome
-              company={data.company}
-              lang={lang}
-              visitorTypes={offeredTypes}
-              onLang={setLang}
-              onWalkIn={(visitorType) => setScreen({ name: 'walkIn', visitorType })}
-              onInvited={() => setScreen({ name: 'invited' })}
-              onCheckout={() => setScreen({ name: 'checkout' })}
-              onFrontDesk={() => setScreen({ name: 'frontDesk' })}
-            />
-          )}
-          {screen.name === 'walkIn' && (
-            <WalkIn key={session} {...flowProps} visitorType={screen.visitorType} onDone={done} onStopped={stopped} />
-          )}
-          {screen.name === 'invited' && <Invited key={session} {...flowProps} onDone={done} onStopped={stopped} />}
-          {screen.name === 'stopped' && (
-            <SeeReception key={session} name={screen.visitorName} reason="blocked" onHome={home} />
-          )}
-          {screen.name === 'checkout' && <Checkout key={session} {...flowProps} />}
-          {screen.name === 'outcome' && (
-            <Outcome
-              key={session}
-              api={api}
-              data={data}
-              lang={lang}
-              visit={screen.visit}
-              picture={screen.picture}
-              onHome={home}
-            />
-          )}
-          {screen.name === 'frontDesk' && (
-            <FrontDesk
-              key={session}
-              api={api}
-              data={data}
-              lang={lang}
-              sync={sync}
-              onSettings={refresh}
-              onClose={home}
-            />
-          )}
-        </Suspense>
-      </ScreenFailure>
+      <Announcer>
+        <ScreenFailure key={session} onHome={home}>
+          <Suspense fallback={<Spinner label={t('common.loading')} />}>
+            {screen.name === 'welcome' && (
+              <Welcome
+                company={data.company}
+                lang={lang}
+                visitorTypes={offeredTypes}
+                onLang={setLang}
+                onWalkIn={(visitorType) => setScreen({ name: 'walkIn', visitorType })}
+                onInvited={() => setScreen({ name: 'invited' })}
+                onCheckout={() => setScreen({ name: 'checkout' })}
+                onFrontDesk={() => setScreen({ name: 'frontDesk' })}
+              />
+            )}
+            {screen.name === 'walkIn' && (
+              <WalkIn key={session} {...flowProps} visitorType={screen.visitorType} onDone={done} onStopped={stopped} />
+            )}
+            {screen.name === 'invited' && <Invited key={session} {...flowProps} onDone={done} onStopped={stopped} />}
+            {screen.name === 'stopped' && (
+              <SeeReception key={session} name={screen.visitorName} reason="blocked" onHome={home} />
+            )}
+            {screen.name === 'checkout' && <Checkout key={session} {...flowProps} />}
+            {screen.name === 'outcome' && (
+              <Outcome
+                key={session}
+                api={api}
+                data={data}
+                lang={lang}
+                visit={screen.visit}
+                picture={screen.picture}
+                onHome={home}
+              />
+            )}
+            {screen.name === 'frontDesk' && (
+              <FrontDesk
+                key={session}
+                api={api}
+                data={data}
+                lang={lang}
+                sync={sync}
+                onSettings={refresh}
+                onClose={home}
+              />
+            )}
+          </Suspense>
+        </ScreenFailure>
+      </Announcer>
       {remaining !== null && (
         <div className="overlay">
           <div

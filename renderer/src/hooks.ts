@@ -99,3 +99,16 @@ export function useCamera(facingMode: 'user' | 'environment') {
   }, [facingMode]);
   return { videoRef, state };
 }
+
+/** Whether a CSS media query matches, following its changes (a tablet turned, a window resized). */
+export function useMediaQuery(query: string): boolean {
+  const [matches, setMatches] = useState(() => window.matchMedia(query).matches);
+  useEffect(() => {
+    const list = window.matchMedia(query);
+    const changed = () => setMatches(list.matches);
+    changed();
+    list.addEventListener('change', changed);
+    return () => list.removeEventListener('change', changed);
+  }, [query]);
+  return matches;
+}

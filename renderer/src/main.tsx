@@ -2,7 +2,7 @@ import './styles.css';
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
-import { type Api, createApi } from './api.ts';
+import { type Api, ApiProblem, createApi } from './api.ts';
 import { connect } from './connection.ts';
 import { initI18n, kioskLanguage } from './i18n/index.ts';
 import { type KioskData, loadKioskData } from './kiosk-data.ts';
@@ -37,6 +37,8 @@ function Boot() {
     return () => clearTimeout(timer);
   }, []);
   if (!ready) {
+    // A service with no company yet (between `serve` and `company create`) is not a failure: it needs setting up.
+    if (failed instanceof ApiProblem && failed.type === 'NOT_ENROLLED') return <NotSetUp />;
     return (
       <main className="screen boot">
         <p role={failed ? 'alert' : 'status'}>{failed ? problemText(failed) : i18n.t('status.starting')}</p>
@@ -55,6 +57,20 @@ function Boot() {
     );
   }
   return <App api={ready.api} initial={ready.data} />;
+}
+
+/** What the kiosk's screen says until a company is created for it, and how to create one; it goes on by itself. */
+function NotSetUp() {
+  return (
+    <main className="screen boot not-set-up">
+      <h1>{i18n.t('status.notSetUpTitle')}</h1>
+      <p>{i18n.t('status.notSetUp')}</p>
+      <pre>
+        <code>npx portaria company create --data &lt;data folder&gt; --name "&lt;company&gt;"</code>
+      </pre>
+      <p role="status">{i18n.t('status.notSetUpWaiting')}</p>
+    </main>
+  );
 }
 
 const root = document.getElementById('root');

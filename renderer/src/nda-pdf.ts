@@ -1,21 +1,25 @@
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 
+/** A signature drawn on the pad (a PNG data URL), or the signer's name typed (for a visitor without a pointer). */
+export type NdaSignature = { kind: 'drawn'; png: string } | { kind: 'typed'; name: string };
+
 /** What the signed document holds: the agreement, then the signature with the signer's name and the date. */
 export interface SignedNda {
   title: string;
   text: string;
-  signaturePng: string;
+  signature: NdaSignature;
   signerName: string;
   signedAt: Date;
   /** The date as the signer reads it, in their language and the company's zone. */
   signedAtText: string;
-  labels: { signedBy: string; signedAt: string };
+  labels: { signedBy: string; signedAt: string; typedSignature: string };
 }
 
 const pageSize: [number, number] = [595.28, 841.89]; // A4 in points
 const margin = 56;
 const bodySize = 11;
 const titleSize = 16;
+const typedSignatureSize = 20;
 const leading = 1.4;
 const contentWidth = pageSize[0] - 2 * margin;
 /** Pixels per point of text drawn as a picture: sharp when printed. */
@@ -164,8 +168,15 @@ export async function signedNdaPdf(input: SignedNda): Promise<string> {
   await writer.paragraph(`${input.labels.signedBy}: ${input.signerName}`, bodySize, true);
   await writer.paragraph(`${input.labels.signedAt}: ${input.signedAtText}`, bodySize);
   writer.gap(bodySize);
-  await writer.image(input.signaturePng, 240, 100);
+  if (input.signature.kind === 'drawn') {
+    await writer.image(input.signature.png, 240, 100);
+  } else {
+    // A typed signature says so on the page itself, not only in the service's record of the visit.
+    await writer.paragraph(input.signature.name, typedSignatureSize, true);
+    await writer.paragraph(input.labels.typedSignature, bodySize);
+  }
   pdf.setTitle(input.title);
+  pdf.setKeywords([`signature:${input.signature.kind}`]);
   pdf.setAuthor(input.signerName);
   pdf.setSubject(`${input.labels.signedBy}: ${input.signerName}`);
   pdf.setCreator('Portaria kiosk');

@@ -97,6 +97,10 @@ export interface Company {
   lang?: string;
   pictureUrl?: string | null;
   timezone?: string | null;
+  /** The brand colour, `#rrggbb`: the kiosk's buttons and welcome wear it. */
+  brandColor?: string | null;
+  welcomeImageUrl?: string | null;
+  localizedWelcomeMessage?: Partial<Record<string, string>>;
 }
 
 export type CustomFieldType = 'Text' | 'Dropdown' | 'Checkbox' | 'Date' | 'Number' | 'Email' | 'Phone';

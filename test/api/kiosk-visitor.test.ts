@@ -67,6 +67,9 @@ describe('the kiosk credential', () => {
       timezone: 'UTC',
       pictureUrl: null,
       accessControl: true,
+      brandColor: null,
+      welcomeImageUrl: null,
+      localizedWelcomeMessage: {},
     });
     assert.deepEqual((await kiosk('GET', '/v1/integration/access')).body, { type: 'FORBIDDEN' });
     const settings = await kiosk('GET', '/v1/kiosk/settings');

@@ -74,6 +74,8 @@ const expected: Record<string, readonly string[]> = {
     'DELETE /visitortype/:id',
     'PUT /company/logo',
     'DELETE /company/logo',
+    'PUT /company/welcome',
+    'DELETE /company/welcome',
     'GET /integration/notifications',
     'POST /integration/notifications',
     'POST /integration/notifications/test',

@@ -402,3 +402,52 @@ describe('erasure (privacy)', () => {
     assert.notEqual(again.visitorId, visit.visitorId, 'the person is not recognized any more');
   });
 });
+
+describe('how the NDA was signed', () => {
+  test('is recorded as DRAWN or TYPED at a walk-in and an invitee check-in, null when not said; nothing else', async () => {
+    const typed = await walkIn({ visitNda: b64(pdf) }, {}, randomUUID());
+    assert.equal(typed.body.ndaSignature, null, 'not said: not recorded');
+    const id = randomUUID();
+    const created = await api('POST', '/v1/visits', {
+      visit: { id, hostId, ndaSignature: 'typed' },
+      visitor: { name: 'Tânia Teclado' },
+      visitNda: b64(pdf),
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    assert.equal(created.body.ndaSignature, 'TYPED');
+    assert.equal((await api('GET', `/v1/visit/${id}`)).body.ndaSignature, 'TYPED');
+    const refused = await api('POST', '/v1/visits', {
+      visit: { id: randomUUID(), hostId, ndaSignature: 'stamped' },
+      visitor: { name: 'Sérgio Selo' },
+    });
+    assert.equal(refused.status, 400);
+    assert.deepEqual([refused.body.type, refused.body.field], ['INVALID_PARAMETER', 'visit.ndaSignature']);
+
+    const invitee = await api('POST', '/v1/invitees', {
+      name: 'Dora Desenho',
+      email: 'dora@guest.test',
+      expectedAt: new Date().toISOString(),
+      hostId,
+    });
+    const checkin = await api('POST', `/v1/visit/inviteeCheckin/${invitee.body.id}`, {
+      id: randomUUID(),
+      visitNda: b64(pdf),
+      ndaSignature: 'DRAWN',
+    });
+    assert.equal(checkin.status, 200, JSON.stringify(checkin.body));
+    assert.equal(checkin.body.ndaSignature, 'DRAWN');
+  });
+
+  test("the kiosk's walk-in records it too", async () => {
+    const session = (await (await fetch(`${service.url}/kiosk/session`)).json()) as { apiKey: string };
+    const kiosk = client(service.url, session.apiKey);
+    const id = randomUUID();
+    const checkin = await kiosk('POST', '/v1/kiosk/walkin', {
+      visit: { id, hostId, ndaSignature: 'TYPED' },
+      visitor: { name: 'Quim Quadro' },
+      visitNda: b64(pdf),
+    });
+    assert.equal(checkin.status, 200, JSON.stringify(checkin.body));
+    assert.equal((await api('GET', `/v1/visit/${id}`)).body.ndaSignature, 'TYPED');
+  });
+});

@@ -56,8 +56,11 @@ test("the company's custom fields and questionnaire: in the visitor's language, 
   assert.deepEqual(await axeProblems(page), []);
   await screenshot(page, 'walk-in-custom-fields');
   await page.getByLabel('Placa').fill('BRA2E19');
+  assert.equal(await page.getByText('Preencha este campo.').count(), 1, 'the plate answered: its error is gone');
   await page.getByLabel('Pessoas').fill('2,5');
+  await page.getByText('Digite um número.').waitFor({ state: 'detached' });
   await page.getByRole('radio', { name: 'Interview' }).check();
+  await page.getByText('Preencha este campo.').waitFor({ state: 'detached' });
   await page.getByRole('button', { name: 'Avançar' }).click();
 
   await page.getByRole('heading', { name: 'Algumas perguntas' }).waitFor();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { axeProblems, launchChromium, screenshot } from '../helpers/browser.ts';
-import { type KioskFixture, kioskFixture, sign } from '../helpers/kiosk.ts';
+import { answerAboutYou, type KioskFixture, kioskFixture, sign } from '../helpers/kiosk.ts';
 
 /*
  * Every visitor screen at the four screen sizes a kiosk comes in: tall 1080×1920 and wide 1920×1080 (the large
@@ -129,9 +129,12 @@ async function tour(size: Size): Promise<void> {
     await page.getByLabel('Full name').getAttribute('id'),
     'the name field is focused',
   );
+  // Portrait: one question per screen, large; a wide screen: the whole form.
+  const portrait = size.height > size.width;
+  assert.equal(await page.getByLabel('E-mail').count(), portrait ? 0 : 1, `About you at ${tag}`);
+  if (portrait) await page.getByText('Question 1 of 4').waitFor();
   await shown(page, size, 'walk-in-details');
-  await page.getByLabel('Full name').fill(longName);
-  await page.getByRole('button', { name: 'Next' }).click();
+  await answerAboutYou(page, { 'Full name': longName });
   await page.getByRole('combobox').fill('bea');
   await page.getByRole('option', { name: /Beatriz Lima/ }).waitFor();
   await shown(page, size, 'walk-in-host');
@@ -171,6 +174,13 @@ async function tour(size: Size): Promise<void> {
     return body ? body.scrollHeight - body.clientHeight : 0;
   });
   assert.ok(scrolls <= 1, `the confirmation fits the screen at ${tag} without scrolling (${scrolls} px more)`);
+  // The arrival at a glance, on the one screen, none of it behind the footer: the mark, what happens next (the
+  // host, the badge, the gate), the gate's code and the badge's preview.
+  const footerTop = (await box(page, '.screen-actions')).y;
+  for (const part of ['.outcome-mark', '.next-steps', '.gate-code', '.badge']) {
+    const at = await box(page, part);
+    assert.ok(at.y >= 0 && at.y + at.height <= footerTop + 0.5, `${part} is above the footer at ${tag}`);
+  }
   const title = await box(page, '.screen-title h1');
   assert.ok(title.x >= 0 && title.x + title.width <= size.width, 'the heading with the long name stays on screen');
   await shown(page, size, 'confirmed');
@@ -186,9 +196,7 @@ async function tour(size: Size): Promise<void> {
 
   // A visit the host must allow: the wait, then the denial.
   await page.getByRole('button', { name: 'Job interview', exact: true }).click();
-  await page.getByLabel('Full name').fill(`Ivo Interview ${tag}`);
-  await page.getByLabel('E-mail').fill('ivo@example.com');
-  await page.getByRole('button', { name: 'Next' }).click();
+  await answerAboutYou(page, { 'Full name': `Ivo Interview ${tag}`, 'E-mail': 'ivo@example.com' });
   await page.getByRole('combobox').fill('carlos');
   await page.getByRole('option', { name: /Carlos Mendes/ }).click();
   await page.getByRole('heading', { name: 'Please wait a moment' }).waitFor();
@@ -196,14 +204,15 @@ async function tour(size: Size): Promise<void> {
   const { body } = await kiosk.api('GET', `/v1/visits?queryKey=name&queryOp===&queryValue=Ivo%20Interview%20${tag}`);
   await kiosk.api('PATCH', `/v1/visit/deny/${body.visits[0].id}`, {});
   await page.getByText('Your visit could not be confirmed.').waitFor({ timeout: 6000 });
+  // The heading thanks; the instruction is text of its own, never cut with the heading.
+  await page.getByRole('heading', { name: `Thank you, Ivo Interview ${tag}`, exact: true }).waitFor();
+  await page.getByText('Please speak to the reception.').waitFor();
   await shown(page, size, 'denied');
   await page.getByRole('button', { name: 'Done' }).click();
 
   // A visitor on the blocklist, stopped after their data.
   await page.getByRole('button', { name: 'Guest', exact: true }).click();
-  await page.getByLabel('Full name').fill(`Bruno Blocked ${tag}`);
-  await page.getByLabel('CPF').fill('529.982.247-25');
-  await page.getByRole('button', { name: 'Next' }).click();
+  await answerAboutYou(page, { 'Full name': `Bruno Blocked ${tag}`, CPF: '529.982.247-25' });
   await page.getByRole('heading', { name: 'Thank you', exact: true }).waitFor();
   await shown(page, size, 'blocked');
   await page.getByRole('button', { name: 'Done' }).click();

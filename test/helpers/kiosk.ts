@@ -98,3 +98,48 @@ export function badgePages(page: Page): Map<string, string> {
   });
   return pages;
 }
+
+/**
+ * Counts what a visitor does from now on in the page: taps (every pointer press, the robot's clicks included) and
+ * screens (each new main heading). The page is one document, so the counters live until it is left.
+ */
+export async function startVisitorMeter(page: Page): Promise<() => Promise<{ taps: number; screens: number }>> {
+  await page.evaluate(() => {
+    const meter = { taps: 0, screens: 1, heading: document.querySelector('h1')?.textContent ?? '' };
+    document.addEventListener('pointerdown', () => meter.taps++, true);
+    new MutationObserver(() => {
+      const heading = document.querySelector('h1')?.textContent ?? '';
+      if (heading && heading !== meter.heading) {
+        meter.screens++;
+        meter.heading = heading;
+      }
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    (window as unknown as { visitorMeter: typeof meter }).visitorMeter = meter;
+  });
+  return () =>
+    page.evaluate(() => {
+      const { taps, screens } = (window as unknown as { visitorMeter: { taps: number; screens: number } }).visitorMeter;
+      return { taps, screens };
+    });
+}
+
+/**
+ * Answers "About you" whether it shows every field at once (a wide screen) or one question per screen (portrait):
+ * fills the fields named (by label) that the screen shows, leaves the others empty, and taps Next for each screen.
+ */
+export async function answerAboutYou(page: Page, answers: Readonly<Record<string, string>>): Promise<void> {
+  await page.getByRole('heading', { name: 'About you' }).waitFor();
+  const counter = page.locator('.form-one .step');
+  // From the question shown (the first, or where the visitor came back to) to the last.
+  const [, first = '1', last = '1'] =
+    /(\d+) of (\d+)/.exec((await counter.count()) ? ((await counter.textContent()) ?? '') : '') ?? [];
+  const total = Number(last);
+  for (let question = Number(first); question <= total; question++) {
+    if (total > 1) await counter.filter({ hasText: `Question ${question} of ${total}` }).waitFor();
+    for (const [label, value] of Object.entries(answers)) {
+      const field = page.getByLabel(label);
+      if ((await field.count()) > 0) await field.fill(value);
+    }
+    await page.getByRole('button', { name: 'Next' }).click();
+  }
+}

@@ -173,6 +173,7 @@ test('the lists derived from the contracts are the ones the service spelled out 
     ...['authorizationStatus', 'visitorStatus', 'statusNote', 'checkinByHostId', 'checkoutByHostId'],
     ...['checkinByIpadId', 'checkoutByIpadId', 'notes', 'customHostName', 'meetingId', 'visitorId', 'userId'],
     ...['isCanceled', 'firstAccessAt', 'timeToDelayVisit', 'customFields', 'questionnaireFields', 'feedbacks'],
+    'ndaSignature',
   ];
   assert.deepEqual(keys(visitCreateInput.shape.visit), sorted([...visitInput, 'companyId']));
   assert.deepEqual(
@@ -184,7 +185,7 @@ test('the lists derived from the contracts are the ones the service spelled out 
   assert.deepEqual(visitSyncFields.visitor, person);
   assert.deepEqual(visitSyncFields.inviteeCheckin, [
     ...['id', 'checkinAt', 'checkinType', 'checkinByIpadId', 'checkinByHostId', 'notes', 'customFields'],
-    'questionnaireFields',
+    ...['questionnaireFields', 'ndaSignature'],
   ]);
   assert.deepEqual(visitSyncFields.checkout, ['checkoutAt', 'checkoutType', 'checkoutByHostId', 'checkoutByIpadId']);
   assert.deepEqual(visitSyncFields.authorization, ['authorizedById', 'authorizationVia']);
@@ -197,7 +198,7 @@ test('the lists derived from the contracts are the ones the service spelled out 
       ...['checkoutByHostId', 'checkinByIpadId', 'checkoutByIpadId', 'userId', 'firstAccessAt', 'timeToDelayVisit'],
       ...['id', 'type', 'createdAt', 'updatedAt', 'checkinAt', 'checkoutAt', 'isInsideCompany', 'isCanceled', 'host'],
       ...['authorizationStatus', 'customFields', 'questionnaireFields', 'feedbacks', 'pictureUrl', 'ndaUrl'],
-      ...['pictureSignedUrl', 'ndaSignedUrl', 'heldAtDoor'],
+      ...['pictureSignedUrl', 'ndaSignedUrl', 'heldAtDoor', 'ndaSignature'],
     ]),
   ]);
 

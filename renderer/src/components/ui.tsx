@@ -1,6 +1,27 @@
-import { type ReactNode, useId } from 'react';
+import { createContext, type ReactNode, useContext, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Lang, languages } from '../i18n/index.ts';
+
+const Announce = createContext<(text: string) => void>(() => undefined);
+
+/**
+ * One polite live region for the whole kiosk, which each screen tells its heading and step: a screen reader hears
+ * "Agreement – Step 5 of 5" when the step changes. It outlives the screens (a region mounted with its text is often
+ * not read).
+ */
+export function Announcer({ children }: { children: ReactNode }) {
+  const [text, setText] = useState('');
+  return (
+    <Announce.Provider value={setText}>
+      {children}
+      <p className="sr-only" aria-live="polite" aria-atomic="true">
+        {text}
+      </p>
+    </Announce.Provider>
+  );
+}
+
+const fieldTags = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
 
 /**
  * A screen of the kiosk: its heading, the way back and out (every screen has both: no dead ends), its content and
@@ -16,6 +37,18 @@ export function Screen(props: {
   className?: string;
 }) {
   const { t } = useTranslation();
+  const announce = useContext(Announce);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const stepText = props.step ? t('common.step', props.step) : '';
+  useEffect(() => {
+    announce(stepText ? `${props.title} – ${stepText}` : props.title);
+    // Focus moves with the step: to the field the step focused for typing, else to its heading, so the keyboard
+    // starts at the top of the new step and not on the previous step's button or the page's body.
+    const active = document.activeElement;
+    if (!(active && fieldTags.has(active.tagName) && heading.current?.closest('main')?.contains(active))) {
+      heading.current?.focus();
+    }
+  }, [announce, props.title, stepText]);
   return (
     <main className={`screen ${props.className ?? ''}`}>
       <header className="screen-header">
@@ -27,7 +60,9 @@ export function Screen(props: {
           <span />
         )}
         <div className="screen-title">
-          <h1>{props.title}</h1>
+          <h1 ref={heading} tabIndex={-1}>
+            {props.title}
+          </h1>
           {props.step && <p className="step">{t('common.step', props.step)}</p>}
         </div>
         {props.onCancel ? (

@@ -1,9 +1,10 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { asksField, type EffectiveRules, effectiveRules } from '../../../local-api/visitor-types/rules.ts';
 import type { Api } from '../api.ts';
 import { Field, Notice, Screen, Spinner } from '../components/ui.tsx';
 import { type AnswerProblem, answerProblems } from '../custom-fields.ts';
+import { useMediaQuery } from '../hooks.ts';
 import type { KioskData } from '../kiosk-data.ts';
 import { problemText } from '../problems.ts';
 import type { CustomFieldDefinition, KioskVisit, VisitorType } from '../types.ts';
@@ -17,10 +18,17 @@ import {
 } from '../visitor-rules.ts';
 import { CustomFieldsForm } from './CustomFieldsForm.tsx';
 import { type HostChoice, HostPicker } from './HostPicker.tsx';
-import { NdaStep } from './NdaStep.tsx';
+import { NdaStep, type SignedAgreement } from './NdaStep.tsx';
 import { PictureStep } from './PictureStep.tsx';
 
 export type Step = 'details' | 'host' | 'fields' | 'questionnaire' | 'picture' | 'nda';
+
+/**
+ * Where "About you" and "A few more details" ask one question per screen: a portrait screen, whose lower half a
+ * form of several fields leaves empty while a tablet's on-screen keyboard covers the rest. Wider screens keep the
+ * form (every field in view, one tap on Next).
+ */
+export const oneQuestionQuery = '(orientation: portrait)';
 
 /** What a visitor of a type is asked at this kiosk: the type's rules where it has them, the kiosk's elsewhere. */
 export interface Requirements {
@@ -47,7 +55,7 @@ export interface Gathered {
   host: HostChoice;
   answers: Record<string, string>;
   picture: string | undefined;
-  nda: string | undefined;
+  nda: SignedAgreement | undefined;
 }
 
 const inputKind: Partial<Record<VisitorKey, { type: string; inputMode?: 'email' | 'tel' | 'numeric' }>> = {
@@ -55,6 +63,17 @@ const inputKind: Partial<Record<VisitorKey, { type: string; inputMode?: 'email' 
   phone: { type: 'tel', inputMode: 'tel' },
   cpf: { type: 'text', inputMode: 'numeric' },
 };
+
+/**
+ * The problems still there among those already shown: re-checked as the visitor types, so an error goes the moment
+ * it is fixed (and comes back if it is undone), while a field not yet tried is not told off half-typed.
+ */
+function stillWrong<Found extends Record<string, unknown>>(
+  found: Found,
+  shown: Readonly<Record<string, unknown>>,
+): Found {
+  return Object.fromEntries(Object.entries(found).filter(([key]) => key in shown)) as Found;
+}
 
 /**
  * The steps of a check-in, one short screen each: the visitor's data, whom they visit, the company's custom fields
@@ -89,8 +108,29 @@ export function CheckinSteps(props: {
   const [busy, setBusy] = useState<'screening' | 'sending'>();
   const [failure, setFailure] = useState<{ text: string; retry: () => void }>();
 
+  const oneAtATime = useMediaQuery(oneQuestionQuery);
+  const [question, setQuestion] = useState(0);
+  const form = useRef<HTMLFormElement>(null);
   const step = steps[index] ?? 'details';
-  const back = () => (index === 0 ? props.onCancel() : setIndex(index - 1));
+  const asking = oneAtATime && (step === 'details' || step === 'fields');
+  const questionCount = (of: Step | undefined) =>
+    of === 'details' ? visitorFields.length : of === 'fields' ? fieldDefs.length : 1;
+  /** To another step: at its first question going forward, at its last coming back. */
+  const goTo = (to: number, fromEnd = false) => {
+    setIndex(to);
+    setQuestion(fromEnd ? questionCount(steps[to]) - 1 : 0);
+  };
+  const back = () => {
+    if (asking && question > 0) setQuestion(question - 1);
+    else if (index === 0) props.onCancel();
+    else goTo(index - 1, true);
+  };
+
+  // A new question takes the focus, as a new step does (its heading stays the step's).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: it runs when the question changes, which it does not read
+  useEffect(() => {
+    if (asking) form.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
+  }, [asking, question]);
   const frame = {
     title: t(`walkIn.${step}`),
     step: { current: index + 1, total: steps.length },
@@ -99,7 +139,7 @@ export function CheckinSteps(props: {
   };
 
   /** What the last step adds (the signed agreement, the host just chosen) comes with the call: state lags. */
-  type Last = { nda?: string; host?: HostChoice };
+  type Last = { nda?: SignedAgreement; host?: HostChoice };
 
   const submit = async (last: Last) => {
     setBusy('sending');
@@ -114,7 +154,7 @@ export function CheckinSteps(props: {
   };
 
   const next = (last: Last = {}) => {
-    if (index + 1 < steps.length) setIndex(index + 1);
+    if (index + 1 < steps.length) goTo(index + 1);
     else void submit(last);
   };
 
@@ -133,16 +173,24 @@ export function CheckinSteps(props: {
     }
   };
 
+  /** What the screen shows of a step's questions: all of them, or the one being asked. */
+  const shown = <T,>(all: readonly T[]): readonly T[] => (asking ? all.slice(question, question + 1) : all);
+
   const checkThenNext = () => {
     if (step === 'details') {
-      const found = visitorProblems(visitor, visitorFields);
+      const found = visitorProblems(visitor, [...shown(visitorFields)]);
       setProblems(found);
-      if (Object.keys(found).length === 0) void screenThenNext();
+      if (Object.keys(found).length > 0) return;
+      if (asking && question + 1 < visitorFields.length) setQuestion(question + 1);
+      else void screenThenNext();
       return;
     }
-    const found = answerProblems(step === 'fields' ? fieldDefs : questionDefs, answers);
+    const defs = step === 'fields' ? fieldDefs : questionDefs;
+    const found = answerProblems([...shown(defs)], answers);
     setAnswerErrors(found);
-    if (Object.keys(found).length === 0) next();
+    if (Object.keys(found).length > 0) return;
+    if (asking && question + 1 < defs.length) setQuestion(question + 1);
+    else next();
   };
 
   if (busy === 'sending' || failure) {
@@ -227,15 +275,19 @@ export function CheckinSteps(props: {
       }
     >
       <form
-        className="form"
+        ref={form}
+        className={asking ? 'form form-one' : 'form'}
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
           checkThenNext();
         }}
       >
+        {asking && questionCount(step) > 1 && (
+          <p className="step">{t('walkIn.question', { current: question + 1, total: questionCount(step) })}</p>
+        )}
         {step === 'details' &&
-          visitorFields.map(({ key, required }, position) => (
+          shown(visitorFields).map(({ key, required }, position) => (
             <Field
               key={key}
               label={t(`visitor.${key}`)}
@@ -255,18 +307,28 @@ export function CheckinSteps(props: {
                   spellCheck={false}
                   maxLength={maxLength[key]}
                   value={visitor[key] ?? ''}
-                  onChange={(e) => setVisitor({ ...visitor, [key]: e.target.value })}
+                  onChange={(e) => {
+                    const typed = { ...visitor, [key]: e.target.value };
+                    setVisitor(typed);
+                    setProblems(stillWrong(visitorProblems(typed, visitorFields), problems));
+                  }}
                 />
               )}
             </Field>
           ))}
         {(step === 'fields' || step === 'questionnaire') && (
           <CustomFieldsForm
-            defs={step === 'fields' ? fieldDefs : questionDefs}
+            defs={step === 'fields' ? shown(fieldDefs) : questionDefs}
             answers={answers}
             problems={answerErrors}
             lang={props.lang}
-            onChange={(id, value) => setAnswers({ ...answers, [id]: value })}
+            onChange={(id, value) => {
+              const given = { ...answers, [id]: value };
+              setAnswers(given);
+              setAnswerErrors(
+                stillWrong(answerProblems(step === 'fields' ? fieldDefs : questionDefs, given), answerErrors),
+              );
+            }}
           />
         )}
         {invalid && <Notice kind="error">{t('validation.check')}</Notice>}

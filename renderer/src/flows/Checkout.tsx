@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { type Api, ApiProblem } from '../api.ts';
 import { readCode, visitCode } from '../codes.ts';
 import { ConfirmScreen, FindScreen } from '../components/Find.tsx';
+import { OutcomeMark } from '../components/OutcomeMark.tsx';
 import { Screen } from '../components/ui.tsx';
 import { useCountdown } from '../hooks.ts';
 import type { KioskData } from '../kiosk-data.ts';
@@ -126,13 +127,14 @@ function Goodbye({ name, onHome }: { name: string; onHome: () => void }) {
   return (
     <Screen
       title={t('checkout.goodbye', { name })}
-      className="outcome"
+      className="outcome outcome-story"
       actions={
         <button type="button" className="btn btn-primary btn-main" onClick={onHome}>
           {t('common.done')}
         </button>
       }
     >
+      <OutcomeMark kind="goodbye" />
       <p className="lead">{t('checkout.thanks')}</p>
       <p className="hint">{t('outcome.autoReturn', { seconds })}</p>
     </Screen>

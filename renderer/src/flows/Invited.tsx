@@ -110,7 +110,7 @@ export function Invited(props: {
         }
       : {}),
     ...(gathered.picture ? { visitPicture: gathered.picture.slice(gathered.picture.indexOf(',') + 1) } : {}),
-    ...(gathered.nda ? { visitNda: gathered.nda } : {}),
+    ...(gathered.nda ? { visitNda: gathered.nda.pdf, ndaSignature: gathered.nda.signature } : {}),
   });
 
   const submit = (invitee: FoundInvitee, requirements: Requirements | undefined, gathered: Partial<Gathered>) =>

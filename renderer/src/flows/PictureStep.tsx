@@ -1,7 +1,7 @@
 import { type ComponentProps, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice, Screen, Spinner } from '../components/ui.tsx';
-import { useCamera } from '../hooks.ts';
+import { useCamera, useCountdown } from '../hooks.ts';
 import type { FieldMode } from '../types.ts';
 
 /** The badge picture: 480×360, JPEG of quality 0.85, about 30 KB. */
@@ -22,8 +22,23 @@ function capture(video: HTMLVideoElement): string {
   return canvas.toDataURL('image/jpeg', 0.85);
 }
 
+/** Seconds counted down on the preview before the picture is taken: time to look up and settle in the frame. */
+const countdownSeconds = 3;
+
+/** The 3-2-1 over the preview, read out too; at zero the picture is taken. */
+function Countdown({ onEnd }: { onEnd: () => void }) {
+  const left = useCountdown(countdownSeconds, onEnd);
+  return (
+    <p className="camera-countdown" aria-live="assertive">
+      {left > 0 ? left : ''}
+    </p>
+  );
+}
+
 /**
- * Picture capture: the camera's preview, a picture taken, shown, retaken at will. Without a camera (none, refused,
+ * Picture capture: the camera's preview with an oval to put one's face in, a 3-2-1, the picture taken and shown the
+ * same way round as the preview (a mirror: the stored picture is the camera's, the right way round for others),
+ * retaken at will. Without a camera (none, refused,
  * broken) the visitor goes on without a picture, even where it is required: a kiosk never strands anyone.
  */
 export function PictureStep(props: {
@@ -36,7 +51,15 @@ export function PictureStep(props: {
   const { t } = useTranslation();
   const { videoRef, state } = useCamera('user');
   const [retaking, setRetaking] = useState(props.picture === undefined);
+  const [counting, setCounting] = useState(false);
   const showing = props.picture !== undefined && !retaking;
+  const take = () => {
+    setCounting(false);
+    const video = videoRef.current;
+    if (!video || video.videoWidth === 0) return;
+    props.onPicture(capture(video));
+    setRetaking(false);
+  };
   const skip = (
     <button
       type="button"
@@ -68,14 +91,10 @@ export function PictureStep(props: {
         <button
           type="button"
           className="btn btn-primary btn-main"
-          onClick={() => {
-            const video = videoRef.current;
-            if (!video || video.videoWidth === 0) return;
-            props.onPicture(capture(video));
-            setRetaking(false);
-          }}
+          disabled={counting}
+          onClick={() => setCounting(true)}
         >
-          {t('picture.take')}
+          {counting ? t('picture.counting') : t('picture.take')}
         </button>
       </>
     );
@@ -84,17 +103,16 @@ export function PictureStep(props: {
   }
   return (
     <Screen {...props.frame} actions={actions}>
-      <p className="lead">{t('picture.intro')}</p>
+      <p className="lead">
+        {t('picture.intro')} {!showing && state === 'live' && t('picture.frameHint')}
+      </p>
       <div className="camera">
-        {showing && <img className="camera-picture" src={props.picture} alt={t('picture.preview')} />}
-        <video
-          ref={videoRef}
-          className="camera-video mirrored"
-          hidden={showing || state !== 'live'}
-          muted
-          playsInline
-          aria-label={t('picture.live')}
-        />
+        {showing && <img className="camera-picture mirrored" src={props.picture} alt={t('picture.preview')} />}
+        <div className="camera-view" hidden={showing || state !== 'live'}>
+          <video ref={videoRef} className="camera-video mirrored" muted playsInline aria-label={t('picture.live')} />
+          <div className="face-frame" aria-hidden="true" />
+          {counting && <Countdown onEnd={take} />}
+        </div>
         {!showing && state === 'starting' && <Spinner label={t('picture.starting')} />}
         {!showing && state === 'unavailable' && <Notice kind="info">{t('picture.noCamera')}</Notice>}
       </div>

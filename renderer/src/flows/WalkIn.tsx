@@ -67,10 +67,11 @@ export function WalkIn(props: {
               hostId: hostIdOf(host),
               customFields: answerItems(fieldDefs, answers, 'FIELD'),
               questionnaireFields: answerItems(questionDefs, answers, 'QUESTIONNAIRE'),
+              ...(nda ? { ndaSignature: nda.signature } : {}),
             },
             visitor: visitorBody(visitor, visitorFields),
             ...(picture ? { visitPicture: picture.slice(picture.indexOf(',') + 1) } : {}),
-            ...(nda ? { visitNda: nda } : {}),
+            ...(nda ? { visitNda: nda.pdf } : {}),
           }),
         )
       }

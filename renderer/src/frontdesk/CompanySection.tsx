@@ -68,8 +68,8 @@ export function CompanySection({ api, company, onSettings }: FrontDeskProps & { 
   );
 }
 
-/** Largest logo the service takes (as for pictures): 5 MB. */
-const maxLogoBytes = 5 * 1024 * 1024;
+/** Largest picture the service takes (a logo, a welcome picture, as for visitors' pictures): 5 MB. */
+const maxPictureBytes = 5 * 1024 * 1024;
 
 const readAsDataUrl = (file: File) =>
   new Promise<string>((resolve, reject) => {
@@ -79,47 +79,57 @@ const readAsDataUrl = (file: File) =>
     reader.readAsDataURL(file);
   });
 
+/** What differs between the company's pictures: where each is sent, the field that names it, and its words. */
+export interface PictureKind {
+  path: '/v1/company/logo' | '/v1/company/welcome';
+  field: 'pictureUrl' | 'welcomeImageUrl';
+  id: string;
+  text: { title: string; alt: string; none: string; file: string; saved: string; removed: string; remove: string };
+}
+
 /**
- * The logo on the welcome screen: a PNG or JPEG uploaded to the service, which keeps and serves it (PUT
- * /v1/company/logo), so it shows under the page's strict CSP and offline.
+ * A picture of the company's on the welcome screen (its logo, its welcome picture): a PNG or JPEG uploaded to the
+ * service, which keeps and serves it (PUT /v1/company/logo or /welcome), so it shows under the page's strict CSP
+ * and offline.
  */
-function LogoSection({ api, company, onSettings }: Pick<FrontDeskProps, 'api' | 'onSettings'> & { company: Company }) {
+export function PictureSection({
+  api,
+  company,
+  onSettings,
+  kind,
+}: Pick<FrontDeskProps, 'api' | 'onSettings'> & { company: Company; kind: PictureKind }) {
   const { t } = useTranslation();
-  const [logo, setLogo] = useState(company.pictureUrl ?? null);
+  const [picture, setPicture] = useState(company[kind.field] ?? null);
   const input = useRef<HTMLInputElement>(null);
   const { busy, notice, run } = useAction();
   const upload = (file: File | undefined) =>
     run(async () => {
       if (!file) return undefined;
       if (!['image/png', 'image/jpeg'].includes(file.type)) throw new Refusal(t('deskSettings.logoType'));
-      if (file.size > maxLogoBytes) throw new Refusal(t('deskSettings.logoSize'));
-      const saved = await api.send<Company>('PUT', '/v1/company/logo', { picture: await readAsDataUrl(file) });
-      setLogo(saved.pictureUrl ?? null);
+      if (file.size > maxPictureBytes) throw new Refusal(t('deskSettings.logoSize'));
+      const saved = await api.send<Company>('PUT', kind.path, { picture: await readAsDataUrl(file) });
+      setPicture(saved[kind.field] ?? null);
       onSettings();
-      return t('deskSettings.logoSaved');
+      return kind.text.saved;
     }).finally(() => {
       if (input.current) input.current.value = '';
     });
   const remove = () =>
     run(async () => {
-      await api.send('DELETE', '/v1/company/logo');
-      setLogo(null);
+      await api.send('DELETE', kind.path);
+      setPicture(null);
       onSettings();
-      return t('deskSettings.logoRemoved');
+      return kind.text.removed;
     });
   return (
-    <section className="fd-section" aria-labelledby="logo-title">
-      <h2 id="logo-title">{t('deskSettings.logo')}</h2>
-      {logo ? (
-        <img className="logo-preview" src={logo} alt={t('deskSettings.logoAlt', { company: company.name })} />
-      ) : (
-        <p>{t('deskSettings.noLogo')}</p>
-      )}
+    <section className="fd-section" aria-labelledby={`${kind.id}-title`}>
+      <h2 id={`${kind.id}-title`}>{kind.text.title}</h2>
+      {picture ? <img className="logo-preview" src={picture} alt={kind.text.alt} /> : <p>{kind.text.none}</p>}
       <div className="field">
-        <label htmlFor="logo-file">{t('deskSettings.logoFile')}</label>
+        <label htmlFor={`${kind.id}-file`}>{kind.text.file}</label>
         <p className="hint">{t('deskSettings.logoHint')}</p>
         <input
-          id="logo-file"
+          id={`${kind.id}-file`}
           ref={input}
           type="file"
           accept="image/png,image/jpeg"
@@ -127,12 +137,32 @@ function LogoSection({ api, company, onSettings }: Pick<FrontDeskProps, 'api' | 
           onChange={(e) => void upload(e.target.files?.[0])}
         />
       </div>
-      {logo && (
+      {picture && (
         <button type="button" className="btn btn-secondary" disabled={busy} onClick={remove}>
-          {t('deskSettings.removeLogo')}
+          {kind.text.remove}
         </button>
       )}
       {notice}
     </section>
   );
+}
+
+/** The logo on the welcome screen. */
+function LogoSection(props: Pick<FrontDeskProps, 'api' | 'onSettings'> & { company: Company }) {
+  const { t } = useTranslation();
+  const kind: PictureKind = {
+    path: '/v1/company/logo',
+    field: 'pictureUrl',
+    id: 'logo',
+    text: {
+      title: t('deskSettings.logo'),
+      alt: t('deskSettings.logoAlt', { company: props.company.name }),
+      none: t('deskSettings.noLogo'),
+      file: t('deskSettings.logoFile'),
+      saved: t('deskSettings.logoSaved'),
+      removed: t('deskSettings.logoRemoved'),
+      remove: t('deskSettings.removeLogo'),
+    },
+  };
+  return <PictureSection {...props} kind={kind} />;
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { type Lang, languages } from '../i18n/index.ts';
 import { Refusal } from '../problems.ts';
 import type { AccessConfig, FieldMode, KioskSettings, VisitorFieldName } from '../types.ts';
+import { BrandSection } from './BrandEditor.tsx';
 import { CompanySection } from './CompanySection.tsx';
 import { CustomFieldsSection } from './CustomFieldsEditor.tsx';
 import { Check, draftTextFields, Section, Select, TextInput, useAction, useSecrets } from './kit.tsx';
@@ -15,6 +16,7 @@ export function SettingsPanel(props: FrontDeskProps) {
   return (
     <div className="settings">
       {props.data.company && <CompanySection {...props} company={props.data.company} />}
+      {props.data.company && <BrandSection {...props} company={props.data.company} />}
       <KioskSection {...props} />
       <CustomFieldsSection {...props} />
       <NotificationsSection {...props} />

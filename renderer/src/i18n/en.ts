@@ -49,6 +49,7 @@ export const en = {
     picture: 'Your picture',
     nda: 'Agreement',
     sending: 'Checking you in…',
+    question: 'Question {{current}} of {{total}}',
   },
   validation: {
     required: 'Please fill this in.',
@@ -79,6 +80,8 @@ export const en = {
     skip: 'Continue without a picture',
     live: 'Camera preview',
     preview: 'Your picture',
+    counting: 'Look at the camera…',
+    frameHint: 'Put your face inside the oval.',
   },
   nda: {
     title: 'Non-disclosure agreement',
@@ -92,6 +95,11 @@ export const en = {
     signedBy: 'Signed by',
     signedAt: 'Date',
     making: 'Preparing your signed document…',
+    typeInstead: 'Sign by typing your name instead',
+    drawInstead: 'Draw a signature instead',
+    typeLabel: 'Type your full name to sign',
+    typeYourName: 'Please type your full name as you gave it: {{name}}',
+    typedSignature: 'Signed electronically by typing the name above.',
   },
   scanner: {
     looking: 'Looking for a QR code…',
@@ -127,7 +135,7 @@ export const en = {
   },
   outcome: {
     checkedIn: 'You are checked in, {{name}}!',
-    hostTold: 'We have let {{host}} know you are here.',
+    hostTold: "We're letting {{host}} know you are here. Please take a seat: they will come to meet you.",
     tellReceptionHost: 'Please let the reception know you are here to see {{host}}.',
     tellReception: 'Please let the reception know you are here.',
     gateCode: 'Your code for the gate',
@@ -138,14 +146,21 @@ export const en = {
     printed: 'Your badge is printed. Please take it.',
     printFailed: 'The badge could not be printed. Please ask at the reception.',
     waitingTitle: 'Please wait a moment',
-    waitingHost: 'We have asked {{host}} to confirm your visit.',
+    waitingHost: "We're asking {{host}} to confirm your visit.",
     waitingReception: 'The reception will confirm your visit.',
     waitingLong: 'This is taking longer than usual. Please ask at the reception.',
     deniedText: 'Your visit could not be confirmed.',
-    seeReception: 'Thank you, {{name}}. Please speak to the reception.',
     blockedTitle: 'Thank you',
     blockedText: 'Please wait here: someone from the reception will be with you shortly.',
     autoReturn: 'This screen returns to the start in {{seconds}} s.',
+    thanksName: 'Thank you, {{name}}',
+    speakToReception: 'Please speak to the reception.',
+    waitingSeat: 'Please take a seat nearby. This screen shows the answer as soon as it comes.',
+    waitingLive: 'Waiting for the answer…',
+    nextTitle: 'What happens now',
+    badgeNext: 'Print your badge and wear it while you are here.',
+    badgePrinting: 'Your badge is being printed…',
+    gateNext: 'At the turnstile, hold your code for the gate to the reader.',
   },
   badge: {
     visitor: 'Visitor',
@@ -165,6 +180,10 @@ export const en = {
     hubOffline: 'Working offline: check-ins are kept here and sent when the connection returns.',
     hubPending: '{{count}} waiting to be sent.',
     starting: 'Starting the kiosk…',
+    notSetUpTitle: 'This kiosk is not set up yet',
+    notSetUp:
+      'Create its company on this computer with the command below (the data folder is the one the service was started with, --data):',
+    notSetUpWaiting: 'This screen goes on by itself once the company exists.',
   },
   errors: {
     SERVICE_UNREACHABLE: 'The kiosk cannot reach its service right now. Please try again in a moment.',
@@ -193,6 +212,8 @@ export const en = {
     MANAGED_BY_HUB: 'This is managed at the hub: change it there.',
     INTERNAL: 'Something went wrong on the kiosk. Please ask at the reception.',
     UNKNOWN: 'Something went wrong. Please try again, or ask at the reception.',
+    BRAND_COLOR_CONTRAST:
+      'White text on this colour has a contrast of {{contrast}}:1; it needs {{minimum}}:1 (WCAG AA). Choose a darker colour.',
   },
   frontDesk: {
     title: 'Front desk',
@@ -523,6 +544,20 @@ export const en = {
       withoutHost: 'Inside without a host: {{count}}',
       notificationFailures: 'Messages to hosts not going out: {{count}}',
     },
+  },
+  brand: {
+    title: 'Brand on the welcome screen',
+    colour: 'Brand colour (#rrggbb)',
+    colourNone: 'No colour: the kiosk keeps its own blue.',
+    colourFormat: 'Write the colour as # and six hexadecimal digits, e.g. #0a56c2.',
+    contrastPasses: 'White text on it: contrast {{contrast}}:1, readable (WCAG AA).',
+    message: 'Welcome message ({{language}})',
+    picture: 'Welcome picture',
+    noPicture: 'No welcome picture: the welcome screen shows the choices alone.',
+    pictureFile: 'Upload a welcome picture',
+    pictureSaved: 'The welcome picture was saved.',
+    pictureRemoved: 'The welcome picture was removed.',
+    removePicture: 'Remove the welcome picture',
   },
 } as const;
 

@@ -2,8 +2,9 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Api, ApiProblem } from '../api.ts';
 import { Badge } from '../components/Badge.tsx';
+import { OutcomeMark } from '../components/OutcomeMark.tsx';
 import { QrImage } from '../components/QrImage.tsx';
-import { Notice, Screen, Spinner } from '../components/ui.tsx';
+import { Screen, Spinner } from '../components/ui.tsx';
 import { useCountdown } from '../hooks.ts';
 import type { KioskData } from '../kiosk-data.ts';
 import type { KioskVisit } from '../types.ts';
@@ -65,14 +66,15 @@ export function Outcome(props: Props) {
 function Waiting({ visit, onHome }: { visit: KioskVisit; onHome: () => void }) {
   const { t } = useTranslation();
   return (
-    <Screen title={t('outcome.waitingTitle')} onCancel={onHome} className="outcome">
-      <Spinner
-        label={
-          visit.hostName && visit.hostNotified
-            ? t('outcome.waitingHost', { host: visit.hostName })
-            : t('outcome.waitingReception')
-        }
-      />
+    <Screen title={t('outcome.waitingTitle')} onCancel={onHome} className="outcome outcome-story">
+      <OutcomeMark kind="waiting" />
+      <p className="lead">
+        {visit.hostName && visit.hostNotified
+          ? t('outcome.waitingHost', { host: visit.hostName })
+          : t('outcome.waitingReception')}
+      </p>
+      <p className="outcome-next">{t('outcome.waitingSeat')}</p>
+      <Spinner label={t('outcome.waitingLive')} />
     </Screen>
   );
 }
@@ -90,23 +92,33 @@ const receptionText = {
 export function SeeReception(props: { name: string; reason: 'blocked' | 'denied' | 'late'; onHome: () => void }) {
   const { t } = useTranslation();
   const seconds = useCountdown(20, props.onHome);
+  // The heading thanks the visitor (a long name may be cut there); the instruction is never in it, so never cut.
   return (
     <Screen
-      title={props.reason === 'blocked' ? t('outcome.blockedTitle') : t('outcome.seeReception', { name: props.name })}
-      className="outcome outcome-quiet"
+      title={props.reason === 'blocked' ? t('outcome.blockedTitle') : t('outcome.thanksName', { name: props.name })}
+      className="outcome outcome-story outcome-quiet"
       actions={
         <button type="button" className="btn btn-primary btn-main" onClick={props.onHome}>
           {t('common.done')}
         </button>
       }
     >
-      <p className="lead">{t(receptionText[props.reason])}</p>
+      <OutcomeMark kind="reception" />
+      {props.reason !== 'blocked' && <p className="lead">{t('outcome.speakToReception')}</p>}
+      <p className="outcome-next">{t(receptionText[props.reason])}</p>
       <p className="hint">{t('outcome.autoReturn', { seconds })}</p>
     </Screen>
   );
 }
 
 type PrintState = 'idle' | 'printing' | 'printed' | 'failed';
+
+/** What happens next with the host: said only as far as it is true (a message queued is not a message read). */
+function hostNext(visit: KioskVisit, t: ReturnType<typeof useTranslation>['t']): string {
+  if (visit.hostName && visit.hostNotified) return t('outcome.hostTold', { host: visit.hostName });
+  if (visit.hostName) return t('outcome.tellReceptionHost', { host: visit.hostName });
+  return t('outcome.tellReception');
+}
 
 function Confirmed({ api, data, lang, visit, picture, onHome }: Props) {
   const { t } = useTranslation();
@@ -125,6 +137,12 @@ function Confirmed({ api, data, lang, visit, picture, onHome }: Props) {
       setPrint('printed');
     }
   };
+  const badgeText = {
+    idle: t('outcome.badgeNext'),
+    printing: t('outcome.badgePrinting'),
+    printed: t('outcome.printed'),
+    failed: t('outcome.printFailed'),
+  }[print];
   return (
     <Screen
       title={t('outcome.checkedIn', { name: visit.name ?? '' })}
@@ -143,16 +161,21 @@ function Confirmed({ api, data, lang, visit, picture, onHome }: Props) {
         </>
       }
     >
-      {/* The host "was told" only when a message is on its way; otherwise the visitor tells the reception. */}
-      <p className="lead">
-        {visit.hostName && visit.hostNotified
-          ? t('outcome.hostTold', { host: visit.hostName })
-          : visit.hostName
-            ? t('outcome.tellReceptionHost', { host: visit.hostName })
-            : t('outcome.tellReception')}
-      </p>
-      {print === 'printed' && <Notice kind="success">{t('outcome.printed')}</Notice>}
-      {print === 'failed' && <Notice kind="error">{t('outcome.printFailed')}</Notice>}
+      <div className="arrival">
+        <OutcomeMark kind="success" />
+        <section className="arrival-next" aria-labelledby="arrival-next-title">
+          <h2 id="arrival-next-title">{t('outcome.nextTitle')}</h2>
+          <ol className="next-steps">
+            <li className="lead">{hostNext(visit, t)}</li>
+            {data.settings.badgePrinting && (
+              <li className={`next-badge next-badge-${print}`}>
+                <span role="status">{badgeText}</span>
+              </li>
+            )}
+            {data.accessEnabled && <li>{t('outcome.gateNext')}</li>}
+          </ol>
+        </section>
+      </div>
       <div className="outcome-cards">
         {data.accessEnabled && (
           <GateCode api={api} path={`/v1/kiosk/visit/${visit.id}/qrcode${receiptQuery(visit.receipt)}`} />

@@ -24,6 +24,10 @@ export function Welcome(props: {
   // A logo the page cannot show (another origin, which the CSP refuses, or a broken link) gives way to the name.
   const [logoFailed, setLogoFailed] = useState(false);
   const logo = props.company?.pictureUrl && !logoFailed ? props.company.pictureUrl : undefined;
+  const [imageFailed, setImageFailed] = useState(false);
+  const image = props.company?.welcomeImageUrl && !imageFailed ? props.company.welcomeImageUrl : undefined;
+  // The company's own words in the visitor's language; a language without them says nothing more than the heading.
+  const message = props.company?.localizedWelcomeMessage?.[props.lang];
   const choosing = props.visitorTypes.length > 1;
   return (
     <main className="screen welcome">
@@ -37,8 +41,10 @@ export function Welcome(props: {
           {t('welcome.frontDesk')}
         </button>
       </header>
-      <div className="welcome-body">
+      <div className={`welcome-body${image ? ' welcome-with-image' : ''}`}>
+        {image && <img className="welcome-image" src={image} alt="" onError={() => setImageFailed(true)} />}
         <h1>{props.company?.name ? t('welcome.to', { company: props.company.name }) : t('welcome.title')}</h1>
+        {message && <p className="welcome-message">{message}</p>}
         <div className="welcome-actions">
           {choosing ? (
             <section className="visitor-types" aria-labelledby="visitor-types-title">
