@@ -215,7 +215,8 @@ describe('walk-in and the waiting screen', () => {
       'the waiting screen, which says the reception will confirm the visit',
     );
     assert.doesNotMatch(flatten(checkin.body).join('\n'), /laptop|block/i, 'nothing says why');
-    assert.deepEqual((await kiosk('GET', `/v1/kiosk/visit/${id}/qrcode`)).body, { type: 'NOT_ALLOWED' });
+    const receipt = `?receipt=${checkin.body.receipt}`;
+    assert.deepEqual((await kiosk('GET', `/v1/kiosk/visit/${id}/qrcode${receipt}`)).body, { type: 'NOT_ALLOWED' });
     assert.equal((await admin('GET', `/v1/visit/${id}`)).body.heldAtDoor, true);
   });
 });
