@@ -40,9 +40,23 @@ async function tabTo(page: Page, name: RegExp): Promise<void> {
   throw new Error(`no focusable element named ${name} within 30 tabs`);
 }
 
-const focusedHeading = (page: Page) =>
+/**
+ * Asserts that `read` comes to answer `expected` within 5 s: the page moves the focus and fills the live region in an
+ * effect after the new step has rendered, so a read made as the heading appears may come a moment too early.
+ */
+async function settlesOn(read: () => Promise<string | null>, expected: string, message?: string): Promise<void> {
+  const until = Date.now() + 5_000;
+  let value = await read();
+  while (value !== expected && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    value = await read();
+  }
+  assert.equal(value, expected, message);
+}
+
+const focusedHeading = (page: Page) => () =>
   page.evaluate(() => (document.activeElement?.tagName === 'H1' ? document.activeElement.textContent : null));
-const announced = (page: Page) => page.locator('[aria-live="polite"].sr-only').textContent();
+const announced = (page: Page) => () => page.locator('[aria-live="polite"].sr-only').textContent();
 
 for (const size of screenSizes) {
   const tag = `${size.width}x${size.height}`;
@@ -69,21 +83,21 @@ for (const size of screenSizes) {
     await page.keyboard.press('Enter');
 
     await page.getByRole('heading', { name: 'Who are you visiting?' }).waitFor();
-    assert.equal(await announced(page), 'Who are you visiting? – Step 2 of 4');
+    await settlesOn(announced(page), 'Who are you visiting? – Step 2 of 4');
     await page.keyboard.type('bea');
     await page.getByRole('option', { name: /Beatriz Lima/ }).waitFor();
     await page.keyboard.press('Enter');
 
     await page.getByRole('heading', { name: 'Your picture' }).waitFor();
-    assert.equal(await focusedHeading(page), 'Your picture', 'the focus moved to the new step');
-    assert.equal(await announced(page), 'Your picture – Step 3 of 4');
+    await settlesOn(focusedHeading(page), 'Your picture', 'the focus moved to the new step');
+    await settlesOn(announced(page), 'Your picture – Step 3 of 4');
     await page.getByRole('button', { name: 'Continue without a picture' }).waitFor();
     await tabTo(page, /Continue without a picture/);
     await page.keyboard.press('Enter');
 
     await page.getByRole('heading', { name: 'Agreement' }).waitFor();
-    assert.equal(await focusedHeading(page), 'Agreement');
-    assert.equal(await announced(page), 'Agreement – Step 4 of 4');
+    await settlesOn(focusedHeading(page), 'Agreement');
+    await settlesOn(announced(page), 'Agreement – Step 4 of 4');
     await tabTo(page, /Sign by typing your name instead/);
     await page.keyboard.press('Enter');
     const typed = page.getByLabel('Type your full name to sign');
@@ -103,7 +117,7 @@ for (const size of screenSizes) {
     await page.keyboard.press('Enter');
 
     await page.getByRole('heading', { name: `You are checked in, ${name}!` }).waitFor();
-    assert.equal(await focusedHeading(page), `You are checked in, ${name}!`);
+    await settlesOn(focusedHeading(page), `You are checked in, ${name}!`);
     assert.equal(sent?.visit.ndaSignature, 'TYPED');
     const pdf = await PDFDocument.load(Buffer.from(sent?.visitNda ?? '', 'base64'));
     assert.equal(pdf.getKeywords(), 'signature:typed');
