@@ -9,7 +9,7 @@
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { baselineTree } from './baseline.ts';
+import { baselineTree, seededAt } from './baseline.ts';
 import { hotIds } from './compare.ts';
 import { getOnce } from './load.ts';
 import { databaseFile, reusableSeed, seed } from './seed.ts';
@@ -42,14 +42,28 @@ async function firstAnswer(start: () => Promise<ServerProcess>, path: string, ap
   }
 }
 
+/**
+ * The other commit, with a database of the same counts seeded by its own code: this tree's database has migrations
+ * an older commit refuses.
+ */
+const against = values.against
+  ? (() => {
+      const commit = values.against;
+      const root = baselineTree(commit, workRoot, log);
+      return { commit, root, seeded: seededAt(root, join(workRoot, `small-${commit}`), counts, 'history') };
+    })()
+  : undefined;
+
 const servers: Record<string, () => Promise<Start>> = {
   bare: () => firstAnswer(() => startCeiling(databaseFile(small.dir)), `/v1/visit/${visitId}`),
-  ...(values.against
+  ...(against
     ? {
-        [values.against]: () => {
-          const root = baselineTree(values.against as string, workRoot, log);
-          return firstAnswer(() => startPortaria(small.dir, [], { root }), '/v1/hosts?limit=1', small.apiKey);
-        },
+        [against.commit]: () =>
+          firstAnswer(
+            () => startPortaria(against.seeded.dir, [], { root: against.root }),
+            '/v1/hosts?limit=1',
+            against.seeded.apiKey,
+          ),
       }
     : {}),
   'this tree': () => firstAnswer(() => startPortaria(small.dir), '/v1/hosts?limit=1', small.apiKey),
