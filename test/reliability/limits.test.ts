@@ -21,18 +21,25 @@ function hostsStatus(url: string, apiKey: string): Promise<number> {
   });
 }
 
-/** A connection that sends nothing; `closed` resolves with the time the server closed it (within 10 s, else rejects). */
+/**
+ * A connection that sends nothing; `closed` resolves with how long it stayed open once connected (the server
+ * cannot time what it has not accepted yet, and on a loaded machine a connect can wait), or rejects after 15 s.
+ */
 function silentConnection(url: string): { socket: Socket; closed: Promise<number> } {
   const socket = connect(Number(new URL(url).port), '127.0.0.1');
   socket.on('error', () => {});
+  let connectedAt = Date.now();
+  socket.once('connect', () => {
+    connectedAt = Date.now();
+  });
   const closed = new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new Error('a silent connection was left open for 10 s'));
-    }, 10_000);
+      reject(new Error('a silent connection was left open for 15 s'));
+    }, 15_000);
     socket.on('close', () => {
       clearTimeout(timer);
-      resolve(Date.now());
+      resolve(Date.now() - connectedAt);
     });
   });
   // The first failure fails the test; the others are not unhandled.
@@ -97,13 +104,12 @@ describe('slow clients', () => {
   });
 
   test('connections that send nothing are closed within the headers time-out from their start', {
-    timeout: 20_000,
+    timeout: 30_000,
   }, async () => {
-    const opened = Date.now();
     const silent = Array.from({ length: 50 }, () => silentConnection(service.url));
     assert.equal(await hostsStatus(service.url, apiKey), 200, 'a client meanwhile');
     const lasted = await Promise.all(silent.map((connection) => connection.closed));
-    const longest = Math.max(...lasted.map((closedAt) => closedAt - opened));
+    const longest = Math.max(...lasted);
     // Checked every checkIntervalMs: a silent connection lasts the time-out and at most one interval more.
     assert.ok(longest < timeouts.headersMs * 3, `the last silent connection was closed after ${longest} ms`);
   });
@@ -137,7 +143,7 @@ describe('silent connections past the cap', () => {
     removeDir(dataDir);
   });
 
-  test('evict the oldest silent ones, never refusing a new client', { timeout: 20_000 }, async () => {
+  test('evict the oldest silent ones, never refusing a new client', { timeout: 30_000 }, async () => {
     const silent: ReturnType<typeof silentConnection>[] = [];
     for (let i = 0; i < 50; i++) {
       silent.push(silentConnection(service.url));
