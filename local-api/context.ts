@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { EventBus } from './events.ts';
 import type { Random } from './rules/ids.ts';
 import type { SecretBox } from './secrets/box.ts';
-import type { Db } from './store/db.ts';
+import type { Db, Transaction } from './store/db.ts';
 
 export interface Clock {
   now(): number;
@@ -18,6 +18,53 @@ export interface Context {
   log: Logger;
   dataDir: string;
   events: EventBus;
+  /** What the service keeps in memory while it runs (`createRuntime`). */
+  runtime: Runtime;
+}
+
+/**
+ * A running service's state in memory, one per context: never module-level registries keyed by the database.
+ * Each part of the service keeps its own under its name; `transactions` is this module's.
+ */
+export interface Runtime {
+  transactions: TransactionState;
+  /** Parts of the service register what they keep here (the sync agent, its clock, the outbox's waker…). */
+  parts: Map<string, unknown>;
+}
+
+interface TransactionState {
+  /** The transaction function, made once for the database it runs on. */
+  runner?: { db: Db; run: Transaction<[() => unknown], unknown> };
+  /** How deep the calls of `inTransaction` are nested now. */
+  depth: number;
+  /**
+   * While true, a nested `inTransaction` runs its work in the enclosing transaction instead of a savepoint: a
+   * sync push applies a batch so, and runs it again with savepoints when one of its mutations fails.
+   */
+  joinNested: boolean;
+  /** Run at the end of the outermost transaction's work, inside it; then cleared. */
+  beforeCommit: Map<string, () => void>;
+  /** Run once the outermost transaction has committed; cleared whether it did or not. */
+  afterCommit: Map<string, () => void>;
+  /** Values read once per scope (`memoised`): set while a scope that allows it runs, undefined otherwise. */
+  memo: Map<string, unknown> | undefined;
+}
+
+export function createRuntime(): Runtime {
+  return {
+    transactions: { depth: 0, joinNested: false, beforeCommit: new Map(), afterCommit: new Map(), memo: undefined },
+    parts: new Map(),
+  };
+}
+
+/** This service's own state of a part, made on first use. */
+export function runtimePart<T>(ctx: Pick<Context, 'runtime'>, name: string, make: () => T): T {
+  let part = ctx.runtime.parts.get(name) as T | undefined;
+  if (part === undefined) {
+    part = make();
+    ctx.runtime.parts.set(name, part);
+  }
+  return part;
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
@@ -44,16 +91,91 @@ function pooledRandom(poolSize = 4096): Random {
 
 export const systemRandom: Random = pooledRandom();
 
-type Runner = (work: () => unknown) => unknown;
-const runners = new WeakMap<Db, { immediate: Runner }>();
-
-/** Runs `work` in one write transaction: a request that writes commits all of it or none. */
-export function inTransaction<T>(ctx: Pick<Context, 'db'>, work: () => T): T {
+/**
+ * Runs `work` in one write transaction: a request that writes commits all of it or none. Nested, a savepoint (or,
+ * inside `joiningNested`, the enclosing transaction itself).
+ */
+export function inTransaction<T>(ctx: Pick<Context, 'db' | 'runtime'>, work: () => T): T {
+  const state = ctx.runtime.transactions;
+  if (state.depth > 0 && state.joinNested) return work();
   // One transaction function per database, given the work to run: making one per request costs a set of wrappers.
-  let runner = runners.get(ctx.db);
-  if (!runner) {
-    runner = ctx.db.transaction((run: () => unknown) => run());
-    runners.set(ctx.db, runner);
+  if (state.runner?.db !== ctx.db) {
+    state.runner = { db: ctx.db, run: ctx.db.transaction((run: () => unknown) => run()) };
   }
-  return runner.immediate(work) as T;
+  const outermost = state.depth === 0;
+  state.depth++;
+  try {
+    const result = state.runner.run.immediate(() => {
+      if (!outermost) return work();
+      // Each attempt starts afresh: PostgreSQL runs the work again after a lost conflict.
+      state.beforeCommit.clear();
+      state.afterCommit.clear();
+      const done = work();
+      for (const hook of state.beforeCommit.values()) hook();
+      return done;
+    }) as T;
+    if (outermost) for (const hook of state.afterCommit.values()) hook();
+    return result;
+  } finally {
+    state.depth--;
+    if (outermost) {
+      state.beforeCommit.clear();
+      state.afterCommit.clear();
+    }
+  }
+}
+
+/**
+ * Runs `work` in one transaction in which store functions' own transactions join it rather than nest (no
+ * savepoints): for work that is all or nothing, whose caller runs it again otherwise if one part may fail alone.
+ */
+export function joiningNested<T>(ctx: Pick<Context, 'db' | 'runtime'>, work: () => T): T {
+  const state = ctx.runtime.transactions;
+  const before = state.joinNested;
+  state.joinNested = true;
+  try {
+    return inTransaction(ctx, work);
+  } finally {
+    state.joinNested = before;
+  }
+}
+
+/** Inside the outermost transaction: `hook` runs at the end of its work (once per key), inside it. */
+export function beforeCommit(ctx: Pick<Context, 'runtime'>, key: string, hook: () => void): boolean {
+  const state = ctx.runtime.transactions;
+  if (state.depth === 0) return false;
+  state.beforeCommit.set(key, hook);
+  return true;
+}
+
+/** Inside the outermost transaction: `hook` runs once it has committed (once per key), not if it rolls back. */
+export function afterCommit(ctx: Pick<Context, 'runtime'>, key: string, hook: () => void): void {
+  if (ctx.runtime.transactions.depth === 0) hook();
+  else ctx.runtime.transactions.afterCommit.set(key, hook);
+}
+
+/**
+ * Runs `work` with reads of settings memoised (`memoised`): a sync push reads a company's webhooks, notification
+ * channels and blocklist once for a batch of check-ins, not once per check-in. Only for work that does not change
+ * what it memoises.
+ */
+export function withMemo<T>(ctx: Pick<Context, 'runtime'>, work: () => T): T {
+  const state = ctx.runtime.transactions;
+  const before = state.memo;
+  state.memo = new Map();
+  try {
+    return work();
+  } finally {
+    state.memo = before;
+  }
+}
+
+/** `read()`, or inside `withMemo` the value it gave the first time under this key. */
+export function memoised<T>(ctx: Pick<Context, 'runtime'>, key: string, read: () => T): T {
+  const memo = ctx.runtime.transactions.memo;
+  if (!memo) return read();
+  if (memo.has(key)) return memo.get(key) as T;
+  const value = read();
+  memo.set(key, value);
+  return value;
 }

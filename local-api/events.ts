@@ -41,6 +41,11 @@ export type EventName = (typeof eventNames)[number];
 export interface DomainEvent {
   name: EventName;
   caller: Caller;
+  /**
+   * The stored row the event describes, as the write left it, when the write has it at hand (a visit's events):
+   * listeners take it from here rather than read it again.
+   */
+  row?: Readonly<Record<string, unknown>>;
   /** The object as the API answers it (built on first use: most writes have few listeners). */
   object(): Record<string, unknown>;
 }
@@ -66,7 +71,12 @@ export interface EventBus {
    * a refused write throws here, so nothing of it runs.
    */
   decide(name: EventName, caller: Caller): void;
-  publish(name: EventName, caller: Caller, object: () => Record<string, unknown>): void;
+  publish(
+    name: EventName,
+    caller: Caller,
+    object: () => Record<string, unknown>,
+    row?: Readonly<Record<string, unknown>>,
+  ): void;
 }
 
 export function createEventBus(): EventBus {
@@ -78,10 +88,10 @@ export function createEventBus(): EventBus {
     decide(name, caller) {
       for (const rule of rules) rule(name, caller);
     },
-    publish(name, caller, build) {
+    publish(name, caller, build, row) {
       if (listeners.length === 0) return;
       let built: Record<string, unknown> | undefined;
-      const event: DomainEvent = { name, caller, object: () => (built ??= build()) };
+      const event: DomainEvent = { name, caller, object: () => (built ??= build()), ...(row ? { row } : {}) };
       for (const listener of listeners) listener(event);
     },
   };

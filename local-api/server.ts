@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { createApp, eventListeners, jobHandlers, writeRules } from './app.ts';
 import { flushReads } from './audit/store.ts';
 import { type BackupSchedule, databaseFile, defaultBackupSchedule, startBackupSchedule } from './backup/backup.ts';
-import { type Clock, type Context, systemClock, systemRandom } from './context.ts';
+import { type Clock, type Context, createRuntime, systemClock, systemRandom } from './context.ts';
 import { createEventBus } from './events.ts';
 import { answerClientError, closeSilentConnections, type ServerTimeouts, serverTimeouts } from './http/limits.ts';
 import { createLogger } from './log.ts';
@@ -74,6 +74,7 @@ export function openService(options: ServiceOptions): Context {
     log,
     dataDir,
     events: createEventBus(),
+    runtime: createRuntime(),
   };
   prepareSync(ctx);
   return ctx;
@@ -165,7 +166,7 @@ async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock
         });
         sweeper.stop();
         await Promise.all([worker.stop(), backups.stop()]);
-        flushReads(ctx.db);
+        flushReads(ctx);
       } finally {
         ctx.db.close();
         lock?.release();

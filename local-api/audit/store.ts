@@ -1,4 +1,4 @@
-import { type Context, inTransaction } from '../context.ts';
+import { type Context, inTransaction, runtimePart } from '../context.ts';
 import { type Caller, deviceOwnerCredentialId } from '../credentials/caller.ts';
 import type { DomainEvent, EventListener, EventName } from '../events.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
@@ -103,7 +103,6 @@ function appendEntry(db: Context['db'], actor: AuditActor, fact: AuditFact, at: 
  * few seconds, and an entry (an fsync on a kiosk's flash) per refresh would say no more about who saw what.
  */
 export const readCoalesceMs = 60_000;
-const lastReads = new WeakMap<Context['db'], Map<string, number>>();
 const maxRememberedReads = 10_000;
 
 /**
@@ -112,49 +111,50 @@ const maxRememberedReads = 10_000;
  * reads the log first writes what waits (`listAudit`), and so does the service as it stops; a crash loses at most
  * the last `readFlushMs` of reads (docs/reliability.md).
  */
-const pendingReads = new WeakMap<
-  Context['db'],
-  { entries: [AuditActor, AuditFact, number][]; timer: NodeJS.Timeout }
->();
 export const readFlushMs = 1000;
 
+/** The service's reads recorded lately (by caller and object) and the read entries waiting to be written. */
+interface ReadLog {
+  lastReads: Map<string, number>;
+  pending: { entries: [AuditActor, AuditFact, number][]; timer: NodeJS.Timeout } | undefined;
+}
+
+const readLogOf = (ctx: Pick<Context, 'runtime'>) =>
+  runtimePart<ReadLog>(ctx, 'audit.reads', () => ({ lastReads: new Map(), pending: undefined }));
+
 /** Writes the read entries that wait, if any. */
-export function flushReads(db: Context['db']): void {
-  const pending = pendingReads.get(db);
+export function flushReads(ctx: Pick<Context, 'db' | 'runtime'>): void {
+  const log = readLogOf(ctx);
+  const pending = log.pending;
   if (!pending) return;
-  pendingReads.delete(db);
+  log.pending = undefined;
   clearTimeout(pending.timer);
-  if (!db.open) return;
-  inTransaction({ db }, () => {
-    for (const [actor, fact, at] of pending.entries) appendEntry(db, actor, fact, at);
+  if (!ctx.db.open) return;
+  inTransaction(ctx, () => {
+    for (const [actor, fact, at] of pending.entries) appendEntry(ctx.db, actor, fact, at);
   });
 }
 
 /** Records a read of personal data (a list of visitors, a visit, a picture, an NDA), stamped when it happened. */
-export function recordRead(ctx: Pick<Context, 'db' | 'clock'>, actor: AuditActor, fact: AuditFact): void {
-  let seen = lastReads.get(ctx.db);
-  if (!seen) {
-    seen = new Map();
-    lastReads.set(ctx.db, seen);
-  }
+export function recordRead(ctx: Pick<Context, 'db' | 'clock' | 'runtime'>, actor: AuditActor, fact: AuditFact): void {
+  const log = readLogOf(ctx);
+  const seen = log.lastReads;
   const key = [actor.companyId, actor.credentialId, fact.action, fact.objectId].join('\n');
   const now = ctx.clock.now();
   const last = seen.get(key);
   if (last !== undefined && now - last < readCoalesceMs) return;
   if (seen.size >= maxRememberedReads) seen.clear();
   seen.set(key, now);
-  let pending = pendingReads.get(ctx.db);
-  if (!pending) {
-    const db = ctx.db;
-    pending = { entries: [], timer: setTimeout(() => flushReads(db), readFlushMs).unref() };
-    pendingReads.set(db, pending);
+  if (!log.pending) {
+    const { db, runtime } = ctx;
+    log.pending = { entries: [], timer: setTimeout(() => flushReads({ db, runtime }), readFlushMs).unref() };
   }
-  pending.entries.push([actor, fact, now]);
+  log.pending.entries.push([actor, fact, now]);
 }
 
 /** A caller's read of one personal record (`objectId`) or of a list (`size` records). */
 export function auditRead(
-  ctx: Pick<Context, 'db' | 'clock'>,
+  ctx: Pick<Context, 'db' | 'clock' | 'runtime'>,
   caller: Caller,
   read: { action: string; objectType: string; objectId?: string; size?: number },
 ): void {
@@ -197,7 +197,7 @@ export const auditQueryFields: QueryFields = {
 
 /** A page of the company's entries, oldest first: pages stay stable while new entries are appended. */
 export function listAudit(ctx: Context, caller: Caller, query: ListQuery): Record<string, unknown>[] {
-  flushReads(ctx.db);
+  flushReads(ctx);
   const where = query.where ? `AND ${query.where}` : '';
   const rows = prepared(
     ctx.db,

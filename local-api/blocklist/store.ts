@@ -1,4 +1,4 @@
-import { type Context, inTransaction } from '../context.ts';
+import { type Context, inTransaction, memoised } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { findHost } from '../hosts/store.ts';
 import { ApiError } from '../http/errors.ts';
@@ -153,12 +153,17 @@ function screenName(
 ): BlocklistMatch | undefined {
   if (normalizeName(name) === '') return undefined;
   // Names are compared normalized in JavaScript (SQLite's and PostgreSQL's lower() differ on accents): the
-  // company's named entries are read, a short list.
-  const named = prepared(
-    ctx.db,
-    `SELECT * FROM blocklist WHERE companyId = ? AND deletedAt IS NULL AND name IS NOT NULL AND name <> ''
-     ORDER BY createdAt, rowid`,
-  ).all(caller.companyId) as BlocklistRow[];
+  // company's named entries are read, a short list, once for a batch of a sync push (see `withMemo`).
+  const named = memoised(
+    ctx,
+    `blocklist.named:${caller.companyId}`,
+    () =>
+      prepared(
+        ctx.db,
+        `SELECT * FROM blocklist WHERE companyId = ? AND deletedAt IS NULL AND name IS NOT NULL AND name <> ''
+         ORDER BY createdAt, rowid`,
+      ).all(caller.companyId) as BlocklistRow[],
+  );
   const entry = named.find((row) => heldByName(row, name, keys));
   return entry ? { entry, on: 'name' } : undefined;
 }

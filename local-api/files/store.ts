@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { basename, dirname } from 'node:path';
-import { type Context, inTransaction } from '../context.ts';
+import { afterCommit, type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { ApiError, type ErrorCode } from '../http/errors.ts';
 import { newRecordId } from '../rules/ids.ts';
@@ -106,8 +106,8 @@ export interface FileBatch {
 
 /**
  * Runs a write that may save files in one transaction. If the write fails (it rolls back), the bytes it wrote go
- * too, so no file outlives its row. Retired files of the data folder are removed after the commit, so this must
- * not be nested in another transaction that could still roll back.
+ * too, so no file outlives its row. Retired files of the data folder are removed after the outermost transaction
+ * has committed.
  */
 export function inTransactionWithFiles<T>(ctx: Context, caller: Caller, work: (files: FileBatch) => T): T {
   const undo: (() => void)[] = [];
@@ -134,17 +134,16 @@ export function inTransactionWithFiles<T>(ctx: Context, caller: Caller, work: (f
     },
     retire(path) {
       forgetFile(ctx, caller.companyId, path, ctx.clock.now());
+      // Once the outermost transaction has committed: nested in a push's batch, that is the batch's.
+      if (path) afterCommit(ctx, 'files.retired', () => deleteQueuedFiles(ctx));
     },
   };
-  let result: T;
   try {
-    result = inTransaction(ctx, () => work(batch));
+    return inTransaction(ctx, () => work(batch));
   } catch (error) {
     for (const undoWrite of undo) undoWrite();
     throw error;
   }
-  deleteQueuedFiles(ctx);
-  return result;
 }
 
 /** Signed links live 10 to 15 minutes: the expiry is rounded up to 5 minutes, so a link is stable for a while. */

@@ -86,7 +86,7 @@ export function createFailureLimiter(options: FailureLimiterOptions, clock: Cloc
  * window and whose lock has ended are deleted as others are written.
  */
 export function createStoredFailureLimiter(
-  ctx: Pick<Context, 'db' | 'clock'>,
+  ctx: Pick<Context, 'db' | 'clock' | 'runtime'>,
   scope: string,
   options: FailureLimiterOptions,
 ): FailureLimiter {
@@ -134,7 +134,7 @@ export function createStoredFailureLimiter(
  * write (an fsync on a kiosk's flash). On PostgreSQL, hub processes share the count through the database.
  */
 export function sharedFailureLimiter(
-  ctx: Pick<Context, 'db' | 'clock'>,
+  ctx: Pick<Context, 'db' | 'clock' | 'runtime'>,
   scope: string,
   options: FailureLimiterOptions,
 ): FailureLimiter {

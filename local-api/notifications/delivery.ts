@@ -1,4 +1,4 @@
-import type { Context } from '../context.ts';
+import { type Context, memoised } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import type { EventListener } from '../events.ts';
 import type { HostRow } from '../hosts/contract.ts';
@@ -29,7 +29,8 @@ export interface HostMessage {
 
 /** The channels a company has configured; none when it saved no settings. */
 function openChannels(ctx: Context, companyId: string): DeliveryChannel[] {
-  const settings = findNotificationSettings(ctx, companyId);
+  // Once for a batch of a sync push (see `withMemo`), not once per check-in.
+  const settings = memoised(ctx, `notifications:${companyId}`, () => findNotificationSettings(ctx, companyId));
   return settings ? deliveryChannels.filter((channel) => channels[channel].isConfigured(settings)) : [];
 }
 

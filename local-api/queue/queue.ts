@@ -178,7 +178,7 @@ interface Breaker {
  * processes send up to N times `perCompany` and `perEndpoint` jobs at once.
  */
 export function startWorker(
-  ctx: Pick<Context, 'db' | 'clock' | 'random' | 'log'>,
+  ctx: Pick<Context, 'db' | 'clock' | 'random' | 'log' | 'runtime'>,
   handlers: Readonly<Record<string, JobHandler>>,
   options: WorkerOptions = {},
 ): Worker {

@@ -81,12 +81,16 @@ export function prepared(db: Db, sql: string): SqlStatement {
 /** A column name as SQL: quoted, since API field names include keywords (a meeting's `end`). */
 const column = (name: string): string => `"${name}"`;
 
+const insertSql = (table: string, columns: readonly string[]) =>
+  `INSERT INTO ${table} (${columns.map(column).join(', ')}) VALUES (${columns.map((c) => `:${c}`).join(', ')})`;
+
 export function insertRow(db: Db, table: string, row: Row): void {
-  const columns = Object.keys(row);
-  prepared(
-    db,
-    `INSERT INTO ${table} (${columns.map(column).join(', ')}) VALUES (${columns.map((c) => `:${c}`).join(', ')})`,
-  ).run(row);
+  prepared(db, insertSql(table, Object.keys(row))).run(row);
+}
+
+/** Inserts a row and answers it as stored, its defaults filled in: the write need not read it back. */
+export function insertReturningRow<T>(db: Db, table: string, row: Row): T {
+  return prepared(db, `${insertSql(table, Object.keys(row))} RETURNING *`).get(row) as T;
 }
 
 /** One live row of a company's table by id; another company's row is as absent as a deleted one. */

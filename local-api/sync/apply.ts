@@ -7,7 +7,7 @@ import type { Change, ChangesPage, FeedRow } from './feed.ts';
 import { hasPendingMutation } from './outbox.ts';
 import { hubLoss, resendVisits } from './recovery.ts';
 import { receiveRemoteHlc, syncState, updateSyncState } from './state.ts';
-import { type FeedTable, feedTableNamed, feedTables } from './tables.ts';
+import { type FeedTable, feedTableNamed, feedTables, recentVisitsMs } from './tables.ts';
 
 /** A page of the hub's feed as the kiosk receives it, with the hub's clock and what it knows of this kiosk. */
 export interface PulledPage extends ChangesPage {
@@ -98,18 +98,24 @@ function applyChange(
 }
 
 /**
- * The end of a full resync: rows of the company the hub did not send are gone there (unless pending here). Tables
- * the hub sends only in part, and witnessed rows (visits), are left alone: a row missing from them may be one the
- * hub keeps but does not send, or one it lost (restored from a backup) that only this kiosk still has.
+ * The end of a full resync: rows of the company the hub did not send are gone there (unless pending here). Of a
+ * table the hub sends in part, only the rows it would have sent are looked at (an invitation of next week, not one
+ * of last year); witnessed rows (visits) are left alone: a row missing may be one the hub lost (restored from a
+ * backup) that only this kiosk still has.
  */
 function sweep(ctx: Context, companyId: string): void {
-  for (const spec of feedTables.filter((t) => t.keep === undefined && !t.witnessed)) {
+  for (const spec of feedTables.filter((t) => !t.witnessed)) {
+    const sent = spec.snapshot ? `AND ((${spec.snapshot.join(') OR (')}))` : '';
     prepared(
       ctx.db,
-      `DELETE FROM ${spec.table} WHERE ${spec.company} = :companyId
+      `DELETE FROM ${spec.table} WHERE ${spec.company} = :companyId ${sent}
        AND CAST(${spec.key} AS TEXT) NOT IN (SELECT rowKey FROM sync_resync_seen WHERE tableName = :table)
        AND CAST(${spec.key} AS TEXT) NOT IN (SELECT rowKey FROM sync_outbox_rows WHERE tableName = :table)`,
-    ).run({ companyId, table: spec.table });
+    ).run({
+      companyId,
+      table: spec.table,
+      ...(spec.snapshot ? { recentSince: ctx.clock.now() - recentVisitsMs } : {}),
+    });
   }
   prepared(ctx.db, 'DELETE FROM sync_resync_seen').run();
 }

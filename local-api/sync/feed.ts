@@ -1,4 +1,4 @@
-import type { Context } from '../context.ts';
+import { type Context, runtimePart } from '../context.ts';
 import type { Db } from '../store/db.ts';
 import { prepared } from '../store/rows.ts';
 import { syncState, updateSyncState } from './state.ts';
@@ -71,28 +71,6 @@ const postgresFeed = {
 };
 
 /**
- * Moves a row's entry to the end of the feed without writing the row: the hub does so for every row a kiosk's
- * mutation concerns, so the kiosk receives the hub's version even when the mutation changed nothing there. A key
- * that names another company's row is left alone: that row is not the kiosk's to receive.
- */
-export function touchRow(ctx: Pick<Context, 'db'>, table: string, key: string, companyId: string): void {
-  const spec = feedTableNamed(table);
-  if (!spec) return;
-  const owner = prepared(ctx.db, `SELECT ${spec.company} AS companyId FROM ${spec.table} WHERE ${spec.key} = ?`).get(
-    key,
-  ) as { companyId: string } | undefined;
-  if (owner && owner.companyId !== companyId) return;
-  const exists = owner !== undefined;
-  prepared(ctx.db, 'DELETE FROM sync_changes WHERE tableName = ? AND rowKey = ?').run(table, key);
-  prepared(ctx.db, 'INSERT INTO sync_changes (tableName, rowKey, companyId, deleted) VALUES (?, ?, ?, ?)').run(
-    table,
-    key,
-    companyId,
-    exists ? 0 : 1,
-  );
-}
-
-/**
  * Forgets all but the newest `keep` tombstones (entries of rows deleted outright). A reader whose cursor is older
  * than the newest forgotten one may have missed a deletion, so it is sent through a full resync.
  */
@@ -129,55 +107,147 @@ export interface ChangesPage {
   hasMore: boolean;
 }
 
-/** Marks the cursors of a full pass that has more pages: its tables' `keep` conditions hold until its end. */
-const fullPass = 'full';
+/** Marks the cursors of a snapshot that has more pages: `<feed id>.<position>.full.<table>.<last key>`. */
+const snapshotMark = 'full';
 
 /**
  * The feed's id in cursors: the node id of this database's `sync_state`, which `portaria restore` renews; on
  * PostgreSQL with the database's own id besides, which a restore into a new database changes (docs/deployment.md,
  * "Backups"). A restored hub's feed is then another feed to its kiosks, even once it has grown past their cursors.
+ * Read with where the company's feed ends and what the hub holds of the asking kiosk, in one statement.
  */
-function feedId(db: Db, nodeId: string): string {
-  if (db.sqlite) return nodeId;
-  return `${nodeId}-${prepared(db, 'SELECT oid FROM pg_database WHERE datname = current_database()').pluck().get()}`;
+function feedStateSql(db: Db): string {
+  const client =
+    '(SELECT lastMutationId FROM sync_clients WHERE companyId = :companyId AND clientId = :clientId) AS lastMutationId';
+  // SQLite has one writer at a time, so the number last drawn is committed. On PostgreSQL writers of a company
+  // take their turns (the schema's `sync_changes_in_order`), and the company's largest visible number is the end:
+  // a number drawn and not yet committed is larger, and is read once it is.
+  if (db.sqlite) {
+    return `SELECT s.nodeId AS feedId, s.horizon,
+      (SELECT seq FROM sqlite_sequence WHERE name = 'sync_changes') AS last, ${client}
+      FROM sync_state s WHERE s.id = 1`;
+  }
+  return `SELECT s.nodeId || '-' || (SELECT CAST(oid AS TEXT) FROM pg_database WHERE datname = current_database())
+      AS feedId, s.horizon, (SELECT MAX(seq) FROM sync_changes WHERE companyId = :companyId) AS last, ${client}
+    FROM sync_state s WHERE s.id = 1`;
+}
+
+interface FeedState {
+  feedId: string;
+  horizon: number;
+  last: number | null;
+  lastMutationId: number | null;
+}
+
+interface Position {
+  seq: number;
+  /** Inside a snapshot: the table it has reached (its index in the feed's tables) and the last key sent of it. */
+  snapshot?: { table: number; key: string };
 }
 
 /**
- * A cursor is `<feed id>.<sequence number>`, with `.full` inside a full pass. A cursor from another feed (another
- * hub, a new database), beyond the feed's end or older than its horizon is unknown: undefined.
+ * A cursor is `<feed id>.<sequence number>`, with the snapshot's progress after `.full` inside a snapshot. A cursor
+ * from another feed (another hub, a new database), beyond the feed's end or older than its horizon is unknown:
+ * undefined.
  */
 function positionOf(
   cursor: string | undefined,
   feed: { id: string; horizon: number; last: number },
-): { seq: number; full: boolean } | undefined {
-  const [id, position, mark, ...rest] = (cursor ?? '').split('.');
+): Position | undefined {
+  const [id, position, mark, table, key, ...rest] = (cursor ?? '').split('.');
   const seq = Number(position);
   if (id !== feed.id || !/^\d+$/.test(position ?? '') || rest.length > 0) return undefined;
-  if (mark !== undefined && mark !== fullPass) return undefined;
   if (seq < feed.horizon || seq > feed.last) return undefined;
-  return { seq, full: mark === fullPass };
+  if (mark === undefined) return table === undefined ? { seq } : undefined;
+  if (mark !== snapshotMark || (table !== undefined && !/^\d{1,3}$/.test(table))) return undefined;
+  // A cursor of a full pass from before snapshots (`….full`) goes on with a snapshot from its start.
+  return { seq, snapshot: { table: Number(table ?? 0), key: Buffer.from(key ?? '', 'base64url').toString() } };
+}
+
+const cursorOf = (id: string, position: Position) => {
+  const { snapshot } = position;
+  if (!snapshot) return `${id}.${position.seq}`;
+  return `${id}.${position.seq}.${snapshotMark}.${snapshot.table}.${Buffer.from(snapshot.key).toString('base64url')}`;
+};
+
+/** The columns of the feed's tables as the store reads them, once per process (`rowJson`). */
+function feedColumns(ctx: Pick<Context, 'db' | 'runtime'>, spec: FeedTable): string[] {
+  const known = runtimePart(ctx, 'sync.feedColumns', () => new Map<string, string[]>());
+  let columns = known.get(spec.table);
+  if (!columns) {
+    // A row of nulls, read as the store reads rows: its keys are the columns as `SELECT *` names them.
+    const probe = prepared(ctx.db, `SELECT r.* FROM (SELECT 1 AS one) o LEFT JOIN ${spec.table} r ON 1 = 0`).get();
+    columns = Object.keys(probe as object).filter((column) => !spec.omit.includes(column));
+    known.set(spec.table, columns);
+  }
+  return columns;
 }
 
 /**
- * The feed's entries after a position. A full pass (a kiosk starting over) leaves out rows failing their table's
- * `keep` condition, so a new kiosk does not download the company's history; a pass that follows the feed sends
- * every change, so what happens to an old row (an erasure, the retention's anonymisation) reaches the kiosks.
+ * The row of alias `r` as JSON text, in the statement that finds it: a page's rows are read with its entries,
+ * whatever their tables, not one by one. PostgreSQL's functions take 100 arguments at most: its object is built
+ * in parts.
  */
-function feedQuery(tables: readonly FeedTable[], full: boolean): string {
-  const filters = tables
-    .filter((t) => full && t.keep)
-    .map(
-      (t) => `AND NOT (c.tableName = '${t.table}' AND EXISTS (
-        SELECT 1 FROM ${t.table} r WHERE r.${t.key} = c.rowKey AND NOT (${t.keep})))`,
+function rowJson(db: Db, columns: readonly string[]): string {
+  const pair = (column: string) => `'${column}', r."${column}"`;
+  if (db.sqlite) return `json_object(${columns.map(pair).join(', ')})`;
+  const parts: string[] = [];
+  for (let i = 0; i < columns.length; i += 50) {
+    parts.push(
+      `jsonb_build_object(${columns
+        .slice(i, i + 50)
+        .map(pair)
+        .join(', ')})`,
     );
-  return `SELECT c.seq, c.tableName, c.rowKey FROM sync_changes c
-    WHERE c.companyId = :companyId AND c.seq > :after ${filters.join(' ')}
+  }
+  return `CAST(${parts.join(' || ')} AS TEXT)`;
+}
+
+/** The JSON of the row a `(table, key)` pair names, null when there is none: one branch per table of the feed. */
+function rowsByKey(
+  ctx: Pick<Context, 'db' | 'runtime'>,
+  tables: readonly FeedTable[],
+  tableOf: (index: number, spec: FeedTable) => string,
+  key: string,
+): string {
+  const branches = tables.map(
+    (spec, index) =>
+      `WHEN ${tableOf(index, spec)} THEN (SELECT ${rowJson(ctx.db, feedColumns(ctx, spec))} FROM ${spec.table} r
+        WHERE r.${spec.key} = ${key})`,
+  );
+  return `CASE ${branches.join(' ')} END`;
+}
+
+/** A page of the feed's entries after a position, up to the feed's end as read, each with its row. */
+function feedPageSql(ctx: Pick<Context, 'db' | 'runtime'>, tables: readonly FeedTable[]): string {
+  return `SELECT c.seq, c.tableName AS tableName, c.rowKey AS rowKey,
+      ${rowsByKey(ctx, tables, (_, spec) => `c.tableName = '${spec.table}'`, 'c.rowKey')} AS body
+    FROM sync_changes c
+    WHERE c.companyId = :companyId AND c.seq > :after AND c.seq <= :last
     ORDER BY c.seq LIMIT :limit`;
 }
 
+/**
+ * A page of a snapshot: the rows of the company a kiosk needs, table after table (in the feed's order) and by key
+ * within a table, after the snapshot's position, read from the tables themselves (by their indexes), not from the
+ * feed: a new kiosk does not walk the company's history. Each table's `snapshot` conditions choose its rows.
+ */
+function snapshotPageSql(ctx: Pick<Context, 'db' | 'runtime'>, tables: readonly FeedTable[]): string {
+  const branches = tables.flatMap((spec, index) =>
+    (spec.snapshot ?? ['1 = 1']).map(
+      (condition) => `SELECT ${index} AS t, ${spec.key} AS k FROM ${spec.table}
+        WHERE ${spec.company} = :companyId AND (${condition})
+          AND (${index} > :table OR (${index} = :table AND ${spec.key} > :key))`,
+    ),
+  );
+  return `SELECT p.t, p.k, ${rowsByKey(ctx, tables, (index) => `p.t = ${index}`, 'p.k')} AS body
+    FROM (${branches.join(' UNION ALL ')} ORDER BY t, k LIMIT :limit) p
+    ORDER BY p.t, p.k`;
+}
+
 /** The row as it travels: without the columns that stay at the hub, its secrets opened. */
-function travellingRow(ctx: Pick<Context, 'secrets'>, spec: FeedTable, stored: FeedRow): FeedRow {
-  const row: FeedRow = { ...stored };
+function travellingRow(ctx: Pick<Context, 'secrets'>, spec: FeedTable, json: string): FeedRow {
+  const row = JSON.parse(json) as FeedRow;
   for (const column of spec.omit) delete row[column];
   for (const column of spec.sealed) {
     const value = row[column];
@@ -186,59 +256,72 @@ function travellingRow(ctx: Pick<Context, 'secrets'>, spec: FeedTable, stored: F
   return row;
 }
 
-/**
- * The last sequence number a reader of the company may reach. SQLite has one writer at a time, so the number last
- * drawn is committed. On PostgreSQL writers of a company take their turns (the schema's `sync_changes_in_order`),
- * and the company's largest visible number is the end: a number drawn and not yet committed is larger, and is
- * read once it is. The horizon keeps the end where pruned tombstones were.
- */
-function feedEnd(db: Db, companyId: string, horizon: number): number {
-  if (db.sqlite) {
-    const sequence = prepared(db, "SELECT seq FROM sqlite_sequence WHERE name = 'sync_changes'").pluck().get();
-    return (sequence as number | undefined) ?? 0;
-  }
-  const last = prepared(db, 'SELECT MAX(seq) FROM sync_changes WHERE companyId = ?').pluck().get(companyId);
-  return Math.max((last as number | null) ?? 0, horizon);
+export interface ReadOptions {
+  /** The asking kiosk's client id: the page then says the last of its mutations the hub applied. */
+  clientId?: string | undefined;
+  tables?: readonly FeedTable[];
 }
 
-/** One page of a company's changes after `since` (a cursor from an earlier page; none to start from the top). */
+/**
+ * One page of a company's changes after `since` (a cursor from an earlier page; none to start from the top), in two
+ * statements at most, one when nothing changed; no transaction, since each page is read to the feed's end as the
+ * first statement saw it. Without a cursor it starts a snapshot: the rows the kiosk needs as they are now (`reset`),
+ * page by page, and then the feed from where it stood when the snapshot began, so what changed meanwhile follows.
+ */
 export function readChanges(
-  ctx: Pick<Context, 'db' | 'clock' | 'secrets'>,
+  ctx: Pick<Context, 'db' | 'clock' | 'secrets' | 'runtime'>,
   companyId: string,
   since: string | undefined,
   limit: number,
-  tables: readonly FeedTable[] = feedTables,
-): ChangesPage {
-  return ctx.db.transaction(() => {
-    const state = syncState(ctx);
-    const last = feedEnd(ctx.db, companyId, state.horizon);
-    const id = feedId(ctx.db, state.nodeId);
-    const position = positionOf(since, { id, horizon: state.horizon, last });
-    const full = position === undefined || position.full;
-    const entries = prepared(ctx.db, feedQuery(tables, full)).all({
+  options: ReadOptions = {},
+): ChangesPage & { lastMutationId: number | null } {
+  const tables = options.tables ?? feedTables;
+  const state = prepared(ctx.db, feedStateSql(ctx.db)).get({
+    companyId,
+    clientId: options.clientId ?? null,
+  }) as FeedState;
+  const last = Math.max(state.last ?? 0, state.horizon);
+  const known = positionOf(since, { id: state.feedId, horizon: state.horizon, last });
+  const position: Position = known ?? { seq: last, snapshot: { table: 0, key: '' } };
+  const page = (changes: Change[], next: Position, hasMore: boolean) => ({
+    companyId,
+    reset: known === undefined,
+    changes,
+    cursor: cursorOf(state.feedId, next),
+    hasMore,
+    lastMutationId: state.lastMutationId,
+  });
+  const { snapshot } = position;
+  if (snapshot) {
+    const rows = prepared(ctx.db, snapshotPageSql(ctx, tables)).all({
       companyId,
-      after: position?.seq ?? 0,
+      table: snapshot.table,
+      key: snapshot.key,
       limit,
       recentSince: ctx.clock.now() - recentVisitsMs,
-    }) as { seq: number; tableName: string; rowKey: string }[];
-    const changes: Change[] = [];
-    for (const entry of entries) {
-      const spec = feedTableNamed(entry.tableName, tables);
-      if (!spec) continue;
-      const stored = prepared(ctx.db, `SELECT * FROM ${spec.table} WHERE ${spec.key} = ?`).get(entry.rowKey) as
-        | FeedRow
-        | undefined;
-      changes.push({ table: spec.table, key: entry.rowKey, row: stored ? travellingRow(ctx, spec, stored) : null });
-    }
-    const hasMore = entries.length === limit;
-    // A reader that got the end has seen the whole feed as it is now, other companies' entries included.
-    const reached = hasMore ? (entries.at(-1)?.seq ?? 0) : last;
-    return {
-      companyId,
-      reset: position === undefined,
-      changes,
-      cursor: `${id}.${reached}${full && hasMore ? `.${fullPass}` : ''}`,
-      hasMore,
-    };
-  })();
+    }) as { t: number; k: string; body: string | null }[];
+    const changes = rows.flatMap(({ t, k, body }) => {
+      const spec = tables[t];
+      return spec && body !== null ? [{ table: spec.table, key: k, row: travellingRow(ctx, spec, body) }] : [];
+    });
+    const end = rows.at(-1);
+    // The snapshot's end: the feed follows from where it stood at its start.
+    if (rows.length < limit || !end) return page(changes, { seq: position.seq }, position.seq < last);
+    return page(changes, { seq: position.seq, snapshot: { table: end.t, key: end.k } }, true);
+  }
+  // Nothing after the position: an idle poll costs the one statement.
+  if (position.seq >= last) return page([], { seq: last }, false);
+  const entries = prepared(ctx.db, feedPageSql(ctx, tables)).all({
+    companyId,
+    after: position.seq,
+    last,
+    limit,
+  }) as { seq: number; tableName: string; rowKey: string; body: string | null }[];
+  const changes = entries.flatMap(({ tableName, rowKey, body }) => {
+    const spec = feedTableNamed(tableName, tables);
+    return spec ? [{ table: spec.table, key: rowKey, row: body === null ? null : travellingRow(ctx, spec, body) }] : [];
+  });
+  const hasMore = entries.length === limit;
+  // A reader that got the end has seen the whole feed as it is now, other companies' entries included.
+  return page(changes, { seq: hasMore ? (entries.at(-1)?.seq ?? last) : last }, hasMore);
 }

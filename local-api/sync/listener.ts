@@ -1,13 +1,24 @@
-import type { Context } from '../context.ts';
+import { type Context, memoised } from '../context.ts';
 import type { EventListener, EventName, WriteRule } from '../events.ts';
 import { ApiError } from '../http/errors.ts';
-import { isKioskWrite, mutationOfEvent, setRegisterHlc } from './mutations.ts';
+import { prepared } from '../store/rows.ts';
+import { isKioskWrite, mutationOfEvent, registerHlc, setRegisterHlc } from './mutations.ts';
 import { recordMutation } from './outbox.ts';
-import { nextHlc, type SyncState, syncState } from './state.ts';
+import { nextHlc, receiveRemoteHlc, type SyncState } from './state.ts';
 
 /** Whether this service is a kiosk of the company's hub: it follows an upstream for that company. */
 const isKioskOf = (state: Pick<SyncState, 'upstreamUrl' | 'companyId'>, companyId: string) =>
   state.upstreamUrl !== null && state.companyId === companyId;
+
+type SyncRole = Pick<SyncState, 'upstreamUrl' | 'companyId'>;
+
+/** Whether this service follows a hub, and for which company: read once per batch of a push (`withMemo`). */
+const syncRole = (ctx: Context): SyncRole =>
+  memoised(
+    ctx,
+    'sync.role',
+    () => prepared(ctx.db, 'SELECT upstreamUrl, companyId FROM sync_state WHERE id = 1').get() as SyncRole,
+  );
 
 /**
  * The decision on a write at this service: on a kiosk, for its hub company, a write that changes data the hub owns
@@ -25,7 +36,7 @@ export function hubManagedRefusal(
 /** `hubManagedRefusal` as the rule every write is decided by, before it runs (docs/sync.md). */
 export function hubManagedRule(ctx: Context): WriteRule {
   return (name, caller) => {
-    const refusal = hubManagedRefusal(name, caller.companyId, syncState(ctx));
+    const refusal = hubManagedRefusal(name, caller.companyId, syncRole(ctx));
     if (refusal) throw new ApiError(refusal);
   };
 }
@@ -34,21 +45,25 @@ export function hubManagedRule(ctx: Context): WriteRule {
  * The sync side of every write, run inside its transaction.
  *
  * On every service, an allow or deny stamps the visit's authorization with the hybrid logical clock, so that
- * decisions made here and decisions pushed by kiosks are ordered alike (last writer wins).
+ * decisions made here and decisions pushed by kiosks are ordered alike (last writer wins); past the stamp it holds,
+ * which another process of the hub may have made with a clock of its own.
  *
  * On a kiosk, for its hub company, a write becomes a mutation in the outbox, committed with the write itself.
  */
 export function syncListener(ctx: Context): EventListener {
   return (event) => {
     const authorization = event.name === 'visit.allowed' || event.name === 'visit.denied';
-    const state = syncState(ctx);
-    const kiosk = isKioskOf(state, event.caller.companyId);
+    const kiosk = isKioskOf(syncRole(ctx), event.caller.companyId);
     if (!kiosk && !authorization) return;
     const mutation = kiosk ? mutationOfEvent(ctx, event) : null;
     // A write the hub owns was refused by `hubManagedRule` before it ran; one that reaches here skipped the rule.
     if (mutation === undefined) throw new Error(`${event.name} was written on a kiosk without ctx.events.decide`);
+    const id = String(event.row?.id ?? event.object().id);
+    // A decision made after another is later, whichever process of a hub made the other.
+    const held = authorization ? registerHlc(ctx, 'visits', id, 'authorization') : undefined;
+    if (held !== undefined) receiveRemoteHlc(ctx, held);
     const hlc = nextHlc(ctx);
-    if (authorization) setRegisterHlc(ctx, 'visits', String(event.object().id), 'authorization', hlc);
+    if (authorization) setRegisterHlc(ctx, 'visits', id, 'authorization', hlc);
     if (mutation) recordMutation(ctx, event.caller.companyId, mutation, hlc);
   };
 }

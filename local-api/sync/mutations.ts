@@ -152,7 +152,9 @@ function inputFields(row: VisitRow, columns: readonly (keyof VisitRow)[]): Recor
   return fields;
 }
 
+/** The visit an event describes: the row it carries (a visit's events carry theirs), else read. */
 function visitRowOf(ctx: Pick<Context, 'db'>, event: DomainEvent): VisitRow {
+  if (event.row) return event.row as unknown as VisitRow;
   return prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(String(event.object().id)) as VisitRow;
 }
 

@@ -8,7 +8,7 @@ import { syncAgentOf } from './agent.ts';
 import { readChanges } from './feed.ts';
 import { clockIsOff } from './hub-time.ts';
 import { pendingSummary } from './outbox.ts';
-import { applyPush, clientLastMutationId, syncClients, syncRejections } from './push.ts';
+import { applyPush, syncClients, syncRejections } from './push.ts';
 import {
   changesPage,
   changesPaging,
@@ -22,7 +22,7 @@ import {
   upstreamInput,
   upstreamObject,
 } from './schema.ts';
-import { configureUpstream, syncState } from './state.ts';
+import { configureUpstream, currentHlc, syncState } from './state.ts';
 
 const tag = 'Sync';
 
@@ -89,12 +89,20 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       handle: ({ req, caller }) => {
         const since = typeof req.query.since === 'string' ? req.query.since : undefined;
         const clientId = kioskClientId(req.query.clientId);
-        const page = readChanges(ctx, caller.companyId, since, parseLimit(req.query, changesPaging));
+        const { lastMutationId, ...page } = readChanges(
+          ctx,
+          caller.companyId,
+          since,
+          parseLimit(req.query, changesPaging),
+          {
+            clientId,
+          },
+        );
         return {
           ...page,
-          hlc: syncState(ctx).hlc,
+          hlc: currentHlc(ctx),
           now: ctx.clock.now(),
-          ...(clientId === undefined ? {} : { lastMutationId: clientLastMutationId(ctx, caller.companyId, clientId) }),
+          ...(clientId === undefined ? {} : { lastMutationId }),
         };
       },
     }),

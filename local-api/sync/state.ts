@@ -1,8 +1,8 @@
-import type { Context } from '../context.ts';
+import { afterCommit, beforeCommit, type Context, runtimePart } from '../context.ts';
 import { revokeKey } from '../credentials/store.ts';
 import { hexId } from '../rules/ids.ts';
 import { prepared } from '../store/rows.ts';
-import { formatHlc, parseHlc, receiveHlc, tickHlc, zeroHlc } from './hlc.ts';
+import { compareHlc, formatHlc, type Hlc, parseHlc, receiveHlc, tickHlc, zeroHlc } from './hlc.ts';
 
 /** The `sync_state` row: this service's sync identity and, on a kiosk, its upstream and progress. */
 export interface SyncState {
@@ -55,23 +55,85 @@ export function updateSyncState(ctx: Pick<Context, 'db'>, change: StateChange): 
   prepared(ctx.db, `UPDATE sync_state SET ${columns.map((c) => `${c} = :${c}`).join(', ')} WHERE id = 1`).run(change);
 }
 
-function storedHlc(state: SyncState) {
-  return parseHlc(state.hlc) ?? zeroHlc(state.nodeId);
+/**
+ * How far ahead of the timestamps it has used a service stores its clock: it writes `sync_state.hlc` once per this
+ * much time at most, not once per write (every hub process would otherwise write that one row for every push).
+ */
+export const clockLeaseMs = 10_000;
+
+/**
+ * The hybrid logical clock, in memory: each process keeps its own and ticks it without the database. The stored
+ * clock (`sync_state.hlc`) is a bound the process keeps ahead of every timestamp it used, raised in the transaction
+ * that first passes it; a process starts its clock at the stored bound, so the clock never goes back across
+ * restarts, and processes sharing a database start past each other's timestamps.
+ */
+interface SyncClock {
+  last: Hlc;
+  /** The bound committed in `sync_state.hlc`, as this process knows it. */
+  stored: Hlc;
 }
 
-/** The timestamp of a local write; the clock is saved with the write (call inside its transaction). */
-export function nextHlc(ctx: Pick<Context, 'db' | 'clock'>): string {
-  const next = formatHlc(tickHlc(storedHlc(syncState(ctx)), ctx.clock.now()));
-  updateSyncState(ctx, { hlc: next });
-  return next;
+function syncClock(ctx: Pick<Context, 'db' | 'runtime'>): SyncClock {
+  return runtimePart(ctx, 'sync.clock', () => {
+    const state = prepared(ctx.db, 'SELECT nodeId, hlc FROM sync_state WHERE id = 1').get() as
+      | Pick<SyncState, 'nodeId' | 'hlc'>
+      | undefined;
+    const node = state?.nodeId ?? 'unknown';
+    const stored = (state && parseHlc(state.hlc)) ?? zeroHlc(node);
+    return { last: { ...stored, node }, stored: { ...stored, node } };
+  });
+}
+
+const later = (a: Hlc, b: Hlc) => (compareHlc(formatHlc(a), formatHlc(b)) >= 0 ? a : b);
+
+/** Keeps the stored bound ahead of the clock: raised (by one statement) when the clock passes it. */
+function keepBound(ctx: Pick<Context, 'db' | 'clock' | 'runtime'>, clock: SyncClock): void {
+  if (compareHlc(formatHlc(clock.last), formatHlc(clock.stored)) <= 0) return;
+  const raise = () => {
+    const bound: Hlc = {
+      wallMs: Math.max(clock.last.wallMs, ctx.clock.now()) + clockLeaseMs,
+      counter: 0,
+      node: clock.last.node,
+    };
+    const text = formatHlc(bound);
+    // Another process sharing the database may have raised it further: the bound only goes up.
+    prepared(ctx.db, 'UPDATE sync_state SET hlc = ? WHERE id = 1 AND hlc < ?').run(text, text);
+    return bound;
+  };
+  let raised: Hlc | undefined;
+  // In a transaction the bound commits with the timestamps it covers, and counts once it has committed.
+  const inside = beforeCommit(ctx, 'sync.clock', () => {
+    raised = raise();
+  });
+  if (!inside) {
+    clock.stored = later(clock.stored, raise());
+    return;
+  }
+  afterCommit(ctx, 'sync.clock', () => {
+    if (raised) clock.stored = later(clock.stored, raised);
+  });
+}
+
+/** The clock now, as this service answers it to others (a page, a push's answer). */
+export function currentHlc(ctx: Pick<Context, 'db' | 'runtime'>): string {
+  return formatHlc(syncClock(ctx).last);
+}
+
+/** The timestamp of a local write (call inside its transaction: the clock's bound is kept with it). */
+export function nextHlc(ctx: Pick<Context, 'db' | 'clock' | 'runtime'>): string {
+  const clock = syncClock(ctx);
+  clock.last = tickHlc(clock.last, ctx.clock.now());
+  keepBound(ctx, clock);
+  return formatHlc(clock.last);
 }
 
 /** Advances the clock past a timestamp received from another service. */
-export function receiveRemoteHlc(ctx: Pick<Context, 'db' | 'clock'>, remote: string): void {
+export function receiveRemoteHlc(ctx: Pick<Context, 'db' | 'clock' | 'runtime'>, remote: string): void {
   const parsed = parseHlc(remote);
   if (!parsed) return;
-  const state = syncState(ctx);
-  updateSyncState(ctx, { hlc: formatHlc(receiveHlc(storedHlc(state), parsed, ctx.clock.now())) });
+  const clock = syncClock(ctx);
+  clock.last = receiveHlc(clock.last, parsed, ctx.clock.now());
+  keepBound(ctx, clock);
 }
 
 export interface Upstream {

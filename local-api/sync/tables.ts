@@ -12,8 +12,12 @@ export interface FeedTable {
   omit: readonly string[];
   /** Columns sealed at rest: opened to travel, sealed again by the kiosk with its own device key. */
   sealed: readonly string[];
-  /** SQL condition on the row's columns: rows failing it are left out of a full pass (`:recentSince` is bound). */
-  keep?: string;
+  /**
+   * The rows a snapshot sends (a new kiosk's first sync, a full resync), when not every row of the company: SQL
+   * conditions on the row's columns, disjoint, each one an index's range (`:recentSince` is bound), so that the
+   * snapshot costs what the kiosk needs, not the company's history. Such a table is sent in part.
+   */
+  snapshot?: readonly string[];
   /**
    * Rows that record what a kiosk witnessed (a person checking in): the kiosk never removes them on the hub's
    * word, since its copy may be the only one left (a check-in the hub refused, or lost to a restore).
@@ -31,8 +35,9 @@ const feedTable = (table: string, options: Partial<Omit<FeedTable, 'table'>> = {
 });
 
 /**
- * A new kiosk receives the visits of the last week and every visit still open: who is inside, and the week's log,
- * not the company's history. Afterwards it receives every change, old visits' included.
+ * A new kiosk receives the visits of the last week and every visit still open (who is inside, and the week's log),
+ * and the invitations expected from a week ago on: not the company's history. Afterwards it receives every change,
+ * old visits' included.
  */
 export const recentVisitsMs = 7 * 86_400_000;
 
@@ -43,8 +48,14 @@ export const recentVisitsMs = 7 * 86_400_000;
 export const feedTables: readonly FeedTable[] = [
   feedTable('companies', { company: 'id', omit: ['serproClientSecret', 'serproAuthToken', 'liberadoAuthToken'] }),
   feedTable('hosts'),
-  feedTable('invitees'),
-  feedTable('visits', { keep: 'checkoutAt IS NULL OR checkinAt >= :recentSince', witnessed: true }),
+  feedTable('invitees', { snapshot: ['deletedAt IS NULL AND expectedAt >= :recentSince'] }),
+  feedTable('visits', {
+    snapshot: [
+      'deletedAt IS NULL AND checkinAt >= :recentSince',
+      'deletedAt IS NULL AND checkoutAt IS NULL AND checkinAt < :recentSince',
+    ],
+    witnessed: true,
+  }),
   feedTable('access_configs', { key: 'companyId', sealed: accessConfigSecrets }),
   feedTable('privacy_settings', { key: 'companyId' }),
   // What a kiosk needs at the door besides: the meetings its invitees belong to, the check-in's custom fields, the

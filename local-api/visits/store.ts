@@ -17,7 +17,7 @@ import { forgetDeletedRow, settleErasures } from '../privacy/store.ts';
 import type { PersonAtDoor, PersonIds } from '../rules/identity.ts';
 import { isUuidV4, newUuid } from '../rules/ids.ts';
 import { parseTimestampInput } from '../rules/time.ts';
-import { findLiveRow, insertRow, listRows, objectToRow, prepared, updateRow } from '../store/rows.ts';
+import { findLiveRow, insertReturningRow, listRows, objectToRow, prepared, updateRow } from '../store/rows.ts';
 import { requireVisitorType, typeRules } from '../visitor-types/store.ts';
 import { recognizeVisitor, requireVisitor } from '../visitors/store.ts';
 import { type AnswerItem, type VisitRow, visitColumnQueryFields, visitColumns, visitDateFields } from './contract.ts';
@@ -115,7 +115,7 @@ function ownReferences<T extends VisitReferences>(ctx: Context, caller: Caller, 
 }
 
 function publishVisit(ctx: Context, caller: Caller, name: EventName, row: VisitRow): void {
-  ctx.events.publish(name, caller, () => visitObject(ctx, caller, row));
+  ctx.events.publish(name, caller, () => visitObject(ctx, caller, row), row);
 }
 
 /** A check-in's files, decoded and checked before the write begins: undefined not sent, null removed. */
@@ -285,7 +285,7 @@ export function checkinWalkIn(
     );
     ctx.events.decide('visit.checkin', caller);
     const { letIn, ...door } = atTheDoor(ctx, caller, visitor, checkinAt, fields, options);
-    insertRow(ctx.db, 'visits', {
+    const row = insertReturningRow<VisitRow>(ctx.db, 'visits', {
       ...objectToRow({ ...dates, ...visitor, ...answers, ...door }, visitColumns),
       ...fileColumns(uploads, files),
       ...(inviteeId ? { inviteeId } : {}),
@@ -298,7 +298,6 @@ export function checkinWalkIn(
       createdAt: now,
       updatedAt: now,
     });
-    const row = getVisit(ctx, caller, visit.id);
     publishVisit(ctx, caller, 'visit.checkin', row);
     return row;
   });
@@ -373,7 +372,7 @@ export function checkinInvitee(
     }
     const person = invitee as InviteeRow & PersonIds & Record<string, string | null>;
     const { letIn, ...door } = atTheDoor(ctx, caller, person, checkinAt, {}, options);
-    insertRow(ctx.db, 'visits', {
+    const row = insertReturningRow<VisitRow>(ctx.db, 'visits', {
       ...objectToRow({ ...answers, ...door }, visitColumns),
       ...fileColumns(uploads, files),
       id,
@@ -409,7 +408,6 @@ export function checkinInvitee(
       isInsideCompany: letIn ? 1 : 0,
     });
     if (!canceled) markInviteeArrived(ctx, caller, inviteeId);
-    const row = getVisit(ctx, caller, id);
     publishVisit(ctx, caller, 'visit.checkin', row);
     return row;
   });

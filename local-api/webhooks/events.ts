@@ -1,4 +1,4 @@
-import type { Context } from '../context.ts';
+import { type Context, memoised } from '../context.ts';
 import type { EventListener, EventName } from '../events.ts';
 import { enqueue, type JobHandler } from '../queue/queue.ts';
 import { newUuid } from '../rules/ids.ts';
@@ -25,10 +25,16 @@ interface DeliveryPayload {
  */
 export function webhookListener(ctx: Context): EventListener {
   return ({ name, caller, object }) => {
-    const hooks = prepared(
-      ctx.db,
-      'SELECT id, events FROM webhooks WHERE companyId = ? AND isActive = 1 AND deletedAt IS NULL',
-    ).all(caller.companyId) as { id: string; events: string }[];
+    // Once for a batch of a sync push (see `withMemo`), not once per check-in.
+    const hooks = memoised(
+      ctx,
+      `webhooks:${caller.companyId}`,
+      () =>
+        prepared(
+          ctx.db,
+          'SELECT id, events FROM webhooks WHERE companyId = ? AND isActive = 1 AND deletedAt IS NULL',
+        ).all(caller.companyId) as { id: string; events: string }[],
+    );
     const subscribed = hooks.filter((hook) => {
       const events = JSON.parse(hook.events) as string[];
       return events.includes('*') || events.includes(name);

@@ -6,8 +6,8 @@ import { applyPulledPage } from '../../local-api/sync/apply.ts';
 import { readChanges } from '../../local-api/sync/feed.ts';
 import { hubManagedRule, syncListener } from '../../local-api/sync/listener.ts';
 import { acknowledge, pendingBatch } from '../../local-api/sync/outbox.ts';
-import { applyPush, clientLastMutationId, type PushResult } from '../../local-api/sync/push.ts';
-import { configureUpstream, receiveRemoteHlc, syncState } from '../../local-api/sync/state.ts';
+import { applyPush, type PushResult } from '../../local-api/sync/push.ts';
+import { configureUpstream, currentHlc, receiveRemoteHlc, syncState } from '../../local-api/sync/state.ts';
 import { manualClock, seededRandom, testContext } from './context.ts';
 
 /** A service in this process, its sync rule and listener subscribed as `startService` does. */
@@ -59,9 +59,10 @@ export function syncFixture(options: { kiosks?: number; pageLimit?: number } = {
     let applied = 0;
     for (;;) {
       const since = syncState(kiosk).cursor ?? undefined;
-      const page = readChanges(hub, hubCaller.companyId, since, options.pageLimit ?? 500);
-      const lastMutationId = clientLastMutationId(hub, hubCaller.companyId, syncState(kiosk).clientId);
-      const startOver = applyPulledPage(kiosk, { ...page, hlc: syncState(hub).hlc, lastMutationId });
+      const page = readChanges(hub, hubCaller.companyId, since, options.pageLimit ?? 500, {
+        clientId: syncState(kiosk).clientId,
+      });
+      const startOver = applyPulledPage(kiosk, { ...page, hlc: currentHlc(hub) });
       applied += page.changes.length;
       if (!page.hasMore && !startOver) return applied;
     }
