@@ -140,7 +140,7 @@ async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock
     });
   });
   const address = server.address() as AddressInfo;
-  registerOwnPort(ctx.db, address.port);
+  registerOwnPort(ctx, address.port);
   const worker = startWorker(ctx, jobHandlers(ctx));
   const sweeper = startRetentionSweeper(ctx);
   const backups = startBackupSchedule(ctx, options.backups ?? defaultBackupSchedule);

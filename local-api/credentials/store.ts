@@ -1,4 +1,4 @@
-import { type Context, inTransaction } from '../context.ts';
+import { type Context, inTransaction, runtimePart } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import { hexId } from '../rules/ids.ts';
 import { defaultTimeZone, formatInZone } from '../rules/time.ts';
@@ -187,7 +187,6 @@ interface PrincipalCache {
   entries: Map<string, CachedPrincipal>;
 }
 
-const caches = new WeakMap<Db, PrincipalCache>();
 const maxCached = 1000;
 
 /**
@@ -197,13 +196,13 @@ const maxCached = 1000;
  * revocation on this connection empties it through temporary triggers (connection-local, not part of the schema)
  * that call back into this process. Writing a credential's last use does not.
  */
-function principalCache(db: Db): PrincipalCache {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = { dataVersion: -1, entries: new Map() };
-    if (db.sqlite) forgetOnLocalWrites(db.sqlite, cache);
-    caches.set(db, cache);
-  }
+function principalCache(ctx: Pick<Context, 'db' | 'runtime'>): PrincipalCache {
+  const { db } = ctx;
+  const cache = runtimePart<PrincipalCache>(ctx, 'credentials.callers', () => {
+    const made = { dataVersion: -1, entries: new Map() };
+    if (db.sqlite) forgetOnLocalWrites(db.sqlite, made);
+    return made;
+  });
   const dataVersion = prepared(db, db.sqlite ? 'PRAGMA data_version' : callersVersionSql)
     .pluck()
     .get() as number;
@@ -276,7 +275,7 @@ function usedElsewhere(ctx: Context, entry: CachedPrincipal, now: number): boole
  */
 export function principalForKey(ctx: Context, key: string): Principal | undefined {
   const hash = hashKey(key);
-  const cache = principalCache(ctx.db);
+  const cache = principalCache(ctx);
   const cacheKey = hash.toString('base64');
   const now = ctx.clock.now();
   let entry = cache.entries.get(cacheKey);

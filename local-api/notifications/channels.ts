@@ -27,7 +27,7 @@ export interface Delivery {
 export interface Channel {
   isConfigured(settings: NotificationSettings): boolean;
   send(
-    ctx: Pick<Context, 'db'>,
+    ctx: Pick<Context, 'db' | 'runtime'>,
     settings: NotificationSettings,
     delivery: Delivery,
     signal: AbortSignal,

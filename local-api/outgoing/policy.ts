@@ -1,16 +1,15 @@
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import type { Context } from '../context.ts';
+import { type Context, runtimePart } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
-import type { Db } from '../store/db.ts';
 import { prepared } from '../store/rows.ts';
 import { type Cidr, type DestinationPolicy, parseCidrList, refusalOf, refusalWords } from './destinations.ts';
 
-/** The ports this service listens on, by database: requests to them on the device's own addresses are refused. */
-const ownPorts = new WeakMap<Db, number[]>();
+/** The ports this service listens on: requests to them on the device's own addresses are refused. */
+const ownPortsOf = (ctx: Pick<Context, 'runtime'>) => runtimePart<number[]>(ctx, 'outgoing.ownPorts', () => []);
 
-export function registerOwnPort(db: Db, port: number): void {
-  ownPorts.set(db, [...(ownPorts.get(db) ?? []), port]);
+export function registerOwnPort(ctx: Pick<Context, 'runtime'>, port: number): void {
+  ownPortsOf(ctx).push(port);
 }
 
 /** The ranges the device owner allows, as saved (`portaria serve --allow-destinations`). */
@@ -40,7 +39,7 @@ function deviceAddresses(): string[] {
  * its gate is on the LAN) and on a service of one company, whose owner is the device's; on a hub shared by several
  * companies only the ranges the device owner allows: a tenant must not reach, or probe, the network it runs in.
  */
-export function destinationPolicy(ctx: Pick<Context, 'db'>): DestinationPolicy {
+export function destinationPolicy(ctx: Pick<Context, 'db' | 'runtime'>): DestinationPolicy {
   const kiosk = prepared(ctx.db, 'SELECT upstreamUrl FROM sync_state WHERE id = 1').get() as
     | { upstreamUrl: string | null }
     | undefined;
@@ -50,7 +49,7 @@ export function destinationPolicy(ctx: Pick<Context, 'db'>): DestinationPolicy {
   return {
     allowPrivate: Boolean(kiosk?.upstreamUrl) || companies.n <= 1,
     allowed: allowedDestinations(ctx),
-    ownPorts: ownPorts.get(ctx.db) ?? [],
+    ownPorts: [...ownPortsOf(ctx)],
     ownAddresses: deviceAddresses(),
   };
 }
@@ -77,7 +76,11 @@ function hostAndPort(destination: Destination): { host: string; port: number } {
  * delivery. A name is judged at each connection, after DNS (it may resolve differently later); so is everything
  * again at send time, as the policy may have changed (a second company makes a hub shared).
  */
-export function requireAllowedDestination(ctx: Pick<Context, 'db'>, field: string, destination: Destination): void {
+export function requireAllowedDestination(
+  ctx: Pick<Context, 'db' | 'runtime'>,
+  field: string,
+  destination: Destination,
+): void {
   const { host, port } = hostAndPort(destination);
   if (host === '' || isIP(host) === 0) return;
   const refusal = refusalOf(destinationPolicy(ctx), host, port);

@@ -1,7 +1,6 @@
 import { companyCaller } from '../companies/store.ts';
-import type { Context } from '../context.ts';
+import { type Context, runtimePart } from '../context.ts';
 import { storedFileId } from '../files/store.ts';
-import type { Db } from '../store/db.ts';
 import { prepared } from '../store/rows.ts';
 import type { FeedRow } from '../sync/feed.ts';
 import { type PersonalTable, personalTables } from './personal-data.ts';
@@ -10,8 +9,9 @@ import { applyHubErasure, forgetDeletedRow, settleErasures, sweepCompany } from 
 /** The feed table that carries a hub's erasures to its kiosks. */
 export const erasureFeedTable = 'privacy_erasures';
 
-/** Kiosks that received their company's retention setting in the page being applied: they apply it after. */
-const retentionReceived = new WeakMap<Db, string>();
+/** The company whose retention setting the page being applied brought, if any: the kiosk applies it after. */
+const retentionReceived = (ctx: Pick<Context, 'runtime'>) =>
+  runtimePart<{ companyId: string | undefined }>(ctx, 'privacy.retentionReceived', () => ({ companyId: undefined }));
 
 const holdsData = (table: PersonalTable, row: FeedRow) => table.personal.some((column) => row[column] != null);
 
@@ -39,7 +39,7 @@ export function receivePulledRow(ctx: Context, tableName: string, companyId: str
     applyHubErasure(ctx, companyId, String(row.rowIds));
     return row;
   }
-  if (tableName === 'privacy_settings') retentionReceived.set(ctx.db, companyId);
+  if (tableName === 'privacy_settings') retentionReceived(ctx).companyId = companyId;
   const table = personalTables.find((t) => t.table === tableName);
   if (!table) return row;
   const local = prepared(ctx.db, `SELECT * FROM ${table.table} WHERE id = ? AND companyId = ?`).get(
@@ -62,8 +62,9 @@ export function receivePulledRow(ctx: Context, tableName: string, companyId: str
  * holds at once (not at the next daily sweep), and the files of what was forgotten are deleted, the WAL emptied.
  */
 export function afterPulledPage(ctx: Context): void {
-  const companyId = retentionReceived.get(ctx.db);
-  retentionReceived.delete(ctx.db);
+  const received = retentionReceived(ctx);
+  const { companyId } = received;
+  received.companyId = undefined;
   const caller = companyId === undefined ? undefined : companyCaller(ctx, companyId);
   if (caller) sweepCompany(ctx, caller);
   settleErasures(ctx);

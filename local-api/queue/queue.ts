@@ -1,5 +1,4 @@
-import { type Context, inTransaction } from '../context.ts';
-import type { Db } from '../store/db.ts';
+import { type Context, inTransaction, runtimePart } from '../context.ts';
 import { prepared } from '../store/rows.ts';
 import { retryDelay } from './retry.ts';
 
@@ -40,10 +39,12 @@ export class PermanentJobError extends Error {}
 
 export type JobHandler = (job: Job, signal: AbortSignal) => Promise<void>;
 
-const wakers = new WeakMap<Db, () => void>();
+/** The service's worker, woken when a job is added (`startWorker`). */
+const workerOf = (ctx: Pick<Context, 'runtime'>) =>
+  runtimePart<{ wake: (() => void) | undefined }>(ctx, 'queue.worker', () => ({ wake: undefined }));
 
 /** Adds a job. Call it inside the transaction that makes the job necessary; the worker sees it once committed. */
-export function enqueue(ctx: Pick<Context, 'db' | 'clock'>, job: JobInput): void {
+export function enqueue(ctx: Pick<Context, 'db' | 'clock' | 'runtime'>, job: JobInput): void {
   const now = ctx.clock.now();
   prepared(
     ctx.db,
@@ -62,7 +63,7 @@ export function enqueue(ctx: Pick<Context, 'db' | 'clock'>, job: JobInput): void
     now,
     now,
   );
-  const wake = wakers.get(ctx.db);
+  const { wake } = workerOf(ctx);
   if (wake) setImmediate(wake);
 }
 
@@ -417,14 +418,14 @@ export function startWorker(
   // hold claims; a dead one's run out.
   if (ctx.db.sqlite)
     prepared(ctx.db, 'UPDATE jobs SET claimedBy = NULL, claimedUntil = NULL WHERE claimedBy IS NOT NULL').run();
-  wakers.set(ctx.db, pump);
+  workerOf(ctx).wake = pump;
   pump();
   return {
     drain,
     async stop() {
       stopped = true;
       clearTimeout(timer);
-      wakers.delete(ctx.db);
+      workerOf(ctx).wake = undefined;
       for (const r of running.values()) r.controller.abort(new Error('the service is stopping'));
       await Promise.allSettled([...running.values()].map((r) => r.done));
     },

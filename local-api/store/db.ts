@@ -40,6 +40,7 @@ export function sqliteDb(database: Database.Database): Db {
     engine: 'sqlite',
     sqlite: database,
     prepare: (sql) => database.prepare(sql),
+    statements: new Map(),
     exec: (sql) => {
       database.exec(sql);
     },

@@ -32,6 +32,8 @@ export type Transaction<A extends unknown[], R> = ((...args: A) => R) & {
 export interface Db {
   readonly engine: Engine;
   prepare(sql: string): SqlStatement;
+  /** The statements prepared once on this connection, by SQL text (`prepared`, store/rows.ts). */
+  readonly statements: Map<string, SqlStatement>;
   exec(sql: string): void;
   transaction<A extends unknown[], R>(work: (...args: A) => R): Transaction<A, R>;
   close(): void;

@@ -212,6 +212,7 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 export class PostgresDb implements Db {
   readonly engine = 'postgres';
+  readonly statements = new Map<string, SqlStatement>();
   #pq = connection();
   readonly #url: string;
   /** The schema's camelCase column names by their lower-case form. */

@@ -61,19 +61,12 @@ export function queryFieldsOf(textColumns: readonly string[], kinds: ColumnKinds
   return fields;
 }
 
-const caches = new WeakMap<Db, Map<string, SqlStatement>>();
-
-/** Prepares each distinct SQL text once per database: list queries are built from a small set of shapes. */
+/** Prepares each distinct SQL text once per connection: list queries are built from a small set of shapes. */
 export function prepared(db: Db, sql: string): SqlStatement {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new Map();
-    caches.set(db, cache);
-  }
-  let statement = cache.get(sql);
+  let statement = db.statements.get(sql);
   if (!statement) {
     statement = db.prepare(sql);
-    cache.set(sql, statement);
+    db.statements.set(sql, statement);
   }
   return statement;
 }

@@ -1,11 +1,10 @@
 import type { z } from 'zod';
-import { type Context, inTransaction } from '../context.ts';
+import { type Context, inTransaction, runtimePart } from '../context.ts';
 import { mayFollowCompany } from '../device.ts';
 import { destinationPolicy } from '../outgoing/policy.ts';
 import { OutgoingError, sendRequest } from '../outgoing/request.ts';
 import { retryDelay } from '../queue/retry.ts';
 import { hexId } from '../rules/ids.ts';
-import type { Db } from '../store/db.ts';
 import { applyPulledPage } from './apply.ts';
 import { installChangeFeed, pruneTombstones } from './feed.ts';
 import { clockIsOff, hubTimeOf, offsetNoiseMs } from './hub-time.ts';
@@ -37,7 +36,7 @@ export const keptTombstones = 10_000;
  * Readies a database for sync: the change feed's triggers, this service's sync identity, old tombstones pruned, and
  * on a kiosk the service's time set by its hub's as last measured (a kiosk restarted offline keeps the hub's time).
  */
-export function prepareSync(ctx: Pick<Context, 'db' | 'random' | 'clock'>): void {
+export function prepareSync(ctx: Pick<Context, 'db' | 'random' | 'clock' | 'runtime'>): void {
   installChangeFeed(ctx.db);
   ensureSyncState(ctx);
   pruneTombstones(ctx, keptTombstones);
@@ -61,9 +60,11 @@ export interface SyncAgent {
   stop(): Promise<void>;
 }
 
-const agents = new WeakMap<Db, SyncAgent>();
+/** The service's sync agent, once started. */
+const agentSlot = (ctx: Pick<Context, 'runtime'>) =>
+  runtimePart<{ agent: SyncAgent | undefined }>(ctx, 'sync.agent', () => ({ agent: undefined }));
 
-export const syncAgentOf = (db: Db): SyncAgent | undefined => agents.get(db);
+export const syncAgentOf = (ctx: Pick<Context, 'runtime'>): SyncAgent | undefined => agentSlot(ctx).agent;
 
 /** A failed exchange with the hub, told in words fit for the front desk's status line (never with the key). */
 export class UpstreamError extends Error {
@@ -87,7 +88,7 @@ function networkFailure(error: unknown): UpstreamError {
 }
 
 async function hubRequest<T>(
-  ctx: Pick<Context, 'db'>,
+  ctx: Pick<Context, 'db' | 'runtime'>,
   upstream: Upstream,
   path: string,
   schema: z.ZodType<T>,
@@ -326,13 +327,13 @@ export function startSyncAgent(ctx: Context): SyncAgent {
       stopped = true;
       clearTimeout(timer);
       controller.abort();
-      onMutationRecorded(ctx.db, undefined);
-      agents.delete(ctx.db);
+      onMutationRecorded(ctx, undefined);
+      agentSlot(ctx).agent = undefined;
       await running;
     },
   };
-  agents.set(ctx.db, agent);
-  onMutationRecorded(ctx.db, () => agent.wake());
+  agentSlot(ctx).agent = agent;
+  onMutationRecorded(ctx, () => agent.wake());
   if (state !== 'hub') void run();
   return agent;
 }

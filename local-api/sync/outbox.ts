@@ -1,5 +1,4 @@
-import type { Context } from '../context.ts';
-import type { Db } from '../store/db.ts';
+import { type Context, runtimePart } from '../context.ts';
 import { prepared } from '../store/rows.ts';
 import { updateSyncState } from './state.ts';
 
@@ -19,17 +18,17 @@ export interface PendingMutation {
 /** Mutations pushed at once at most, and the size of their arguments: a batch is one transaction at the hub. */
 export const batchLimits = { count: 100, bytes: 1_000_000 };
 
-const wakers = new WeakMap<Db, () => void>();
+/** What runs once a mutation is recorded (the sync agent, to push it soon), this service's. */
+const wakerOf = (ctx: Pick<Context, 'runtime'>) =>
+  runtimePart<{ wake: (() => void) | undefined }>(ctx, 'sync.outbox', () => ({ wake: undefined }));
 
-/** What runs once a mutation is recorded (the sync agent, to push it soon). */
-export function onMutationRecorded(db: Db, wake: (() => void) | undefined): void {
-  if (wake) wakers.set(db, wake);
-  else wakers.delete(db);
+export function onMutationRecorded(ctx: Pick<Context, 'runtime'>, wake: (() => void) | undefined): void {
+  wakerOf(ctx).wake = wake;
 }
 
 /** Writes a mutation to the outbox; call it inside the transaction of the change it describes. */
 export function recordMutation(
-  ctx: Pick<Context, 'db' | 'clock'>,
+  ctx: Pick<Context, 'db' | 'clock' | 'runtime'>,
   companyId: string,
   mutation: { name: string; args: unknown; rows: readonly RowRef[] },
   hlc: string,
@@ -46,7 +45,7 @@ export function recordMutation(
       'INSERT INTO sync_outbox_rows (mutationId, tableName, rowKey) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
     ).run(mutationId, row.table, row.key);
   }
-  const wake = wakers.get(ctx.db);
+  const { wake } = wakerOf(ctx);
   if (wake) setImmediate(wake);
 }
 

@@ -1,6 +1,5 @@
-import type { Context } from '../context.ts';
+import { afterCommit, type Context, runtimePart } from '../context.ts';
 import { hexId } from '../rules/ids.ts';
-import type { Db } from '../store/db.ts';
 import { prepared } from '../store/rows.ts';
 import type { VisitRow } from '../visits/contract.ts';
 import { formatHlc } from './hlc.ts';
@@ -62,16 +61,17 @@ function visitsToResend(ctx: Pick<Context, 'db' | 'clock'>, companyId: string): 
   ).all(companyId, ctx.clock.now() - recentVisitsMs) as VisitRow[];
 }
 
-/** Each database's last resend: the client id it went on as, and the last mutation it queued. */
-const resends = new WeakMap<Db, { clientId: string; lastId: number }>();
+/** The service's last resend: the client id it went on as, and the last mutation it queued. */
+const lastResend = (ctx: Pick<Context, 'runtime'>) =>
+  runtimePart<{ clientId: string; lastId: number }>(ctx, 'sync.resend', () => ({ clientId: '', lastId: 0 }));
 
 /**
  * Whether a batch is part of a resend, which holds every visit the kiosk has (see `applyPush`); what the kiosk
  * queues after it is not.
  */
-export function sendsEverything(ctx: Pick<Context, 'db'>, clientId: string, firstId: number): boolean {
-  const resend = resends.get(ctx.db);
-  return resend?.clientId === clientId && firstId <= resend.lastId;
+export function sendsEverything(ctx: Pick<Context, 'runtime'>, clientId: string, firstId: number): boolean {
+  const resend = lastResend(ctx);
+  return resend.clientId === clientId && firstId <= resend.lastId;
 }
 
 /**
@@ -101,7 +101,8 @@ export function resendVisits(ctx: Context, companyId: string, loss: HubLoss): nu
     }
   }
   const lastId = prepared(ctx.db, 'SELECT MAX(id) FROM sync_outbox WHERE companyId = ?').pluck().get(companyId);
-  resends.set(ctx.db, { clientId, lastId: Number(lastId ?? 0) });
+  // Known once the transaction has committed: a resend rolled back sent nothing.
+  afterCommit(ctx, 'sync.resend', () => Object.assign(lastResend(ctx), { clientId, lastId: Number(lastId ?? 0) }));
   ctx.log.warn(
     { loss, visits: visits.length },
     'sync: the hub lost writes it had confirmed (restored from a backup?); sending again the visits this kiosk holds',

@@ -31,7 +31,7 @@ const shown = (ms: number | null, caller: Caller) => (ms === null ? null : forma
 /** Where this service stands: a hub (and the kiosks that push to it), or a kiosk and its way to its hub. */
 function statusOf(ctx: Context, caller: Caller) {
   const state = syncState(ctx);
-  const memory = syncAgentOf(ctx.db)?.memory() ?? {
+  const memory = syncAgentOf(ctx)?.memory() ?? {
     state: 'hub',
     lastSuccessAt: state.lastSuccessAt,
     lastAttemptAt: null,
@@ -157,7 +157,7 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       errors: [],
       handle: async ({ caller }) => {
         // A failed sync is part of the status, not an error of this request.
-        await syncAgentOf(ctx.db)?.runNow();
+        await syncAgentOf(ctx)?.runNow();
         return statusOf(ctx, caller);
       },
     }),
@@ -183,7 +183,7 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       response: upstreamObject,
       errors: ['INVALID_PARAMETER'],
       handle: ({ body }) => {
-        if (configureUpstream(ctx, body)) syncAgentOf(ctx.db)?.wake(true);
+        if (configureUpstream(ctx, body)) syncAgentOf(ctx)?.wake(true);
         return upstreamView(ctx);
       },
     }),

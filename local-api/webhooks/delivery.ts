@@ -33,7 +33,7 @@ export function deliveryFailure(origin: string, error: unknown): Error {
  * Messages name the peer's origin only: a URL may hold credentials.
  */
 export async function postJson(
-  ctx: Pick<Context, 'db'>,
+  ctx: Pick<Context, 'db' | 'runtime'>,
   url: string,
   body: string,
   headers: Record<string, string>,

@@ -56,6 +56,7 @@ export function countStatements(ctx: Context): StatementCounter {
       return db.open;
     },
     prepare: (sql) => countingStatement(db.prepare(sql), sql, seen),
+    statements: new Map(),
     exec(sql) {
       seen(sql);
       db.exec(sql);
