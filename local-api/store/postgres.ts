@@ -333,7 +333,7 @@ export class PostgresDb implements Db {
 
   /**
    * The outermost transaction. Transactions run side by side, each holding the shared side of one advisory lock;
-   * one that has lost conflicts again and again (a hot row: every push moves the hub's clock) runs again alone,
+   * one that has lost conflicts again and again (a hot row: many writers of one company's rows) runs again alone,
    * holding the lock exclusively: PostgreSQL queues new shared requests behind it, so it cannot starve.
    */
   #outermost<A extends unknown[], R>(work: (...args: A) => R, args: A): R {
