@@ -8,7 +8,8 @@ import { type FeedTable, feedTableNamed, feedTables, recentVisitsMs } from './ta
  * The change feed: `sync_changes` holds one entry per row of the feed's tables, moved to a fresh sequence number
  * (AUTOINCREMENT: never reused, so monotonic) each time the row is written. Triggers keep it, so no write path
  * can forget it, including the command line writing while the service runs. A reader asks for what changed after
- * the sequence number it has reached, and receives each row as it is now (or a tombstone when it is gone).
+ * the sequence number it has reached, and receives each row as it is now (or a tombstone when it is gone); a new
+ * reader starts with a snapshot of the rows it needs, read from the tables (`readChanges`).
  */
 
 const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -158,7 +159,7 @@ function positionOf(
   const seq = Number(position);
   if (id !== feed.id || !/^\d+$/.test(position ?? '') || rest.length > 0) return undefined;
   if (seq < feed.horizon || seq > feed.last) return undefined;
-  if (mark === undefined) return table === undefined ? { seq } : undefined;
+  if (mark === undefined) return { seq };
   if (mark !== snapshotMark || (table !== undefined && !/^\d{1,3}$/.test(table))) return undefined;
   // A cursor of a full pass from before snapshots (`….full`) goes on with a snapshot from its start.
   return { seq, snapshot: { table: Number(table ?? 0), key: Buffer.from(key ?? '', 'base64url').toString() } };
