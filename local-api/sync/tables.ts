@@ -50,9 +50,11 @@ export const feedTables: readonly FeedTable[] = [
   feedTable('hosts'),
   feedTable('invitees', { snapshot: ['deletedAt IS NULL AND expectedAt >= :recentSince'] }),
   feedTable('visits', {
+    // The week's visits by their check-in time; the older ones still open by their check-out (none): the unary +
+    // keeps SQLite from walking the company's history by check-in time for them instead.
     snapshot: [
       'deletedAt IS NULL AND checkinAt >= :recentSince',
-      'deletedAt IS NULL AND checkoutAt IS NULL AND checkinAt < :recentSince',
+      'deletedAt IS NULL AND checkoutAt IS NULL AND +checkinAt < :recentSince',
     ],
     witnessed: true,
   }),
