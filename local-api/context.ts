@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes, randomFillSync } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { EventBus } from './events.ts';
@@ -35,26 +36,26 @@ export interface Runtime {
 interface TransactionState {
   /** The transaction function, made once for the database it runs on. */
   runner?: { db: Db; run: Transaction<[() => unknown], unknown> };
-  /** How deep the calls of `inTransaction` are nested now. */
-  depth: number;
+  /** The outermost transaction the calling chain runs in, as `inTransaction` opened it. */
+  scope: AsyncLocalStorage<TransactionScope>;
+}
+
+interface TransactionScope {
   /**
-   * While true, a nested `inTransaction` runs its work in the enclosing transaction instead of a savepoint: a
-   * sync push applies a batch so, and runs it again with savepoints when one of its mutations fails.
+   * While true, a nested `inTransaction` runs its work in this transaction instead of a savepoint: a sync push
+   * applies a batch so, and runs it again with savepoints when one of its mutations fails.
    */
   joinNested: boolean;
-  /** Run at the end of the outermost transaction's work, inside it; then cleared. */
+  /** Run at the end of the transaction's work, inside it, once per key. */
   beforeCommit: Map<string, () => void>;
-  /** Run once the outermost transaction has committed; cleared whether it did or not. */
+  /** Run once it has committed, once per key; never if it rolls back. */
   afterCommit: Map<string, () => void>;
-  /** Values read once per scope (`memoised`): set while a scope that allows it runs, undefined otherwise. */
+  /** Values read once per scope (`memoised`), while `withMemo` runs; undefined otherwise. */
   memo: Map<string, unknown> | undefined;
 }
 
 export function createRuntime(): Runtime {
-  return {
-    transactions: { depth: 0, joinNested: false, beforeCommit: new Map(), afterCommit: new Map(), memo: undefined },
-    parts: new Map(),
-  };
+  return { transactions: { scope: new AsyncLocalStorage() }, parts: new Map() };
 }
 
 /** This service's own state of a part, made on first use. */
@@ -97,32 +98,31 @@ export const systemRandom: Random = pooledRandom();
  */
 export function inTransaction<T>(ctx: Pick<Context, 'db' | 'runtime'>, work: () => T): T {
   const state = ctx.runtime.transactions;
-  if (state.depth > 0 && state.joinNested) return work();
+  const enclosing = state.scope.getStore();
+  if (enclosing?.joinNested) return work();
   // One transaction function per database, given the work to run: making one per request costs a set of wrappers.
   if (state.runner?.db !== ctx.db) {
     state.runner = { db: ctx.db, run: ctx.db.transaction((run: () => unknown) => run()) };
   }
-  const outermost = state.depth === 0;
-  state.depth++;
-  try {
-    const result = state.runner.run.immediate(() => {
-      if (!outermost) return work();
-      // Each attempt starts afresh: PostgreSQL runs the work again after a lost conflict.
-      state.beforeCommit.clear();
-      state.afterCommit.clear();
+  if (enclosing) return state.runner.run.immediate(work) as T;
+  let scope: TransactionScope | undefined;
+  const result = state.runner.run.immediate(() => {
+    // Each attempt afresh: PostgreSQL runs the work again after a lost conflict.
+    const own: TransactionScope = {
+      joinNested: false,
+      beforeCommit: new Map(),
+      afterCommit: new Map(),
+      memo: undefined,
+    };
+    scope = own;
+    return state.scope.run(own, () => {
       const done = work();
-      for (const hook of state.beforeCommit.values()) hook();
+      for (const hook of own.beforeCommit.values()) hook();
       return done;
-    }) as T;
-    if (outermost) for (const hook of state.afterCommit.values()) hook();
-    return result;
-  } finally {
-    state.depth--;
-    if (outermost) {
-      state.beforeCommit.clear();
-      state.afterCommit.clear();
-    }
-  }
+    });
+  }) as T;
+  for (const hook of scope?.afterCommit.values() ?? []) hook();
+  return result;
 }
 
 /**
@@ -130,49 +130,53 @@ export function inTransaction<T>(ctx: Pick<Context, 'db' | 'runtime'>, work: () 
  * savepoints): for work that is all or nothing, whose caller runs it again otherwise if one part may fail alone.
  */
 export function joiningNested<T>(ctx: Pick<Context, 'db' | 'runtime'>, work: () => T): T {
-  const state = ctx.runtime.transactions;
-  const before = state.joinNested;
-  state.joinNested = true;
-  try {
-    return inTransaction(ctx, work);
-  } finally {
-    state.joinNested = before;
-  }
+  return inTransaction(ctx, () => {
+    const scope = ctx.runtime.transactions.scope.getStore();
+    if (!scope) return work();
+    const before = scope.joinNested;
+    scope.joinNested = true;
+    try {
+      return work();
+    } finally {
+      scope.joinNested = before;
+    }
+  });
 }
 
-/** Inside the outermost transaction: `hook` runs at the end of its work (once per key), inside it. */
+/** Inside a transaction: `hook` runs at the end of its work (once per key), inside it. False outside one. */
 export function beforeCommit(ctx: Pick<Context, 'runtime'>, key: string, hook: () => void): boolean {
-  const state = ctx.runtime.transactions;
-  if (state.depth === 0) return false;
-  state.beforeCommit.set(key, hook);
-  return true;
+  const scope = ctx.runtime.transactions.scope.getStore();
+  scope?.beforeCommit.set(key, hook);
+  return scope !== undefined;
 }
 
-/** Inside the outermost transaction: `hook` runs once it has committed (once per key), not if it rolls back. */
+/** Inside a transaction: `hook` runs once it has committed (once per key), not if it rolls back; outside, now. */
 export function afterCommit(ctx: Pick<Context, 'runtime'>, key: string, hook: () => void): void {
-  if (ctx.runtime.transactions.depth === 0) hook();
-  else ctx.runtime.transactions.afterCommit.set(key, hook);
+  const scope = ctx.runtime.transactions.scope.getStore();
+  if (scope) scope.afterCommit.set(key, hook);
+  else hook();
 }
 
 /**
- * Runs `work` with reads of settings memoised (`memoised`): a sync push reads a company's webhooks, notification
- * channels and blocklist once for a batch of check-ins, not once per check-in. Only for work that does not change
- * what it memoises.
+ * Runs `work` (inside a transaction) with reads of settings memoised (`memoised`): a sync push reads a company's
+ * webhooks, notification channels and blocklist once for a batch of check-ins, not once per check-in. Only for work
+ * that does not change what it memoises.
  */
 export function withMemo<T>(ctx: Pick<Context, 'runtime'>, work: () => T): T {
-  const state = ctx.runtime.transactions;
-  const before = state.memo;
-  state.memo = new Map();
+  const scope = ctx.runtime.transactions.scope.getStore();
+  if (!scope) return work();
+  const before = scope.memo;
+  scope.memo = new Map();
   try {
     return work();
   } finally {
-    state.memo = before;
+    scope.memo = before;
   }
 }
 
 /** `read()`, or inside `withMemo` the value it gave the first time under this key. */
 export function memoised<T>(ctx: Pick<Context, 'runtime'>, key: string, read: () => T): T {
-  const memo = ctx.runtime.transactions.memo;
+  const memo = ctx.runtime.transactions.scope.getStore()?.memo;
   if (!memo) return read();
   if (memo.has(key)) return memo.get(key) as T;
   const value = read();

@@ -1,4 +1,4 @@
-import { afterCommit, type Context, runtimePart } from '../context.ts';
+import { type Context, runtimePart } from '../context.ts';
 import { hexId } from '../rules/ids.ts';
 import { prepared } from '../store/rows.ts';
 import type { VisitRow } from '../visits/contract.ts';
@@ -101,8 +101,8 @@ export function resendVisits(ctx: Context, companyId: string, loss: HubLoss): nu
     }
   }
   const lastId = prepared(ctx.db, 'SELECT MAX(id) FROM sync_outbox WHERE companyId = ?').pluck().get(companyId);
-  // Known once the transaction has committed: a resend rolled back sent nothing.
-  afterCommit(ctx, 'sync.resend', () => Object.assign(lastResend(ctx), { clientId, lastId: Number(lastId ?? 0) }));
+  // Were the transaction to roll back, the client id would go back with it, and this would name none.
+  Object.assign(lastResend(ctx), { clientId, lastId: Number(lastId ?? 0) });
   ctx.log.warn(
     { loss, visits: visits.length },
     'sync: the hub lost writes it had confirmed (restored from a backup?); sending again the visits this kiosk holds',

@@ -246,3 +246,49 @@ test("a new kiosk's first sync is a snapshot of what it needs: its cost does not
     [before.rows, before.pages.length, before.statements, before.names],
   );
 });
+
+test("the hub's clock is written once in a while, not by every push, and never goes back across a restart", () => {
+  const clock = manualClock();
+  const database = testEngine === 'postgres' ? freshDatabase('sync_clock') : undefined;
+  const dataDir = tempDir();
+  const open = () => {
+    const ctx = openService({ dataDir, clock, logLevel: 'silent', ...(database ? { database } : {}) });
+    for (const rule of writeRules(ctx)) ctx.events.addRule(rule);
+    for (const listener of eventListeners(ctx)) ctx.events.subscribe(listener);
+    return ctx;
+  };
+  const first = open();
+  const company = createCompany(first, { name: 'Acme', timezone: 'America/Sao_Paulo' });
+  const hub: Hub = {
+    ctx: first,
+    caller: callerOf(first, company.apiKey),
+    apiKey: company.apiKey,
+    counter: countStatements(first),
+  };
+  const kiosk = kioskOf(hub, 30);
+  kiosk.pull();
+  const caller = kioskAdminOf(kiosk.ctx, hub.caller.companyId);
+  const clockWrites: number[] = [];
+  let answered = '';
+  for (let n = 1; n <= 20; n++) {
+    checkinWalkIn(kiosk.ctx, caller, walkIn(n, `Visitor ${n}`));
+    const { answer } = kiosk.push();
+    assert.ok(answer.hlc > answered, 'each answer carries a later clock');
+    answered = answer.hlc;
+    clockWrites.push(hub.counter.log.filter((sql) => sql.startsWith('UPDATE sync_state SET hlc')).length);
+    clock.advance(100);
+  }
+  assert.ok(
+    clockWrites.reduce((a, b) => a + b, 0) <= 1,
+    `20 pushes over 2 s wrote the stored clock ${clockWrites.join(', ')} times`,
+  );
+  first.db.close();
+  // The machine's clock goes back an hour; the hub's does not.
+  clock.advance(-3_600_000);
+  const again = open();
+  opened.push(again);
+  const restarted = handler(again, 'get', '/sync/changes')({ caller: hub.caller, req: { query: {} } } as never) as {
+    hlc: string;
+  };
+  assert.ok(restarted.hlc > answered, `${restarted.hlc} after ${answered}`);
+});
