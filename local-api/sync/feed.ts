@@ -230,17 +230,22 @@ function feedPageSql(ctx: Pick<Context, 'db' | 'runtime'>, tables: readonly Feed
 
 /**
  * A page of a snapshot: the rows of the company a kiosk needs, table after table (in the feed's order) and by key
- * within a table, after the snapshot's position, read from the tables themselves (by their indexes), not from the
- * feed: a new kiosk does not walk the company's history. Each table's `snapshot` conditions choose its rows.
+ * within a table, from the snapshot's position on (the table it has reached, the last key it sent of it), read from
+ * the tables themselves, not from the feed: a new kiosk does not walk the company's history. Each table's `snapshot`
+ * conditions choose its rows by an index of theirs; a table sent whole is walked by its key (SQLite's `+` keeps it
+ * from sorting all of the company's rows for each page instead), so a page costs its rows, not the table. Each
+ * branch stops at a page's rows; the row's JSON is built for the page's rows alone.
  */
-function snapshotPageSql(ctx: Pick<Context, 'db' | 'runtime'>, tables: readonly FeedTable[]): string {
-  const branches = tables.flatMap((spec, index) =>
-    (spec.snapshot ?? ['1 = 1']).map(
-      (condition) => `SELECT ${index} AS t, ${spec.key} AS k FROM ${spec.table}
-        WHERE ${spec.company} = :companyId AND (${condition})
-          AND (${index} > :table OR (${index} = :table AND ${spec.key} > :key))`,
-    ),
-  );
+function snapshotPageSql(ctx: Pick<Context, 'db' | 'runtime'>, tables: readonly FeedTable[], from: number): string {
+  const branches = tables.flatMap((spec, index) => {
+    if (index < from) return [];
+    const after = index === from ? `AND ${spec.key} > :key` : '';
+    const company = ctx.db.sqlite && !spec.snapshot ? `+${spec.company}` : spec.company;
+    return (spec.snapshot ?? ['1 = 1']).map(
+      (condition, n) => `SELECT t, k FROM (SELECT ${index} AS t, ${spec.key} AS k FROM ${spec.table}
+        WHERE ${company} = :companyId AND (${condition}) ${after} ORDER BY ${spec.key} LIMIT :limit) b${index}_${n}`,
+    );
+  });
   return `SELECT p.t, p.k, ${rowsByKey(ctx, tables, (index) => `p.t = ${index}`, 'p.k')} AS body
     FROM (${branches.join(' UNION ALL ')} ORDER BY t, k LIMIT :limit) p
     ORDER BY p.t, p.k`;
@@ -293,10 +298,11 @@ export function readChanges(
     lastMutationId: state.lastMutationId,
   });
   const { snapshot } = position;
+  // A snapshot past the last table (a cursor made up) has ended.
+  if (snapshot && snapshot.table >= tables.length) return page([], { seq: position.seq }, position.seq < last);
   if (snapshot) {
-    const rows = prepared(ctx.db, snapshotPageSql(ctx, tables)).all({
+    const rows = prepared(ctx.db, snapshotPageSql(ctx, tables, snapshot.table)).all({
       companyId,
-      table: snapshot.table,
       key: snapshot.key,
       limit,
       recentSince: ctx.clock.now() - recentVisitsMs,
