@@ -152,7 +152,7 @@ export function createApp(
   // Credentials first: a client without a key cannot make the service read a body at all.
   v1.use(
     authenticate(
-      (key) => principalForKey(ctx, key),
+      async (key) => await principalForKey(ctx, key),
       keyGuessCounter(ctx),
       (address, keyPrefixes) => ctx.log.warn({ address, keyPrefixes }, 'too many wrong API keys: locked'),
     ),

@@ -45,6 +45,6 @@ function pooledRandom(poolSize = 4096): Random {
 export const systemRandom: Random = pooledRandom();
 
 /** Runs `work` in one write transaction: a request that writes commits all of it or none. */
-export function inTransaction<T>(ctx: Pick<Context, 'db'>, work: () => Promise<T>): Promise<T> {
-  return ctx.db.transaction(work);
+export async function inTransaction<T>(ctx: Pick<Context, 'db'>, work: () => Promise<T>): Promise<T> {
+  return await ctx.db.transaction(work);
 }

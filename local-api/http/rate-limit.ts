@@ -13,9 +13,9 @@ export interface FailureLimiterOptions {
 
 export interface FailureLimiter {
   /** Milliseconds until the key may try again; 0 when it may try now. */
-  retryAfter(key: string): number;
-  recordFailure(key: string): void;
-  recordSuccess(key: string): void;
+  retryAfter(key: string): Promise<number>;
+  recordFailure(key: string): Promise<void>;
+  recordSuccess(key: string): Promise<void>;
 }
 
 interface Entry {
@@ -59,12 +59,13 @@ export function createFailureLimiter(options: FailureLimiterOptions, clock: Cloc
     return entry;
   };
 
+  // Asynchronous only to share the interface with the limiter kept in the database.
   return {
-    retryAfter(key) {
+    async retryAfter(key) {
       const entry = live(key);
       return entry ? Math.max(0, entry.lockedUntil - clock.now()) : 0;
     },
-    recordFailure(key) {
+    async recordFailure(key) {
       const entry = withFailure(live(key), clock.now(), options);
       entries.delete(key); // re-inserted last: Map order is then staleness order
       entries.set(key, entry);
@@ -73,7 +74,7 @@ export function createFailureLimiter(options: FailureLimiterOptions, clock: Cloc
         if (stalest !== undefined) entries.delete(stalest);
       }
     },
-    recordSuccess(key) {
+    async recordSuccess(key) {
       entries.delete(key);
     },
   };
@@ -90,8 +91,8 @@ export function createStoredFailureLimiter(
   scope: string,
   options: FailureLimiterOptions,
 ): FailureLimiter {
-  const read = (key: string, now: number): Entry | undefined => {
-    const row = prepared(
+  const read = async (key: string, now: number): Promise<Entry | undefined> => {
+    const row = await prepared(
       ctx.db,
       'SELECT failures, lockedUntil FROM failure_limits WHERE scope = ? AND subject = ?',
     ).get(scope, key) as { failures: string; lockedUntil: number } | undefined;
@@ -102,28 +103,28 @@ export function createStoredFailureLimiter(
     );
   };
   return {
-    retryAfter(key) {
+    async retryAfter(key) {
       const now = ctx.clock.now();
-      return Math.max(0, (read(key, now)?.lockedUntil ?? 0) - now);
+      return Math.max(0, ((await read(key, now))?.lockedUntil ?? 0) - now);
     },
-    recordFailure(key) {
+    async recordFailure(key) {
       const now = ctx.clock.now();
-      inTransaction(ctx, () => {
-        const entry = withFailure(read(key, now), now, options);
-        prepared(
+      await inTransaction(ctx, async () => {
+        const entry = withFailure(await read(key, now), now, options);
+        await prepared(
           ctx.db,
           `INSERT INTO failure_limits (scope, subject, failures, lockedUntil, updatedAt) VALUES (?, ?, ?, ?, ?)
            ON CONFLICT (scope, subject) DO UPDATE SET failures = excluded.failures, lockedUntil = excluded.lockedUntil,
              updatedAt = excluded.updatedAt`,
         ).run(scope, key, JSON.stringify(entry.failures), entry.lockedUntil, now);
-        prepared(
+        await prepared(
           ctx.db,
           'DELETE FROM failure_limits WHERE scope = ? AND updatedAt <= ? AND lockedUntil <= ? AND subject <> ?',
         ).run(scope, now - options.windowMs, now, key);
       });
     },
-    recordSuccess(key) {
-      prepared(ctx.db, 'DELETE FROM failure_limits WHERE scope = ? AND subject = ?').run(scope, key);
+    async recordSuccess(key) {
+      await prepared(ctx.db, 'DELETE FROM failure_limits WHERE scope = ? AND subject = ?').run(scope, key);
     },
   };
 }

@@ -23,15 +23,15 @@ interface FileRow {
 
 /** The person's pictures and signed NDAs, with their bytes; a file whose bytes are gone is listed without them. */
 function exportedFiles(ctx: Context, caller: Caller, paths: readonly string[]) {
-  return paths.flatMap((path) => {
+  return paths.flatMap(async (path) => {
     const id = storedFileId(path);
-    const row = prepared(ctx.db, 'SELECT * FROM files WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
+    const row = await prepared(ctx.db, 'SELECT * FROM files WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
       id ?? '',
       caller.companyId,
     ) as FileRow | undefined;
     if (!row) return [];
     const content =
-      readFileBytes(ctx, { companyId: caller.companyId, name: `${row.id}.${row.extension}` }) ?? Buffer.alloc(0);
+      await readFileBytes(ctx, { companyId: caller.companyId, name: `${row.id}.${row.extension}` }) ?? Buffer.alloc(0);
     return [
       {
         name: `${row.id}.${row.extension}`,
@@ -53,27 +53,27 @@ function exportedFiles(ctx: Context, caller: Caller, paths: readonly string[]) {
  * (bytes in Base64), and the audit log's entries about their records (who read or changed them). The export is
  * itself audited (`privacy.exported`, with the counts), as the caller's or as the given actor's (the device owner's).
  */
-export function exportPerson(
+export async function exportPerson(
   ctx: Context,
   caller: Caller,
   who: PersonIdentifiers,
   actor: AuditActor = auditActor(caller),
 ) {
   const person = requirePerson(who);
-  return inTransaction(ctx, () => {
-    const found = findPersonsRows(ctx, caller.companyId, person);
+  return await inTransaction(ctx, async () => {
+    const found = await findPersonsRows(ctx, caller.companyId, person);
     const rows = found.flatMap((f) => f.rows);
     const ids = rows.map((row) => row.id);
     const values = tellingValues(rows);
     const objects = (table: string) => {
       const entry = found.find((f) => f.table.table === table);
-      return entry ? entry.rows.map((row) => entry.table.object(ctx, caller, row)) : [];
+      return entry ? entry.rows.map(async (row) => await entry.table.object(ctx, caller, row)) : [];
     };
     const paths = found.flatMap(({ table, rows: tableRows }) =>
       tableRows.flatMap((row) => table.files.map((column) => row[column]).filter((p) => typeof p === 'string')),
     ) as string[];
     const meetings = (
-      prepared(ctx.db, 'SELECT * FROM meetings WHERE companyId = ?').all(caller.companyId) as MeetingRow[]
+      await prepared(ctx.db, 'SELECT * FROM meetings WHERE companyId = ?').all(caller.companyId) as MeetingRow[]
     )
       .filter(
         (meeting) =>
@@ -81,16 +81,16 @@ export function exportPerson(
           mentionsAny([meeting.title, meeting.message, meeting.notes].join('\n'), values),
       )
       .map((meeting) => meetingWithoutHost(meeting, caller));
-    const notifications = notificationObjects(
+    const notifications = await notificationObjects(
       ctx,
       caller,
       (
-        prepared(ctx.db, 'SELECT * FROM notifications WHERE companyId = ? AND message IS NOT NULL').all(
+        await prepared(ctx.db, 'SELECT * FROM notifications WHERE companyId = ? AND message IS NOT NULL').all(
           caller.companyId,
         ) as NotificationRow[]
       ).filter((row) => mentionsAny(row.message, values)),
     );
-    const deliveries = jobsAbout(ctx, caller.companyId, { ids, values }).map(({ id: _id, ...job }) => ({
+    const deliveries = (await jobsAbout(ctx, caller.companyId, { ids, values })).map(({ id: _id, ...job }) => ({
       ...job,
       createdAt: formatInZone(job.createdAt, caller.timeZone),
       updatedAt: formatInZone(job.updatedAt, caller.timeZone),
@@ -108,9 +108,9 @@ export function exportPerson(
       notifications,
       deliveries,
       files: exportedFiles(ctx, caller, paths),
-      audit: auditOfObjects(ctx, caller, ids),
+      audit: await auditOfObjects(ctx, caller, ids),
     };
-    recordAudit(ctx, actor, {
+    await recordAudit(ctx, actor, {
       action: 'privacy.exported',
       objectType: 'subjectAccess',
       details: {

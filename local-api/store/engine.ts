@@ -37,6 +37,11 @@ export interface Db {
    * loses a conflict to another runs `work` again, so `work` must do nothing but read and write the store.
    */
   transaction<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `callback` soon after the calling chain's transaction commits (never if it rolls back), outside it; at
+   * once (on the next turn) outside a transaction. For waking a worker about what the transaction wrote.
+   */
+  afterCommit(callback: () => void): void;
   /** Whether the calling chain is inside a transaction of this database. */
   readonly inTransaction: boolean;
   close(): Promise<void>;

@@ -194,6 +194,8 @@ interface Session {
   active: boolean;
   /** A statement lost a serialization conflict: the transaction is aborted and runs again. */
   lostConflict: boolean;
+  /** What runs once the transaction commits (`afterCommit`). */
+  committed: (() => void)[];
 }
 
 /** How many connections a hub process opens at most (PORTARIA_PG_POOL); PostgreSQL's default limit is 100. */
@@ -290,7 +292,7 @@ export class PostgresDb implements Db {
   /** Runs `work` with one connection of the pool for all its statements (an advisory lock is a connection's). */
   async onOneConnection<T>(work: () => Promise<T>): Promise<T> {
     const client = await this.#connection();
-    const session: Session = { client, depth: -1, active: true, lostConflict: false };
+    const session: Session = { client, depth: -1, active: true, lostConflict: false, committed: [] };
     try {
       return await this.#session.run(session, work);
     } finally {
@@ -309,13 +311,13 @@ export class PostgresDb implements Db {
 
   async transaction<T>(work: () => Promise<T>): Promise<T> {
     const outer = this.#session.getStore();
-    if (outer?.active && outer.depth >= 0) return this.#savepoint(outer, work);
+    if (outer?.active && outer.depth >= 0) return await this.#savepoint(outer, work);
     for (let attempt = 1; ; attempt++) {
       const client = outer?.active ? outer.client : await this.#connection();
-      const session: Session = { client, depth: 0, active: true, lostConflict: false };
+      const session: Session = { client, depth: 0, active: true, lostConflict: false, committed: [] };
       let broken: Error | undefined;
       try {
-        return await this.#session.run(session, () => this.#attempt(session, work));
+        return await this.#session.run(session, async () => await this.#attempt(session, work));
       } catch (error) {
         broken = await this.#rollback(client);
         const conflict =
@@ -343,6 +345,8 @@ export class PostgresDb implements Db {
       if (session.lostConflict) throw new PostgresError('the transaction lost a conflict', '40001');
       throw new PostgresError('a statement failed inside the transaction, its error caught: rolled back', '25P02');
     }
+    session.active = false;
+    for (const callback of session.committed) this.afterCommit(callback);
     return result;
   }
 
@@ -354,6 +358,12 @@ export class PostgresDb implements Db {
     } catch (error) {
       return storeError(error);
     }
+  }
+
+  afterCommit(callback: () => void): void {
+    const session = this.#session.getStore();
+    if (session?.active && session.depth >= 0) session.committed.push(callback);
+    else this.#session.exit(() => setImmediate(callback));
   }
 
   async #savepoint<T>(session: Session, work: () => Promise<T>): Promise<T> {

@@ -8,6 +8,8 @@ interface Scope {
   depth: number;
   /** False once the transaction ended: a timer the work left behind is outside it. */
   active: boolean;
+  /** What runs once it commits (`afterCommit`). */
+  committed: (() => void)[];
 }
 
 /**
@@ -56,20 +58,22 @@ export class SqliteDb implements Db {
 
   async transaction<T>(work: () => Promise<T>): Promise<T> {
     const scope = this.#scope.getStore();
-    if (scope?.active) return this.#savepoint(scope, work);
+    if (scope?.active) return await this.#savepoint(scope, work);
     while (this.#running) await this.#running;
     let ended = () => {};
     this.#running = new Promise((resolve) => {
       ended = resolve;
     });
     const unchecked = this.#uncheckedReferences.getStore() === true;
-    const own: Scope = { depth: 0, active: true };
+    const own: Scope = { depth: 0, active: true, committed: [] };
     try {
       // Outside a transaction only: SQLite ignores the pragma inside one.
       if (unchecked) this.sqlite.pragma('foreign_keys = OFF');
       this.sqlite.exec('BEGIN IMMEDIATE');
       const result = await this.#scope.run(own, work);
       this.sqlite.exec('COMMIT');
+      own.active = false;
+      for (const callback of own.committed) this.afterCommit(callback);
       return result;
     } catch (error) {
       if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
@@ -80,6 +84,12 @@ export class SqliteDb implements Db {
       this.#running = undefined;
       ended();
     }
+  }
+
+  afterCommit(callback: () => void): void {
+    const scope = this.#scope.getStore();
+    if (scope?.active) scope.committed.push(callback);
+    else this.#scope.exit(() => setImmediate(callback));
   }
 
   async #savepoint<T>(scope: Scope, work: () => Promise<T>): Promise<T> {
@@ -123,15 +133,15 @@ class SqliteStatement implements SqlStatement {
     return this;
   }
 
-  get(...parameters: unknown[]): Promise<unknown> {
-    return this.#db.whenFree(() => this.#statement.get(...parameters));
+  async get(...parameters: unknown[]): Promise<unknown> {
+    return await this.#db.whenFree(() => this.#statement.get(...parameters));
   }
 
-  all(...parameters: unknown[]): Promise<unknown[]> {
-    return this.#db.whenFree(() => this.#statement.all(...parameters));
+  async all(...parameters: unknown[]): Promise<unknown[]> {
+    return await this.#db.whenFree(() => this.#statement.all(...parameters));
   }
 
-  run(...parameters: unknown[]): Promise<RunResult> {
-    return this.#db.whenFree(() => ({ changes: this.#statement.run(...parameters).changes }));
+  async run(...parameters: unknown[]): Promise<RunResult> {
+    return await this.#db.whenFree(() => ({ changes: this.#statement.run(...parameters).changes }));
   }
 }

@@ -27,9 +27,9 @@ export async function startServiceOrExplain(options: StartOptions): Promise<Runn
 }
 
 /** The service's context for a command that works on the store itself (`company create`, `keys`, `kiosk enrol`…). */
-export function openCommandService(values: { data: string; database?: string | undefined }): Context {
+export async function openCommandService(values: { data: string; database?: string | undefined }): Promise<Context> {
   try {
-    return openService({ dataDir: dataFolder(values.data), database: database(values.database), logLevel: 'warn' });
+    return await openService({ dataDir: dataFolder(values.data), database: database(values.database), logLevel: 'warn' });
   } catch (error) {
     throw databaseFailure(error) ?? error;
   }

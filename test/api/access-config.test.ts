@@ -79,8 +79,8 @@ test('form-encoded POST is coerced', async () => {
   assert.equal(reply.body.qrcodeDuration, 45);
 });
 
-test('the AES key and password are not stored in clear', () => {
-  const raw = storedBytes(service.dataDir);
+test('the AES key and password are not stored in clear', async () => {
+  const raw = await storedBytes(service.dataDir);
   assert.ok(raw.length > 0);
   assert.equal(raw.includes('gate-password-s3cret'), false);
   assert.equal(raw.includes('gate-aes-key-0123456789abcdef'), false);

@@ -32,11 +32,11 @@ before(async () => {
 after(() => service.stop());
 
 /** The id of the credential an API key is, as the database holds it (by the key's SHA-256). */
-function credentialOf(apiKey: string): string {
+async function credentialOf(apiKey: string): Promise<string> {
   const hash = createHash('sha256').update(apiKey).digest();
-  return withServiceDb(
+  return await withServiceDb(
     service.dataDir,
-    (db) => (db.prepare('SELECT id FROM credentials WHERE keyHash = ?').get(hash) as { id: string }).id,
+    async (db) => (await db.prepare('SELECT id FROM credentials WHERE keyHash = ?').get(hash) as { id: string }).id,
   );
 }
 
@@ -58,7 +58,7 @@ async function entries(): Promise<Entry[]> {
 const ok = (method: string, path: string, body?: unknown) => succeeded(api, method, path, body);
 
 test('every staff and admin action, and every read of personal data, leaves an entry naming the credential', async () => {
-  const credential = credentialOf(company.apiKey);
+  const credential = await credentialOf(company.apiKey);
   const host = await ok('POST', '/v1/hosts', { name: 'Dora Desk', email: 'dora@audited.test' });
   await ok('PATCH', '/v1/company', { name: 'Audited Company' });
   await ok('PATCH', '/v1/kiosk/settings', { requireAuthorization: true });
@@ -223,7 +223,7 @@ test('reads of the same thing by the same key within a minute make one entry', a
   const theirs = (await reader('GET', '/v1/audit')).body.entries as Entry[];
   assert.deepEqual(
     theirs.filter((e) => e.action === 'visitors.listed').map((e) => e.actorCredentialId),
-    [credentialOf(other.apiKey)],
+    [await credentialOf(other.apiKey)],
   );
 });
 
@@ -239,10 +239,10 @@ test('reads are written together, stamped when they happened, and none is lost w
     const startedAt = Date.now();
     for (const visit of visits) assert.equal((await admin('GET', `/v1/visit/${visit.id}`)).status, 200);
     await own.stop();
-    const reads = withServiceDb(
+    const reads = await withServiceDb(
       own.dataDir,
-      (db) =>
-        db.prepare("SELECT objectId, at FROM audit_log WHERE action = 'visit.read' ORDER BY id").all() as {
+      async (db) =>
+        await db.prepare("SELECT objectId, at FROM audit_log WHERE action = 'visit.read' ORDER BY id").all() as {
           objectId: string;
           at: number;
         }[],
@@ -258,14 +258,14 @@ test('reads are written together, stamped when they happened, and none is lost w
   }
 });
 
-test('the audit log is append-only, even for someone holding the database file', () => {
-  withServiceDb(
+test('the audit log is append-only, even for someone holding the database file', async () => {
+  await withServiceDb(
     service.dataDir,
     (db) => {
-      assert.throws(() => db.prepare('UPDATE audit_log SET action = ?').run('nothing'), /append-only/);
-      assert.throws(() => db.prepare('DELETE FROM audit_log').run(), /append-only/);
+      assert.throws(async () => await db.prepare('UPDATE audit_log SET action = ?').run('nothing'), /append-only/);
+      assert.throws(async () => await db.prepare('DELETE FROM audit_log').run(), /append-only/);
       // PostgreSQL empties a table without deleting its rows one by one (SQLite has no such statement).
-      if (!db.sqlite) assert.throws(() => db.exec('TRUNCATE audit_log'), /append-only/);
+      if (!db.sqlite) assert.throws(async () => await db.exec('TRUNCATE audit_log'), /append-only/);
     },
     { readonly: false },
   );
@@ -300,7 +300,7 @@ test('the command line records the keys it makes and the exports it writes', asy
   assert.deepEqual(
     log.map((e) => [e.action, e.objectId, `${e.actorCredentialId} as ${e.actorRole}`]),
     [
-      ['key.created', credentialOf(made.apiKey), 'device-owner as owner'],
+      ['key.created', await credentialOf(made.apiKey), 'device-owner as owner'],
       ['privacy.exported', null, 'device-owner as owner'],
       ['privacy.exported', null, 'device-owner as owner'],
     ],

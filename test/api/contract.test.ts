@@ -20,7 +20,7 @@ import { client, startService, type TestService } from '../helpers/service.ts';
  * operation (default 20); CONTRACT_SEED replays a run.
  */
 
-const routes = specRoutes();
+const routes = await specRoutes();
 const runsPerOperation = Number(process.env.CONTRACT_RUNS ?? 20);
 const seed = Number(process.env.CONTRACT_SEED ?? Date.now() % 2 ** 31);
 

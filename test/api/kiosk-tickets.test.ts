@@ -22,10 +22,10 @@ let screen: () => ReturnType<typeof client>;
 
 before(async () => {
   service = await startService({ port: 0, dataDir: tempDir(), logLevel: 'silent', clock });
-  const company = createCompany(service.ctx, { name: 'Acme', timezone: 'UTC' });
+  const company = await createCompany(service.ctx, { name: 'Acme', timezone: 'UTC' });
   admin = client(service.url, company.apiKey);
-  screen = () =>
-    client(service.url, insertCredential(service.ctx, { companyId: company.id, role: 'kiosk', label: 'Lobby' }).key);
+  screen = async () =>
+    client(service.url, (await insertCredential(service.ctx, { companyId: company.id, role: 'kiosk', label: 'Lobby' })).key);
   kiosk = screen();
   const gate = await admin('POST', '/v1/integration/access', {
     enabled: true,

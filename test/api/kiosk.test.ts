@@ -142,9 +142,9 @@ describe('the front-desk PIN', () => {
   });
 
   test('is stored as a sealed scrypt hash, never as the PIN', async () => {
-    const rows = withServiceDb(
+    const rows = await withServiceDb(
       service.dataDir,
-      (db) => db.prepare('SELECT pinHash FROM kiosk_settings WHERE pinHash IS NOT NULL').all() as { pinHash: string }[],
+      async (db) => await db.prepare('SELECT pinHash FROM kiosk_settings WHERE pinHash IS NOT NULL').all() as { pinHash: string }[],
     );
     assert.ok(rows.length >= 2);
     for (const row of rows) {
@@ -251,7 +251,7 @@ describe('the kiosk page at /', () => {
   });
 
   test('says plainly when the page is not built', async () => {
-    const ctx = testContext();
+    const ctx = await testContext();
     const app = express();
     app.use(kioskPages(ctx, join(ctx.dataDir, 'no-such-build')));
     const server = app.listen(0, '127.0.0.1');
@@ -259,7 +259,7 @@ describe('the kiosk page at /', () => {
     const { port } = server.address() as { port: number };
     const answer = await fetch(`http://127.0.0.1:${port}/`);
     server.close();
-    ctx.db.close();
+    await ctx.db.close();
     assert.equal(answer.status, 503);
     assert.match(await answer.text(), /npm run build:renderer/);
   });

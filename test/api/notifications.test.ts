@@ -115,7 +115,7 @@ describe('/v1/integration/notifications', () => {
       [second.body.smtpHost, second.body.smtpPort, second.body.smtpPassword, second.body.webhookSecret],
       ['mail.acme.test', 465, '********', '********'],
     );
-    const stored = storedBytes(service.dataDir);
+    const stored = await storedBytes(service.dataDir);
     assert.equal(stored.includes(credentials.pass), false);
     assert.equal(stored.includes(secret), false);
     for (const [body, field] of [

@@ -122,7 +122,7 @@ const expected: Record<string, readonly string[]> = {
   ],
 };
 
-const routes = specRoutes().filter((spec) => spec.access !== 'public');
+const routes = (await specRoutes()).filter((spec) => spec.access !== 'public');
 const name = (spec: { method: string; path: string }) => `${spec.method.toUpperCase()} ${spec.path}`;
 const adminRoutes = routes
   .filter((s) => s.access !== 'owner')
@@ -141,20 +141,20 @@ before(async () => {
     backups: { intervalMs: 0, keep: 1 },
   });
   const { ctx } = service;
-  const company = createCompany(ctx, { name: 'Acme', timezone: 'UTC' });
+  const company = await createCompany(ctx, { name: 'Acme', timezone: 'UTC' });
   keys.admin = company.apiKey;
   for (const role of ['readonly', 'kiosk', 'sync'] as const) {
-    keys[role] = insertCredential(ctx, { companyId: company.id, role, label: role }).key;
+    keys[role] = (await insertCredential(ctx, { companyId: company.id, role, label: role })).key;
   }
-  frontDeskKey = () =>
-    insertCredential(ctx, {
+  frontDeskKey = async () =>
+    (await insertCredential(ctx, {
       companyId: company.id,
       role: 'frontdesk',
       label: 'Front desk',
       expiresAt: Date.now() + frontDeskSession.maxMs,
-    }).key;
+    })).key;
   keys.frontdesk = frontDeskKey();
-  keys.owner = insertCredential(ctx, { companyId: null, role: 'owner', label: 'Owner' }).key;
+  keys.owner = (await insertCredential(ctx, { companyId: null, role: 'owner', label: 'Owner' })).key;
 });
 after(async () => {
   await service.close();
@@ -196,7 +196,7 @@ test('every route, called with every role, answers 403 FORBIDDEN exactly outside
 
 test('the OpenAPI document shows who may call each operation', async () => {
   const document = (await client(service.url)('GET', '/v1/openapi.json')).body;
-  for (const spec of specRoutes()) {
+  for (const spec of await specRoutes()) {
     const operation = document.paths[fillPath(spec.path, (param) => `{${param}}`)][spec.method];
     assert.deepEqual(operation['x-roles'], rolesOf(spec), name(spec));
     assert.match(operation.description, spec.access === 'public' ? /no credential/ : /Roles: |device owner/);

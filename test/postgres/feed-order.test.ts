@@ -57,56 +57,56 @@ describe('the change feed with concurrent writers', { skip: withoutPostgres }, (
   let held: Libpq;
   let behind: Libpq;
 
-  before(() => {
+  before(async () => {
     url = freshDatabase('feed_order');
-    reader = openService({ dataDir: tempDir(), database: url, logLevel: 'silent' });
+    reader = await openService({ dataDir: tempDir(), database: url, logLevel: 'silent' });
     held = connection(url);
     behind = connection(url);
   });
-  after(() => {
+  after(async () => {
     finishConnection(held);
     finishConnection(behind);
-    reader.db.close();
+    await reader.db.close();
   });
 
-  const read = (company: string, cursor: string | undefined) => readChanges(reader, company, cursor, 100);
+  const read = async (company: string, cursor: string | undefined) => await readChanges(reader, company, cursor, 100);
   const keys = (page: ReturnType<typeof read>) => page.changes.map((change) => change.key);
 
   it("a company's later write waits for the open one, and the reader gets both, in order", async () => {
-    const start = read('A', undefined).cursor;
+    const start = (await read('A', undefined)).cursor;
     run(held, 'BEGIN');
     run(held, entrySql('A', 'a-first'));
     assert.ok(behind.sendQuery(entrySql('A', 'a-second')));
     assert.ok(await stillWaiting(behind), "the second writer waits for the first's transaction");
 
-    const during = read('A', start);
+    const during = await read('A', start);
     assert.deepEqual(keys(during), [], 'nothing committed yet');
     assert.equal(during.cursor, start, 'the cursor does not move past numbers not yet committed');
 
     run(held, 'COMMIT');
     await finished(behind);
-    const afterwards = read('A', during.cursor);
+    const afterwards = await read('A', during.cursor);
     assert.deepEqual(keys(afterwards), ['a-first', 'a-second']);
   });
 
   it("another company's larger number, committed and read first, does not hide the smaller one", async () => {
-    const startA = read('A', undefined).cursor;
-    const startB = read('B', undefined).cursor;
+    const startA = (await read('A', undefined)).cursor;
+    const startB = (await read('B', undefined)).cursor;
     run(held, 'BEGIN');
     run(held, entrySql('A', 'a-late'));
     assert.ok(behind.sendQuery(entrySql('B', 'b-early')));
     await finished(behind);
 
-    const seqOf = (key: string) =>
-      reader.db.prepare('SELECT seq FROM sync_changes WHERE rowKey = ?').pluck().get(key) as number | undefined;
-    const bPage = read('B', startB);
+    const seqOf = async (key: string) =>
+      await reader.db.prepare('SELECT seq FROM sync_changes WHERE rowKey = ?').pluck().get(key) as number | undefined;
+    const bPage = await read('B', startB);
     assert.deepEqual(keys(bPage), ['b-early'], "B's entry is read while A's transaction is open");
-    const aDuring = read('A', startA);
+    const aDuring = await read('A', startA);
     assert.deepEqual(keys(aDuring), []);
 
     run(held, 'COMMIT');
-    assert.ok((seqOf('a-late') ?? 0) < (seqOf('b-early') ?? 0), "A's number is the smaller, committed after B's");
-    assert.deepEqual(keys(read('A', aDuring.cursor)), ['a-late'], "A's entry is not skipped");
-    assert.deepEqual(keys(read('B', bPage.cursor)), [], 'B has nothing more');
+    assert.ok((await seqOf('a-late') ?? 0) < (await seqOf('b-early') ?? 0), "A's number is the smaller, committed after B's");
+    assert.deepEqual(keys(await read('A', aDuring.cursor)), ['a-late'], "A's entry is not skipped");
+    assert.deepEqual(keys(await read('B', bPage.cursor)), [], 'B has nothing more');
   });
 });

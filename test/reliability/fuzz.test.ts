@@ -25,7 +25,7 @@ import { client, startService, type TestService } from '../helpers/service.ts';
  * printed, and FUZZ_SEED replays it.
  */
 
-const routes = specRoutes();
+const routes = await specRoutes();
 const bodyLimit = bodyLimits.maxBytes;
 const runsPerRoute = Math.max(20, Math.ceil(Number(process.env.FUZZ_CASES ?? 3000) / routes.length));
 const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);

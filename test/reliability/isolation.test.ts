@@ -34,7 +34,7 @@ const run = randomBytes(4).toString('hex');
 const token = (letter: string, field: string) => `${letter}${run}${field}`;
 const tokensOf = (letter: string) => new RegExp(`${letter}${run}[a-z]+`, 'g');
 
-const routes = specRoutes();
+const routes = await specRoutes();
 let service: TestService;
 let a: Company;
 let b: Company;

@@ -59,7 +59,7 @@ describe('wrong API keys', () => {
     dataDir = tempDir();
     const database = engineEnv(dataDir).PORTARIA_DATABASE;
     service = await startService({ port: 0, dataDir, database, logLevel: 'silent', clock, ...options });
-    ({ apiKey, id: companyId } = createCompany(service.ctx, { name: 'Key Co' }));
+    ({ apiKey, id: companyId } = await createCompany(service.ctx, { name: 'Key Co' }));
   }
   const hosts = (headers: Record<string, string>, from?: string) => get(service.url, '/v1/hosts', headers, from);
 
@@ -107,8 +107,8 @@ describe('wrong API keys', () => {
   });
 
   test("the front desk's ended session does not lock the lobby's kiosk credential", async () => {
-    const kioskKey = enrolDevice(service.ctx, companyId).kioskKey;
-    const { token } = openFrontDeskSession(service.ctx, callerOf(service.ctx, apiKey));
+    const kioskKey = (await enrolDevice(service.ctx, companyId)).kioskKey;
+    const { token } = await openFrontDeskSession(service.ctx, await callerOf(service.ctx, apiKey));
     clock.advance(24 * 3_600_000);
     for (let i = 0; i < 3 * maxFailures; i++) {
       assert.notEqual((await hosts(bearer(token))).status, 200, 'the ended session is refused');

@@ -179,10 +179,10 @@ test('a kiosk that stored the hub key as a local credential revokes it when it s
   const device = await startKiosk(proxy.url, company.apiKey);
   await device.stop();
   // What kiosks made before this rule hold: the hub key's hash as a local admin credential.
-  withServiceDb(
+  await withServiceDb(
     device.dataDir,
-    (db) =>
-      db
+    async (db) =>
+      await db
         .prepare(
           `INSERT INTO credentials (id, companyId, role, label, prefix, keyHash, createdAt)
            VALUES ('oldhubkey', ?, 'admin', 'Hub key', ?, ?, 0)`,
