@@ -67,7 +67,11 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 const began = performance.now();
 const loadAtStart = loadavg()[0] as number;
 
-async function seeded(dir: string, counts: SeedCounts, profile: SeedProfile): Promise<SeededData & { seconds: number }> {
+async function seeded(
+  dir: string,
+  counts: SeedCounts,
+  profile: SeedProfile,
+): Promise<SeededData & { seconds: number }> {
   const name = relative(workRoot, dir);
   const reused = reusableSeed(dir, counts, profile);
   if (reused) return { ...reused, seconds: 0 };

@@ -113,7 +113,11 @@ export function reusableSeed(dir: string, counts: SeedCounts, profile: SeedProfi
   return same ? manifest : undefined;
 }
 
-export async function seed(dir: string, counts: SeedCounts, profile: SeedProfile): Promise<SeededData & { seconds: number }> {
+export async function seed(
+  dir: string,
+  counts: SeedCounts,
+  profile: SeedProfile,
+): Promise<SeededData & { seconds: number }> {
   const started = performance.now();
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });

@@ -40,10 +40,10 @@ export function deviceRoutes(ctx: Context): RouteSpec[] {
       errors: [],
       handle: async () => {
         const enrolled = (await deviceEnrolment(ctx))?.companyId;
-        const rows = await prepared(
+        const rows = (await prepared(
           ctx.db,
           'SELECT id, name, createdAt FROM companies WHERE deletedAt IS NULL ORDER BY createdAt, id',
-        ).all() as { id: string; name: string; createdAt: number }[];
+        ).all()) as { id: string; name: string; createdAt: number }[];
         const companies = rows.map((row) => ({
           ...row,
           createdAt: formatInZone(row.createdAt, zone),
@@ -91,7 +91,7 @@ export function deviceRoutes(ctx: Context): RouteSpec[] {
         if (followed !== null && followed !== body.companyId) throw new ApiError('MANAGED_BY_HUB');
         await enrolDevice(ctx, body.companyId);
         const pin = await setFirstPin(ctx, body.companyId);
-        return { ...await device(), ...(pin ? { pin } : {}) };
+        return { ...(await device()), ...(pin ? { pin } : {}) };
       },
     }),
   ];

@@ -28,13 +28,14 @@ interface EnrolmentRow {
 }
 
 async function readRow(ctx: Context): Promise<EnrolmentRow | undefined> {
-  return await prepared(ctx.db, 'SELECT companyId, kioskCredentialId, kioskKey, enrolledAt FROM device_enrolment').get() as
-    | EnrolmentRow
-    | undefined;
+  return (await prepared(
+    ctx.db,
+    'SELECT companyId, kioskCredentialId, kioskKey, enrolledAt FROM device_enrolment',
+  ).get()) as EnrolmentRow | undefined;
 }
 
 const companyExists = async (ctx: Context, companyId: string): Promise<boolean> =>
-  await prepared(ctx.db, 'SELECT 1 FROM companies WHERE id = ? AND deletedAt IS NULL').get(companyId) !== undefined;
+  (await prepared(ctx.db, 'SELECT 1 FROM companies WHERE id = ? AND deletedAt IS NULL').get(companyId)) !== undefined;
 
 /**
  * Makes this device's kiosk serve `companyId`, with a new kiosk credential (the previous one is revoked: a page
@@ -42,13 +43,13 @@ const companyExists = async (ctx: Context, companyId: string): Promise<boolean> 
  */
 export async function enrolDevice(ctx: Context, companyId: string): Promise<Enrolment> {
   return await inTransaction(ctx, async () => {
-    if (!await companyExists(ctx, companyId)) throw new ApiError('NOT_FOUND');
+    if (!(await companyExists(ctx, companyId))) throw new ApiError('NOT_FOUND');
     const previous = await readRow(ctx);
     if (previous) {
-      const revoked = await prepared(ctx.db, 'UPDATE credentials SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL').run(
-        ctx.clock.now(),
-        previous.kioskCredentialId,
-      );
+      const revoked = await prepared(
+        ctx.db,
+        'UPDATE credentials SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL',
+      ).run(ctx.clock.now(), previous.kioskCredentialId);
       if (revoked.changes > 0) {
         await recordAudit(ctx, deviceOwnerActor(previous.companyId), {
           action: 'key.revoked',
@@ -58,7 +59,11 @@ export async function enrolDevice(ctx: Context, companyId: string): Promise<Enro
       }
     }
     const { id, key } = await insertCredential(ctx, { companyId, role: 'kiosk', label: 'Kiosk screen' });
-    await recordAudit(ctx, deviceOwnerActor(companyId), { action: 'key.created', objectType: 'credential', objectId: id });
+    await recordAudit(ctx, deviceOwnerActor(companyId), {
+      action: 'key.created',
+      objectType: 'credential',
+      objectId: id,
+    });
     const row: EnrolmentRow = {
       companyId,
       kioskCredentialId: id,
@@ -95,13 +100,16 @@ export async function deviceEnrolment(ctx: Context): Promise<Enrolment | undefin
     row = await readRow(ctx);
   }
   if (!row) return undefined;
-  if (!await credentialLive(ctx, row.kioskCredentialId)) return await enrolDevice(ctx, row.companyId);
+  if (!(await credentialLive(ctx, row.kioskCredentialId))) return await enrolDevice(ctx, row.companyId);
   return { ...row, kioskKey: ctx.secrets.open(row.kioskKey) };
 }
 
 /** A device that serves no company and holds none: the first company it meets may become its own. */
 export async function isFreshDevice(ctx: Context): Promise<boolean> {
-  return await readRow(ctx) === undefined && await prepared(ctx.db, 'SELECT 1 FROM companies LIMIT 1').get() === undefined;
+  return (
+    (await readRow(ctx)) === undefined &&
+    (await prepared(ctx.db, 'SELECT 1 FROM companies LIMIT 1').get()) === undefined
+  );
 }
 
 /**
@@ -128,7 +136,7 @@ export function newPin(random: Random): string {
  * its hash is kept). Undefined when the company has a PIN already.
  */
 export async function setFirstPin(ctx: Context, companyId: string): Promise<string | undefined> {
-  if (!await companyCaller(ctx, companyId) || await storedPinHash(ctx, companyId)) return undefined;
+  if (!(await companyCaller(ctx, companyId)) || (await storedPinHash(ctx, companyId))) return undefined;
   const pin = newPin(ctx.random);
   // Set by the device owner (the command line, the first start): so the audit log says.
   await savePinHash(ctx, deviceOwnerActor(companyId), await hashPin(pin, ctx.random.bytes(16)));
@@ -154,7 +162,7 @@ export async function createCompanyForDevice(
   input: Parameters<typeof createCompany>[1],
 ): Promise<EnrolledCompany> {
   const company = await inTransaction(ctx, async () => {
-    const enrolled = await deviceEnrolment(ctx) === undefined;
+    const enrolled = (await deviceEnrolment(ctx)) === undefined;
     const created = await createCompany(ctx, input);
     if (enrolled) await enrolDevice(ctx, created.id);
     return { ...created, enrolled };
@@ -168,6 +176,6 @@ export async function createCompanyForDevice(
  * once), printed once with its first PIN. Undefined when the device has its company already, or waits for a hub's.
  */
 export async function firstStartCompany(ctx: Context, name: string): Promise<EnrolledCompany | undefined> {
-  if (!await isFreshDevice(ctx) || (await syncState(ctx)).upstreamUrl !== null) return undefined;
+  if (!(await isFreshDevice(ctx)) || (await syncState(ctx)).upstreamUrl !== null) return undefined;
   return createCompanyForDevice(ctx, { name });
 }

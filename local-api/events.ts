@@ -55,7 +55,7 @@ export type EventListener = (event: DomainEvent) => Promise<void>;
  * Decides whether a write may run, before it changes anything: throws the refusal (an ApiError). Given the event
  * the write will publish, as the write calls `decide` with it.
  */
-export type WriteRule = (name: EventName, caller: Caller) => void;
+export type WriteRule = (name: EventName, caller: Caller) => Promise<void>;
 
 export interface EventBus {
   subscribe(listener: EventListener): void;
@@ -65,7 +65,7 @@ export interface EventBus {
    * Called by each write once its input is checked and before its first change, with the event it will publish:
    * a refused write throws here, so nothing of it runs.
    */
-  decide(name: EventName, caller: Caller): void;
+  decide(name: EventName, caller: Caller): Promise<void>;
   publish(
     name: EventName,
     caller: Caller,
@@ -79,8 +79,8 @@ export function createEventBus(): EventBus {
   return {
     subscribe: (listener) => void listeners.push(listener),
     addRule: (rule) => void rules.push(rule),
-    decide(name, caller) {
-      for (const rule of rules) rule(name, caller);
+    async decide(name, caller) {
+      for (const rule of rules) await rule(name, caller);
     },
     async publish(name, caller, build) {
       if (listeners.length === 0) return;

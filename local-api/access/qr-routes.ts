@@ -78,7 +78,12 @@ async function answerCode(res: Response, query: unknown, code: QrCode, caller: C
   return undefined;
 }
 
-async function issueFor(ctx: Context, caller: Caller, subject: QrSubject, cardNumber: number | undefined): Promise<QrCode> {
+async function issueFor(
+  ctx: Context,
+  caller: Caller,
+  subject: QrSubject,
+  cardNumber: number | undefined,
+): Promise<QrCode> {
   const settings = await qrSettingsOf(ctx, caller.companyId);
   if (cardNumber === undefined) throw new ApiError('MISSING_ACCESS_CARD_NUMBER');
   return issueCode(settings, subject, cardNumber, ctx.clock.now(), ctx.random);

@@ -25,7 +25,7 @@ const columnKinds = { booleans, json: [], times: [] };
 
 /** The company's configuration with its secrets opened, or undefined when none was ever saved. */
 export async function findAccessConfig(ctx: Context, companyId: string): Promise<AccessConfig | undefined> {
-  const row = await prepared(ctx.db, 'SELECT * FROM access_configs WHERE companyId = ?').get(companyId) as
+  const row = (await prepared(ctx.db, 'SELECT * FROM access_configs WHERE companyId = ?').get(companyId)) as
     | Record<string, unknown>
     | undefined;
   if (!row) return undefined;
@@ -69,11 +69,16 @@ export async function saveAccessConfig(ctx: Context, caller: Caller, input: Acce
   const row = objectToRow(sealed, columnKinds);
   const now = ctx.clock.now();
   return await inTransaction(ctx, async () => {
-    ctx.events.decide('access.updated', caller);
+    await ctx.events.decide('access.updated', caller);
     if (await findAccessConfig(ctx, caller.companyId)) {
       await updateConfigRow(ctx, caller.companyId, { ...row, updatedAt: now });
     } else {
-      await insertRow(ctx.db, 'access_configs', { ...row, companyId: caller.companyId, createdAt: now, updatedAt: now });
+      await insertRow(ctx.db, 'access_configs', {
+        ...row,
+        companyId: caller.companyId,
+        createdAt: now,
+        updatedAt: now,
+      });
     }
     const config = await getAccessConfig(ctx, caller);
     await ctx.events.publish('access.updated', caller, () => publicAccessConfig(config, caller));
@@ -98,8 +103,9 @@ async function updateConfigRow(ctx: Context, companyId: string, row: Record<stri
 
 export async function deleteAccessConfig(ctx: Context, caller: Caller): Promise<void> {
   await inTransaction(ctx, async () => {
-    ctx.events.decide('access.deleted', caller);
-    const deleted = (await prepared(ctx.db, 'DELETE FROM access_configs WHERE companyId = ?').run(caller.companyId)).changes;
+    await ctx.events.decide('access.deleted', caller);
+    const deleted = (await prepared(ctx.db, 'DELETE FROM access_configs WHERE companyId = ?').run(caller.companyId))
+      .changes;
     if (deleted > 0) await ctx.events.publish('access.deleted', caller, () => ({ type: 'accessConfig' }));
   });
 }

@@ -80,7 +80,11 @@ function detailsOf(object: Record<string, unknown>): Record<string, number | boo
  * Appends an entry. Inside a write's transaction it commits or rolls back with the write; outside one (a refused
  * PIN, a read) it commits at once.
  */
-export async function recordAudit(ctx: Pick<Context, 'db' | 'clock'>, actor: AuditActor, fact: AuditFact): Promise<void> {
+export async function recordAudit(
+  ctx: Pick<Context, 'db' | 'clock'>,
+  actor: AuditActor,
+  fact: AuditFact,
+): Promise<void> {
   await appendEntry(ctx.db, actor, fact, ctx.clock.now());
 }
 
@@ -201,10 +205,10 @@ export const auditQueryFields: QueryFields = {
 export async function listAudit(ctx: Context, caller: Caller, query: ListQuery): Promise<Record<string, unknown>[]> {
   await flushReads(ctx.db);
   const where = query.where ? `AND ${query.where}` : '';
-  const rows = await prepared(
+  const rows = (await prepared(
     ctx.db,
     `SELECT * FROM audit_log WHERE companyId = :companyId ${where} ORDER BY ${query.orderBy} LIMIT :limit OFFSET :offset`,
-  ).all({ ...query.params, companyId: caller.companyId, limit: query.limit, offset: query.offset }) as AuditRow[];
+  ).all({ ...query.params, companyId: caller.companyId, limit: query.limit, offset: query.offset })) as AuditRow[];
   return rows.map((row) => auditObject(row, caller));
 }
 
@@ -216,11 +220,15 @@ const auditObject = ({ companyId: _company, at, details, ...row }: AuditRow, cal
 });
 
 /** The company's entries about the given objects (a person's visits, invitees…), oldest first. */
-export async function auditOfObjects(ctx: Context, caller: Caller, ids: readonly string[]): Promise<Record<string, unknown>[]> {
-  const rows = await prepared(
+export async function auditOfObjects(
+  ctx: Context,
+  caller: Caller,
+  ids: readonly string[],
+): Promise<Record<string, unknown>[]> {
+  const rows = (await prepared(
     ctx.db,
     `SELECT * FROM audit_log WHERE companyId = ? AND objectId IN (SELECT value FROM ${jsonTextElements(ctx.db, '?')})
      ORDER BY id`,
-  ).all(caller.companyId, JSON.stringify(ids)) as AuditRow[];
+  ).all(caller.companyId, JSON.stringify(ids))) as AuditRow[];
   return rows.map((row) => auditObject(row, caller));
 }

@@ -49,7 +49,7 @@ export async function getBlocklistEntry(ctx: Context, caller: Caller, id: string
 
 /** Who created or deleted an entry is one of the company's hosts: another company's id is refused. */
 async function requireOwnHost(ctx: Context, caller: Caller, hostId: string | null | undefined): Promise<void> {
-  if (hostId && !await findHost(ctx, caller, hostId)) throw new ApiError('HOST_NOT_FOUND');
+  if (hostId && !(await findHost(ctx, caller, hostId))) throw new ApiError('HOST_NOT_FOUND');
 }
 
 /** The entry's stored fields with the normalized keys the door compares. */
@@ -65,21 +65,32 @@ export async function createBlocklistEntry(ctx: Context, caller: Caller, input: 
     await requireOwnHost(ctx, caller, input.createdById);
     const id = newRecordId(ctx.random);
     const now = ctx.clock.now();
-    ctx.events.decide('blocklist.created', caller);
-    await insertRow(ctx.db, 'blocklist', { ...fields, id, companyId: caller.companyId, createdAt: now, updatedAt: now });
+    await ctx.events.decide('blocklist.created', caller);
+    await insertRow(ctx.db, 'blocklist', {
+      ...fields,
+      id,
+      companyId: caller.companyId,
+      createdAt: now,
+      updatedAt: now,
+    });
     const row = await getBlocklistEntry(ctx, caller, id);
     await ctx.events.publish('blocklist.created', caller, () => blocklistObject(row, caller));
     return row;
   });
 }
 
-export async function updateBlocklistEntry(ctx: Context, caller: Caller, id: string, input: BlocklistInput): Promise<BlocklistRow> {
+export async function updateBlocklistEntry(
+  ctx: Context,
+  caller: Caller,
+  id: string,
+  input: BlocklistInput,
+): Promise<BlocklistRow> {
   return await inTransaction(ctx, async () => {
     const current = await getBlocklistEntry(ctx, caller, id);
     await requireOwnHost(ctx, caller, input.createdById);
     const merged = { ...(rowToObject(current, blocklistColumns, caller.timeZone) as PersonIds), ...input };
     const { cpfKey, rgKey, documentKey, emailKey, phoneKey, phoneTail } = storedFields(merged);
-    ctx.events.decide('blocklist.updated', caller);
+    await ctx.events.decide('blocklist.updated', caller);
     await updateRow(ctx.db, 'blocklist', caller.companyId, id, {
       ...objectToRow(input, blocklistColumns),
       companyId: caller.companyId,
@@ -92,12 +103,17 @@ export async function updateBlocklistEntry(ctx: Context, caller: Caller, id: str
   });
 }
 
-export async function deleteBlocklistEntry(ctx: Context, caller: Caller, id: string, deletedById: string | null): Promise<void> {
+export async function deleteBlocklistEntry(
+  ctx: Context,
+  caller: Caller,
+  id: string,
+  deletedById: string | null,
+): Promise<void> {
   await inTransaction(ctx, async () => {
     const row = await getBlocklistEntry(ctx, caller, id);
     await requireOwnHost(ctx, caller, deletedById);
     const now = ctx.clock.now();
-    ctx.events.decide('blocklist.deleted', caller);
+    await ctx.events.decide('blocklist.deleted', caller);
     await updateRow(ctx.db, 'blocklist', caller.companyId, id, { deletedAt: now, updatedAt: now, deletedById });
     const deleted = { ...row, deletedAt: now, updatedAt: now, deletedById };
     await ctx.events.publish('blocklist.deleted', caller, () => blocklistObject(deleted, caller));
@@ -140,9 +156,13 @@ export function heldByName(entry: BlocklistRow, name: string, keys: ReturnType<t
  * no identifier matches, an entry of the person's name with nothing to tell them apart (`heldByName`) is a match
  * `on: 'name'`: the visit is held for the front desk, not blocked (people share names).
  */
-export async function screenVisitor(ctx: Context, caller: Caller, person: PersonAtDoor): Promise<BlocklistMatch | undefined> {
+export async function screenVisitor(
+  ctx: Context,
+  caller: Caller,
+  person: PersonAtDoor,
+): Promise<BlocklistMatch | undefined> {
   const keys = identityKeys(person);
-  return await screenIdentifiers(ctx, caller, keys) ?? await screenName(ctx, caller, person.name ?? '', keys);
+  return (await screenIdentifiers(ctx, caller, keys)) ?? (await screenName(ctx, caller, person.name ?? '', keys));
 }
 
 async function screenName(
@@ -154,11 +174,11 @@ async function screenName(
   if (normalizeName(name) === '') return undefined;
   // Names are compared normalized in JavaScript (SQLite's and PostgreSQL's lower() differ on accents): the
   // company's named entries are read, a short list.
-  const named = await prepared(
+  const named = (await prepared(
     ctx.db,
     `SELECT * FROM blocklist WHERE companyId = ? AND deletedAt IS NULL AND name IS NOT NULL AND name <> ''
      ORDER BY createdAt, rowid`,
-  ).all(caller.companyId) as BlocklistRow[];
+  ).all(caller.companyId)) as BlocklistRow[];
   const entry = named.find((row) => heldByName(row, name, keys));
   return entry ? { entry, on: 'name' } : undefined;
 }
@@ -172,7 +192,7 @@ async function screenIdentifiers(
   if (![...numbers, keys.emailKey, keys.phoneTail].some((key) => key !== null)) return undefined;
   // One indexed lookup per key, united: an OR over the keys would read every entry of the company.
   const live = 'SELECT rowid AS position, * FROM blocklist WHERE companyId = :companyId AND deletedAt IS NULL AND';
-  const candidates = await prepared(
+  const candidates = (await prepared(
     ctx.db,
     `${live} cpfKey IN (:a, :b, :c) UNION ${live} rgKey IN (:a, :b, :c) UNION ${live} documentKey IN (:a, :b, :c)
      UNION ${live} emailKey = :emailKey UNION ${live} phoneTail = :phoneTail
@@ -184,7 +204,7 @@ async function screenIdentifiers(
     c: numbers[2],
     emailKey: keys.emailKey,
     phoneTail: keys.phoneTail,
-  }) as BlocklistRow[];
+  })) as BlocklistRow[];
   for (const entry of candidates) {
     const has = (key: string | null) => key !== null && numbers.includes(key);
     if (has(entry.cpfKey)) return { entry, on: 'cpf' };

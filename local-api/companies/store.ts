@@ -29,7 +29,12 @@ export async function createCompany(
          VALUES (?, ?, ?, ?, ?, ?)`,
       )
       .run(id, now, now, input.name, now + trialDays * 86_400_000, input.timezone ?? null);
-    const credential = await insertCredential(ctx, { companyId: id, role: 'admin', label: 'API key', key: input.apiKey });
+    const credential = await insertCredential(ctx, {
+      companyId: id,
+      role: 'admin',
+      label: 'API key',
+      key: input.apiKey,
+    });
     await recordAudit(ctx, deviceOwnerActor(id), {
       action: 'key.created',
       objectType: 'credential',
@@ -40,9 +45,9 @@ export async function createCompany(
 }
 
 async function companyRow(ctx: Context, caller: Caller): Promise<Record<string, unknown>> {
-  const row = await prepared(ctx.db, 'SELECT * FROM companies WHERE id = ? AND deletedAt IS NULL').get(caller.companyId) as
-    | Record<string, unknown>
-    | undefined;
+  const row = (await prepared(ctx.db, 'SELECT * FROM companies WHERE id = ? AND deletedAt IS NULL').get(
+    caller.companyId,
+  )) as Record<string, unknown> | undefined;
   if (!row) throw new ApiError('NOT_FOUND');
   return row;
 }
@@ -74,7 +79,11 @@ function mergedMessages(current: unknown, given: Readonly<Record<string, string 
  * Updates the caller's company. Secrets are sealed before they reach SQLite; the mask leaves one unchanged. The
  * next request reads the new zone and language (the caller cache is emptied by the write).
  */
-export async function updateCompany(ctx: Context, caller: Caller, input: CompanyUpdateInput): Promise<Record<string, unknown>> {
+export async function updateCompany(
+  ctx: Context,
+  caller: Caller,
+  input: CompanyUpdateInput,
+): Promise<Record<string, unknown>> {
   const { plan: _plan, planIsActive: _active, trialUntil: _trial, ...changes } = input;
   checkBrandColor(changes.brandColor);
   const values: Record<string, unknown> = { ...changes };
@@ -99,7 +108,7 @@ export async function updateCompany(ctx: Context, caller: Caller, input: Company
     if (parent && parent !== current.parentCompanyId) {
       throw new ApiError('INVALID_PARAMETER', { field: 'parentCompanyId' });
     }
-    ctx.events.decide('company.updated', caller);
+    await ctx.events.decide('company.updated', caller);
     const columns = Object.keys(row);
     await prepared(
       ctx.db,
@@ -112,9 +121,9 @@ export async function updateCompany(ctx: Context, caller: Caller, input: Company
 
 /** The caller a company's own background work (the retention sweep) acts as. */
 export async function companyCaller(ctx: Context, companyId: string): Promise<Caller | undefined> {
-  const row = await ctx.db
+  const row = (await ctx.db
     .prepare('SELECT id, timezone, lang FROM companies WHERE id = ? AND deletedAt IS NULL')
-    .get(companyId) as { id: string; timezone: string | null; lang: string } | undefined;
+    .get(companyId)) as { id: string; timezone: string | null; lang: string } | undefined;
   return (
     row && {
       companyId: row.id,

@@ -83,27 +83,27 @@ const credentialColumns = 'id, companyId, role, label, prefix, createdAt, lastUs
 
 /** The company's credentials, newest first; revoked ones too (with when), front-desk sessions that ended not. */
 export async function companyCredentials(ctx: Context, companyId: string): Promise<CredentialRow[]> {
-  return await prepared(
+  return (await prepared(
     ctx.db,
     `SELECT ${credentialColumns} FROM credentials WHERE companyId = ? ORDER BY createdAt DESC, id`,
-  ).all(companyId) as CredentialRow[];
+  ).all(companyId)) as CredentialRow[];
 }
 
 export async function credentialRow(ctx: Context, companyId: string, id: string): Promise<CredentialRow> {
-  const row = await prepared(ctx.db, `SELECT ${credentialColumns} FROM credentials WHERE companyId = ? AND id = ?`).get(
-    companyId,
-    id,
-  ) as CredentialRow | undefined;
+  const row = (await prepared(
+    ctx.db,
+    `SELECT ${credentialColumns} FROM credentials WHERE companyId = ? AND id = ?`,
+  ).get(companyId, id)) as CredentialRow | undefined;
   if (!row) throw new ApiError('NOT_FOUND');
   return row;
 }
 
 /** The device-owner tokens (`portaria owner token`), newest first, revoked ones too: they belong to no company. */
 export async function ownerTokens(ctx: Context): Promise<CredentialRow[]> {
-  return await prepared(
+  return (await prepared(
     ctx.db,
     `SELECT ${credentialColumns} FROM credentials WHERE companyId IS NULL AND role = 'owner' ORDER BY createdAt DESC, id`,
-  ).all() as CredentialRow[];
+  ).all()) as CredentialRow[];
 }
 
 async function ownerTokenRow(ctx: Context, id: string): Promise<CredentialRow> {
@@ -142,7 +142,7 @@ export async function revokeKey(ctx: Context, key: string): Promise<void> {
 
 /** Whether a credential can still be used (not revoked, not expired). */
 export async function credentialLive(ctx: Context, id: string): Promise<boolean> {
-  const row = await prepared(ctx.db, 'SELECT expiresAt, revokedAt FROM credentials WHERE id = ?').get(id) as
+  const row = (await prepared(ctx.db, 'SELECT expiresAt, revokedAt FROM credentials WHERE id = ?').get(id)) as
     | Pick<CredentialRow, 'expiresAt' | 'revokedAt'>
     | undefined;
   return row !== undefined && row.revokedAt === null && (row.expiresAt === null || row.expiresAt > ctx.clock.now());
@@ -204,9 +204,9 @@ async function principalCache(db: Db): Promise<PrincipalCache> {
     if (db.sqlite) forgetOnLocalWrites(db.sqlite, cache);
     caches.set(db, cache);
   }
-  const dataVersion = await prepared(db, db.sqlite ? 'PRAGMA data_version' : callersVersionSql)
+  const dataVersion = (await prepared(db, db.sqlite ? 'PRAGMA data_version' : callersVersionSql)
     .pluck()
-    .get() as number;
+    .get()) as number;
   if (dataVersion !== cache.dataVersion || cache.entries.size >= maxCached) {
     cache.entries.clear();
     cache.dataVersion = dataVersion;
@@ -259,9 +259,9 @@ const ended = (entry: CachedPrincipal, now: number): boolean =>
  */
 async function usedElsewhere(ctx: Context, entry: CachedPrincipal, now: number): Promise<boolean> {
   if (entry.expiresAt !== null && now >= entry.expiresAt) return false;
-  const saved = await prepared(ctx.db, 'SELECT lastUsedAt FROM credentials WHERE id = ? AND revokedAt IS NULL')
+  const saved = (await prepared(ctx.db, 'SELECT lastUsedAt FROM credentials WHERE id = ? AND revokedAt IS NULL')
     .pluck()
-    .get(entry.principal.credentialId) as number | null | undefined;
+    .get(entry.principal.credentialId)) as number | null | undefined;
   if (typeof saved !== 'number' || saved <= entry.lastUsedAt) return false;
   entry.lastUsedAt = saved;
   entry.savedLastUsedAt = saved;
@@ -281,12 +281,12 @@ export async function principalForKey(ctx: Context, key: string): Promise<Princi
   const now = ctx.clock.now();
   let entry = cache.entries.get(cacheKey);
   if (!entry) {
-    const row = await prepared(
+    const row = (await prepared(
       ctx.db,
       `SELECT k.id, k.keyHash, k.companyId, k.role, k.createdAt, k.lastUsedAt, k.expiresAt, c.timezone, c.lang
        FROM credentials k LEFT JOIN companies c ON c.id = k.companyId
        WHERE k.keyHash = ? AND k.revokedAt IS NULL AND (k.companyId IS NULL OR c.deletedAt IS NULL)`,
-    ).get(hash) as FoundRow | undefined;
+    ).get(hash)) as FoundRow | undefined;
     if (!row || !keyMatches(key, row.keyHash)) return undefined;
     const lastUsedAt = row.lastUsedAt ?? row.createdAt;
     entry = {
@@ -298,7 +298,7 @@ export async function principalForKey(ctx: Context, key: string): Promise<Princi
     };
     if (ended(entry, now)) return undefined;
     cache.entries.set(cacheKey, entry);
-  } else if (ended(entry, now) && !await usedElsewhere(ctx, entry, now)) {
+  } else if (ended(entry, now) && !(await usedElsewhere(ctx, entry, now))) {
     cache.entries.delete(cacheKey);
     return undefined;
   }

@@ -60,7 +60,8 @@ export function customFieldRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve a custom-field definition',
       response: customFieldObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: async ({ caller, params }) => customFieldObject(await getCustomField(ctx, caller, String(params.id)), caller),
+      handle: async ({ caller, params }) =>
+        customFieldObject(await getCustomField(ctx, caller, String(params.id)), caller),
     }),
     route({
       method: 'patch',

@@ -63,14 +63,18 @@ function requireOptions(type: CustomFieldType, options: readonly string[], label
 const sameList = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((item, i) => item === b[i]);
 
-export async function createCustomField(ctx: Context, caller: Caller, input: CustomFieldCreateInput): Promise<CustomFieldRow> {
+export async function createCustomField(
+  ctx: Context,
+  caller: Caller,
+  input: CustomFieldCreateInput,
+): Promise<CustomFieldRow> {
   requireOptions(input.type, input.options ?? [], input.localizedOptions ?? {});
   return await inTransaction(ctx, async () => {
     const taken = prepared(ctx.db, 'SELECT 1 FROM custom_fields WHERE id = ?');
     let id = newCustomFieldId(ctx.random);
     while (await taken.get(id)) id = newCustomFieldId(ctx.random);
     const now = ctx.clock.now();
-    ctx.events.decide('customfield.created', caller);
+    await ctx.events.decide('customfield.created', caller);
     await insertRow(ctx.db, 'custom_fields', {
       ...objectToRow(input, customFieldColumns),
       id,
@@ -100,7 +104,7 @@ export async function updateCustomField(
       input.localizedOptions ??
       (sameList(options, currentOptions) ? (JSON.parse(current.localizedOptions) as OptionLabels) : {});
     requireOptions(input.type ?? current.type, options, labels);
-    ctx.events.decide('customfield.updated', caller);
+    await ctx.events.decide('customfield.updated', caller);
     await updateRow(ctx.db, 'custom_fields', caller.companyId, id, {
       ...objectToRow({ ...input, localizedOptions: labels }, customFieldColumns),
       updatedAt: ctx.clock.now(),
@@ -116,7 +120,7 @@ export async function deleteCustomField(ctx: Context, caller: Caller, id: string
   await inTransaction(ctx, async () => {
     const row = await getCustomField(ctx, caller, id);
     const now = ctx.clock.now();
-    ctx.events.decide('customfield.deleted', caller);
+    await ctx.events.decide('customfield.deleted', caller);
     await updateRow(ctx.db, 'custom_fields', caller.companyId, id, { deletedAt: now, updatedAt: now });
     const deleted = { ...row, deletedAt: now, updatedAt: now };
     await ctx.events.publish('customfield.deleted', caller, () => customFieldObject(deleted, caller));
@@ -125,7 +129,10 @@ export async function deleteCustomField(ctx: Context, caller: Caller, id: string
 
 /** Definitions in the order the kiosk shows them, whatever the query compares. */
 export async function listCustomFields(ctx: Context, caller: Caller, query: ListQuery): Promise<CustomFieldRow[]> {
-  return await listRows<CustomFieldRow>(ctx.db, 'custom_fields', caller.companyId, { ...query, orderBy: 'sort, rowid' });
+  return await listRows<CustomFieldRow>(ctx.db, 'custom_fields', caller.companyId, {
+    ...query,
+    orderBy: 'sort, rowid',
+  });
 }
 
 interface Definition {
@@ -151,9 +158,9 @@ function optionInLanguages(definition: Definition, value: string): Record<string
 }
 
 async function definitions(ctx: Context, caller: Caller): Promise<Map<string, Definition>> {
-  const rows = await prepared(ctx.db, 'SELECT * FROM custom_fields WHERE companyId = ? AND deletedAt IS NULL').all(
+  const rows = (await prepared(ctx.db, 'SELECT * FROM custom_fields WHERE companyId = ? AND deletedAt IS NULL').all(
     caller.companyId,
-  ) as CustomFieldRow[];
+  )) as CustomFieldRow[];
   return new Map(
     rows.map((row) => [
       row.id,

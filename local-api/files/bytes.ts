@@ -30,7 +30,11 @@ const folderPath = (ctx: Pick<Context, 'dataDir'>, file: StoredFileName) =>
  * bytes refer to it). Answers what undoes the write if that transaction rolls back: on SQLite, removing the file
  * (it was fsynced, so a committed row never names missing bytes); on PostgreSQL nothing, the rollback does it.
  */
-export async function writeFileBytes(ctx: Pick<Context, 'db' | 'dataDir'>, file: StoredFileName, bytes: Buffer): Promise<() => void> {
+export async function writeFileBytes(
+  ctx: Pick<Context, 'db' | 'dataDir'>,
+  file: StoredFileName,
+  bytes: Buffer,
+): Promise<() => void> {
   if (!ctx.db.sqlite) {
     await prepared(ctx.db, 'INSERT INTO stored_files (id, companyId, bytes) VALUES (?, ?, ?)').run(
       idOf(file),
@@ -56,12 +60,15 @@ export async function writeFileBytes(ctx: Pick<Context, 'db' | 'dataDir'>, file:
 }
 
 /** A file's bytes; undefined once erasure or retention has deleted them. */
-export async function readFileBytes(ctx: Pick<Context, 'db' | 'dataDir'>, file: StoredFileName): Promise<Buffer | undefined> {
+export async function readFileBytes(
+  ctx: Pick<Context, 'db' | 'dataDir'>,
+  file: StoredFileName,
+): Promise<Buffer | undefined> {
   if (!ctx.db.sqlite) {
-    const row = await prepared(ctx.db, 'SELECT bytes FROM stored_files WHERE id = ? AND companyId = ?').get(
+    const row = (await prepared(ctx.db, 'SELECT bytes FROM stored_files WHERE id = ? AND companyId = ?').get(
       idOf(file),
       file.companyId,
-    ) as { bytes: Buffer } | undefined;
+    )) as { bytes: Buffer } | undefined;
     return row?.bytes;
   }
   try {
@@ -95,7 +102,7 @@ export async function eraseFileBytes(ctx: Pick<Context, 'db'>, file: StoredFileN
  */
 export async function deleteQueuedFiles(ctx: Pick<Context, 'db' | 'dataDir' | 'log'>): Promise<void> {
   if (!ctx.db.sqlite) return;
-  const queued = await prepared(ctx.db, 'SELECT path FROM file_deletions').all() as { path: string }[];
+  const queued = (await prepared(ctx.db, 'SELECT path FROM file_deletions').all()) as { path: string }[];
   for (const { path } of queued) {
     const file = resolve(ctx.dataDir, path);
     const inside = relative(ctx.dataDir, file);

@@ -86,7 +86,12 @@ const relativePath = (companyId: string, name: string) => `files/${companyId}/${
  * what a signed link to it is checked against (its company, its type) and loses its hash and size: they would
  * identify the picture or document of the person it showed.
  */
-export async function forgetFile(ctx: Pick<Context, 'db'>, companyId: string, path: unknown, now: number): Promise<void> {
+export async function forgetFile(
+  ctx: Pick<Context, 'db'>,
+  companyId: string,
+  path: unknown,
+  now: number,
+): Promise<void> {
   const id = storedFileId(path);
   if (!id) return;
   await eraseFileBytes(ctx, { companyId, name: basename(path as string) }, now);
@@ -109,7 +114,11 @@ export interface FileBatch {
  * too, so no file outlives its row. Retired files of the data folder are removed after the commit, so this must
  * not be nested in another transaction that could still roll back.
  */
-export async function inTransactionWithFiles<T>(ctx: Context, caller: Caller, work: (files: FileBatch) => Promise<T>): Promise<T> {
+export async function inTransactionWithFiles<T>(
+  ctx: Context,
+  caller: Caller,
+  work: (files: FileBatch) => Promise<T>,
+): Promise<T> {
   const undo: (() => void)[] = [];
   const batch: FileBatch = {
     async save(upload) {
@@ -231,16 +240,20 @@ export async function openFile(
 ): Promise<StoredFile> {
   const [, id, extension] = fileName.exec(name) ?? [];
   if (!id) throw new ApiError('NOT_FOUND');
-  const found = await prepared(
+  const found = (await prepared(
     ctx.db,
     'SELECT companyId, deletedAt, purpose, mediaType, extension FROM files WHERE id = ?',
-  ).get(id) as FileRow | undefined;
+  ).get(id)) as FileRow | undefined;
   const row = found?.extension === extension ? found : undefined;
   if (!caller) checkLink(ctx, row, name, link);
   if (!row || row.deletedAt !== null || (caller && row.companyId !== caller.companyId)) {
     throw new ApiError('NOT_FOUND');
   }
-  return await readStoredFile(ctx, { id, companyId: row.companyId, purpose: row.purpose, mediaType: row.mediaType }, name);
+  return await readStoredFile(
+    ctx,
+    { id, companyId: row.companyId, purpose: row.purpose, mediaType: row.mediaType },
+    name,
+  );
 }
 
 /** The bytes of a company's stored file whose row was found; bytes already deleted are NOT_FOUND. */

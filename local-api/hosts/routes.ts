@@ -23,8 +23,8 @@ export function hostRoutes(ctx: Context): RouteSpec[] {
       query: listQueryInput(hostPaging),
       errors: listErrors,
       handle: async ({ req, caller }) => {
-        const hosts = (await listHosts(ctx, caller, parseListQuery(req.query, hostPaging, hostQueryFields))).map((row) =>
-          hostObject(row, caller.timeZone),
+        const hosts = (await listHosts(ctx, caller, parseListQuery(req.query, hostPaging, hostQueryFields))).map(
+          (row) => hostObject(row, caller.timeZone),
         );
         return { hosts, size: hosts.length };
       },

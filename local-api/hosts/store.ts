@@ -43,10 +43,10 @@ export async function getHost(ctx: Context, caller: Caller, id: string): Promise
 
 async function emailTaken(ctx: Context, caller: Caller, email: string): Promise<boolean> {
   return (
-    await prepared(ctx.db, 'SELECT 1 FROM hosts WHERE companyId = ? AND email = ? AND deletedAt IS NULL').get(
+    (await prepared(ctx.db, 'SELECT 1 FROM hosts WHERE companyId = ? AND email = ? AND deletedAt IS NULL').get(
       caller.companyId,
       email,
-    ) !== undefined
+    )) !== undefined
   );
 }
 
@@ -62,7 +62,7 @@ export async function createHost(ctx: Context, caller: Caller, input: HostCreate
     if (await emailTaken(ctx, caller, input.email)) throw new ApiError('ALREADY_EXISTS');
     const now = ctx.clock.now();
     const id = newHostId(ctx.random);
-    ctx.events.decide('host.created', caller);
+    await ctx.events.decide('host.created', caller);
     await insertRow(ctx.db, 'hosts', {
       ...objectToRow(storedFields(input), hostColumns),
       id,
@@ -87,7 +87,7 @@ export async function updateHost(ctx: Context, caller: Caller, id: string, input
     const countryCode = input.countryCode !== undefined ? input.countryCode : (current.countryCode as string | null);
     if (phone && !countryCode) throw new ApiError('MISSING_COUNTRY_CODE');
     const { email: _email, ...changes } = storedFields(input);
-    ctx.events.decide('host.updated', caller);
+    await ctx.events.decide('host.updated', caller);
     await updateRow(ctx.db, 'hosts', caller.companyId, id, {
       ...objectToRow(changes, hostColumns),
       isPhoneValid: isPhonePlausible(phone, countryCode) ? 1 : 0,
@@ -103,7 +103,7 @@ export async function deleteHost(ctx: Context, caller: Caller, id: string): Prom
   await inTransaction(ctx, async () => {
     const row = await getHost(ctx, caller, id);
     const now = ctx.clock.now();
-    ctx.events.decide('host.deleted', caller);
+    await ctx.events.decide('host.deleted', caller);
     await updateRow(ctx.db, 'hosts', caller.companyId, id, { deletedAt: now, updatedAt: now });
     await ctx.events.publish('host.deleted', caller, () =>
       hostObject({ ...row, deletedAt: now, updatedAt: now }, caller.timeZone),

@@ -126,7 +126,7 @@ export function storedKeyGuessCounter(ctx: Pick<Context, 'db' | 'clock'>, limits
     async recordWrongKey(subjects) {
       const now = ctx.clock.now();
       const first = afterWrongKey(undefined, now, limits);
-      const rows = await prepared(ctx.db, sql(subjects.length)).all({
+      const rows = (await prepared(ctx.db, sql(subjects.length)).all({
         ...Object.fromEntries(subjects.map((subject, i) => [`s${i}`, subject])),
         now,
         windowOpen: now - limits.windowMs,
@@ -134,7 +134,7 @@ export function storedKeyGuessCounter(ctx: Pick<Context, 'db' | 'clock'>, limits
         lockedUntil: now + limits.lockMs,
         first: first.failures,
         firstLockedUntil: first.lockedUntil,
-      }) as { held: number; subject: string; lockedUntil: number }[];
+      })) as { held: number; subject: string; lockedUntil: number }[];
       if (now - prunedAt >= limits.windowMs) {
         prunedAt = now;
         await prepared(ctx.db, 'DELETE FROM key_guesses WHERE lockedUntil <= ? AND windowStart <= ?').run(

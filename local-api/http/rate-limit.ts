@@ -92,10 +92,10 @@ export function createStoredFailureLimiter(
   options: FailureLimiterOptions,
 ): FailureLimiter {
   const read = async (key: string, now: number): Promise<Entry | undefined> => {
-    const row = await prepared(
+    const row = (await prepared(
       ctx.db,
       'SELECT failures, lockedUntil FROM failure_limits WHERE scope = ? AND subject = ?',
-    ).get(scope, key) as { failures: string; lockedUntil: number } | undefined;
+    ).get(scope, key)) as { failures: string; lockedUntil: number } | undefined;
     return liveEntry(
       row && { failures: JSON.parse(row.failures) as number[], lockedUntil: row.lockedUntil },
       now,

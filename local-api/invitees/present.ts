@@ -30,7 +30,11 @@ export function presentInvitee(row: InviteeRow, lookups: InviteeLookups): Record
 }
 
 /** The invitee objects of a page of rows: hosts and meetings fetched once for the page. */
-export async function inviteeObjects(ctx: Context, caller: Caller, rows: readonly InviteeRow[]): Promise<Record<string, unknown>[]> {
+export async function inviteeObjects(
+  ctx: Context,
+  caller: Caller,
+  rows: readonly InviteeRow[],
+): Promise<Record<string, unknown>[]> {
   const lookups: InviteeLookups = {
     timeZone: caller.timeZone,
     hosts: await hostSummaries(

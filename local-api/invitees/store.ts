@@ -26,10 +26,10 @@ export async function getInvitee(ctx: Context, caller: Caller, id: string): Prom
 }
 
 async function cardNumberTaken(ctx: Context, caller: Caller, cardNumber: number, exceptId?: string): Promise<boolean> {
-  const row = await prepared(
+  const row = (await prepared(
     ctx.db,
     'SELECT id FROM invitees WHERE companyId = ? AND cardNumber = ? AND deletedAt IS NULL',
-  ).get(caller.companyId, cardNumber) as { id: string } | undefined;
+  ).get(caller.companyId, cardNumber)) as { id: string } | undefined;
   return row !== undefined && row.id !== exceptId;
 }
 
@@ -44,7 +44,10 @@ export async function freeCardNumber(ctx: Context, caller: Caller): Promise<numb
   );
   for (;;) {
     const candidate = newCardNumber(ctx.random);
-    if (!await cardNumberTaken(ctx, caller, candidate) && !await visitHolds.get(caller.companyId, String(candidate))) {
+    if (
+      !(await cardNumberTaken(ctx, caller, candidate)) &&
+      !(await visitHolds.get(caller.companyId, String(candidate)))
+    ) {
       return candidate;
     }
   }
@@ -57,7 +60,7 @@ function resolveExpectedAt(value: string | number, caller: Caller): number {
 }
 
 async function requireHost(ctx: Context, caller: Caller, hostId: string): Promise<void> {
-  if (!await findHost(ctx, caller, hostId)) throw new ApiError('HOST_NOT_FOUND');
+  if (!(await findHost(ctx, caller, hostId))) throw new ApiError('HOST_NOT_FOUND');
 }
 
 /**
@@ -113,17 +116,17 @@ export async function createInvitee(
   const picture = picturePlan(input.pictureUrl, null);
   return await inTransactionWithFiles(ctx, caller, async (files) => {
     const fields = await resolvedFields(ctx, caller, input);
-    if (input.cardNumber !== undefined && await cardNumberTaken(ctx, caller, input.cardNumber)) {
+    if (input.cardNumber !== undefined && (await cardNumberTaken(ctx, caller, input.cardNumber))) {
       throw new ApiError('ALREADY_EXISTS');
     }
     const id = newUuid(ctx.random);
     const now = ctx.clock.now();
-    ctx.events.decide('invitee.created', caller);
+    await ctx.events.decide('invitee.created', caller);
     await insertRow(ctx.db, 'invitees', {
       status: 'confirmed',
       cardNumber: await freeCardNumber(ctx, caller),
       ...fields,
-      ...await pictureColumns(picture, files, null),
+      ...(await pictureColumns(picture, files, null)),
       ...extra,
       id,
       companyId: caller.companyId,
@@ -150,13 +153,13 @@ export async function updateInvitee(
       ? { kind: 'upload', upload: picture }
       : picturePlan(input.pictureUrl, current.pictureFile);
     const fields = await resolvedFields(ctx, caller, input);
-    if (input.cardNumber !== undefined && await cardNumberTaken(ctx, caller, input.cardNumber, id)) {
+    if (input.cardNumber !== undefined && (await cardNumberTaken(ctx, caller, input.cardNumber, id))) {
       throw new ApiError('ALREADY_EXISTS');
     }
-    ctx.events.decide('invitee.updated', caller);
+    await ctx.events.decide('invitee.updated', caller);
     await updateRow(ctx.db, 'invitees', caller.companyId, id, {
       ...fields,
-      ...await pictureColumns(plan, files, current.pictureFile),
+      ...(await pictureColumns(plan, files, current.pictureFile)),
       updatedAt: ctx.clock.now(),
     });
     const row = await getInvitee(ctx, caller, id);
@@ -167,19 +170,27 @@ export async function updateInvitee(
 
 /** Marks an invitee arrived as part of its check-in; the check-in holds the transaction. */
 export async function markInviteeArrived(ctx: Context, caller: Caller, id: string): Promise<void> {
-  ctx.events.decide('invitee.arrived', caller);
+  await ctx.events.decide('invitee.arrived', caller);
   await updateRow(ctx.db, 'invitees', caller.companyId, id, { status: 'arrived', updatedAt: ctx.clock.now() });
   // Read back only if a listener wants the object (it runs inside this transaction, so it sees the update).
-  await ctx.events.publish('invitee.arrived', caller, async () => await inviteeObject(ctx, caller, await getInvitee(ctx, caller, id)));
+  await ctx.events.publish(
+    'invitee.arrived',
+    caller,
+    async () => await inviteeObject(ctx, caller, await getInvitee(ctx, caller, id)),
+  );
 }
 
 export async function deleteInvitee(ctx: Context, caller: Caller, id: string): Promise<void> {
   await inTransaction(ctx, async () => {
     const row = await getInvitee(ctx, caller, id);
     const now = ctx.clock.now();
-    ctx.events.decide('invitee.deleted', caller);
+    await ctx.events.decide('invitee.deleted', caller);
     await updateRow(ctx.db, 'invitees', caller.companyId, id, { deletedAt: now, updatedAt: now });
-    await ctx.events.publish('invitee.deleted', caller, async () => await inviteeObject(ctx, caller, { ...row, deletedAt: now }));
+    await ctx.events.publish(
+      'invitee.deleted',
+      caller,
+      async () => await inviteeObject(ctx, caller, { ...row, deletedAt: now }),
+    );
   });
 }
 

@@ -14,7 +14,10 @@ export const frontDeskSessionObject = z.object({
 });
 
 /** A front-desk session: a `frontdesk` credential for the PIN holder, idle-limited and short-lived. */
-export async function openFrontDeskSession(ctx: Context, caller: Caller): Promise<z.output<typeof frontDeskSessionObject>> {
+export async function openFrontDeskSession(
+  ctx: Context,
+  caller: Caller,
+): Promise<z.output<typeof frontDeskSessionObject>> {
   const expiresAt = ctx.clock.now() + frontDeskSession.maxMs;
   const { key } = await inTransaction(ctx, async () => {
     await pruneSessions(ctx, caller.companyId);
@@ -41,10 +44,12 @@ export async function openFrontDeskSession(ctx: Context, caller: Caller): Promis
 
 /** Ends every front-desk session of the company (its PIN was cleared or changed by the admin). */
 export async function endFrontDeskSessions(ctx: Context, caller: Caller): Promise<void> {
-  const ended = (await prepared(
-    ctx.db,
-    "UPDATE credentials SET revokedAt = ? WHERE companyId = ? AND role = 'frontdesk' AND revokedAt IS NULL",
-  ).run(ctx.clock.now(), caller.companyId)).changes;
+  const ended = (
+    await prepared(
+      ctx.db,
+      "UPDATE credentials SET revokedAt = ? WHERE companyId = ? AND role = 'frontdesk' AND revokedAt IS NULL",
+    ).run(ctx.clock.now(), caller.companyId)
+  ).changes;
   if (ended > 0) {
     await recordAudit(ctx, auditActor(caller), {
       action: 'frontdesk.sessions.ended',

@@ -43,7 +43,7 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
       await recordAudit(ctx, auditActor(caller), {
         action: 'kiosk.pin.failed',
         objectType: 'kioskSettings',
-        details: { locked: await limiter.retryAfter(key) > 0 },
+        details: { locked: (await limiter.retryAfter(key)) > 0 },
       });
       throw new ApiError('WRONG_PIN');
     }

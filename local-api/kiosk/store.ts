@@ -43,7 +43,9 @@ const columnKinds = {
 };
 
 async function findRow(ctx: Context, companyId: string): Promise<SettingsRow | undefined> {
-  return await prepared(ctx.db, 'SELECT * FROM kiosk_settings WHERE companyId = ?').get(companyId) as SettingsRow | undefined;
+  return (await prepared(ctx.db, 'SELECT * FROM kiosk_settings WHERE companyId = ?').get(companyId)) as
+    | SettingsRow
+    | undefined;
 }
 
 /** Every visitor field with its mode: those never set are `off`. */
@@ -98,7 +100,11 @@ async function upsert(ctx: Context, companyId: string, values: Record<string, un
 }
 
 /** Saves the given settings; visitor fields and agreement texts merge one by one, so a client may change one. */
-export async function saveKioskSettings(ctx: Context, caller: Caller, input: KioskSettingsInput): Promise<KioskSettings> {
+export async function saveKioskSettings(
+  ctx: Context,
+  caller: Caller,
+  input: KioskSettingsInput,
+): Promise<KioskSettings> {
   return await inTransaction(ctx, async () => {
     const current = await kioskSettings(ctx, caller);
     const visitorFields = input.visitorFields ? { ...current.visitorFields, ...input.visitorFields } : undefined;

@@ -104,12 +104,16 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
 
   /** The visit as its check-in answers it: with the receipt that reads it again. */
   const withReceipt = async (caller: Caller, visit: VisitRow, receipt?: string) => ({
-    ...await visitShown(ctx, caller, visit),
+    ...(await visitShown(ctx, caller, visit)),
     receipt: receipt ?? issueTicket(ctx, caller.companyId, 'visit-receipt', visit.id),
   });
 
   /** The visit a receipt names: without one for this very visit, any id is NOT_FOUND, as an unknown one. */
-  async function visitOfReceipt(caller: Caller, id: string, receipt: unknown): Promise<{ visit: VisitRow; receipt: string }> {
+  async function visitOfReceipt(
+    caller: Caller,
+    id: string,
+    receipt: unknown,
+  ): Promise<{ visit: VisitRow; receipt: string }> {
     if (typeof receipt !== 'string' || !ticketNames(ctx, caller.companyId, 'visit-receipt', receipt, id)) {
       throw new ApiError('NOT_FOUND');
     }
@@ -253,8 +257,14 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
         });
         if (found.some((invitee) => invitee.status === 'canceled')) throw new ApiError('INVITEE_CANCELED');
         return {
-          invitees: found.map(async (invitee) =>
-            await inviteeShown(ctx, caller, invitee, issueTicket(ctx, caller.companyId, 'invitee-checkin', invitee.id)),
+          invitees: found.map(
+            async (invitee) =>
+              await inviteeShown(
+                ctx,
+                caller,
+                invitee,
+                issueTicket(ctx, caller.companyId, 'invitee-checkin', invitee.id),
+              ),
           ),
         };
       },
@@ -347,12 +357,14 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
       response: kioskVisitsAnswer,
       errors: ['INVALID_PARAMETER', 'ALREADY_CHECKOUT', 'TOO_MANY_REQUESTS'],
       handle: async ({ caller, body }) => ({
-        visits: (await lookup(caller, async () => {
-          if (body.name !== undefined) return await findVisitsInsideByName(ctx, caller, body.name);
-          const visit = await visitOfBadge(ctx, caller, body.code ?? '');
-          if (visit && visit.checkoutAt !== null) throw new ApiError('ALREADY_CHECKOUT');
-          return visit ? [visit] : [];
-        })).map((visit) => ({
+        visits: (
+          await lookup(caller, async () => {
+            if (body.name !== undefined) return await findVisitsInsideByName(ctx, caller, body.name);
+            const visit = await visitOfBadge(ctx, caller, body.code ?? '');
+            if (visit && visit.checkoutAt !== null) throw new ApiError('ALREADY_CHECKOUT');
+            return visit ? [visit] : [];
+          })
+        ).map((visit) => ({
           ticket: issueTicket(ctx, caller.companyId, 'visit-checkout', visit.id),
           ...firstNameAndInitial((visit.name as string | null) ?? ''),
         })),

@@ -30,10 +30,10 @@ export async function findHostsByName(ctx: Context, caller: Caller, query: strin
   const typed = normalizeName(query);
   if ([...typed.replaceAll(' ', '')].length < hostSearch.minLength)
     throw new ApiError('INVALID_PARAMETER', { field: 'name' });
-  const rows = await prepared(
+  const rows = (await prepared(
     ctx.db,
     `SELECT id, name, sector FROM hosts WHERE companyId = ? AND deletedAt IS NULL AND isActive = 1 ORDER BY name, id`,
-  ).all(caller.companyId) as { id: string; name: string; sector: string | null }[];
+  ).all(caller.companyId)) as { id: string; name: string; sector: string | null }[];
   const hosts: typeof rows = [];
   for (const row of rows) {
     const name = normalizeName(row.name);
@@ -46,9 +46,9 @@ export async function findHostsByName(ctx: Context, caller: Caller, query: strin
 const hostName = async (ctx: Context, caller: Caller, hostId: string | null): Promise<string | null> =>
   hostId === null
     ? null
-    : ((await prepared(ctx.db, 'SELECT name FROM hosts WHERE id = ? AND companyId = ?')
+    : (((await prepared(ctx.db, 'SELECT name FROM hosts WHERE id = ? AND companyId = ?')
         .pluck()
-        .get(hostId, caller.companyId) as string | undefined) ?? null);
+        .get(hostId, caller.companyId)) as string | undefined) ?? null);
 
 /** An invitation by its QR code (`portaria:invitee:<id>`), its id or its card number. */
 export async function findInviteeByCode(ctx: Context, caller: Caller, code: string): Promise<InviteeRow | undefined> {
@@ -56,20 +56,20 @@ export async function findInviteeByCode(ctx: Context, caller: Caller, code: stri
   const id = /^portaria:invitee:(.+)$/i.exec(text)?.[1] ?? text;
   if (isUuidV4(id)) return await findInvitee(ctx, caller, id.toLowerCase());
   if (!/^\d{1,10}$/.test(text)) return undefined;
-  return await prepared(
+  return (await prepared(
     ctx.db,
     'SELECT * FROM invitees WHERE companyId = ? AND cardNumber = ? AND deletedAt IS NULL LIMIT 1',
-  ).get(caller.companyId, Number(text)) as InviteeRow | undefined;
+  ).get(caller.companyId, Number(text))) as InviteeRow | undefined;
 }
 
 /** Guests expected today, not canceled or arrived, whose name is the one typed (give or take a typo). */
 export async function findInviteesByName(ctx: Context, caller: Caller, name: string): Promise<InviteeRow[]> {
   const { start, end } = dayAround(ctx.clock.now(), caller.timeZone);
-  const rows = await prepared(
+  const rows = (await prepared(
     ctx.db,
     `SELECT * FROM invitees WHERE companyId = ? AND deletedAt IS NULL AND status = 'confirmed'
      AND expectedAt >= ? AND expectedAt < ?`,
-  ).all(caller.companyId, start, end) as InviteeRow[];
+  ).all(caller.companyId, start, end)) as InviteeRow[];
   return rows.filter((row) => namesMatch(name, String(row.name ?? ''))).slice(0, maxNameMatches);
 }
 
@@ -95,10 +95,10 @@ export async function inviteeShown(ctx: Context, caller: Caller, row: InviteeRow
 
 /** Visits inside now whose visitor's name is the one typed (give or take a typo). */
 export async function findVisitsInsideByName(ctx: Context, caller: Caller, name: string): Promise<VisitRow[]> {
-  const rows = await prepared(
+  const rows = (await prepared(
     ctx.db,
     `SELECT * FROM visits WHERE companyId = ? AND deletedAt IS NULL AND isInsideCompany = 1 AND checkoutAt IS NULL`,
-  ).all(caller.companyId) as VisitRow[];
+  ).all(caller.companyId)) as VisitRow[];
   return rows.filter((row) => namesMatch(name, String(row.name ?? ''))).slice(0, maxNameMatches);
 }
 

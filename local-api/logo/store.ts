@@ -32,7 +32,7 @@ export type CompanyPicture = keyof typeof companyPictures;
 async function currentUrl(ctx: Context, caller: Caller, which: CompanyPicture): Promise<unknown> {
   const { column } = companyPictures[which];
   return (
-    await prepared(ctx.db, `SELECT ${column} AS url FROM companies WHERE id = ?`).get(caller.companyId) as
+    (await prepared(ctx.db, `SELECT ${column} AS url FROM companies WHERE id = ?`).get(caller.companyId)) as
       | { url: unknown }
       | undefined
   )?.url;
@@ -67,11 +67,11 @@ interface LogoRow {
 export async function openLogo(ctx: Context, name: string): Promise<StoredFile> {
   const [, id, extension] = /^([0-9a-f]{32})\.(jpg|png)$/.exec(name) ?? [];
   if (!id) throw new ApiError('NOT_FOUND');
-  const row = await prepared(
+  const row = (await prepared(
     ctx.db,
     `SELECT companyId, purpose, mediaType FROM files
          WHERE id = ? AND extension = ? AND purpose IN ('company-logo', 'company-welcome') AND deletedAt IS NULL`,
-  ).get(id, extension) as LogoRow | undefined;
+  ).get(id, extension)) as LogoRow | undefined;
   if (!row) throw new ApiError('NOT_FOUND');
   return await readStoredFile(ctx, { id, ...row }, name);
 }

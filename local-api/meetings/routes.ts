@@ -56,7 +56,8 @@ export function meetingRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve a meeting',
       response: meetingObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: async ({ caller, params }) => await meetingObject(ctx, caller, await getMeeting(ctx, caller, String(params.id))),
+      handle: async ({ caller, params }) =>
+        await meetingObject(ctx, caller, await getMeeting(ctx, caller, String(params.id))),
     }),
     route({
       method: 'patch',

@@ -38,7 +38,11 @@ export const meetingQueryFields: QueryFields = {
 };
 
 /** The meeting objects of docs/api.md, "Meetings" for a page of rows, each with its host (hosts fetched once). */
-export async function meetingObjects(ctx: Context, caller: Caller, rows: MeetingRow[]): Promise<Record<string, unknown>[]> {
+export async function meetingObjects(
+  ctx: Context,
+  caller: Caller,
+  rows: MeetingRow[],
+): Promise<Record<string, unknown>[]> {
   const hosts = await hostSummaries(
     ctx,
     caller,
@@ -89,7 +93,7 @@ const normalizedGuests = (guests: readonly string[]) => [
 async function storedFields(ctx: Context, caller: Caller, input: MeetingUpdateInput, current?: MeetingRow) {
   const { companyId: _company, guests, ...fields } = input;
   const hostId = input.hostId ?? current?.hostId;
-  if (input.hostId !== undefined && !await findHost(ctx, caller, input.hostId)) throw new ApiError('HOST_NOT_FOUND');
+  if (input.hostId !== undefined && !(await findHost(ctx, caller, input.hostId))) throw new ApiError('HOST_NOT_FOUND');
   const timeZone = (input.timezone === undefined ? current?.timezone : input.timezone) ?? caller.timeZone;
   const dates = resolveDates(input, timeZone);
   if (current && dates.start != null && dates.end === undefined) dates.end = current.end + dates.start - current.start;
@@ -106,10 +110,10 @@ async function storedFields(ctx: Context, caller: Caller, input: MeetingUpdateIn
 }
 
 async function meetingInvitees(ctx: Context, caller: Caller, meetingId: string): Promise<InviteeRow[]> {
-  return await prepared(
+  return (await prepared(
     ctx.db,
     'SELECT * FROM invitees WHERE meetingId = ? AND companyId = ? AND deletedAt IS NULL ORDER BY rowid',
-  ).all(meetingId, caller.companyId) as InviteeRow[];
+  ).all(meetingId, caller.companyId)) as InviteeRow[];
 }
 
 /**
@@ -119,7 +123,12 @@ async function meetingInvitees(ctx: Context, caller: Caller, meetingId: string):
  * canceled. An invitee canceled by someone else stays canceled, a deleted one is not made again, and one who
  * arrived is history and stays as it is.
  */
-async function syncInvitees(ctx: Context, caller: Caller, meeting: MeetingRow, previousGuests: readonly string[]): Promise<void> {
+async function syncInvitees(
+  ctx: Context,
+  caller: Caller,
+  meeting: MeetingRow,
+  previousGuests: readonly string[],
+): Promise<void> {
   const guests = meeting.deletedAt === null ? guestsOf(meeting) : [];
   const expectedAt = meeting.start / 1000;
   const placed = { expectedAt, hostId: meeting.hostId };
@@ -159,7 +168,7 @@ export async function createMeeting(ctx: Context, caller: Caller, input: Meeting
     const fields = await storedFields(ctx, caller, input);
     const id = newRecordId(ctx.random);
     const now = ctx.clock.now();
-    ctx.events.decide('meeting.created', caller);
+    await ctx.events.decide('meeting.created', caller);
     await insertRow(ctx.db, 'meetings', {
       lang: caller.lang,
       ...fields,
@@ -175,12 +184,17 @@ export async function createMeeting(ctx: Context, caller: Caller, input: Meeting
   });
 }
 
-export async function updateMeeting(ctx: Context, caller: Caller, id: string, input: MeetingUpdateInput): Promise<MeetingRow> {
+export async function updateMeeting(
+  ctx: Context,
+  caller: Caller,
+  id: string,
+  input: MeetingUpdateInput,
+): Promise<MeetingRow> {
   return await inTransaction(ctx, async () => {
     const current = await getMeeting(ctx, caller, id);
-    ctx.events.decide('meeting.updated', caller);
+    await ctx.events.decide('meeting.updated', caller);
     await updateRow(ctx.db, 'meetings', caller.companyId, id, {
-      ...await storedFields(ctx, caller, input, current),
+      ...(await storedFields(ctx, caller, input, current)),
       updatedAt: ctx.clock.now(),
     });
     const row = await getMeeting(ctx, caller, id);
@@ -195,7 +209,7 @@ export async function deleteMeeting(ctx: Context, caller: Caller, id: string): P
   await inTransaction(ctx, async () => {
     const row = await getMeeting(ctx, caller, id);
     const now = ctx.clock.now();
-    ctx.events.decide('meeting.deleted', caller);
+    await ctx.events.decide('meeting.deleted', caller);
     await updateRow(ctx.db, 'meetings', caller.companyId, id, { deletedAt: now, updatedAt: now });
     const deleted = { ...row, deletedAt: now, updatedAt: now };
     await ctx.events.publish('meeting.deleted', caller, async () => await meetingObject(ctx, caller, deleted));

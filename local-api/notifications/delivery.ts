@@ -82,10 +82,10 @@ export async function notifyHosts(
 
 /** The hosts who watch the door: a blocked visitor is their business. */
 async function doorHosts(ctx: Context, caller: Caller): Promise<HostRow[]> {
-  return await prepared(
+  return (await prepared(
     ctx.db,
     `SELECT * FROM hosts WHERE companyId = ? AND deletedAt IS NULL AND role IN ('SECURITY', 'FRONTDESK') ORDER BY rowid`,
-  ).all(caller.companyId) as HostRow[];
+  ).all(caller.companyId)) as HostRow[];
 }
 
 interface CheckedInVisit {
@@ -113,7 +113,7 @@ export function notifyOnCheckin(ctx: Context): EventListener {
     if (event.name !== 'visit.checkin' || (await openChannels(ctx, event.caller.companyId)).length === 0) return;
     const replayed = event.caller.replayedFor !== undefined;
     const { caller } = event;
-    const visit = await event.object() as unknown as CheckedInVisit;
+    const visit = (await event.object()) as unknown as CheckedInVisit;
     const words = catalogueFor(caller.lang);
     const visitor = visit.company ? `${visit.name ?? ''} (${visit.company})` : (visit.name ?? '');
     const values = { visitor, time: localTime(Date.parse(visit.checkinAt), caller.lang, caller.timeZone) };
@@ -127,7 +127,11 @@ export function notifyOnCheckin(ctx: Context): EventListener {
         details,
       });
     if (visit.visitorStatus === 'BLOCKED' && !(replayed && visit.isInsideCompany === false)) {
-      await tellTheDoor('blocked', words.blockedSubject, visit.isInsideCompany ? words.blockedInsideText : words.blockedText);
+      await tellTheDoor(
+        'blocked',
+        words.blockedSubject,
+        visit.isInsideCompany ? words.blockedInsideText : words.blockedText,
+      );
       return;
     }
     if (visit.heldAtDoor) {
@@ -158,24 +162,24 @@ export async function hostNotified(ctx: Pick<Context, 'db'>, companyId: string, 
   // The keys of a check-in's messages are `checkin:<visit>:<host>:<channel>`: a range of the unique index.
   const prefix = `checkin:${visitId}:`;
   return (
-    await prepared(
+    (await prepared(
       ctx.db,
       'SELECT 1 FROM jobs WHERE kind = ? AND idempotencyKey >= ? AND idempotencyKey < ? AND companyId = ? LIMIT 1',
-    ).get(notificationJobKind, prefix, `${prefix.slice(0, -1)};`, companyId) !== undefined
+    ).get(notificationJobKind, prefix, `${prefix.slice(0, -1)};`, companyId)) !== undefined
   );
 }
 
 const isLiveNotification = async (ctx: Context, companyId: string, id: string) =>
-  await prepared(ctx.db, 'SELECT 1 FROM notifications WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
+  (await prepared(ctx.db, 'SELECT 1 FROM notifications WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
     id,
     companyId,
-  ) !== undefined;
+  )) !== undefined;
 
 /** Sends one queued delivery with the company's settings of now (a corrected password helps the retries). */
 export function deliverNotification(ctx: Context): JobHandler {
   return async (job, signal) => {
     const payload = job.payload as DeliveryPayload;
-    if (payload.notificationId && !await isLiveNotification(ctx, job.companyId, payload.notificationId)) return;
+    if (payload.notificationId && !(await isLiveNotification(ctx, job.companyId, payload.notificationId))) return;
     const settings = await findNotificationSettings(ctx, job.companyId);
     const channel: Channel = channels[payload.channel];
     if (!settings || !channel.isConfigured(settings)) {

@@ -65,7 +65,8 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: notificationInputCodes,
       response: notificationObjectSchema,
       errors: ['HOST_NOT_FOUND', 'INVALID_PARAMETER'],
-      handle: async ({ caller, body }) => await notificationObject(ctx, caller, await createNotification(ctx, caller, body)),
+      handle: async ({ caller, body }) =>
+        await notificationObject(ctx, caller, await createNotification(ctx, caller, body)),
     }),
     route({
       method: 'get',
@@ -75,7 +76,8 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve a notification and the state of its deliveries',
       response: notificationObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: async ({ caller, params }) => await notificationObject(ctx, caller, await getNotification(ctx, caller, String(params.id))),
+      handle: async ({ caller, params }) =>
+        await notificationObject(ctx, caller, await getNotification(ctx, caller, String(params.id))),
     }),
     route({
       method: 'patch',
@@ -109,7 +111,8 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve how notifications are delivered (SMTP, webhook) and the state of the delivery queue',
       response: notificationSettingsSchema,
       errors: ['NOT_FOUND'],
-      handle: async ({ caller }) => await notificationSettingsObject(ctx, caller, await getNotificationSettings(ctx, caller)),
+      handle: async ({ caller }) =>
+        await notificationSettingsObject(ctx, caller, await getNotificationSettings(ctx, caller)),
     }),
     route({
       method: 'post',

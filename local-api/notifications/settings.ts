@@ -24,8 +24,11 @@ export interface NotificationSettings {
 }
 
 /** A company's delivery settings with their secrets opened, or undefined when none were saved. */
-export async function findNotificationSettings(ctx: Context, companyId: string): Promise<NotificationSettings | undefined> {
-  const row = await prepared(ctx.db, 'SELECT * FROM notification_settings WHERE companyId = ?').get(companyId) as
+export async function findNotificationSettings(
+  ctx: Context,
+  companyId: string,
+): Promise<NotificationSettings | undefined> {
+  const row = (await prepared(ctx.db, 'SELECT * FROM notification_settings WHERE companyId = ?').get(companyId)) as
     | (NotificationSettings & { companyId: string })
     | undefined;
   if (!row) return undefined;
@@ -77,7 +80,7 @@ export async function saveNotificationSettings(
   }
   const now = ctx.clock.now();
   return await inTransaction(ctx, async () => {
-    ctx.events.decide('notifications.settings.updated', caller);
+    await ctx.events.decide('notifications.settings.updated', caller);
     if (await findNotificationSettings(ctx, caller.companyId)) {
       const columns = Object.keys(row);
       await prepared(
@@ -94,8 +97,10 @@ export async function saveNotificationSettings(
       });
     }
     const settings = await getNotificationSettings(ctx, caller);
-    await ctx.events.publish('notifications.settings.updated', caller, async () =>
-      await notificationSettingsObject(ctx, caller, settings),
+    await ctx.events.publish(
+      'notifications.settings.updated',
+      caller,
+      async () => await notificationSettingsObject(ctx, caller, settings),
     );
     return settings;
   });
@@ -103,8 +108,10 @@ export async function saveNotificationSettings(
 
 export async function deleteNotificationSettings(ctx: Context, caller: Caller): Promise<void> {
   await inTransaction(ctx, async () => {
-    ctx.events.decide('notifications.settings.deleted', caller);
-    const deleted = await prepared(ctx.db, 'DELETE FROM notification_settings WHERE companyId = ?').run(caller.companyId);
+    await ctx.events.decide('notifications.settings.deleted', caller);
+    const deleted = await prepared(ctx.db, 'DELETE FROM notification_settings WHERE companyId = ?').run(
+      caller.companyId,
+    );
     if (deleted.changes > 0) {
       await ctx.events.publish('notifications.settings.deleted', caller, () => ({ type: 'notificationSettings' }));
     }

@@ -37,23 +37,29 @@ export const notificationQueryFields: QueryFields = {
 const sourceKey = (id: string) => `notification:${id}`;
 
 /** The notification objects for a page of rows: the hosts it went to and the state of each delivery. */
-export async function notificationObjects(ctx: Context, caller: Caller, rows: NotificationRow[]): Promise<Record<string, unknown>[]> {
+export async function notificationObjects(
+  ctx: Context,
+  caller: Caller,
+  rows: NotificationRow[],
+): Promise<Record<string, unknown>[]> {
   const hostIds = rows.map((row) => JSON.parse(row.hosts) as string[]);
   const hosts = await hostSummaries(ctx, caller, hostIds.flat());
-  return Promise.all(rows.map(async (row, i) => {
-    const deliveries = (await jobsWithKeyPrefix(ctx, caller.companyId, notificationJobKind, `${sourceKey(row.id)}:`)).map(
-      (job) => {
+  return Promise.all(
+    rows.map(async (row, i) => {
+      const deliveries = (
+        await jobsWithKeyPrefix(ctx, caller.companyId, notificationJobKind, `${sourceKey(row.id)}:`)
+      ).map((job) => {
         const [hostId = '', channel] = job.idempotencyKey.slice(sourceKey(row.id).length + 1).split(':');
         const { idempotencyKey: _key, ...state } = job;
         return { hostId, channel: channel as DeliveryChannel, ...state };
-      },
-    );
-    return {
-      ...rowToObject(row, notificationColumns, caller.timeZone),
-      hosts: (hostIds[i] ?? []).map((id) => hosts.get(id)).filter((host) => host !== undefined),
-      deliveries,
-    };
-  }));
+      });
+      return {
+        ...rowToObject(row, notificationColumns, caller.timeZone),
+        hosts: (hostIds[i] ?? []).map((id) => hosts.get(id)).filter((host) => host !== undefined),
+        deliveries,
+      };
+    }),
+  );
 }
 
 export const notificationObject = async (ctx: Context, caller: Caller, row: NotificationRow) =>
@@ -74,11 +80,13 @@ export async function getNotification(ctx: Context, caller: Caller, id: string):
 }
 
 async function requireHosts(ctx: Context, caller: Caller, ids: readonly string[]): Promise<HostRow[]> {
-  return Promise.all([...new Set(ids)].map(async (id) => {
-    const host = await findHost(ctx, caller, id);
-    if (!host) throw new ApiError('HOST_NOT_FOUND');
-    return host;
-  }));
+  return Promise.all(
+    [...new Set(ids)].map(async (id) => {
+      const host = await findHost(ctx, caller, id);
+      if (!host) throw new ApiError('HOST_NOT_FOUND');
+      return host;
+    }),
+  );
 }
 
 /**
@@ -97,7 +105,11 @@ async function send(ctx: Context, caller: Caller, row: NotificationRow, hosts: r
   });
 }
 
-export async function createNotification(ctx: Context, caller: Caller, input: NotificationCreateInput): Promise<NotificationRow> {
+export async function createNotification(
+  ctx: Context,
+  caller: Caller,
+  input: NotificationCreateInput,
+): Promise<NotificationRow> {
   return await inTransaction(ctx, async () => {
     const hosts = await requireHosts(ctx, caller, input.hosts);
     const id = newRecordId(ctx.random);
@@ -144,7 +156,11 @@ export async function deleteNotification(ctx: Context, caller: Caller, id: strin
     await getNotification(ctx, caller, id);
     const now = ctx.clock.now();
     await updateRow(ctx.db, 'notifications', caller.companyId, id, { deletedAt: now, updatedAt: now });
-    await recordAudit(ctx, auditActor(caller), { action: 'notification.deleted', objectType: 'notification', objectId: id });
+    await recordAudit(ctx, auditActor(caller), {
+      action: 'notification.deleted',
+      objectType: 'notification',
+      objectId: id,
+    });
   });
 }
 

@@ -61,11 +61,11 @@ interface DeliveryJobRow {
 
 /** The company's latest notification deliveries (check-in messages included), newest first. */
 export async function recentDeliveries(ctx: Context, caller: Caller, limit: number) {
-  const rows = await prepared(
+  const rows = (await prepared(
     ctx.db,
     `SELECT id, createdAt, updatedAt, status, attempts, lastError, payload FROM jobs
      WHERE companyId = ? AND kind = ? ORDER BY id DESC LIMIT ?`,
-  ).all(caller.companyId, notificationJobKind, limit) as DeliveryJobRow[];
+  ).all(caller.companyId, notificationJobKind, limit)) as DeliveryJobRow[];
   const hostIds = new Set<string>();
   const payloads = rows.map((row) => {
     const payload = JSON.parse(row.payload) as {
@@ -78,7 +78,7 @@ export async function recentDeliveries(ctx: Context, caller: Caller, limit: numb
   });
   const names = new Map(
     (
-      await prepared(ctx.db, 'SELECT id, name FROM hosts WHERE companyId = ?').all(caller.companyId) as {
+      (await prepared(ctx.db, 'SELECT id, name FROM hosts WHERE companyId = ?').all(caller.companyId)) as {
         id: string;
         name: string;
       }[]

@@ -15,7 +15,7 @@ export function registerOwnPort(db: Db, port: number): void {
 
 /** The ranges the device owner allows, as saved (`portaria serve --allow-destinations`). */
 export async function allowedDestinations(ctx: Pick<Context, 'db'>): Promise<Cidr[]> {
-  const row = await prepared(ctx.db, 'SELECT allowedDestinations FROM outgoing_policy WHERE id = 1').get() as
+  const row = (await prepared(ctx.db, 'SELECT allowedDestinations FROM outgoing_policy WHERE id = 1').get()) as
     | { allowedDestinations: string }
     | undefined;
   const parsed = parseCidrList(row?.allowedDestinations ?? '');
@@ -23,7 +23,10 @@ export async function allowedDestinations(ctx: Pick<Context, 'db'>): Promise<Cid
 }
 
 /** Saves the owner's ranges (already validated with parseCidrList); an empty list allows nothing more. */
-export async function saveAllowedDestinations(ctx: Pick<Context, 'db' | 'clock'>, cidrs: readonly Cidr[]): Promise<void> {
+export async function saveAllowedDestinations(
+  ctx: Pick<Context, 'db' | 'clock'>,
+  cidrs: readonly Cidr[],
+): Promise<void> {
   await prepared(
     ctx.db,
     `INSERT INTO outgoing_policy (id, allowedDestinations, updatedAt) VALUES (1, ?, ?)
@@ -41,10 +44,10 @@ function deviceAddresses(): string[] {
  * companies only the ranges the device owner allows: a tenant must not reach, or probe, the network it runs in.
  */
 export async function destinationPolicy(ctx: Pick<Context, 'db'>): Promise<DestinationPolicy> {
-  const kiosk = await prepared(ctx.db, 'SELECT upstreamUrl FROM sync_state WHERE id = 1').get() as
+  const kiosk = (await prepared(ctx.db, 'SELECT upstreamUrl FROM sync_state WHERE id = 1').get()) as
     | { upstreamUrl: string | null }
     | undefined;
-  const companies = await prepared(ctx.db, 'SELECT COUNT(*) AS n FROM companies WHERE deletedAt IS NULL').get() as {
+  const companies = (await prepared(ctx.db, 'SELECT COUNT(*) AS n FROM companies WHERE deletedAt IS NULL').get()) as {
     n: number;
   };
   return {
@@ -77,7 +80,11 @@ function hostAndPort(destination: Destination): { host: string; port: number } {
  * delivery. A name is judged at each connection, after DNS (it may resolve differently later); so is everything
  * again at send time, as the policy may have changed (a second company makes a hub shared).
  */
-export async function requireAllowedDestination(ctx: Pick<Context, 'db'>, field: string, destination: Destination): Promise<void> {
+export async function requireAllowedDestination(
+  ctx: Pick<Context, 'db'>,
+  field: string,
+  destination: Destination,
+): Promise<void> {
   const { host, port } = hostAndPort(destination);
   if (host === '' || isIP(host) === 0) return;
   const refusal = refusalOf(await destinationPolicy(ctx), host, port);

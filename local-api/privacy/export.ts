@@ -25,13 +25,14 @@ interface FileRow {
 function exportedFiles(ctx: Context, caller: Caller, paths: readonly string[]) {
   return paths.flatMap(async (path) => {
     const id = storedFileId(path);
-    const row = await prepared(ctx.db, 'SELECT * FROM files WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
+    const row = (await prepared(ctx.db, 'SELECT * FROM files WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
       id ?? '',
       caller.companyId,
-    ) as FileRow | undefined;
+    )) as FileRow | undefined;
     if (!row) return [];
     const content =
-      await readFileBytes(ctx, { companyId: caller.companyId, name: `${row.id}.${row.extension}` }) ?? Buffer.alloc(0);
+      (await readFileBytes(ctx, { companyId: caller.companyId, name: `${row.id}.${row.extension}` })) ??
+      Buffer.alloc(0);
     return [
       {
         name: `${row.id}.${row.extension}`,
@@ -73,7 +74,7 @@ export async function exportPerson(
       tableRows.flatMap((row) => table.files.map((column) => row[column]).filter((p) => typeof p === 'string')),
     ) as string[];
     const meetings = (
-      await prepared(ctx.db, 'SELECT * FROM meetings WHERE companyId = ?').all(caller.companyId) as MeetingRow[]
+      (await prepared(ctx.db, 'SELECT * FROM meetings WHERE companyId = ?').all(caller.companyId)) as MeetingRow[]
     )
       .filter(
         (meeting) =>
@@ -85,9 +86,9 @@ export async function exportPerson(
       ctx,
       caller,
       (
-        await prepared(ctx.db, 'SELECT * FROM notifications WHERE companyId = ? AND message IS NOT NULL').all(
+        (await prepared(ctx.db, 'SELECT * FROM notifications WHERE companyId = ? AND message IS NOT NULL').all(
           caller.companyId,
-        ) as NotificationRow[]
+        )) as NotificationRow[]
       ).filter((row) => mentionsAny(row.message, values)),
     );
     const deliveries = (await jobsAbout(ctx, caller.companyId, { ids, values })).map(({ id: _id, ...job }) => ({

@@ -20,8 +20,10 @@ async function isLocalFile(ctx: Pick<Context, 'db'>, companyId: string, path: un
   const id = storedFileId(path);
   return (
     id !== undefined &&
-    await prepared(ctx.db, 'SELECT 1 FROM files WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(id, companyId) !==
-      undefined
+    (await prepared(ctx.db, 'SELECT 1 FROM files WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
+      id,
+      companyId,
+    )) !== undefined
   );
 }
 
@@ -34,7 +36,12 @@ async function isLocalFile(ctx: Pick<Context, 'db'>, companyId: string, path: un
  *   so that erasure and retention here still find them.
  * Runs inside the pull's transaction; `settleErasures` deletes the files and empties the WAL after it.
  */
-export async function receivePulledRow(ctx: Context, tableName: string, companyId: string, row: FeedRow): Promise<FeedRow> {
+export async function receivePulledRow(
+  ctx: Context,
+  tableName: string,
+  companyId: string,
+  row: FeedRow,
+): Promise<FeedRow> {
   if (tableName === erasureFeedTable) {
     await applyHubErasure(ctx, companyId, String(row.rowIds));
     return row;
@@ -42,10 +49,10 @@ export async function receivePulledRow(ctx: Context, tableName: string, companyI
   if (tableName === 'privacy_settings') retentionReceived.set(ctx.db, companyId);
   const table = personalTables.find((t) => t.table === tableName);
   if (!table) return row;
-  const local = await prepared(ctx.db, `SELECT * FROM ${table.table} WHERE id = ? AND companyId = ?`).get(
+  const local = (await prepared(ctx.db, `SELECT * FROM ${table.table} WHERE id = ? AND companyId = ?`).get(
     row.id,
     companyId,
-  ) as FeedRow | undefined;
+  )) as FeedRow | undefined;
   if (!local) return row;
   if (typeof row.deletedAt === 'number') {
     if (holdsData(table, local)) await forgetDeletedRow(ctx, companyId, table.table, String(row.id), ctx.clock.now());

@@ -46,7 +46,7 @@ export function privacyRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: erasureInputCodes,
       response: erasureOutput,
       errors: ['MISSING_IDENTIFIER', 'INVALID_EMAIL', 'INVALID_CPF', 'INVALID_PARAMETER'],
-      handle: async ({ caller, body }) => ({ type: 'erasure', ...await eraseVisitor(ctx, caller, body) }),
+      handle: async ({ caller, body }) => ({ type: 'erasure', ...(await eraseVisitor(ctx, caller, body)) }),
     }),
     route({
       method: 'post',

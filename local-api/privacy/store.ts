@@ -96,11 +96,11 @@ export interface JobAbout {
 /** The company's jobs whose payload holds one of the ids or texts, oldest first. */
 export async function jobsAbout(ctx: Pick<Context, 'db'>, companyId: string, traces: Traces): Promise<JobAbout[]> {
   if (traces.ids.length + traces.values.length === 0) return [];
-  return await prepared(
+  return (await prepared(
     ctx.db,
     `SELECT id, kind, status, attempts, createdAt, updatedAt, payload FROM jobs
      WHERE companyId = :companyId AND ${mentions(ctx.db, 'payload')} ORDER BY id`,
-  ).all({ companyId, ...traceParams(traces) }) as JobAbout[];
+  ).all({ companyId, ...traceParams(traces) })) as JobAbout[];
 }
 
 /** What a delivered job keeps once the person it carried is erased: its kind, key, status, attempts and times. */
@@ -135,10 +135,11 @@ async function scrubSyncQueues(ctx: Pick<Context, 'db'>, companyId: string, trac
   const params = { companyId, ...traceParams(traces) };
   let removed = 0;
   for (const table of ['sync_outbox', 'sync_rejections']) {
-    removed += (await prepared(
-      ctx.db,
-      `DELETE FROM ${table} WHERE companyId = :companyId AND ${mentions(ctx.db, 'args')}`,
-    ).run(params)).changes;
+    removed += (
+      await prepared(ctx.db, `DELETE FROM ${table} WHERE companyId = :companyId AND ${mentions(ctx.db, 'args')}`).run(
+        params,
+      )
+    ).changes;
   }
   return removed;
 }
@@ -153,11 +154,17 @@ interface MeetingText {
 }
 
 /** Takes the person out of the company's meetings: off the guest lists, and out of titles, messages and notes. */
-async function scrubMeetings(ctx: Pick<Context, 'db'>, companyId: string, person: Person, values: string[], now: number) {
-  const meetings = await prepared(
+async function scrubMeetings(
+  ctx: Pick<Context, 'db'>,
+  companyId: string,
+  person: Person,
+  values: string[],
+  now: number,
+) {
+  const meetings = (await prepared(
     ctx.db,
     'SELECT id, guests, title, message, notes, location FROM meetings WHERE companyId = ?',
-  ).all(companyId) as MeetingText[];
+  ).all(companyId)) as MeetingText[];
   let changed = 0;
   for (const meeting of meetings) {
     const guests = JSON.parse(meeting.guests) as string[];
@@ -184,13 +191,18 @@ async function scrubMeetings(ctx: Pick<Context, 'db'>, companyId: string, person
 }
 
 /** Takes the person's name, e-mail, phone and documents out of the texts of the company's notifications. */
-async function scrubNotifications(ctx: Pick<Context, 'db'>, companyId: string, values: string[], now: number): Promise<number> {
+async function scrubNotifications(
+  ctx: Pick<Context, 'db'>,
+  companyId: string,
+  values: string[],
+  now: number,
+): Promise<number> {
   if (values.length === 0) return 0;
-  const rows = await prepared(
+  const rows = (await prepared(
     ctx.db,
     `SELECT id, message FROM notifications WHERE companyId = :companyId AND message IS NOT NULL
      AND ${mentions(ctx.db, 'message')}`,
-  ).all({ companyId, ...traceParams({ ids: [], values }) }) as { id: string; message: string }[];
+  ).all({ companyId, ...traceParams({ ids: [], values }) })) as { id: string; message: string }[];
   for (const row of rows) {
     await prepared(ctx.db, 'UPDATE notifications SET message = ?, updatedAt = ? WHERE id = ?').run(
       redactText(row.message, values),
@@ -219,13 +231,16 @@ export async function findPersonsRows(
   person: Person,
   seeds: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
 ): Promise<FoundRows[]> {
-  const candidates = await Promise.all(personalTables.map(async (table) => ({
-    table,
-    rows: await prepared(ctx.db, `SELECT * FROM ${table.table} WHERE companyId = ? AND (${holdsPersonalData(table)})`).all(
-      companyId,
-    ) as Row[],
-    found: new Map<string, Row>(),
-  })));
+  const candidates = await Promise.all(
+    personalTables.map(async (table) => ({
+      table,
+      rows: (await prepared(
+        ctx.db,
+        `SELECT * FROM ${table.table} WHERE companyId = ? AND (${holdsPersonalData(table)})`,
+      ).all(companyId)) as Row[],
+      found: new Map<string, Row>(),
+    })),
+  );
   const foundIn = (table: string) => candidates.find((c) => c.table.table === table)?.found;
   for (let grew = true; grew; ) {
     grew = false;
@@ -261,7 +276,13 @@ const countOf = (found: FoundRows[], table: string) => found.find((f) => f.table
  * Erases what the company holds of the person: the rows found, their files, the meetings, notifications, queued
  * deliveries and pending mutations that name them. Runs inside the caller's transaction; publishes nothing.
  */
-async function eraseFound(ctx: Pick<Context, 'db'>, companyId: string, person: Person, found: FoundRows[], now: number) {
+async function eraseFound(
+  ctx: Pick<Context, 'db'>,
+  companyId: string,
+  person: Person,
+  found: FoundRows[],
+  now: number,
+) {
   const rows = found.flatMap((f) => f.rows);
   const traces: Traces = { ids: rows.map((row) => row.id), values: tellingValues(rows) };
   let files = 0;
@@ -298,7 +319,7 @@ export async function eraseVisitor(ctx: Context, caller: Caller, who: PersonIden
   const counts = await inTransaction(ctx, async () => {
     const now = ctx.clock.now();
     const found = await findPersonsRows(ctx, caller.companyId, person);
-    ctx.events.decide('privacy.erased', caller);
+    await ctx.events.decide('privacy.erased', caller);
     if (found.some((f) => f.rows.length > 0)) {
       const rowIds = Object.fromEntries(found.map((f) => [f.table.table, f.rows.map((row) => row.id)]));
       await prepared(ctx.db, 'INSERT INTO privacy_erasures (id, companyId, createdAt, rowIds) VALUES (?, ?, ?, ?)').run(
@@ -312,7 +333,7 @@ export async function eraseVisitor(ctx: Context, caller: Caller, who: PersonIden
     // Published once everything is scrubbed: the events' objects (and the deliveries they queue) hold no trace.
     for (const { table, rows } of found) {
       for (const row of rows.filter((r) => r.deletedAt === null)) {
-        const tombstone = await prepared(ctx.db, `SELECT * FROM ${table.table} WHERE id = ?`).get(row.id) as Row;
+        const tombstone = (await prepared(ctx.db, `SELECT * FROM ${table.table} WHERE id = ?`).get(row.id)) as Row;
         await ctx.events.publish(table.deletedEvent, caller, async () => await table.object(ctx, caller, tombstone));
       }
     }
@@ -328,7 +349,11 @@ export async function eraseVisitor(ctx: Context, caller: Caller, who: PersonIden
  * person's data (the anonymised rows come after it); they say whom to look for in what only the kiosk holds (its
  * visitor records, pictures and NDAs, queued deliveries, check-ins not yet pushed). Runs in the pull's transaction.
  */
-export async function applyHubErasure(ctx: Pick<Context, 'db' | 'clock'>, companyId: string, rowIds: string): Promise<void> {
+export async function applyHubErasure(
+  ctx: Pick<Context, 'db' | 'clock'>,
+  companyId: string,
+  rowIds: string,
+): Promise<void> {
   const named = JSON.parse(rowIds) as Record<string, string[]>;
   const seeds = new Map(Object.entries(named).map(([table, ids]) => [table, new Set(ids)]));
   const person: Person = { emails: new Set(), cpfs: new Set(), documents: new Set(), namePhones: new Map() };
@@ -348,9 +373,10 @@ export async function forgetDeletedRow(
   now: number,
 ) {
   const table = personalTables.find((t) => t.table === tableName);
-  const row = await prepared(ctx.db, `SELECT * FROM ${tableName} WHERE id = ? AND companyId = ?`).get(id, companyId) as
-    | Row
-    | undefined;
+  const row = (await prepared(ctx.db, `SELECT * FROM ${tableName} WHERE id = ? AND companyId = ?`).get(
+    id,
+    companyId,
+  )) as Row | undefined;
   if (!table || !row) return;
   await anonymise(ctx, companyId, table, [row], now);
   await scrubQueue(ctx, companyId, { ids: [id], values: [] });
@@ -363,10 +389,10 @@ export interface Retention {
 }
 
 export async function findRetention(ctx: Context, companyId: string): Promise<Retention> {
-  const row = await prepared(
+  const row = (await prepared(
     ctx.db,
     'SELECT retentionDays, lastSweepAt, updatedAt FROM privacy_settings WHERE companyId = ?',
-  ).get(companyId) as Retention | undefined;
+  ).get(companyId)) as Retention | undefined;
   return row ?? { retentionDays: null, lastSweepAt: null, updatedAt: null };
 }
 
@@ -384,7 +410,7 @@ export function retentionObject(retention: Retention, caller: Caller) {
 export async function saveRetention(ctx: Context, caller: Caller, retentionDays: number | null): Promise<Retention> {
   await inTransaction(ctx, async () => {
     const now = ctx.clock.now();
-    ctx.events.decide('privacy.retention.updated', caller);
+    await ctx.events.decide('privacy.retention.updated', caller);
     await prepared(
       ctx.db,
       `INSERT INTO privacy_settings (companyId, createdAt, updatedAt, retentionDays) VALUES (?, ?, ?, ?)
@@ -417,7 +443,7 @@ export async function sweepCompany(ctx: Context, caller: Caller): Promise<SweepC
   const { retentionDays } = await findRetention(ctx, caller.companyId);
   if (retentionDays === null) return undefined;
   const counts = await inTransaction(ctx, async () => {
-    ctx.events.decide('privacy.retention.swept', caller);
+    await ctx.events.decide('privacy.retention.swept', caller);
     const now = ctx.clock.now();
     const before = now - retentionDays * dayMs;
     const found: Record<string, number> = {};
@@ -425,33 +451,38 @@ export async function sweepCompany(ctx: Context, caller: Caller): Promise<SweepC
     let files = 0;
     for (const table of personalTables) {
       if (!table.retainedFrom) continue;
-      const rows = await prepared(
+      const rows = (await prepared(
         ctx.db,
         `SELECT * FROM ${table.table} WHERE companyId = ? AND ${table.retainedFrom} < ? AND (${holdsPersonalData(table)})`,
-      ).all(caller.companyId, before) as Row[];
+      ).all(caller.companyId, before)) as Row[];
       files += await anonymise(ctx, caller.companyId, table, rows, now);
       found[table.table] = rows.length;
       ids.push(...rows.map((row) => row.id));
     }
-    const meetings = await prepared(
+    const meetings = (await prepared(
       ctx.db,
       `UPDATE meetings SET guests = '[]', title = '', message = NULL, notes = NULL,
        deletedAt = COALESCE(deletedAt, :now), updatedAt = :now
        WHERE companyId = :companyId AND "end" < :before AND (guests <> '[]' OR title <> '' OR message IS NOT NULL
        OR notes IS NOT NULL) RETURNING id`,
-    ).all({ now, before, companyId: caller.companyId }) as { id: string }[];
-    const notifications = await prepared(
+    ).all({ now, before, companyId: caller.companyId })) as { id: string }[];
+    const notifications = (await prepared(
       ctx.db,
       `UPDATE notifications SET message = NULL, deletedAt = COALESCE(deletedAt, :now), updatedAt = :now
        WHERE companyId = :companyId AND createdAt < :before AND message IS NOT NULL RETURNING id`,
-    ).all({ now, before, companyId: caller.companyId }) as { id: string }[];
+    ).all({ now, before, companyId: caller.companyId })) as { id: string }[];
     ids.push(...meetings.map((m) => m.id), ...notifications.map((n) => n.id));
     const scrubbed = await scrubQueue(ctx, caller.companyId, { ids, values: [] });
-    const aged = (await prepared(
-      ctx.db,
-      "DELETE FROM jobs WHERE companyId = ? AND status IN ('done', 'failed') AND updatedAt < ?",
-    ).run(caller.companyId, before)).changes;
-    await prepared(ctx.db, 'UPDATE privacy_settings SET lastSweepAt = ? WHERE companyId = ?').run(now, caller.companyId);
+    const aged = (
+      await prepared(
+        ctx.db,
+        "DELETE FROM jobs WHERE companyId = ? AND status IN ('done', 'failed') AND updatedAt < ?",
+      ).run(caller.companyId, before)
+    ).changes;
+    await prepared(ctx.db, 'UPDATE privacy_settings SET lastSweepAt = ? WHERE companyId = ?').run(
+      now,
+      caller.companyId,
+    );
     if (meetings.length + notifications.length + aged > 0) walToTruncate.add(ctx.db);
     const result: SweepCounts = {
       visits: found.visits ?? 0,
@@ -477,10 +508,10 @@ export async function sweepCompany(ctx: Context, caller: Caller): Promise<SweepC
 
 /** The sweep of every company with a retention set; one company's failure does not stop the others'. */
 export async function sweepAll(ctx: Context): Promise<void> {
-  const companies = await prepared(
+  const companies = (await prepared(
     ctx.db,
     'SELECT companyId FROM privacy_settings WHERE retentionDays IS NOT NULL',
-  ).all() as { companyId: string }[];
+  ).all()) as { companyId: string }[];
   for (const { companyId } of companies) {
     const caller = await companyCaller(ctx, companyId);
     if (!caller) continue;
@@ -502,8 +533,8 @@ export function startRetentionSweeper(ctx: Context, intervalMs = dayMs): { stop(
       ctx.log.error({ err: error }, 'retention sweep failed');
     }
   };
-  const first = setTimeout(async () => void await run(), 0);
-  const timer = setInterval(async () => void await run(), intervalMs);
+  const first = setTimeout(() => void run(), 0);
+  const timer = setInterval(() => void run(), intervalMs);
   first.unref();
   timer.unref();
   return {

@@ -75,15 +75,15 @@ export interface QueueStatus {
 }
 
 export async function queueStatus(ctx: Pick<Context, 'db'>, companyId: string, kind: string): Promise<QueueStatus> {
-  const counts = await prepared(
+  const counts = (await prepared(
     ctx.db,
     'SELECT status, COUNT(*) AS n, MIN(createdAt) AS oldest FROM jobs WHERE companyId = ? AND kind = ? GROUP BY status',
-  ).all(companyId, kind) as { status: string; n: number; oldest: number }[];
-  const last = await prepared(
+  ).all(companyId, kind)) as { status: string; n: number; oldest: number }[];
+  const last = (await prepared(
     ctx.db,
     `SELECT lastError FROM jobs WHERE companyId = ? AND kind = ? AND lastError IS NOT NULL
      ORDER BY updatedAt DESC LIMIT 1`,
-  ).get(companyId, kind) as { lastError: string } | undefined;
+  ).get(companyId, kind)) as { lastError: string } | undefined;
   const count = (status: string) => counts.find((c) => c.status === status)?.n ?? 0;
   return {
     pending: count('pending'),
@@ -221,11 +221,13 @@ export async function startWorker(
   /** Takes an open breaker's one trial: the endpoint stays closed to every other attempt while it runs. */
   async function claimTrial(row: JobRow, now: number): Promise<boolean> {
     return (
-      (await prepared(
-        ctx.db,
-        `UPDATE job_endpoints SET openUntil = ?, updatedAt = ? WHERE companyId = ? AND endpoint = ? AND failures >= ?
+      (
+        await prepared(
+          ctx.db,
+          `UPDATE job_endpoints SET openUntil = ?, updatedAt = ? WHERE companyId = ? AND endpoint = ? AND failures >= ?
          AND (openUntil IS NULL OR openUntil <= ?)`,
-      ).run(now + leaseMs, now, row.companyId, row.endpoint, settings.breakerThreshold, now)).changes === 1
+        ).run(now + leaseMs, now, row.companyId, row.endpoint, settings.breakerThreshold, now)
+      ).changes === 1
     );
   }
 
@@ -244,7 +246,10 @@ export async function startWorker(
       `UPDATE jobs SET status = 'done', attempts = attempts + 1, claimedBy = NULL, claimedUntil = NULL, updatedAt = ?
        WHERE id = ?`,
     ).run(now, row.id);
-    await prepared(ctx.db, 'DELETE FROM job_endpoints WHERE companyId = ? AND endpoint = ?').run(row.companyId, row.endpoint);
+    await prepared(ctx.db, 'DELETE FROM job_endpoints WHERE companyId = ? AND endpoint = ?').run(
+      row.companyId,
+      row.endpoint,
+    );
   }
 
   /** Pauses an endpoint: its pending jobs wait for the trial; those whose give-up time comes first fail now. */
@@ -303,13 +308,13 @@ export async function startWorker(
       if (updated.changes === 0) return false;
       // A refusal of this one request says nothing of the endpoint's health.
       if (permanent) return true;
-      const breaker = await prepared(
+      const breaker = (await prepared(
         ctx.db,
         `INSERT INTO job_endpoints (companyId, endpoint, failures, updatedAt) VALUES (?, ?, 1, ?)
          ON CONFLICT (companyId, endpoint) DO UPDATE SET failures = job_endpoints.failures + 1,
            updatedAt = excluded.updatedAt
          RETURNING failures, openUntil, cooldownMs`,
-      ).get(row.companyId, row.endpoint, now) as Breaker;
+      ).get(row.companyId, row.endpoint, now)) as Breaker;
       // A failed trial opens the breaker again; other failures open it once the threshold is reached, not again
       // while it is open (attempts that started before it opened end while it is).
       if (trial || (breaker.failures >= settings.breakerThreshold && (breaker.openUntil ?? 0) <= now)) {
@@ -366,8 +371,8 @@ export async function startWorker(
   /** Claims `row` and starts it, if it may start here; false when it may not or another worker has it. */
   async function start(row: JobRow, now: number): Promise<boolean> {
     const slot = slotFor(row);
-    if (!slot || !await claim(row, now)) return false;
-    if (slot.trial && !await claimTrial(row, now)) {
+    if (!slot || !(await claim(row, now))) return false;
+    if (slot.trial && !(await claimTrial(row, now))) {
       await release(row);
       return false;
     }
@@ -376,7 +381,7 @@ export async function startWorker(
       .catch((error: unknown) => ctx.log.error({ err: error }, 'job attempt failed unexpectedly'))
       .finally(async () => {
         running.delete(row.id);
-        void await wake();
+        void (await wake());
       });
     running.set(row.id, { row, done, controller });
     return true;
@@ -387,20 +392,27 @@ export async function startWorker(
     if (stopped) return;
     const now = ctx.clock.now();
     if (running.size < settings.concurrency) {
-      const rows = await prepared(ctx.db, candidatesSql).all(now, now, ...kinds, settings.perEndpoint, now, 500) as JobRow[];
+      const rows = (await prepared(ctx.db, candidatesSql).all(
+        now,
+        now,
+        ...kinds,
+        settings.perEndpoint,
+        now,
+        500,
+      )) as JobRow[];
       for (const row of rows) {
         if (running.size >= settings.concurrency) break;
         if (!running.has(row.id)) await start(row, now);
       }
     }
     clearTimeout(timer);
-    const next = await prepared(
+    const next = (await prepared(
       ctx.db,
       `SELECT MIN(CASE WHEN claimedUntil > nextAttemptAt THEN claimedUntil ELSE nextAttemptAt END) AS at FROM jobs
        WHERE status = 'pending' AND kind IN (${kindList}) AND (nextAttemptAt > ? OR claimedUntil > ?)`,
-    ).get(...kinds, now, now) as { at: number | null };
+    ).get(...kinds, now, now)) as { at: number | null };
     const delay = next.at === null ? settings.idleMs : Math.max(0, Math.min(settings.idleMs, next.at - now));
-    timer = setTimeout(async () => void await wake(), delay);
+    timer = setTimeout(() => void wake(), delay);
     timer.unref();
   }
 
@@ -438,7 +450,7 @@ export async function startWorker(
   // hold claims; a dead one's run out.
   if (ctx.db.sqlite)
     await prepared(ctx.db, 'UPDATE jobs SET claimedBy = NULL, claimedUntil = NULL WHERE claimedBy IS NOT NULL').run();
-  wakers.set(ctx.db, async () => void await wake());
+  wakers.set(ctx.db, () => void wake());
   await wake();
   return {
     drain,
@@ -461,9 +473,9 @@ export interface JobState {
 
 /** The jobs of one kind whose idempotency key starts with `keyPrefix` (the deliveries of one notification). */
 export async function jobsWithKeyPrefix(ctx: Pick<Context, 'db'>, companyId: string, kind: string, keyPrefix: string) {
-  return await prepared(
+  return (await prepared(
     ctx.db,
     `SELECT idempotencyKey, status, attempts, lastError FROM jobs
      WHERE kind = ? AND idempotencyKey >= ? AND idempotencyKey < ? AND companyId = ? ORDER BY id`,
-  ).all(kind, keyPrefix, `${keyPrefix}\uffff`, companyId) as JobState[];
+  ).all(kind, keyPrefix, `${keyPrefix}\uffff`, companyId)) as JobState[];
 }

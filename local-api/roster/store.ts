@@ -50,7 +50,7 @@ export function groupRoster(open: readonly VisitRow[]): RosterGroups {
 }
 
 export async function roster(ctx: Context, caller: Caller) {
-  const open = await prepared(ctx.db, openVisitsSql).all(caller.companyId) as VisitRow[];
+  const open = (await prepared(ctx.db, openVisitsSql).all(caller.companyId)) as VisitRow[];
   const groups = groupRoster(open);
   const latest = await visitObjects(
     ctx,
@@ -72,7 +72,7 @@ export async function roster(ctx: Context, caller: Caller) {
 
 /** The roster's counts without its rows: people inside, those of them without a host, and visits waiting. */
 export async function rosterCounts(ctx: Context, companyId: string) {
-  const groups = groupRoster(await prepared(ctx.db, openVisitsSql).all(companyId) as VisitRow[]);
+  const groups = groupRoster((await prepared(ctx.db, openVisitsSql).all(companyId)) as VisitRow[]);
   const hostless = (visit: VisitRow) => !visit.hostId && !visit.customHostName;
   return {
     inside: groups.inside.length,

@@ -91,10 +91,10 @@ export async function insertRow(db: Db, table: string, row: Row): Promise<void> 
 
 /** One live row of a company's table by id; another company's row is as absent as a deleted one. */
 export async function findLiveRow<T>(db: Db, table: string, companyId: string, id: string): Promise<T | undefined> {
-  return await prepared(db, `SELECT * FROM ${table} WHERE id = ? AND companyId = ? AND deletedAt IS NULL`).get(
+  return (await prepared(db, `SELECT * FROM ${table} WHERE id = ? AND companyId = ? AND deletedAt IS NULL`).get(
     id,
     companyId,
-  ) as T | undefined;
+  )) as T | undefined;
 }
 
 /** Updates the given columns of one live row of the caller's company; returns whether a row changed. */
@@ -122,14 +122,20 @@ export const listParameters = (companyId: string, query: ListQuery) => ({
 
 /** One page of a company's live rows, filtered and ordered as the list query says. */
 export async function listRows<T>(db: Db, table: string, companyId: string, query: ListQuery): Promise<T[]> {
-  return await prepared(db, listSql(table, query)).all(listParameters(companyId, query)) as T[];
+  return (await prepared(db, listSql(table, query)).all(listParameters(companyId, query))) as T[];
 }
 
 /**
  * A company's rows of one table by id, deleted ones included (an object still names what it referred to), for a
  * whole page of objects at once; in chunks, since SQLite limits the parameters of one statement.
  */
-export async function rowsByIds<T>(db: Db, table: string, columns: string, companyId: string, ids: Iterable<unknown>): Promise<T[]> {
+export async function rowsByIds<T>(
+  db: Db,
+  table: string,
+  columns: string,
+  companyId: string,
+  ids: Iterable<unknown>,
+): Promise<T[]> {
   const unique = [...new Set([...ids].filter((id): id is string => typeof id === 'string'))];
   const rows: T[] = [];
   for (let start = 0; start < unique.length; start += 500) {
@@ -139,7 +145,7 @@ export async function rowsByIds<T>(db: Db, table: string, columns: string, compa
     // no unary + on text, and its planner needs no such hint.
     const company = db.sqlite ? '+companyId' : 'companyId';
     const sql = `SELECT ${columns} FROM ${table} WHERE ${company} = ? AND id IN (${chunk.map(() => '?').join(', ')})`;
-    rows.push(...(await prepared(db, sql).all(companyId, ...chunk) as T[]));
+    rows.push(...((await prepared(db, sql).all(companyId, ...chunk)) as T[]));
   }
   return rows;
 }

@@ -138,7 +138,7 @@ async function hubRequest<T>(
  */
 export async function startSyncAgent(ctx: Context): Promise<SyncAgent> {
   const controller = new AbortController();
-  let state: AgentState = await upstreamOf(ctx) ? 'connecting' : 'hub';
+  let state: AgentState = (await upstreamOf(ctx)) ? 'connecting' : 'hub';
   let attempt = 0;
   let lastAttemptAt: number | null = null;
   let nextAttemptAt: number | null = null;
@@ -199,7 +199,8 @@ export async function startSyncAgent(ctx: Context): Promise<SyncAgent> {
       await inTransaction(ctx, async () => {
         await acknowledge(ctx, companyId, answer.lastMutationId);
         await receiveRemoteHlc(ctx, answer.hlc);
-        if (rejected.length > 0) await updateSyncState(ctx, { rejected: (await syncState(ctx)).rejected + rejected.length });
+        if (rejected.length > 0)
+          await updateSyncState(ctx, { rejected: (await syncState(ctx)).rejected + rejected.length });
       });
       for (const r of rejected) ctx.log.warn({ mutationId: r.id, type: r.type }, 'sync: the hub rejected a mutation');
     }
@@ -218,8 +219,8 @@ export async function startSyncAgent(ctx: Context): Promise<SyncAgent> {
         signal: controller.signal,
       });
       // Settings changed while the page travelled: it belongs to the old upstream.
-      if (stopped || !await current(upstream)) return;
-      if (!await mayFollowCompany(ctx, page.companyId)) {
+      if (stopped || !(await current(upstream))) return;
+      if (!(await mayFollowCompany(ctx, page.companyId))) {
         throw new UpstreamError(`hub names company ${page.companyId}, not the company this kiosk is enrolled for`);
       }
       const clockSkewMs = page.now - Math.round((sentAt + device.now()) / 2);
@@ -261,7 +262,7 @@ export async function startSyncAgent(ctx: Context): Promise<SyncAgent> {
         await updateSyncState(ctx, { lastSuccessAt: now, lastError: null, lastErrorAt: null });
         savedSuccessAt = now;
       }
-      if (state !== 'online') ctx.log.info({ upstream: upstream.url, ...await pendingSummary(ctx) }, 'sync online');
+      if (state !== 'online') ctx.log.info({ upstream: upstream.url, ...(await pendingSummary(ctx)) }, 'sync online');
       state = 'online';
       schedule(pollMs);
       return;

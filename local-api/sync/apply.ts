@@ -31,7 +31,7 @@ function columnsReader(db: Db): (table: string) => Promise<Set<string>> {
   return async (table) => {
     let columns = known.get(table);
     if (!columns) {
-      columns = new Set(await read.all(table) as string[]);
+      columns = new Set((await read.all(table)) as string[]);
       known.set(table, columns);
     }
     return columns;
@@ -50,7 +50,7 @@ async function adoptCompany(ctx: Context, companyId: string): Promise<void> {
     `INSERT INTO companies (id, createdAt, updatedAt, name, trialUntil) VALUES (?, ?, ?, '', ?)
      ON CONFLICT (id) DO NOTHING`,
   ).run(companyId, now, now, now);
-  if (!await deviceEnrolment(ctx)) await enrolDevice(ctx, companyId);
+  if (!(await deviceEnrolment(ctx))) await enrolDevice(ctx, companyId);
 }
 
 /** Writes the hub's row as it is (columns this kiosk lacks left out, secrets sealed with this device's key). */
@@ -92,9 +92,15 @@ async function applyChange(
     return;
   }
   // A row that arrives deleted and was never here (an old visit anonymised at the hub) need not be kept.
-  const known = await prepared(ctx.db, `SELECT 1 FROM ${spec.table} WHERE ${spec.key} = ?`).get(change.key) !== undefined;
+  const known =
+    (await prepared(ctx.db, `SELECT 1 FROM ${spec.table} WHERE ${spec.key} = ?`).get(change.key)) !== undefined;
   if (typeof change.row.deletedAt === 'number' && !known) return;
-  await writeRow(ctx, spec, await receivePulledRow(ctx, spec.table, page.companyId, change.row), await page.columns(spec.table));
+  await writeRow(
+    ctx,
+    spec,
+    await receivePulledRow(ctx, spec.table, page.companyId, change.row),
+    await page.columns(spec.table),
+  );
 }
 
 /**
@@ -136,28 +142,30 @@ export async function applyPulledPage(ctx: Context, page: PulledPage): Promise<b
     page.companyId === before.companyId;
   // Nothing new (the usual answer to a poll): no write, sparing kiosks that run on flash storage.
   if (idle) return false;
-  const startOver = await ctx.db.withoutReferenceChecks(async () =>
-    await inTransaction(ctx, async () => {
-      if (loss) await resendVisits(ctx, page.companyId, loss);
-      if (loss && !page.reset) return true;
-      const state = await syncState(ctx);
-      let resyncing = page.reset || state.resyncing === 1;
-      if (page.reset) await prepared(ctx.db, 'DELETE FROM sync_resync_seen').run();
-      if (page.reset || state.companyId !== page.companyId) await adoptCompany(ctx, page.companyId);
-      const columns = columnsReader(ctx.db);
-      for (const change of page.changes) await applyChange(ctx, { companyId: page.companyId, resyncing, columns }, change);
-      if (resyncing && !page.hasMore) {
-        await sweep(ctx, page.companyId);
-        resyncing = false;
-      }
-      await receiveRemoteHlc(ctx, page.hlc);
-      await updateSyncState(ctx, {
-        cursor: page.cursor,
-        companyId: page.companyId,
-        resyncing: resyncing ? 1 : 0,
-      });
-      return false;
-    }),
+  const startOver = await ctx.db.withoutReferenceChecks(
+    async () =>
+      await inTransaction(ctx, async () => {
+        if (loss) await resendVisits(ctx, page.companyId, loss);
+        if (loss && !page.reset) return true;
+        const state = await syncState(ctx);
+        let resyncing = page.reset || state.resyncing === 1;
+        if (page.reset) await prepared(ctx.db, 'DELETE FROM sync_resync_seen').run();
+        if (page.reset || state.companyId !== page.companyId) await adoptCompany(ctx, page.companyId);
+        const columns = columnsReader(ctx.db);
+        for (const change of page.changes)
+          await applyChange(ctx, { companyId: page.companyId, resyncing, columns }, change);
+        if (resyncing && !page.hasMore) {
+          await sweep(ctx, page.companyId);
+          resyncing = false;
+        }
+        await receiveRemoteHlc(ctx, page.hlc);
+        await updateSyncState(ctx, {
+          cursor: page.cursor,
+          companyId: page.companyId,
+          resyncing: resyncing ? 1 : 0,
+        });
+        return false;
+      }),
   );
   await afterPulledPage(ctx);
   return startOver;

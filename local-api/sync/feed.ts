@@ -39,7 +39,7 @@ export async function installChangeFeed(db: Db, tables: readonly FeedTable[] = f
   for (const spec of tables) {
     checkIdentifiers(spec);
     if (await hasTrigger.get(engine.triggerName(spec))) continue;
-    if (!await hasTable.get(db.sqlite ? spec.table : spec.table.toLowerCase())) {
+    if (!(await hasTable.get(db.sqlite ? spec.table : spec.table.toLowerCase()))) {
       throw new Error(`change feed: table ${spec.table} does not exist`);
     }
     await db.transaction(async () => {
@@ -78,9 +78,10 @@ const postgresFeed = {
 export async function touchRow(ctx: Pick<Context, 'db'>, table: string, key: string, companyId: string): Promise<void> {
   const spec = feedTableNamed(table);
   if (!spec) return;
-  const owner = await prepared(ctx.db, `SELECT ${spec.company} AS companyId FROM ${spec.table} WHERE ${spec.key} = ?`).get(
-    key,
-  ) as { companyId: string } | undefined;
+  const owner = (await prepared(
+    ctx.db,
+    `SELECT ${spec.company} AS companyId FROM ${spec.table} WHERE ${spec.key} = ?`,
+  ).get(key)) as { companyId: string } | undefined;
   if (owner && owner.companyId !== companyId) return;
   const exists = owner !== undefined;
   await prepared(ctx.db, 'DELETE FROM sync_changes WHERE tableName = ? AND rowKey = ?').run(table, key);
@@ -97,15 +98,15 @@ export async function touchRow(ctx: Pick<Context, 'db'>, table: string, key: str
  * than the newest forgotten one may have missed a deletion, so it is sent through a full resync.
  */
 export async function pruneTombstones(ctx: Pick<Context, 'db'>, keep: number): Promise<void> {
-  const cutoff = await prepared(
+  const cutoff = (await prepared(
     ctx.db,
     'SELECT seq FROM sync_changes WHERE deleted = 1 ORDER BY seq DESC LIMIT 1 OFFSET ?',
-  ).get(keep) as { seq: number } | undefined;
+  ).get(keep)) as { seq: number } | undefined;
   if (!cutoff) return;
   await ctx.db.transaction(async () => {
-      await prepared(ctx.db, 'DELETE FROM sync_changes WHERE deleted = 1 AND seq <= ?').run(cutoff.seq);
-      await updateSyncState(ctx, { horizon: Math.max((await syncState(ctx)).horizon, cutoff.seq) });
-    });
+    await prepared(ctx.db, 'DELETE FROM sync_changes WHERE deleted = 1 AND seq <= ?').run(cutoff.seq);
+    await updateSyncState(ctx, { horizon: Math.max((await syncState(ctx)).horizon, cutoff.seq) });
+  });
 }
 
 export type SqlValue = string | number | null;
@@ -213,17 +214,17 @@ export async function readChanges(
     const id = await feedId(ctx.db, state.nodeId);
     const position = positionOf(since, { id, horizon: state.horizon, last });
     const full = position === undefined || position.full;
-    const entries = await prepared(ctx.db, feedQuery(tables, full)).all({
+    const entries = (await prepared(ctx.db, feedQuery(tables, full)).all({
       companyId,
       after: position?.seq ?? 0,
       limit,
       recentSince: ctx.clock.now() - recentVisitsMs,
-    }) as { seq: number; tableName: string; rowKey: string }[];
+    })) as { seq: number; tableName: string; rowKey: string }[];
     const changes: Change[] = [];
     for (const entry of entries) {
       const spec = feedTableNamed(entry.tableName, tables);
       if (!spec) continue;
-      const stored = await prepared(ctx.db, `SELECT * FROM ${spec.table} WHERE ${spec.key} = ?`).get(entry.rowKey) as
+      const stored = (await prepared(ctx.db, `SELECT * FROM ${spec.table} WHERE ${spec.key} = ?`).get(entry.rowKey)) as
         | FeedRow
         | undefined;
       changes.push({ table: spec.table, key: entry.rowKey, row: stored ? travellingRow(ctx, spec, stored) : null });

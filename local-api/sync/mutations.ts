@@ -48,14 +48,20 @@ const visitRef = (id: string): RowRef => ({ table: 'visits', key: id });
 
 /** A register's timestamp (see `sync_registers`). */
 export async function registerHlc(ctx: Pick<Context, 'db'>, table: string, key: string, register: string) {
-  const row = await prepared(
+  const row = (await prepared(
     ctx.db,
     'SELECT hlc FROM sync_registers WHERE tableName = ? AND rowKey = ? AND register = ?',
-  ).get(table, key, register) as { hlc: string } | undefined;
+  ).get(table, key, register)) as { hlc: string } | undefined;
   return row?.hlc;
 }
 
-export async function setRegisterHlc(ctx: Pick<Context, 'db'>, table: string, key: string, register: string, hlc: string) {
+export async function setRegisterHlc(
+  ctx: Pick<Context, 'db'>,
+  table: string,
+  key: string,
+  register: string,
+  hlc: string,
+) {
   await prepared(
     ctx.db,
     `INSERT INTO sync_registers (tableName, rowKey, register, hlc) VALUES (?, ?, ?, ?)
@@ -97,7 +103,7 @@ export const mutationKinds: Readonly<Record<string, MutationKind<unknown>>> = {
     args: inviteeCheckinArgs,
     rows: (args) => [visitRef(args.checkin.id), { table: 'invitees', key: args.inviteeId }],
     apply: async (ctx, caller, args) => {
-      if (args.record && !await findInvitee(ctx, caller, args.inviteeId)) {
+      if (args.record && !(await findInvitee(ctx, caller, args.inviteeId))) {
         await checkinWalkIn(ctx, caller, args.record, { replayed: true, lostInviteeId: args.inviteeId });
       } else {
         await checkinInvitee(ctx, caller, args.inviteeId, args.checkin, { replayed: true });
@@ -128,7 +134,10 @@ export const mutationKinds: Readonly<Record<string, MutationKind<unknown>>> = {
       const held = await registerHlc(ctx, 'visits', args.id, 'authorization');
       if (held !== undefined && compareHlc(held, hlc) >= 0) return;
       await authorizeVisit(ctx, caller, args.id, args.status, args.authorization);
-      await prepared(ctx.db, 'UPDATE visits SET authorizedAt = ? WHERE id = ?').run(Date.parse(args.authorizedAt), args.id);
+      await prepared(ctx.db, 'UPDATE visits SET authorizedAt = ? WHERE id = ?').run(
+        Date.parse(args.authorizedAt),
+        args.id,
+      );
       await setRegisterHlc(ctx, 'visits', args.id, 'authorization', hlc);
     },
   }),
@@ -153,7 +162,9 @@ function inputFields(row: VisitRow, columns: readonly (keyof VisitRow)[]): Recor
 }
 
 async function visitRowOf(ctx: Pick<Context, 'db'>, event: DomainEvent): Promise<VisitRow> {
-  return await prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(String((await event.object()).id)) as VisitRow;
+  return (await prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(
+    String((await event.object()).id),
+  )) as VisitRow;
 }
 
 /** A visit's check-in as the kiosk's mutation: a walk-in's, or an invitee's with the kiosk's record beside it. */

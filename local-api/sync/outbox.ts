@@ -53,17 +53,23 @@ export async function recordMutation(
 /** Whether a mutation the hub has not confirmed concerns the row: the pull must not overwrite it meanwhile. */
 export async function hasPendingMutation(ctx: Pick<Context, 'db'>, table: string, key: string): Promise<boolean> {
   return (
-    await prepared(ctx.db, 'SELECT 1 FROM sync_outbox_rows WHERE tableName = ? AND rowKey = ? LIMIT 1').get(table, key) !==
-    undefined
+    (await prepared(ctx.db, 'SELECT 1 FROM sync_outbox_rows WHERE tableName = ? AND rowKey = ? LIMIT 1').get(
+      table,
+      key,
+    )) !== undefined
   );
 }
 
 /** The oldest pending mutations of the company, within the batch limits (at least one). */
-export async function pendingBatch(ctx: Pick<Context, 'db'>, companyId: string, limits = batchLimits): Promise<PendingMutation[]> {
-  const rows = await prepared(
+export async function pendingBatch(
+  ctx: Pick<Context, 'db'>,
+  companyId: string,
+  limits = batchLimits,
+): Promise<PendingMutation[]> {
+  const rows = (await prepared(
     ctx.db,
     'SELECT id, name, args, hlc FROM sync_outbox WHERE companyId = ? ORDER BY id LIMIT ?',
-  ).all(companyId, limits.count) as { id: number; name: string; args: string; hlc: string }[];
+  ).all(companyId, limits.count)) as { id: number; name: string; args: string; hlc: string }[];
   const batch: PendingMutation[] = [];
   let bytes = 0;
   for (const row of rows) {
@@ -84,8 +90,13 @@ export async function acknowledge(ctx: Pick<Context, 'db'>, companyId: string, l
 }
 
 /** Every pending mutation counts, also those of a company the kiosk no longer follows: they are not at a hub. */
-export async function pendingSummary(ctx: Pick<Context, 'db'>): Promise<{ pending: number; oldestPendingAt: number | null }> {
-  const row = await prepared(ctx.db, 'SELECT COUNT(*) AS pending, MIN(createdAt) AS oldest FROM sync_outbox').get() as {
+export async function pendingSummary(
+  ctx: Pick<Context, 'db'>,
+): Promise<{ pending: number; oldestPendingAt: number | null }> {
+  const row = (await prepared(
+    ctx.db,
+    'SELECT COUNT(*) AS pending, MIN(createdAt) AS oldest FROM sync_outbox',
+  ).get()) as {
     pending: number;
     oldest: number | null;
   };

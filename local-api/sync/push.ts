@@ -37,12 +37,19 @@ function rowNeeded(kind: MutationKind<unknown> | undefined, args: unknown): RowR
 }
 
 /** Applies one mutation in a savepoint: a refused mutation leaves nothing behind, and the batch goes on. */
-async function applyOne(ctx: Context, caller: Caller, clientId: string, mutation: PendingMutation): Promise<string | undefined> {
+async function applyOne(
+  ctx: Context,
+  caller: Caller,
+  clientId: string,
+  mutation: PendingMutation,
+): Promise<string | undefined> {
   const kind = mutationKinds[mutation.name];
   try {
     if (!kind) throw new ApiError('INVALID_PARAMETER', { field: 'name' });
     const replaying: Caller = { ...caller, replayedFor: clientId };
-    await ctx.db.transaction(async () => await kind.apply(ctx, replaying, validate(kind.args, mutation.args), mutation.hlc));
+    await ctx.db.transaction(
+      async () => await kind.apply(ctx, replaying, validate(kind.args, mutation.args), mutation.hlc),
+    );
     return undefined;
   } catch (error) {
     if (error instanceof ApiError) return error.type;
@@ -61,7 +68,10 @@ async function neverHeardOf(ctx: Pick<Context, 'db'>, row: RowRef): Promise<bool
   const spec = feedTableNamed(row.table);
   if (!spec) return false;
   const held = await prepared(ctx.db, `SELECT 1 FROM ${spec.table} WHERE ${spec.key} = ?`).get(row.key);
-  const fed = await prepared(ctx.db, 'SELECT 1 FROM sync_changes WHERE tableName = ? AND rowKey = ?').get(row.table, row.key);
+  const fed = await prepared(ctx.db, 'SELECT 1 FROM sync_changes WHERE tableName = ? AND rowKey = ?').get(
+    row.table,
+    row.key,
+  );
   return held === undefined && fed === undefined;
 }
 
@@ -89,10 +99,10 @@ export async function applyPush(
   return await inTransaction(ctx, async () => {
     const now = ctx.clock.now();
     const first = mutations[0];
-    const client = await prepared(
+    const client = (await prepared(
       ctx.db,
       'SELECT lastMutationId, lastMutationHlc FROM sync_clients WHERE companyId = ? AND clientId = ?',
-    ).get(caller.companyId, clientId) as ClientRow | undefined;
+    ).get(caller.companyId, clientId)) as ClientRow | undefined;
     let last = client?.lastMutationId ?? (first ? first.id - 1 : 0);
     let lastHlc = client?.lastMutationHlc ?? '';
     if (mutations.some((m, i) => m.id !== (first?.id ?? 0) + i)) {
@@ -114,7 +124,7 @@ export async function applyPush(
         counts.duplicates++;
       } else {
         const needed = rowNeeded(kind, mutation.args);
-        if (needed && kiosk.resent === false && await neverHeardOf(ctx, needed))
+        if (needed && kiosk.resent === false && (await neverHeardOf(ctx, needed)))
           throw new ApiError('SYNC_ROW_MISSING', { ...needed });
         const refusal = await applyOne(ctx, caller, clientId, mutation);
         if (refusal === undefined) {
@@ -157,11 +167,15 @@ export async function applyPush(
 }
 
 /** The last mutation the hub applied for a kiosk's client id; null when it does not know that client. */
-export async function clientLastMutationId(ctx: Pick<Context, 'db'>, companyId: string, clientId: string): Promise<number | null> {
-  const row = await prepared(ctx.db, 'SELECT lastMutationId FROM sync_clients WHERE companyId = ? AND clientId = ?').get(
-    companyId,
-    clientId,
-  ) as { lastMutationId: number } | undefined;
+export async function clientLastMutationId(
+  ctx: Pick<Context, 'db'>,
+  companyId: string,
+  clientId: string,
+): Promise<number | null> {
+  const row = (await prepared(
+    ctx.db,
+    'SELECT lastMutationId FROM sync_clients WHERE companyId = ? AND clientId = ?',
+  ).get(companyId, clientId)) as { lastMutationId: number } | undefined;
   return row?.lastMutationId ?? null;
 }
 
@@ -176,11 +190,11 @@ export interface SyncClient {
 
 /** The kiosks that pushed to this hub for the company, most recent first. */
 export async function syncClients(ctx: Pick<Context, 'db'>, companyId: string): Promise<SyncClient[]> {
-  return await prepared(
+  return (await prepared(
     ctx.db,
     `SELECT clientId, lastMutationId, applied, duplicates, rejected, lastPushAt FROM sync_clients
      WHERE companyId = ? ORDER BY lastPushAt DESC LIMIT 100`,
-  ).all(companyId) as SyncClient[];
+  ).all(companyId)) as SyncClient[];
 }
 
 export interface Rejection {
@@ -195,10 +209,10 @@ export interface Rejection {
 
 /** The company's mutations the hub could not apply, newest first: what a kiosk recorded that needs a person. */
 export async function syncRejections(ctx: Pick<Context, 'db'>, companyId: string, limit: number): Promise<Rejection[]> {
-  const rows = await prepared(
+  const rows = (await prepared(
     ctx.db,
     `SELECT clientId, mutationId, name, args, hlc, type, createdAt FROM sync_rejections
      WHERE companyId = ? ORDER BY createdAt DESC, id DESC LIMIT ?`,
-  ).all(companyId, limit) as (Omit<Rejection, 'args'> & { args: string })[];
+  ).all(companyId, limit)) as (Omit<Rejection, 'args'> & { args: string })[];
   return rows.map((row) => ({ ...row, args: JSON.parse(row.args) as unknown }));
 }

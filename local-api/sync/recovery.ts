@@ -54,12 +54,12 @@ export function pushRefusal(
  * yet pushed. Deleted and anonymised ones are not sent back.
  */
 async function visitsToResend(ctx: Pick<Context, 'db' | 'clock'>, companyId: string): Promise<VisitRow[]> {
-  return await prepared(
+  return (await prepared(
     ctx.db,
     `SELECT * FROM visits WHERE companyId = ? AND deletedAt IS NULL AND (checkoutAt IS NULL OR updatedAt >= ?
        OR id IN (SELECT rowKey FROM sync_outbox_rows WHERE tableName = 'visits'))
      ORDER BY checkinAt, id`,
-  ).all(companyId, ctx.clock.now() - recentVisitsMs) as VisitRow[];
+  ).all(companyId, ctx.clock.now() - recentVisitsMs)) as VisitRow[];
 }
 
 /** Each database's last resend: the client id it went on as, and the last mutation it queued. */
@@ -94,7 +94,7 @@ export async function resendVisits(ctx: Context, companyId: string, loss: HubLos
   await updateSyncState(ctx, { clientId, confirmedMutationId: 0, cursor: null, resyncing: 0 });
   for (const row of visits) {
     const decidedHlc =
-      await registerHlc(ctx, 'visits', row.id, 'authorization') ??
+      (await registerHlc(ctx, 'visits', row.id, 'authorization')) ??
       formatHlc({ wallMs: Number(row.authorizedAt ?? 0), counter: 0, node: nodeId });
     for (const mutation of await visitMutations(ctx, row, decidedHlc)) {
       await recordMutation(ctx, companyId, mutation, await nextHlc(ctx));

@@ -94,7 +94,9 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
           ...page,
           hlc: (await syncState(ctx)).hlc,
           now: ctx.clock.now(),
-          ...(clientId === undefined ? {} : { lastMutationId: await clientLastMutationId(ctx, caller.companyId, clientId) }),
+          ...(clientId === undefined
+            ? {}
+            : { lastMutationId: await clientLastMutationId(ctx, caller.companyId, clientId) }),
         };
       },
     }),
@@ -108,7 +110,7 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       response: pushAnswer,
       errors: ['INVALID_PARAMETER', 'SYNC_GAP', 'SYNC_ROW_MISSING'],
       handle: async ({ caller, body }) => ({
-        ...await applyPush(ctx, caller, body.clientId, body.mutations, body),
+        ...(await applyPush(ctx, caller, body.clientId, body.mutations, body)),
         now: ctx.clock.now(),
       }),
     }),
@@ -122,10 +124,12 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       response: rejectionsAnswer,
       errors: ['INVALID_LIMIT_VALUE'],
       handle: async ({ req, caller }) => {
-        const rejections = (await syncRejections(ctx, caller.companyId, parseLimit(req.query, rejectionsPaging))).map((r) => ({
-          ...r,
-          createdAt: formatInZone(r.createdAt, caller.timeZone),
-        }));
+        const rejections = (await syncRejections(ctx, caller.companyId, parseLimit(req.query, rejectionsPaging))).map(
+          (r) => ({
+            ...r,
+            createdAt: formatInZone(r.createdAt, caller.timeZone),
+          }),
+        );
         return { rejections, size: rejections.length };
       },
     }),

@@ -44,7 +44,7 @@ export function renewedIdentity(hlc: string, nodeId: string): { nodeId: string; 
 }
 
 export async function syncState(ctx: Pick<Context, 'db'>): Promise<SyncState> {
-  return await prepared(ctx.db, 'SELECT * FROM sync_state WHERE id = 1').get() as SyncState;
+  return (await prepared(ctx.db, 'SELECT * FROM sync_state WHERE id = 1').get()) as SyncState;
 }
 
 type StateChange = Partial<Omit<SyncState, 'nodeId'>>;
@@ -52,7 +52,9 @@ type StateChange = Partial<Omit<SyncState, 'nodeId'>>;
 export async function updateSyncState(ctx: Pick<Context, 'db'>, change: StateChange): Promise<void> {
   const columns = Object.keys(change);
   if (columns.length === 0) return;
-  await prepared(ctx.db, `UPDATE sync_state SET ${columns.map((c) => `${c} = :${c}`).join(', ')} WHERE id = 1`).run(change);
+  await prepared(ctx.db, `UPDATE sync_state SET ${columns.map((c) => `${c} = :${c}`).join(', ')} WHERE id = 1`).run(
+    change,
+  );
 }
 
 function storedHlc(state: SyncState) {
@@ -96,15 +98,15 @@ export async function configureUpstream(ctx: Context, input: { url: string; apiK
   const current = await upstreamOf(ctx);
   if (current && current.url === url && current.apiKey === input.apiKey) return false;
   await ctx.db.transaction(async () => {
-      const keyChanged = current?.apiKey !== input.apiKey;
-      await updateSyncState(ctx, {
-        upstreamUrl: url,
-        upstreamKey: ctx.secrets.seal(input.apiKey),
-        ...(keyChanged ? { companyId: null, cursor: null, resyncing: 0 } : {}),
-        lastError: null,
-        lastErrorAt: null,
-      });
+    const keyChanged = current?.apiKey !== input.apiKey;
+    await updateSyncState(ctx, {
+      upstreamUrl: url,
+      upstreamKey: ctx.secrets.seal(input.apiKey),
+      ...(keyChanged ? { companyId: null, cursor: null, resyncing: 0 } : {}),
+      lastError: null,
+      lastErrorAt: null,
     });
+  });
   ctx.log.info({ upstream: url }, 'sync upstream set');
   return true;
 }

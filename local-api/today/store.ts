@@ -28,18 +28,19 @@ const failingNotificationsSql = `SELECT COUNT(*) AS n FROM jobs
 export async function todayCounts(ctx: Context, caller: Caller): Promise<Today> {
   const now = ctx.clock.now();
   const { from, to } = visitLogFilter({}, caller.timeZone, now);
-  const turnedAway = await prepared(ctx.db, turnedAwaySql).all(caller.companyId, from, to) as {
+  const turnedAway = (await prepared(ctx.db, turnedAwaySql).all(caller.companyId, from, to)) as {
     visitorStatus: string | null;
     n: number;
   }[];
   const blocked = turnedAway.filter((group) => group.visitorStatus === 'BLOCKED');
   const sum = (groups: readonly { n: number }[]) => groups.reduce((total, group) => total + group.n, 0);
-  const single = async (sql: string, ...args: unknown[]) => (await prepared(ctx.db, sql).get(...args) as { n: number }).n;
+  const single = async (sql: string, ...args: unknown[]) =>
+    ((await prepared(ctx.db, sql).get(...args)) as { n: number }).n;
   const at = formatInZone(now, caller.timeZone);
   return {
     day: at.slice(0, 10),
     at,
-    ...await rosterCounts(ctx, caller.companyId),
+    ...(await rosterCounts(ctx, caller.companyId)),
     expected: await single(expectedSql, caller.companyId, from, to),
     blocked: sum(blocked),
     denied: sum(turnedAway) - sum(blocked),

@@ -93,11 +93,11 @@ export async function visitHistory(ctx: Context, caller: Caller, query: Record<s
   if (!Number.isSafeInteger(offset) || offset < 0 || !/^\d+$/.test(String(query.offset ?? '0'))) {
     throw new ApiError('INVALID_OFFSET_VALUE');
   }
-  const rows = await prepared(ctx.db, visitLogSql(filter, 'LIMIT :limit OFFSET :offset')).all({
+  const rows = (await prepared(ctx.db, visitLogSql(filter, 'LIMIT :limit OFFSET :offset')).all({
     ...parameters(caller, filter),
     limit,
     offset,
-  }) as VisitRow[];
+  })) as VisitRow[];
   const visits = await visitObjects(ctx, caller, rows);
   return { visits, size: visits.length };
 }
@@ -131,7 +131,7 @@ export async function visitLogCsv(ctx: Context, caller: Caller, query: Record<st
   const filter = visitLogFilter(query, caller.timeZone, ctx.clock.now());
   const hostNames = new Map(
     (
-      await prepared(ctx.db, 'SELECT id, name FROM hosts WHERE companyId = ?').all(caller.companyId) as {
+      (await prepared(ctx.db, 'SELECT id, name FROM hosts WHERE companyId = ?').all(caller.companyId)) as {
         id: string;
         name: string;
       }[]

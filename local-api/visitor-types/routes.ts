@@ -60,7 +60,8 @@ export function visitorTypeRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve a visitor type',
       response: visitorTypeObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: async ({ caller, params }) => visitorTypeObject(await getVisitorType(ctx, caller, String(params.id)), caller),
+      handle: async ({ caller, params }) =>
+        visitorTypeObject(await getVisitorType(ctx, caller, String(params.id)), caller),
     }),
     route({
       method: 'patch',

@@ -48,11 +48,15 @@ export async function getVisitorType(ctx: Context, caller: Caller, id: string): 
 
 /** A visit's or invitee's type: one of the company's live types, or VISITOR_TYPE_NOT_FOUND. */
 export async function requireVisitorType(ctx: Context, caller: Caller, id: string | null | undefined): Promise<void> {
-  if (id && !await findVisitorType(ctx, caller, id)) throw new ApiError('VISITOR_TYPE_NOT_FOUND');
+  if (id && !(await findVisitorType(ctx, caller, id))) throw new ApiError('VISITOR_TYPE_NOT_FOUND');
 }
 
 /** The rules of a type as `effectiveRules` reads them; undefined for no type (or one deleted since). */
-export async function typeRules(ctx: Context, caller: Caller, id: string | null | undefined): Promise<TypeRules | undefined> {
+export async function typeRules(
+  ctx: Context,
+  caller: Caller,
+  id: string | null | undefined,
+): Promise<TypeRules | undefined> {
   const row = id ? await findVisitorType(ctx, caller, id) : undefined;
   if (!row) return undefined;
   const type = visitorTypeObject(row, caller);
@@ -67,11 +71,15 @@ export async function typeRules(ctx: Context, caller: Caller, id: string | null 
 }
 
 /** Every id a type lists must name one of the company's custom fields: a typo would silently ask nothing. */
-async function requireCustomFields(ctx: Context, caller: Caller, ids: readonly string[] | null | undefined): Promise<void> {
+async function requireCustomFields(
+  ctx: Context,
+  caller: Caller,
+  ids: readonly string[] | null | undefined,
+): Promise<void> {
   if (!ids) return;
   const known = prepared(ctx.db, 'SELECT 1 FROM custom_fields WHERE id = ? AND companyId = ? AND deletedAt IS NULL');
   for (const id of ids) {
-    if (!await known.get(id, caller.companyId)) throw new ApiError('INVALID_PARAMETER', { field: 'customFieldIds' });
+    if (!(await known.get(id, caller.companyId))) throw new ApiError('INVALID_PARAMETER', { field: 'customFieldIds' });
   }
 }
 
@@ -94,7 +102,11 @@ function withDefaults(caller: Caller, input: VisitorTypeCreateInput): VisitorTyp
   };
 }
 
-export async function createVisitorType(ctx: Context, caller: Caller, input: VisitorTypeCreateInput): Promise<VisitorTypeRow> {
+export async function createVisitorType(
+  ctx: Context,
+  caller: Caller,
+  input: VisitorTypeCreateInput,
+): Promise<VisitorTypeRow> {
   const values = withDefaults(caller, input);
   return await inTransaction(ctx, async () => {
     await requireCustomFields(ctx, caller, values.customFieldIds);
@@ -102,7 +114,7 @@ export async function createVisitorType(ctx: Context, caller: Caller, input: Vis
     let id = newCustomFieldId(ctx.random);
     while (await taken.get(id)) id = newCustomFieldId(ctx.random);
     const now = ctx.clock.now();
-    ctx.events.decide('visitortype.created', caller);
+    await ctx.events.decide('visitortype.created', caller);
     await insertRow(ctx.db, 'visitor_types', {
       ...objectToRow(values, visitorTypeColumns),
       id,
@@ -125,7 +137,7 @@ export async function updateVisitorType(
   return await inTransaction(ctx, async () => {
     await getVisitorType(ctx, caller, id);
     await requireCustomFields(ctx, caller, input.customFieldIds);
-    ctx.events.decide('visitortype.updated', caller);
+    await ctx.events.decide('visitortype.updated', caller);
     await updateRow(ctx.db, 'visitor_types', caller.companyId, id, {
       ...objectToRow(input, visitorTypeColumns),
       updatedAt: ctx.clock.now(),
@@ -141,13 +153,18 @@ export async function deleteVisitorType(ctx: Context, caller: Caller, id: string
   await inTransaction(ctx, async () => {
     const row = await getVisitorType(ctx, caller, id);
     const now = ctx.clock.now();
-    ctx.events.decide('visitortype.deleted', caller);
+    await ctx.events.decide('visitortype.deleted', caller);
     await updateRow(ctx.db, 'visitor_types', caller.companyId, id, { deletedAt: now, updatedAt: now });
-    await ctx.events.publish('visitortype.deleted', caller, () => visitorTypeObject({ ...row, updatedAt: now }, caller));
+    await ctx.events.publish('visitortype.deleted', caller, () =>
+      visitorTypeObject({ ...row, updatedAt: now }, caller),
+    );
   });
 }
 
 /** Types in the order the kiosk offers them. */
 export async function listVisitorTypes(ctx: Context, caller: Caller, query: ListQuery): Promise<VisitorTypeRow[]> {
-  return await listRows<VisitorTypeRow>(ctx.db, 'visitor_types', caller.companyId, { ...query, orderBy: 'sort, rowid' });
+  return await listRows<VisitorTypeRow>(ctx.db, 'visitor_types', caller.companyId, {
+    ...query,
+    orderBy: 'sort, rowid',
+  });
 }

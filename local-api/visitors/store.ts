@@ -30,7 +30,7 @@ const recognitionKeys = (person: VisitorData) => ({
 
 /** A visitor a visit names must be the company's. */
 export async function requireVisitor(ctx: Context, caller: Caller, id: string | null | undefined): Promise<void> {
-  if (id && !await findVisitor(ctx, caller, id)) throw new ApiError('VISITOR_NOT_FOUND');
+  if (id && !(await findVisitor(ctx, caller, id))) throw new ApiError('VISITOR_NOT_FOUND');
 }
 
 /**
@@ -53,10 +53,10 @@ export async function recognizeVisitor(
   } else {
     for (const key of ['cpfKey', 'documentKey', 'emailKey'] as const) {
       if (keys[key] === null) continue;
-      known = await prepared(
+      known = (await prepared(
         ctx.db,
         `SELECT * FROM visitors WHERE companyId = ? AND ${key} = ? AND deletedAt IS NULL ORDER BY createdAt LIMIT 1`,
-      ).get(caller.companyId, keys[key]) as VisitorRow | undefined;
+      ).get(caller.companyId, keys[key])) as VisitorRow | undefined;
       if (known) break;
     }
   }
@@ -93,9 +93,9 @@ export async function recognizeVisitor(
 export async function deleteVisitor(ctx: Context, caller: Caller, id: string): Promise<void> {
   await inTransaction(ctx, async () => {
     await getVisitor(ctx, caller, id);
-    ctx.events.decide('visitor.deleted', caller);
+    await ctx.events.decide('visitor.deleted', caller);
     await forgetDeletedRow(ctx, caller.companyId, 'visitors', id, ctx.clock.now());
-    const row = await prepared(ctx.db, 'SELECT * FROM visitors WHERE id = ?').get(id) as VisitorRow;
+    const row = (await prepared(ctx.db, 'SELECT * FROM visitors WHERE id = ?').get(id)) as VisitorRow;
     await ctx.events.publish('visitor.deleted', caller, () => visitorObject(row, caller.timeZone));
   });
   await settleErasures(ctx);

@@ -52,9 +52,14 @@ export async function visitLookups(ctx: Context, caller: Caller, rows: readonly 
 }
 
 /** The visit objects of a page of rows. */
-export async function visitObjects(ctx: Context, caller: Caller, rows: readonly VisitRow[]): Promise<Record<string, unknown>[]> {
+export async function visitObjects(
+  ctx: Context,
+  caller: Caller,
+  rows: readonly VisitRow[],
+): Promise<Record<string, unknown>[]> {
   const lookups = await visitLookups(ctx, caller, rows);
   return rows.map((row) => presentVisit(row, lookups));
 }
 
-export const visitObject = async (ctx: Context, caller: Caller, row: VisitRow) => (await visitObjects(ctx, caller, [row]))[0] ?? {};
+export const visitObject = async (ctx: Context, caller: Caller, row: VisitRow) =>
+  (await visitObjects(ctx, caller, [row]))[0] ?? {};

@@ -59,7 +59,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
   const answer = async (caller: Parameters<typeof visitObject>[1], row: Parameters<typeof visitObject>[2]) =>
     await visitObject(ctx, caller, row);
   const checkinAnswer = async (caller: Parameters<typeof visitObject>[1], row: Parameters<typeof visitObject>[2]) => ({
-    ...await visitObject(ctx, caller, row),
+    ...(await visitObject(ctx, caller, row)),
     hostNotified: await hostNotified(ctx, caller.companyId, row.id),
   });
   return [
@@ -158,7 +158,8 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       body: checkoutInput,
       fieldCodes: visitInputCodes,
       errors: ['NOT_FOUND', 'MISSING_ID', ...checkoutErrors],
-      handle: async ({ caller, params, body }) => await answer(caller, await checkoutVisit(ctx, caller, String(params.id), body)),
+      handle: async ({ caller, params, body }) =>
+        await answer(caller, await checkoutVisit(ctx, caller, String(params.id), body)),
     }),
     route({
       method: 'post',
@@ -217,7 +218,8 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       body: visitUpdateInput,
       fieldCodes: visitInputCodes,
       errors: ['NOT_FOUND', 'MISSING_ID', ...visitorErrors],
-      handle: async ({ caller, params, body }) => await answer(caller, await updateVisit(ctx, caller, String(params.id), body)),
+      handle: async ({ caller, params, body }) =>
+        await answer(caller, await updateVisit(ctx, caller, String(params.id), body)),
     }),
     route({
       method: 'put',
@@ -247,7 +249,10 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       response: visitObjectSchema,
       errors: ['NOT_FOUND', 'INVALID_NDA'],
       handle: async ({ caller, params, bytes }) =>
-        await answer(caller, await putVisitFile(ctx, caller, String(params.id), ndaOf(bytes ?? Buffer.alloc(0), 'visitNda'))),
+        await answer(
+          caller,
+          await putVisitFile(ctx, caller, String(params.id), ndaOf(bytes ?? Buffer.alloc(0), 'visitNda')),
+        ),
     }),
     route({
       method: 'delete',

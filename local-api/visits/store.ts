@@ -44,7 +44,7 @@ export const visitQueryFields: QueryFields = {
 };
 
 async function findVisitAnyState(ctx: Context, id: string): Promise<VisitRow | undefined> {
-  return await prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(id) as VisitRow | undefined;
+  return (await prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(id)) as VisitRow | undefined;
 }
 
 export async function findVisit(ctx: Context, caller: Caller, id: string): Promise<VisitRow | undefined> {
@@ -81,7 +81,7 @@ function resolveDates(input: Record<string, unknown>, caller: Caller): Record<st
 }
 
 async function requireHost(ctx: Context, caller: Caller, hostId: string | null | undefined): Promise<void> {
-  if (hostId && !await findHost(ctx, caller, hostId)) throw new ApiError('HOST_NOT_FOUND');
+  if (hostId && !(await findHost(ctx, caller, hostId))) throw new ApiError('HOST_NOT_FOUND');
 }
 
 interface VisitReferences {
@@ -96,20 +96,30 @@ interface VisitReferences {
  * and is kept, as `checkinReferences` keeps it: a reference to a row the company deleted meanwhile stays, one the
  * company has no row for is dropped (null).
  */
-async function ownReferences<T extends VisitReferences>(ctx: Context, caller: Caller, fields: T, replayed: boolean): Promise<T> {
+async function ownReferences<T extends VisitReferences>(
+  ctx: Context,
+  caller: Caller,
+  fields: T,
+  replayed: boolean,
+): Promise<T> {
   const checked = { ...fields };
   const own = async (table: 'hosts' | 'meetings', id: string, live: boolean, code: ErrorCode) => {
     if (live) return id;
     if (!replayed) throw new ApiError(code);
-    return await companyHasRow(ctx, caller, table, id) ? id : null;
+    return (await companyHasRow(ctx, caller, table, id)) ? id : null;
   };
   if (checked.meetingId) {
     const id = checked.meetingId;
-    checked.meetingId = await own('meetings', id, await findMeeting(ctx, caller, id) !== undefined, 'MEETING_NOT_FOUND');
+    checked.meetingId = await own(
+      'meetings',
+      id,
+      (await findMeeting(ctx, caller, id)) !== undefined,
+      'MEETING_NOT_FOUND',
+    );
   }
   for (const key of ['checkinByHostId', 'checkoutByHostId'] as const) {
     const id = checked[key];
-    if (id) checked[key] = await own('hosts', id, await findHost(ctx, caller, id) !== undefined, 'HOST_NOT_FOUND');
+    if (id) checked[key] = await own('hosts', id, (await findHost(ctx, caller, id)) !== undefined, 'HOST_NOT_FOUND');
   }
   return checked;
 }
@@ -138,11 +148,11 @@ async function fileColumns(uploads: VisitUploads, files: FileBatch, current?: Vi
   const columns: { pictureFile?: string | null; ndaFile?: string | null } = {};
   if (uploads.picture !== undefined) {
     await files.retire(current?.pictureFile);
-    columns.pictureFile = uploads.picture && await files.save(uploads.picture);
+    columns.pictureFile = uploads.picture && (await files.save(uploads.picture));
   }
   if (uploads.nda !== undefined) {
     await files.retire(current?.ndaFile);
-    columns.ndaFile = uploads.nda && await files.save(uploads.nda);
+    columns.ndaFile = uploads.nda && (await files.save(uploads.nda));
   }
   return columns;
 }
@@ -203,9 +213,15 @@ async function atTheDoor(
 }
 
 /** Whether the company has the row, live or deleted. */
-async function companyHasRow(ctx: Context, caller: Caller, table: 'hosts' | 'invitees' | 'meetings', id: string): Promise<boolean> {
+async function companyHasRow(
+  ctx: Context,
+  caller: Caller,
+  table: 'hosts' | 'invitees' | 'meetings',
+  id: string,
+): Promise<boolean> {
   return (
-    await prepared(ctx.db, `SELECT 1 FROM ${table} WHERE id = ? AND companyId = ?`).get(id, caller.companyId) !== undefined
+    (await prepared(ctx.db, `SELECT 1 FROM ${table} WHERE id = ? AND companyId = ?`).get(id, caller.companyId)) !==
+    undefined
   );
 }
 
@@ -224,9 +240,10 @@ async function checkinReferences(ctx: Context, caller: Caller, fields: WalkInFie
     return { fields, inviteeId: null };
   }
   const kept = async (table: 'hosts' | 'invitees', id: string | null | undefined) =>
-    id && await companyHasRow(ctx, caller, table, id) ? id : null;
-  const hostGone = Boolean(fields.hostId) && !await findHost(ctx, caller, String(fields.hostId));
-  const authorizerGone = Boolean(fields.authorizedById) && !await findHost(ctx, caller, String(fields.authorizedById));
+    id && (await companyHasRow(ctx, caller, table, id)) ? id : null;
+  const hostGone = Boolean(fields.hostId) && !(await findHost(ctx, caller, String(fields.hostId)));
+  const authorizerGone =
+    Boolean(fields.authorizedById) && !(await findHost(ctx, caller, String(fields.authorizedById)));
   const lostInvitee = options.lostInviteeId;
   const flag = lostInvitee !== undefined ? 'INVITEE_NOT_FOUND' : hostGone ? 'HOST_NOT_FOUND' : null;
   return {
@@ -283,11 +300,11 @@ export async function checkinWalkIn(
       answerMode(options),
       rules?.customFieldIds ?? null,
     );
-    ctx.events.decide('visit.checkin', caller);
+    await ctx.events.decide('visit.checkin', caller);
     const { letIn, ...door } = await atTheDoor(ctx, caller, visitor, checkinAt, fields, options);
     await insertRow(ctx.db, 'visits', {
       ...objectToRow({ ...dates, ...visitor, ...answers, ...door }, visitColumns),
-      ...await fileColumns(uploads, files),
+      ...(await fileColumns(uploads, files)),
       ...(inviteeId ? { inviteeId } : {}),
       checkinType: visit.checkinType ?? 'API',
       cardNumber: visit.cardNumber ?? String(await freeCardNumber(ctx, caller)),
@@ -305,11 +322,11 @@ export async function checkinWalkIn(
 }
 
 async function openVisitOfInvitee(ctx: Context, caller: Caller, inviteeId: string): Promise<VisitRow | undefined> {
-  return await prepared(
+  return (await prepared(
     ctx.db,
     `SELECT * FROM visits WHERE inviteeId = ? AND companyId = ? AND deletedAt IS NULL
      ORDER BY checkoutAt IS NULL DESC, checkinAt DESC LIMIT 1`,
-  ).get(inviteeId, caller.companyId) as VisitRow | undefined;
+  ).get(inviteeId, caller.companyId)) as VisitRow | undefined;
 }
 
 async function requireInvitee(ctx: Context, caller: Caller, inviteeId: string): Promise<InviteeRow> {
@@ -360,7 +377,7 @@ export async function checkinInvitee(
     };
     const waived = input.waiveReason !== undefined && !options.replayed && !options.stoppedAtDoor;
     const answers = await checkinAnswers(ctx, caller, given, waived ? 'waived' : answerMode(options), asked);
-    ctx.events.decide('visit.checkin', caller);
+    await ctx.events.decide('visit.checkin', caller);
     if (waived) {
       // The log is append-only, out of an erasure's reach: the reason is kept without the visitor's data.
       const reason = redactText(input.waiveReason ?? '', tellingValues([invitee]));
@@ -375,7 +392,7 @@ export async function checkinInvitee(
     const { letIn, ...door } = await atTheDoor(ctx, caller, person, checkinAt, {}, options);
     await insertRow(ctx.db, 'visits', {
       ...objectToRow({ ...answers, ...door }, visitColumns),
-      ...await fileColumns(uploads, files),
+      ...(await fileColumns(uploads, files)),
       id,
       companyId: caller.companyId,
       createdAt: now,
@@ -433,7 +450,7 @@ export async function screenCheckin(ctx: Context, caller: Caller, input: ScreenI
   if (input.inviteeId !== undefined) {
     const invitee = await requireInvitee(ctx, caller, input.inviteeId);
     if (
-      !await findVisitAnyState(ctx, input.visit.id) &&
+      !(await findVisitAnyState(ctx, input.visit.id)) &&
       !stopsAtDoor(await screenVisitor(ctx, caller, invitee as InviteeRow & PersonIds))
     ) {
       return { stop: false };
@@ -442,7 +459,7 @@ export async function screenCheckin(ctx: Context, caller: Caller, input: ScreenI
     return { stop: visit.visitorStatus === 'BLOCKED' };
   }
   const visitor = input.visitor ?? {};
-  if (!await findVisitAnyState(ctx, input.visit.id) && !stopsAtDoor(await screenVisitor(ctx, caller, visitor)))
+  if (!(await findVisitAnyState(ctx, input.visit.id)) && !stopsAtDoor(await screenVisitor(ctx, caller, visitor)))
     return { stop: false };
   const visit = await checkinWalkIn(ctx, caller, { visit: input.visit, visitor }, { stoppedAtDoor: true });
   return { stop: visit.visitorStatus === 'BLOCKED' };
@@ -479,11 +496,12 @@ async function applyCheckout(ctx: Context, caller: Caller, row: VisitRow, input:
     checkoutAt,
     isInsideCompany: 0,
     checkoutType: input.checkoutType ?? 'API',
-    checkoutByHostId: (await ownReferences(ctx, caller, input, caller.replayedFor !== undefined)).checkoutByHostId ?? null,
+    checkoutByHostId:
+      (await ownReferences(ctx, caller, input, caller.replayedFor !== undefined)).checkoutByHostId ?? null,
     checkoutByIpadId: input.checkoutByIpadId ?? null,
     updatedAt: now,
   };
-  ctx.events.decide('visit.checkout', caller);
+  await ctx.events.decide('visit.checkout', caller);
   await updateRow(ctx.db, 'visits', caller.companyId, row.id, changes);
   // The stored row is the one read with exactly these columns set: no need to read it back.
   const updated: VisitRow = { ...row, ...changes };
@@ -497,7 +515,12 @@ export async function checkoutVisit(ctx: Context, caller: Caller, id: string, in
 }
 
 /** Checks out the invitee's visit that is still open. */
-export async function checkoutInvitee(ctx: Context, caller: Caller, inviteeId: string, input: CheckoutInput): Promise<VisitRow> {
+export async function checkoutInvitee(
+  ctx: Context,
+  caller: Caller,
+  inviteeId: string,
+  input: CheckoutInput,
+): Promise<VisitRow> {
   return await inTransaction(ctx, async () => {
     await requireInvitee(ctx, caller, inviteeId);
     const visit = await openVisitOfInvitee(ctx, caller, inviteeId);
@@ -517,7 +540,7 @@ export async function authorizeVisit(
     await getVisit(ctx, caller, id);
     await requireHost(ctx, caller, input.authorizedById);
     const event = status === 'ALLOWED' ? 'visit.allowed' : 'visit.denied';
-    ctx.events.decide(event, caller);
+    await ctx.events.decide(event, caller);
     const now = ctx.clock.now();
     await updateRow(ctx.db, 'visits', caller.companyId, id, {
       authorizationStatus: status,
@@ -548,10 +571,10 @@ export async function updateVisit(
     await requireHost(ctx, caller, fields.authorizedById);
     await requireVisitor(ctx, caller, fields.visitorId);
     const answers = await checkinAnswers(ctx, caller, { customFields, questionnaireFields, feedbacks }, 'update');
-    ctx.events.decide('visit.updated', caller);
+    await ctx.events.decide('visit.updated', caller);
     await updateRow(ctx.db, 'visits', caller.companyId, id, {
       ...objectToRow({ ...resolveDates(fields, caller), ...input.visitor, ...answers }, visitColumns),
-      ...await fileColumns(uploads, files, current),
+      ...(await fileColumns(uploads, files, current)),
       updatedAt: ctx.clock.now(),
     });
     const row = await getVisit(ctx, caller, id);
@@ -570,13 +593,13 @@ export async function putVisitFile(ctx: Context, caller: Caller, id: string, fil
 export async function deleteVisit(ctx: Context, caller: Caller, id: string): Promise<void> {
   await inTransaction(ctx, async () => {
     await getVisit(ctx, caller, id);
-    ctx.events.decide('visit.deleted', caller);
+    await ctx.events.decide('visit.deleted', caller);
     await forgetDeletedRow(ctx, caller.companyId, 'visits', id, ctx.clock.now());
     await publishVisit(
       ctx,
       caller,
       'visit.deleted',
-      await prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(id) as VisitRow,
+      (await prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(id)) as VisitRow,
     );
   });
   await settleErasures(ctx);

@@ -25,16 +25,16 @@ interface DeliveryPayload {
  */
 export function webhookListener(ctx: Context): EventListener {
   return async ({ name, caller, object }) => {
-    const hooks = await prepared(
+    const hooks = (await prepared(
       ctx.db,
       'SELECT id, events FROM webhooks WHERE companyId = ? AND isActive = 1 AND deletedAt IS NULL',
-    ).all(caller.companyId) as { id: string; events: string }[];
+    ).all(caller.companyId)) as { id: string; events: string }[];
     const subscribed = hooks.filter((hook) => {
       const events = JSON.parse(hook.events) as string[];
       return events.includes('*') || events.includes(name);
     });
     if (subscribed.length === 0) return;
-    const body = JSON.stringify({ ...await object(), event: name });
+    const body = JSON.stringify({ ...(await object()), event: name });
     const eventId = newUuid(ctx.random);
     for (const hook of subscribed) {
       const payload: DeliveryPayload = { webhookId: hook.id, event: name, body };
@@ -55,10 +55,10 @@ export function webhookListener(ctx: Context): EventListener {
 export function webhookDeliveryHandler(ctx: Context): JobHandler {
   return async (job, signal) => {
     const { webhookId, event, body } = job.payload as DeliveryPayload;
-    const hook = await prepared(
+    const hook = (await prepared(
       ctx.db,
       'SELECT url, secret FROM webhooks WHERE id = ? AND companyId = ? AND isActive = 1 AND deletedAt IS NULL',
-    ).get(webhookId, job.companyId) as { url: string; secret: string } | undefined;
+    ).get(webhookId, job.companyId)) as { url: string; secret: string } | undefined;
     if (!hook) return;
     await postJson(
       ctx,

@@ -91,7 +91,8 @@ export function webhookRoutes(ctx: Context): RouteSpec[] {
       body: webhookUpdateInput,
       fieldCodes: webhookInputCodes,
       errors: ['NOT_FOUND', 'MISSING_ID', ...inputErrors],
-      handle: async ({ caller, params, body }) => webhookObject(await updateWebhook(ctx, caller, String(params.id), body), caller),
+      handle: async ({ caller, params, body }) =>
+        webhookObject(await updateWebhook(ctx, caller, String(params.id), body), caller),
     }),
     route({
       method: 'delete',

@@ -37,10 +37,10 @@ const auditedWebhook = (row: WebhookRow) => ({
 });
 
 export async function getWebhook(ctx: Context, caller: Caller, id: string): Promise<WebhookRow> {
-  const row = await prepared(ctx.db, 'SELECT * FROM webhooks WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
-    id,
-    caller.companyId,
-  ) as WebhookRow | undefined;
+  const row = (await prepared(
+    ctx.db,
+    'SELECT * FROM webhooks WHERE id = ? AND companyId = ? AND deletedAt IS NULL',
+  ).get(id, caller.companyId)) as WebhookRow | undefined;
   if (!row) throw new ApiError('NOT_FOUND');
   return row;
 }
@@ -64,10 +64,10 @@ export async function createWebhook(
   await requireAllowedDestination(ctx, 'url', { url: input.url });
   const secret = input.secret ?? `whsec_${ctx.random.bytes(24).toString('base64url')}`;
   return await inTransaction(ctx, async () => {
-    const { count } = await prepared(
+    const { count } = (await prepared(
       ctx.db,
       'SELECT COUNT(*) AS count FROM webhooks WHERE companyId = ? AND deletedAt IS NULL',
-    ).get(caller.companyId) as { count: number };
+    ).get(caller.companyId)) as { count: number };
     if (count >= maxWebhooksPerCompany) throw new ApiError('TOO_MANY_WEBHOOKS');
     const id = newUuid(ctx.random);
     const now = ctx.clock.now();
@@ -85,7 +85,12 @@ export async function createWebhook(
   });
 }
 
-export async function updateWebhook(ctx: Context, caller: Caller, id: string, input: WebhookUpdateInput): Promise<WebhookRow> {
+export async function updateWebhook(
+  ctx: Context,
+  caller: Caller,
+  id: string,
+  input: WebhookUpdateInput,
+): Promise<WebhookRow> {
   if (input.url !== undefined) await requireAllowedDestination(ctx, 'url', { url: input.url });
   return await inTransaction(ctx, async () => {
     await getWebhook(ctx, caller, id);

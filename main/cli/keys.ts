@@ -14,7 +14,7 @@ import { companyOption, databaseOption, dataOption } from './inputs.ts';
 import { onDataFolder } from './kiosk.ts';
 
 async function requireCompany(ctx: Context, companyId: string): Promise<void> {
-  if (!await ctx.db.prepare('SELECT 1 FROM companies WHERE id = ? AND deletedAt IS NULL').get(companyId)) {
+  if (!(await ctx.db.prepare('SELECT 1 FROM companies WHERE id = ? AND deletedAt IS NULL').get(companyId))) {
     throw new ApiError('NOT_FOUND');
   }
 }
@@ -39,7 +39,11 @@ export const keysCreate = command({
     return onDataFolder(values, async (ctx) => {
       await requireCompany(ctx, values.company);
       const { id, key } = await inTransaction(ctx, async () => {
-        const made = await insertCredential(ctx, { companyId: values.company, role, label: values.label ?? `${role} key` });
+        const made = await insertCredential(ctx, {
+          companyId: values.company,
+          role,
+          label: values.label ?? `${role} key`,
+        });
         const fact = { action: 'key.created', objectType: 'credential', objectId: made.id };
         await recordAudit(ctx, deviceOwnerActor(values.company), fact);
         return made;
@@ -70,12 +74,14 @@ export const keysRevoke = command({
     id: { type: 'string', value: '<id>', help: "the credential's id", required: true },
   },
   run: (values) =>
-    onDataFolder(values, async (ctx) =>
-      await inTransaction(ctx, async () => {
-        const revoked = await revokeCredential(ctx, values.company, values.id);
-        const fact = { action: 'key.revoked', objectType: 'credential', objectId: revoked.id };
-        await recordAudit(ctx, deviceOwnerActor(values.company), fact);
-        return credentialObject(revoked, 'UTC');
-      }),
+    onDataFolder(
+      values,
+      async (ctx) =>
+        await inTransaction(ctx, async () => {
+          const revoked = await revokeCredential(ctx, values.company, values.id);
+          const fact = { action: 'key.revoked', objectType: 'credential', objectId: revoked.id };
+          await recordAudit(ctx, deviceOwnerActor(values.company), fact);
+          return credentialObject(revoked, 'UTC');
+        }),
     ),
 });

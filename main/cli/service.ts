@@ -29,7 +29,11 @@ export async function startServiceOrExplain(options: StartOptions): Promise<Runn
 /** The service's context for a command that works on the store itself (`company create`, `keys`, `kiosk enrol`…). */
 export async function openCommandService(values: { data: string; database?: string | undefined }): Promise<Context> {
   try {
-    return await openService({ dataDir: dataFolder(values.data), database: database(values.database), logLevel: 'warn' });
+    return await openService({
+      dataDir: dataFolder(values.data),
+      database: database(values.database),
+      logLevel: 'warn',
+    });
   } catch (error) {
     throw databaseFailure(error) ?? error;
   }

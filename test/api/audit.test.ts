@@ -25,8 +25,8 @@ before(async () => {
   // The webhooks and notification webhook these tests save point at loopback, which the owner allows here.
   service = await startService({ args: allowLoopback });
   // The first company made here enrols the kiosk and gets its first PIN: the audited one sets its own.
-  lobby = service.company('Lobby');
-  company = service.company('Audited Co');
+  lobby = await service.company('Lobby');
+  company = await service.company('Audited Co');
   api = client(service.url, company.apiKey);
 });
 after(() => service.stop());
@@ -36,7 +36,7 @@ async function credentialOf(apiKey: string): Promise<string> {
   const hash = createHash('sha256').update(apiKey).digest();
   return await withServiceDb(
     service.dataDir,
-    async (db) => (await db.prepare('SELECT id FROM credentials WHERE keyHash = ?').get(hash) as { id: string }).id,
+    async (db) => ((await db.prepare('SELECT id FROM credentials WHERE keyHash = ?').get(hash)) as { id: string }).id,
   );
 }
 
@@ -217,7 +217,7 @@ test('reads of the same thing by the same key within a minute make one entry', a
   await ok('GET', '/v1/visitors');
   const after = (await entries()).filter((e) => e.action === 'visitors.listed').length;
   assert.equal(after, before, 'read a moment ago: not recorded again');
-  const other = service.company('Reader Co');
+  const other = await service.company('Reader Co');
   const reader = client(service.url, other.apiKey);
   assert.equal((await reader('GET', '/v1/visitors')).status, 200);
   const theirs = (await reader('GET', '/v1/audit')).body.entries as Entry[];
@@ -230,7 +230,7 @@ test('reads of the same thing by the same key within a minute make one entry', a
 test('reads are written together, stamped when they happened, and none is lost when the service stops', async () => {
   const own = await startService();
   try {
-    const made = own.company('Batch Co');
+    const made = await own.company('Batch Co');
     const admin = client(own.url, made.apiKey);
     const visits = [];
     for (const name of ['Ana Um', 'Bia Dois', 'Caio Tres']) {
@@ -242,7 +242,7 @@ test('reads are written together, stamped when they happened, and none is lost w
     const reads = await withServiceDb(
       own.dataDir,
       async (db) =>
-        await db.prepare("SELECT objectId, at FROM audit_log WHERE action = 'visit.read' ORDER BY id").all() as {
+        (await db.prepare("SELECT objectId, at FROM audit_log WHERE action = 'visit.read' ORDER BY id").all()) as {
           objectId: string;
           at: number;
         }[],
@@ -261,24 +261,27 @@ test('reads are written together, stamped when they happened, and none is lost w
 test('the audit log is append-only, even for someone holding the database file', async () => {
   await withServiceDb(
     service.dataDir,
-    (db) => {
-      assert.throws(async () => await db.prepare('UPDATE audit_log SET action = ?').run('nothing'), /append-only/);
-      assert.throws(async () => await db.prepare('DELETE FROM audit_log').run(), /append-only/);
+    async (db) => {
+      await assert.rejects(
+        async () => await db.prepare('UPDATE audit_log SET action = ?').run('nothing'),
+        /append-only/,
+      );
+      await assert.rejects(async () => await db.prepare('DELETE FROM audit_log').run(), /append-only/);
       // PostgreSQL empties a table without deleting its rows one by one (SQLite has no such statement).
-      if (!db.sqlite) assert.throws(async () => await db.exec('TRUNCATE audit_log'), /append-only/);
+      if (!db.sqlite) await assert.rejects(async () => await db.exec('TRUNCATE audit_log'), /append-only/);
     },
     { readonly: false },
   );
 });
 
 test('the command line records the keys it makes and the exports it writes', async () => {
-  const made = service.company('Cli Co');
+  const made = await service.company('Cli Co');
   const exported = JSON.parse(
-    runCli(['privacy', 'export', '--data', service.dataDir, '--company', made.id, '--email', 'nobody@cli.test']),
+    await runCli(['privacy', 'export', '--data', service.dataDir, '--company', made.id, '--email', 'nobody@cli.test']),
   );
   assert.equal(exported.type, 'subjectAccess');
   const out = join(tempDir(), 'person.json');
-  runCli([
+  await runCli([
     'privacy',
     'export',
     '--data',
@@ -293,7 +296,8 @@ test('the command line records the keys it makes and the exports it writes', asy
   assert.equal(JSON.parse(readFileSync(out, 'utf8')).companyId, made.id);
   assert.equal(statSync(out).mode & 0o777, 0o600, 'readable by its owner only');
   assert.throws(
-    () => runCli(['privacy', 'export', '--data', service.dataDir, '--company', made.id, '--name', 'Only A Name']),
+    async () =>
+      await runCli(['privacy', 'export', '--data', service.dataDir, '--company', made.id, '--name', 'Only A Name']),
     /--name with --phone/,
   );
   const log = (await client(service.url, made.apiKey)('GET', '/v1/audit')).body.entries as Entry[];

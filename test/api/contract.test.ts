@@ -33,7 +33,7 @@ let fileName = '';
 
 before(async () => {
   service = await startService();
-  apiKey = service.company('Contract Co').apiKey;
+  apiKey = (await service.company('Contract Co')).apiKey;
   const api = client(service.url, apiKey);
   document = (await api('GET', '/v1/openapi.json')).body;
   const host = (await api('POST', '/v1/hosts', { name: 'Contract Host', email: 'host@contract.test' })).body;

@@ -16,7 +16,7 @@ let document: any;
 
 before(async () => {
   service = await startService();
-  api = client(service.url, service.company('Conformance').apiKey);
+  api = client(service.url, (await service.company('Conformance')).apiKey);
   const reply = await client(service.url)('GET', '/v1/openapi.json');
   assert.equal(reply.status, 200, 'served without a key');
   document = reply.body;

@@ -12,9 +12,9 @@ let hostId: string;
 
 before(async () => {
   service = await startService();
-  api = client(service.url, service.company('Acme').apiKey);
-  other = client(service.url, service.company('Globex').apiKey);
-  audited = client(service.url, service.company('Audited').apiKey);
+  api = client(service.url, (await service.company('Acme')).apiKey);
+  other = client(service.url, (await service.company('Globex')).apiKey);
+  audited = client(service.url, (await service.company('Audited')).apiKey);
   hostId = (await api('POST', '/v1/hosts', { name: 'Helena Host', email: 'helena@acme.test' })).body.id;
 });
 after(() => service.stop());
@@ -113,12 +113,16 @@ describe('retention', () => {
 
     const row = await withServiceDb(
       service.dataDir,
-      async (db) => await db.prepare('SELECT * FROM visits WHERE id = ?').get(old.id) as Record<string, unknown>,
+      async (db) => (await db.prepare('SELECT * FROM visits WHERE id = ?').get(old.id)) as Record<string, unknown>,
     );
     assert.equal(row.name, null);
     assert.equal(row.email, null);
     assert.notEqual(row.deletedAt, null);
-    assert.equal((await databaseBytes()).includes('olga.retention@visitor.test'), false, 'not in the database (nor the WAL)');
+    assert.equal(
+      (await databaseBytes()).includes('olga.retention@visitor.test'),
+      false,
+      'not in the database (nor the WAL)',
+    );
 
     const entries = await auditOf(api, '&queryKey=action&queryOp===&queryValue=privacy.retention.swept');
     assert.equal(entries.length, 1);

@@ -131,7 +131,7 @@ const adminRoutes = routes
 
 let service: RunningService;
 const keys: Record<string, string> = {};
-let frontDeskKey: () => string;
+let frontDeskKey: () => Promise<string>;
 
 before(async () => {
   service = await startService({
@@ -147,13 +147,15 @@ before(async () => {
     keys[role] = (await insertCredential(ctx, { companyId: company.id, role, label: role })).key;
   }
   frontDeskKey = async () =>
-    (await insertCredential(ctx, {
-      companyId: company.id,
-      role: 'frontdesk',
-      label: 'Front desk',
-      expiresAt: Date.now() + frontDeskSession.maxMs,
-    })).key;
-  keys.frontdesk = frontDeskKey();
+    (
+      await insertCredential(ctx, {
+        companyId: company.id,
+        role: 'frontdesk',
+        label: 'Front desk',
+        expiresAt: Date.now() + frontDeskSession.maxMs,
+      })
+    ).key;
+  keys.frontdesk = await frontDeskKey();
   keys.owner = (await insertCredential(ctx, { companyId: null, role: 'owner', label: 'Owner' })).key;
 });
 after(async () => {
@@ -174,12 +176,12 @@ test('every route, called with every role, answers 403 FORBIDDEN exactly outside
   let cells = 0;
   for (const role of Object.keys(keys)) {
     // A session made now: the admin's walk cleared the PIN, which ends the front desk's sessions.
-    const key = role === 'frontdesk' ? frontDeskKey() : (keys[role] as string);
+    const key = role === 'frontdesk' ? await frontDeskKey() : (keys[role] as string);
     const allowed = new Set(role === 'admin' ? adminRoutes : expected[role]);
     for (const spec of routes) {
       // Ending a front-desk session revokes the credential that asks: a session of its own, not the one walking.
       const ending = role === 'frontdesk' && name(spec) === 'DELETE /kiosk/frontdesk';
-      const call = client(service.url, ending ? frontDeskKey() : key);
+      const call = client(service.url, ending ? await frontDeskKey() : key);
       const path = fillPath(spec.path, () => 'not-an-id');
       const reply = await call(spec.method.toUpperCase(), path, spec.method === 'get' ? undefined : {});
       const forbidden = reply.status === 403 && reply.body?.type === 'FORBIDDEN';

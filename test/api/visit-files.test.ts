@@ -19,10 +19,10 @@ const b64 = (bytes: Buffer) => bytes.toString('base64');
 
 before(async () => {
   service = await startService();
-  const company = service.company('Acme', 'America/Sao_Paulo');
+  const company = await service.company('Acme', 'America/Sao_Paulo');
   companyId = company.id;
   api = client(service.url, company.apiKey);
-  other = client(service.url, service.company('Globex').apiKey);
+  other = client(service.url, (await service.company('Globex')).apiKey);
   hostId = (await api('POST', '/v1/hosts', { name: 'Helena', email: 'helena@acme.test' })).body.id;
   pdf = await pdfBytes();
 });

@@ -33,7 +33,9 @@ export function seededRandom(seed = 1): Random {
 }
 
 /** The service's context on a fresh data folder, in this process: for store and queue tests. */
-export async function testContext(options: { clock?: Context['clock']; random?: Random; dataDir?: string } = {}): Promise<Context> {
+export async function testContext(
+  options: { clock?: Context['clock']; random?: Random; dataDir?: string } = {},
+): Promise<Context> {
   return await openService({
     dataDir: options.dataDir ?? tempDir(),
     clock: options.clock,

@@ -20,7 +20,7 @@ const handle = async (job: Job) => {
 const worker = await startWorker(ctx, { k: handle }, { attemptTimeoutMs: 60_000, idleMs: 20 });
 if (mode === 'run') {
   const pending = ctx.db.prepare("SELECT COUNT(*) FROM jobs WHERE status = 'pending'").pluck();
-  while ((await pending.get() as number) > 0) {
+  while (((await pending.get()) as number) > 0) {
     await worker.drain();
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

@@ -9,12 +9,12 @@ import { databaseFile } from '../../local-api/backup/backup.ts';
 import { type Db, openPostgres, sqliteDb } from '../../local-api/store/db.ts';
 import { engineEnv } from './postgres.ts';
 
-const postgresUrl = (dataDir: string) => engineEnv(resolve(dataDir)).PORTARIA_DATABASE;
+const postgresUrl = async (dataDir: string) => (await engineEnv(resolve(dataDir))).PORTARIA_DATABASE;
 
 /** Opens the database of a service's data folder, read-only unless asked (the service may be running). */
 export async function openServiceDb(dataDir: string, options: { readonly?: boolean } = {}): Promise<Db> {
   const readonly = options.readonly ?? true;
-  const url = postgresUrl(dataDir);
+  const url = await postgresUrl(dataDir);
   if (!url) return sqliteDb(new Database(databaseFile(dataDir), { readonly }));
   const db = await openPostgres(url);
   if (readonly) await db.exec('SET default_transaction_read_only = on');
@@ -22,7 +22,11 @@ export async function openServiceDb(dataDir: string, options: { readonly?: boole
 }
 
 /** Reads the database of a service's data folder and closes it again. */
-export async function withServiceDb<T>(dataDir: string, read: (db: Db) => T, options: { readonly?: boolean } = {}): Promise<T> {
+export async function withServiceDb<T>(
+  dataDir: string,
+  read: (db: Db) => T,
+  options: { readonly?: boolean } = {},
+): Promise<T> {
   const db = await openServiceDb(dataDir, options);
   try {
     return read(db);
@@ -39,7 +43,7 @@ export async function withServiceDb<T>(dataDir: string, read: (db: Db) => T, opt
  * (or a replica) gives it away.
  */
 export async function storedBytes(dataDir: string): Promise<Buffer> {
-  const url = postgresUrl(dataDir);
+  const url = await postgresUrl(dataDir);
   if (!url) {
     return Buffer.concat(
       readdirSync(dataDir)
@@ -48,11 +52,13 @@ export async function storedBytes(dataDir: string): Promise<Buffer> {
     );
   }
   return await withServiceDb(dataDir, async (db) => {
-    const tables = await db
+    const tables = (await db
       .prepare("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")
       .pluck()
-      .all() as string[];
-    const rows = tables.flatMap(async (table) => await db.prepare(`SELECT t::text FROM "${table}" t`).pluck().all() as string[]);
+      .all()) as string[];
+    const rows = tables.flatMap(
+      async (table) => (await db.prepare(`SELECT t::text FROM "${table}" t`).pluck().all()) as string[],
+    );
     return Buffer.from(rows.join('\n'));
   });
 }
@@ -62,19 +68,19 @@ export async function storedBytes(dataDir: string): Promise<Buffer> {
  * folder on SQLite, the rows of `stored_files` on PostgreSQL (local-api/files/bytes.ts).
  */
 export async function storedFileNames(dataDir: string, companyId: string): Promise<string[]> {
-  if (!postgresUrl(dataDir)) {
+  if (!(await postgresUrl(dataDir))) {
     const folder = join(dataDir, 'files', companyId);
     return existsSync(folder) ? readdirSync(folder).sort() : [];
   }
   return await withServiceDb(
     dataDir,
     async (db) =>
-      await db
+      (await db
         .prepare(
           `SELECT files.id || '.' || files.extension FROM stored_files JOIN files ON files.id = stored_files.id
            WHERE stored_files.companyId = ? ORDER BY 1`,
         )
         .pluck()
-        .all(companyId) as string[],
+        .all(companyId)) as string[],
   );
 }

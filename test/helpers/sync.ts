@@ -33,7 +33,10 @@ const kioskCallers = new WeakMap<Context, Caller>();
 export async function kioskAdminOf(kiosk: Context, companyId: string): Promise<Caller> {
   let caller = kioskCallers.get(kiosk);
   if (caller?.companyId !== companyId) {
-    caller = await callerOf(kiosk, (await insertCredential(kiosk, { companyId, role: 'admin', label: 'Local admin' })).key);
+    caller = await callerOf(
+      kiosk,
+      (await insertCredential(kiosk, { companyId, role: 'admin', label: 'Local admin' })).key,
+    );
     kioskCallers.set(kiosk, caller);
   }
   return caller;
@@ -48,12 +51,13 @@ export async function syncFixture(options: { kiosks?: number; pageLimit?: number
   const hub = await syncedContext(hubClock, 1);
   const company = await createCompany(hub, { name: 'Acme', timezone: 'America/Sao_Paulo' });
   const hubCaller = await callerOf(hub, company.apiKey);
-  const kiosks = Array.from({ length: options.kiosks ?? 1 }, async (_, i) => {
+  const kiosks: { ctx: Context; clock: ReturnType<typeof manualClock> }[] = [];
+  for (let i = 0; i < (options.kiosks ?? 1); i++) {
     const clock = manualClock();
     const ctx = await syncedContext(clock, 10 + i);
     await configureUpstream(ctx, { url: 'http://hub.test', apiKey: company.apiKey });
-    return { ctx, clock };
-  });
+    kiosks.push({ ctx, clock });
+  }
 
   async function pull(kiosk: Context): Promise<number> {
     let applied = 0;

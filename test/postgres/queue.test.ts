@@ -21,11 +21,17 @@ async function hubContext(database: string, clock?: Context['clock']): Promise<C
 
 async function enqueueMany(ctx: Context, count: number): Promise<string[]> {
   const keys = Array.from({ length: count }, (_, i) => `job-${i}`);
-  (await ctx.db.transaction(async () => {
+  await ctx.db.transaction(async () => {
     for (const [i, key] of keys.entries()) {
-      await enqueue(ctx, { companyId: company, kind: 'k', endpoint: `hook-${i % 7}`, idempotencyKey: key, payload: {} });
+      await enqueue(ctx, {
+        companyId: company,
+        kind: 'k',
+        endpoint: `hook-${i % 7}`,
+        idempotencyKey: key,
+        payload: {},
+      });
     }
-  }))();
+  });
   return keys;
 }
 
@@ -48,9 +54,9 @@ function workerProcess(database: string, mode: 'hang' | 'run') {
   return { child, keys, exited };
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 20_000;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -59,7 +65,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
 const duplicates = (keys: string[]) => keys.filter((key, i) => keys.indexOf(key) !== i);
 
 test('two workers in one process on one database run every job once', { skip: withoutPostgres }, async () => {
-  const database = freshDatabase('queue_two');
+  const database = await freshDatabase('queue_two');
   const [a, b] = [await hubContext(database), await hubContext(database)] as [Context, Context];
   const keys = await enqueueMany(a, 150);
   const ran: string[] = [];
@@ -77,7 +83,7 @@ test('two workers in one process on one database run every job once', { skip: wi
 });
 
 test('two worker processes on one database run every job once', { skip: withoutPostgres }, async () => {
-  const database = freshDatabase('queue_processes');
+  const database = await freshDatabase('queue_processes');
   const ctx = await hubContext(database);
   const keys = await enqueueMany(ctx, 300);
   const workers = [workerProcess(database, 'run'), workerProcess(database, 'run')];
@@ -94,7 +100,7 @@ test('two worker processes on one database run every job once', { skip: withoutP
 });
 
 test('the job of a worker killed while it runs it runs again after its claim', { skip: withoutPostgres }, async () => {
-  const database = freshDatabase('queue_killed');
+  const database = await freshDatabase('queue_killed');
   const clock = manualClock(Date.now());
   const ctx = await hubContext(database, clock);
   await enqueue(ctx, { companyId: company, kind: 'k', idempotencyKey: 'gate-1', payload: {}, priority: 'urgent' });
@@ -104,7 +110,7 @@ test('the job of a worker killed while it runs it runs again after its claim', {
   await doomed.exited;
 
   // The dead worker's claim lasts its attempt time-out (60 s, test/helpers/queue-worker.ts) and the grace (30 s).
-  const { createdAt, claimedUntil } = await ctx.db.prepare('SELECT createdAt, claimedUntil FROM jobs').get() as {
+  const { createdAt, claimedUntil } = (await ctx.db.prepare('SELECT createdAt, claimedUntil FROM jobs').get()) as {
     createdAt: number;
     claimedUntil: number;
   };
@@ -124,7 +130,7 @@ test('the job of a worker killed while it runs it runs again after its claim', {
 });
 
 test('the endpoints share one breaker: failures add up, one trial goes', { skip: withoutPostgres }, async () => {
-  const database = freshDatabase('queue_breaker');
+  const database = await freshDatabase('queue_breaker');
   const clock = manualClock(Date.now());
   const [a, b] = [await hubContext(database, clock), await hubContext(database, clock)] as [Context, Context];
   let attempts = 0;
@@ -133,11 +139,11 @@ test('the endpoints share one breaker: failures add up, one trial goes', { skip:
     await new Promise((resolve) => setTimeout(resolve, 2));
     throw new Error('cannot reach http://dead.test');
   };
-  (await a.db.transaction(async () => {
+  await a.db.transaction(async () => {
     for (let i = 0; i < 20; i++) {
       await enqueue(a, { companyId: company, kind: 'k', endpoint: 'dead', idempotencyKey: `dead-${i}`, payload: {} });
     }
-  }))();
+  });
   const workers = [await startWorker(a, { k: failing }), await startWorker(b, { k: failing })];
   await Promise.all(workers.map((w) => w.drain()));
   const opened = attempts;

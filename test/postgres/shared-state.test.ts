@@ -18,7 +18,7 @@ import { tempDir } from '../helpers/service.ts';
 import { callerOf } from '../helpers/sync.ts';
 
 async function twoProcesses(label: string) {
-  const database = freshDatabase(label);
+  const database = await freshDatabase(label);
   const clock = manualClock(Date.now());
   const open = async () => await openService({ dataDir: tempDir(), database, clock, logLevel: 'silent' });
   return { clock, hubs: [await open(), await open()] as [Context, Context] };
@@ -48,7 +48,11 @@ test('wrong API keys at two hub processes add up to one lock', { skip: withoutPo
     assert.deepEqual(await (i % 2 ? a : b).recordWrongKey(guess(i)), { retryAfterMs: 0, lockedNow: [] });
   }
   assert.deepEqual((await a.recordWrongKey(guess(99))).lockedNow, ['source 203.0.113.5'], 'the 10th, over both, locks');
-  assert.equal((await b.recordWrongKey(guess(100))).retryAfterMs, keyGuessLimits.lockMs, 'the other process sees the lock');
+  assert.equal(
+    (await b.recordWrongKey(guess(100))).retryAfterMs,
+    keyGuessLimits.lockMs,
+    'the other process sees the lock',
+  );
   assert.equal((await b.recordWrongKey(guessSubjects('203.0.113.6', ['prt_other']))).retryAfterMs, 0, 'another source');
   clock.advance(keyGuessLimits.lockMs);
   assert.deepEqual(await a.recordWrongKey(guess(101)), { retryAfterMs: 0, lockedNow: [] }, 'the lock ends for both');

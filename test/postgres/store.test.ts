@@ -32,7 +32,7 @@ describe('the PostgreSQL store', { skip }, () => {
   let other: Db;
 
   before(async () => {
-    const url = createDatabase(server as string, `portaria_store_${randomBytes(6).toString('hex')}`);
+    const url = await createDatabase(server as string, `portaria_store_${randomBytes(6).toString('hex')}`);
     db = await openPostgres(url);
     other = await openPostgres(url);
     await db.exec('CREATE TABLE trial (id TEXT PRIMARY KEY, createdAt BIGINT NOT NULL, picture BYTEA, count BIGINT)');
@@ -52,12 +52,14 @@ describe('the PostgreSQL store', { skip }, () => {
 
   it('gives rows back with their camelCase names, numbers as numbers and bytes as a Buffer', async () => {
     const picture = Buffer.from([0, 1, 2, 255]);
-    await db.prepare('INSERT INTO trial (id, createdAt, picture, count) VALUES (:id, :createdAt, :picture, :count)').run({
-      id: 'a',
-      createdAt: 1_790_000_000_123,
-      picture,
-      count: null,
-    });
+    await db
+      .prepare('INSERT INTO trial (id, createdAt, picture, count) VALUES (:id, :createdAt, :picture, :count)')
+      .run({
+        id: 'a',
+        createdAt: 1_790_000_000_123,
+        picture,
+        count: null,
+      });
     const row = await db.prepare('SELECT * FROM trial WHERE id = ?').get('a');
     assert.deepEqual(row, { id: 'a', createdAt: 1_790_000_000_123, picture, count: null });
     const counted = await db.prepare('SELECT COUNT(*) AS rowsFound FROM trial').get();
@@ -66,24 +68,25 @@ describe('the PostgreSQL store', { skip }, () => {
   });
 
   it('commits all of a transaction or none of it, and nests as savepoints', async () => {
-    assert.throws(
+    await assert.rejects(
       async () =>
-        (await db.transaction(async () => {
+        await db.transaction(async () => {
           await db.prepare("INSERT INTO trial (id, createdAt) VALUES ('b', 1)").run();
           await db.prepare("INSERT INTO trial (id, createdAt) VALUES ('a', 1)").run();
-        }))(),
+        }),
       (error: unknown) => error instanceof PostgresError && error.code === '23505',
     );
     assert.equal(await db.prepare("SELECT 1 FROM trial WHERE id = 'b'").get(), undefined);
-    (await db.transaction(async () => {
+    await db.transaction(async () => {
       await db.prepare("INSERT INTO trial (id, createdAt) VALUES ('c', 1)").run();
-      assert.throws(async () =>
-        (await db.transaction(async () => {
-          await db.prepare("INSERT INTO trial (id, createdAt) VALUES ('d', 1)").run();
-          throw new Error('inner work fails');
-        }))(),
+      await assert.rejects(
+        async () =>
+          await db.transaction(async () => {
+            await db.prepare("INSERT INTO trial (id, createdAt) VALUES ('d', 1)").run();
+            throw new Error('inner work fails');
+          }),
       );
-    }))();
+    });
     const ids = await db.prepare("SELECT id FROM trial WHERE id IN ('c', 'd') ORDER BY id").pluck().all();
     assert.deepEqual(ids, ['c']);
   });
@@ -91,45 +94,45 @@ describe('the PostgreSQL store', { skip }, () => {
   it('runs a transaction again when another process wins a conflict on the same rows', async () => {
     await db.prepare("INSERT INTO trial (id, createdAt, count) VALUES ('n', 1, 0)").run();
     let runs = 0;
-    (await db.transaction(async () => {
+    await db.transaction(async () => {
       runs += 1;
-      const count = await db.prepare("SELECT count FROM trial WHERE id = 'n'").pluck().get() as number;
+      const count = (await db.prepare("SELECT count FROM trial WHERE id = 'n'").pluck().get()) as number;
       // The first time, another process commits an increment between this read and the write below.
       if (runs === 1) await other.prepare("UPDATE trial SET count = count + 1 WHERE id = 'n'").run();
       await db.prepare("UPDATE trial SET count = ? WHERE id = 'n'").run(count + 1);
-    }))();
+    });
     assert.equal(runs, 2);
     assert.equal(await db.prepare("SELECT count FROM trial WHERE id = 'n'").pluck().get(), 2);
   });
   it('a transaction that keeps losing conflicts runs alone at last, and succeeds', async () => {
     await db.prepare("INSERT INTO trial (id, createdAt, count) VALUES ('hot', 1, 0)").run();
     const runningAlone = async () =>
-      await other
+      (await other
         .prepare("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND mode = 'ExclusiveLock' AND granted")
-        .get() !== undefined;
+        .get()) !== undefined;
     let runs = 0;
-    (await db.transaction(async () => {
+    await db.transaction(async () => {
       runs += 1;
-      const count = await db.prepare("SELECT count FROM trial WHERE id = 'hot'").pluck().get() as number;
+      const count = (await db.prepare("SELECT count FROM trial WHERE id = 'hot'").pluck().get()) as number;
       // Another process writes the hot row under every attempt, as long as this one shares its turn with others.
-      if (!await runningAlone()) await other.prepare("UPDATE trial SET count = count + 1 WHERE id = 'hot'").run();
+      if (!(await runningAlone())) await other.prepare("UPDATE trial SET count = count + 1 WHERE id = 'hot'").run();
       await db.prepare("UPDATE trial SET count = ? WHERE id = 'hot'").run(count + 1);
-    }))();
+    });
     assert.equal(runs, 4);
     assert.equal(await db.prepare("SELECT count FROM trial WHERE id = 'hot'").pluck().get(), 4);
   });
 
   it('never commits half of a transaction whose failed statement was caught inside it', async () => {
-    assert.throws(
+    await assert.rejects(
       async () =>
-        (await db.transaction(async () => {
+        await db.transaction(async () => {
           await db.prepare("INSERT INTO trial (id, createdAt) VALUES ('half', 1)").run();
           try {
             await db.prepare("INSERT INTO trial (id, createdAt) VALUES ('a', 1)").run();
           } catch {
             // SQLite would go on with the transaction; PostgreSQL has aborted it.
           }
-        }))(),
+        }),
       (error: unknown) => error instanceof PostgresError && error.code === '25P02',
     );
     assert.equal(await db.prepare("SELECT 1 FROM trial WHERE id = 'half'").get(), undefined);

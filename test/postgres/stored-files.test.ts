@@ -28,19 +28,22 @@ describe('stored files on two hub processes of one database', { skip }, () => {
   const storedFiles = async () => {
     const db = await openPostgres(database);
     try {
-      return await db.prepare('SELECT count(*) FROM stored_files WHERE companyId = ?').pluck().get(companyId) as number;
+      return (await db
+        .prepare('SELECT count(*) FROM stored_files WHERE companyId = ?')
+        .pluck()
+        .get(companyId)) as number;
     } finally {
       await db.close();
     }
   };
 
   before(async () => {
-    database = createDatabase(server as string, `portaria_files_${randomUUID().replace(/-/g, '').slice(0, 12)}`);
+    database = await createDatabase(server as string, `portaria_files_${randomUUID().replace(/-/g, '').slice(0, 12)}`);
     first = await startService({ database });
     const secondDir = tempDir();
     copyFileSync(join(first.dataDir, 'device.key'), join(secondDir, 'device.key'));
     second = await startService({ dataDir: secondDir, database });
-    ({ id: companyId, apiKey } = first.company('Acme'));
+    ({ id: companyId, apiKey } = await first.company('Acme'));
   });
   after(async () => {
     await Promise.all([first?.stop(), second?.stop()]);
@@ -104,7 +107,7 @@ describe('stored files on two hub processes of one database', { skip }, () => {
       })
     ).body;
     assert.equal((await download(second, visit.pictureUrl, apiKey)).status, 200);
-    const before = await storedFiles() - 1;
+    const before = (await storedFiles()) - 1;
 
     const replaced = await client(second.url, apiKey)('PATCH', `/v1/visit/${visit.id}`, {
       visitPicture: pngBytes(7).toString('base64'),

@@ -33,13 +33,15 @@ function startHub(dataDir: string): Promise<TestService> {
 
 before(async () => {
   if (withoutPostgres) return;
-  database = freshDatabase('two_hubs');
+  database = await freshDatabase('two_hubs');
   const [first, second] = [tempDir(), tempDir()];
   hubs.push(await startHub(first));
   // The secrets' key: every hub process of one database holds the same one.
   copyFileSync(join(first, 'device.key'), join(second, 'device.key'));
   hubs.push(await startHub(second));
-  const created = runCli(['company', 'create', '--data', first, '--name', 'Acme'], { PORTARIA_DATABASE: database });
+  const created = await runCli(['company', 'create', '--data', first, '--name', 'Acme'], {
+    PORTARIA_DATABASE: database,
+  });
   company = JSON.parse(created) as { id: string; apiKey: string };
   backends = hubs.map((hub) => hub.url);
   let turn = 0;
@@ -148,7 +150,7 @@ test('kiosks behind two hub processes converge, each check-in once, while one pr
 
   // Exactly once at the hub: one visit and one visitor per check-in, whatever was sent again.
   const count = async (sql: string) =>
-    new Map((await db.prepare(sql).all(company.id) as { name: string; n: number }[]).map((row) => [row.name, row.n]));
+    new Map(((await db.prepare(sql).all(company.id)) as { name: string; n: number }[]).map((row) => [row.name, row.n]));
   const visits = await count('SELECT name, COUNT(*) AS n FROM visits WHERE companyId = ? GROUP BY name');
   const visitors = await count('SELECT name, COUNT(*) AS n FROM visitors WHERE companyId = ? GROUP BY name');
   assert.equal(names.length, kioskCount * 4 * checkInsPerRound);

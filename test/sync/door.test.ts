@@ -34,7 +34,10 @@ async function setup() {
     required: true,
   });
   for (const ctx of [hub, kiosk]) ctx.events.subscribe(notifyOnCheckin(ctx));
-  await saveNotificationSettings(hub, hubCaller, { webhookUrl: 'http://127.0.0.1:9/hook', webhookSecret: 'hook-secret' });
+  await saveNotificationSettings(hub, hubCaller, {
+    webhookUrl: 'http://127.0.0.1:9/hook',
+    webhookSecret: 'hook-secret',
+  });
   await fixture.pull(kiosk);
   const kioskCaller = await kioskAdminOf(kiosk, fixture.company.id);
   const walkIn = (n: number, visitor: Record<string, unknown>, answer = 'Meeting') =>
@@ -51,20 +54,22 @@ test("a kiosk has the hub's custom fields, blocklist and notification settings, 
   await pull(kiosk);
   const blocked = await checkinWalkIn(kiosk, kioskCaller, walkIn(1, { email: 'Mallory@Evil.test' }));
   assert.deepEqual([blocked.visitorStatus, blocked.isInsideCompany], ['BLOCKED', 0], "screened by the hub's list");
-  assert.throws(
+  await assert.rejects(
     async () => await checkinWalkIn(kiosk, kioskCaller, walkIn(2, {}, 'Party')),
     rejectsWith('INVALID_CUSTOM_FIELD'),
     "the kiosk checks answers against the hub's definitions",
   );
-  assert.throws(
+  await assert.rejects(
     async () => await createCustomField(kiosk, kioskCaller, { name: 'Local field', type: 'Text' }),
     rejectsWith('MANAGED_BY_HUB'),
   );
-  assert.throws(
+  await assert.rejects(
     async () => await createBlocklistEntry(kiosk, kioskCaller, { email: 'someone@evil.test' }),
     rejectsWith('MANAGED_BY_HUB'),
   );
-  const kioskSettings = await kiosk.db.prepare('SELECT webhookUrl, webhookSecret FROM notification_settings').get() as {
+  const kioskSettings = (await kiosk.db
+    .prepare('SELECT webhookUrl, webhookSecret FROM notification_settings')
+    .get()) as {
     webhookUrl: string;
     webhookSecret: string;
   };
@@ -93,7 +98,11 @@ test('an offline check-in replayed at the hub keeps its answers, even against de
 
 test("a visitor a kiosk let in while offline, whom the hub's blocklist stops, is marked and the door is told", async () => {
   const { hub, hubCaller, kiosk, kioskCaller, push, walkIn } = await setup();
-  await createHost(hub, hubCaller, validate(hostCreateInput, { name: 'Sam', email: 'sam@acme.test', role: 'SECURITY' }));
+  await createHost(
+    hub,
+    hubCaller,
+    validate(hostCreateInput, { name: 'Sam', email: 'sam@acme.test', role: 'SECURITY' }),
+  );
   await createBlocklistEntry(hub, hubCaller, { name: 'Mallory', cpf: '529.982.247-25', reason: 'Theft' });
   await checkinWalkIn(kiosk, kioskCaller, walkIn(1, { name: 'Mallory', cpf: '52998224725' }));
   assert.equal((await getVisit(kiosk, kioskCaller, visitId(1))).isInsideCompany, 1, 'the kiosk did not know');
@@ -102,7 +111,7 @@ test("a visitor a kiosk let in while offline, whom the hub's blocklist stops, is
   assert.equal(atHub.visitorStatus, 'BLOCKED');
   assert.equal(atHub.statusNote, 'Blocklist match (CPF): Theft');
   assert.equal(atHub.isInsideCompany, 1, 'presence is what the kiosk recorded');
-  const job = await hub.db.prepare('SELECT payload FROM jobs WHERE kind = ?').get(notificationJobKind) as {
+  const job = (await hub.db.prepare('SELECT payload FROM jobs WHERE kind = ?').get(notificationJobKind)) as {
     payload: string;
   };
   const { delivery } = JSON.parse(job.payload) as { delivery: { to: string[]; text: string } };

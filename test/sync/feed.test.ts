@@ -93,7 +93,11 @@ test('an unknown cursor, one from another feed, one from the future or one older
     await deleteAccessConfig(hub, hubCaller);
   }
   await pruneTombstones(hub, 0);
-  assert.equal((await readChanges(hub, hubCaller.companyId, cursor, 100)).reset, true, 'a deletion may have been forgotten');
+  assert.equal(
+    (await readChanges(hub, hubCaller.companyId, cursor, 100)).reset,
+    true,
+    'a deletion may have been forgotten',
+  );
   const fresh = await readChanges(hub, hubCaller.companyId, undefined, 100);
   assert.equal((await readChanges(hub, hubCaller.companyId, fresh.cursor, 100)).reset, false);
 });
@@ -142,7 +146,9 @@ test('a table joining the feed brings its existing rows', async () => {
   await hub.db.exec("DELETE FROM sync_changes WHERE tableName = 'hosts'");
   const bruno = await createHost(hub, hubCaller, host('bruno@acme.test'));
   await installChangeFeed(hub.db);
-  const hosts = (await readChanges(hub, hubCaller.companyId, undefined, 100)).changes.filter((c) => c.table === 'hosts');
+  const hosts = (await readChanges(hub, hubCaller.companyId, undefined, 100)).changes.filter(
+    (c) => c.table === 'hosts',
+  );
   assert.deepEqual(hosts.map((c) => c.key).sort(), [ana.id, bruno.id].sort());
   await updateHost(hub, hubCaller, ana.id, { sector: 'R&D' });
   const last = (await readChanges(hub, hubCaller.companyId, undefined, 100)).changes.at(-1);
@@ -165,10 +171,13 @@ test('the kiosk adopts the hub company and its rows, not its key, and re-emits n
   assert.deepEqual({ ...caller, credentialId: hubCaller.credentialId }, hubCaller, 'the hub company, a local key');
   const rowOf = async (ctx: typeof hub, table: string, id: string) =>
     await ctx.db.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id);
-  assert.deepEqual(await rowOf(kiosk, 'companies', hubCaller.companyId), await rowOf(hub, 'companies', hubCaller.companyId));
+  assert.deepEqual(
+    await rowOf(kiosk, 'companies', hubCaller.companyId),
+    await rowOf(hub, 'companies', hubCaller.companyId),
+  );
   assert.deepEqual(await rowOf(kiosk, 'hosts', ana.id), await rowOf(hub, 'hosts', ana.id));
   assert.deepEqual(await rowOf(kiosk, 'invitees', guest.id), await rowOf(hub, 'invitees', guest.id));
-  const sealed = await kiosk.db.prepare('SELECT aesKey FROM access_configs').get() as { aesKey: string };
+  const sealed = (await kiosk.db.prepare('SELECT aesKey FROM access_configs').get()) as { aesKey: string };
   assert.match(sealed.aesKey, /^sealed:v1:/);
   assert.equal((await findAccessConfig(kiosk, hubCaller.companyId))?.password, 'secret');
   assert.equal((await pendingSummary(kiosk)).pending, 0, 'what came from the hub is not pushed back');

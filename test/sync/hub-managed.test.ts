@@ -50,7 +50,8 @@ test("the rule: a kiosk makes its own check-ins, check-outs and decisions; every
 });
 
 /** SQLite's count of rows written since the database opened, rolled-back ones included. */
-const rowsWritten = async (ctx: Context) => (await ctx.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+const rowsWritten = async (ctx: Context) =>
+  ((await ctx.db.prepare('SELECT total_changes() AS n').get()) as { n: number }).n;
 
 test('a write the hub owns is refused on a kiosk before it changes anything, with 409 MANAGED_BY_HUB', async () => {
   const fixture = await syncFixture();
@@ -68,7 +69,10 @@ test('a write the hub owns is refused on a kiosk before it changes anything, wit
   await checkinWalkIn(kiosk, caller, validate(visitCreateInput, { visit: { id: visitId }, visitor: { name: 'Erin' } }));
 
   const refused: [string, () => unknown][] = [
-    ['host.created', async () => await createHost(kiosk, caller, validate(hostCreateInput, { name: 'B', email: 'b@acme.test' }))],
+    [
+      'host.created',
+      async () => await createHost(kiosk, caller, validate(hostCreateInput, { name: 'B', email: 'b@acme.test' })),
+    ],
     ['host.updated', async () => await updateHost(kiosk, caller, ana.id, { name: 'Ana Souza' })],
     ['host.deleted', async () => await deleteHost(kiosk, caller, ana.id)],
     ['invitee.updated', async () => await updateInvitee(kiosk, caller, invitee.id, { name: 'Ivo Lima' })],
@@ -102,7 +106,7 @@ test('a write that skipped the rule fails on a kiosk instead of going unrecorded
   const kiosk = fixture.kiosks[0]?.ctx as Context;
   await fixture.pull(kiosk);
   const caller = await kioskAdminOf(kiosk, fixture.company.id);
-  assert.throws(
+  await assert.rejects(
     async () => await kiosk.events.publish('host.created', caller, () => ({ id: 'h' })),
     (error: unknown) =>
       error instanceof Error && !(error instanceof ApiError) && /ctx\.events\.decide/.test(error.message),

@@ -69,7 +69,10 @@ test('a check-in and its mutation commit together; a refused check-in leaves no 
   await checkinWalkIn(kiosk, await kioskCaller(kiosk), walkIn(visitId(1)));
   assert.equal((await pendingSummary(kiosk)).pending, 1);
   const refused = validate(visitCreateInput, { visit: { id: visitId(2), hostId: 'nobody' }, visitor: { name: 'X' } });
-  assert.throws(async () => await checkinWalkIn(kiosk, await kioskCaller(kiosk), refused), rejectsWith('HOST_NOT_FOUND'));
+  await assert.rejects(
+    async () => await checkinWalkIn(kiosk, await kioskCaller(kiosk), refused),
+    rejectsWith('HOST_NOT_FOUND'),
+  );
   const batch = await pendingBatch(kiosk, (await kioskCaller(kiosk)).companyId);
   assert.deepEqual(
     batch.map((m) => [m.id, m.name]),
@@ -85,7 +88,10 @@ test("a kiosk refuses changes to the hub's data for the hub company, not for a c
   const { kiosks, kioskCaller } = await withKiosk();
   const kiosk = kiosks[0]?.ctx as Context;
   const input = validate(hostCreateInput, { name: 'Bruno', email: 'bruno@acme.test' });
-  assert.throws(async () => await createHost(kiosk, await kioskCaller(kiosk), input), rejectsWith('MANAGED_BY_HUB'));
+  await assert.rejects(
+    async () => await createHost(kiosk, await kioskCaller(kiosk), input),
+    rejectsWith('MANAGED_BY_HUB'),
+  );
   assert.deepEqual(await kiosk.db.prepare("SELECT COUNT(*) AS n FROM hosts WHERE email = 'bruno@acme.test'").get(), {
     n: 0,
   });
@@ -124,15 +130,19 @@ test('ids must follow each other; a batch past the next id answers SYNC_GAP', as
   const { hub, hubCaller } = await withKiosk();
   const mutation = (id: number) => checkinMutation(id, visitId(id));
   await applyPush(hub, hubCaller, 'client-1', [mutation(7), mutation(8)]);
-  assert.throws(
+  await assert.rejects(
     async () => await applyPush(hub, hubCaller, 'client-1', [mutation(10)]),
     (e) => rejectsWith('SYNC_GAP')(e) && (e as ApiError).extra.lastMutationId === 8,
   );
-  assert.throws(
+  await assert.rejects(
     async () => await applyPush(hub, hubCaller, 'client-1', [mutation(9), mutation(11)]),
     rejectsWith('INVALID_PARAMETER'),
   );
-  assert.equal((await applyPush(hub, hubCaller, 'client-2', [mutation(3)])).lastMutationId, 3, 'a new client starts anywhere');
+  assert.equal(
+    (await applyPush(hub, hubCaller, 'client-2', [mutation(3)])).lastMutationId,
+    3,
+    'a new client starts anywhere',
+  );
 });
 
 test('a mutation the hub cannot apply is kept with its arguments, and the queue goes on', async () => {
@@ -148,7 +158,7 @@ test('a mutation the hub cannot apply is kept with its arguments, and the queue 
     { id: 1, result: 'rejected', type: 'NOT_FOUND' },
     { id: 2, result: 'applied' },
   ]);
-  const kept = await hub.db.prepare('SELECT name, type, args FROM sync_rejections').get() as Record<string, string>;
+  const kept = (await hub.db.prepare('SELECT name, type, args FROM sync_rejections').get()) as Record<string, string>;
   assert.deepEqual(
     [kept.name, kept.type, JSON.parse(String(kept.args)).id],
     ['visit.checkout', 'NOT_FOUND', visitId(1)],
@@ -166,7 +176,11 @@ test("the pull leaves a row alone while the kiosk's change to it is pending, the
   await checkoutVisit(kiosk, await kioskCaller(kiosk), visitId(1), {});
   await authorizeVisit(hub, hubCaller, visitId(1), 'ALLOWED', {});
   await pull(kiosk);
-  assert.notEqual((await getVisit(kiosk, await kioskCaller(kiosk), visitId(1))).checkoutAt, null, 'not undone by the pull');
+  assert.notEqual(
+    (await getVisit(kiosk, await kioskCaller(kiosk), visitId(1))).checkoutAt,
+    null,
+    'not undone by the pull',
+  );
   await push(kiosk);
   await pull(kiosk);
   const visit = await getVisit(kiosk, await kioskCaller(kiosk), visitId(1));
@@ -265,7 +279,10 @@ test('an invitee canceled at the hub: an offline check-in is recorded flagged; o
   await pull(kiosk);
   assert.equal((await getInvitee(kiosk, await kioskCaller(kiosk), early.id)).status, 'canceled');
   assert.deepEqual(await visitRows(kiosk), await visitRows(hub));
-  assert.throws(async () => await checkinInvitee(kiosk, await kioskCaller(kiosk), late.id, {}), rejectsWith('INVITEE_CANCELED'));
+  await assert.rejects(
+    async () => await checkinInvitee(kiosk, await kioskCaller(kiosk), late.id, {}),
+    rejectsWith('INVITEE_CANCELED'),
+  );
   assert.equal((await pendingSummary(kiosk)).pending, 0);
 });
 
@@ -317,7 +334,10 @@ test("a kiosk applies the hub's retention to what it holds; erasures are the hub
   await checkinWalkIn(kiosk, await kioskCaller(kiosk), walkIn(visitId(2), 'Kept'));
   await push(kiosk);
   await pull(kiosk);
-  assert.throws(async () => await eraseVisitor(kiosk, await kioskCaller(kiosk), { email: 'erin@x.test' }), rejectsWith('MANAGED_BY_HUB'));
+  await assert.rejects(
+    async () => await eraseVisitor(kiosk, await kioskCaller(kiosk), { email: 'erin@x.test' }),
+    rejectsWith('MANAGED_BY_HUB'),
+  );
   // Ten days on, the hub erases Erin: her visit is older than what a new kiosk receives, and reaches this one.
   hubClock.advance(10 * 86_400_000);
   clock.set(hubClock.now());
@@ -338,7 +358,11 @@ test("a kiosk applies the hub's retention to what it holds; erasures are the hub
   assert.equal((await findRetention(kiosk, hubCaller.companyId)).retentionDays, 5);
   assert.deepEqual(await kiosk.db.prepare('SELECT name FROM visits WHERE id = ?').get(visitId(2)), { name: null });
   assert.deepEqual(await kiosk.db.prepare('SELECT name FROM visits WHERE id = ?').get(visitId(3)), { name: null });
-  assert.equal((await sweepCompany(kiosk, await kioskCaller(kiosk)))?.visits, 0, 'the daily sweep: not refused, nothing left');
+  assert.equal(
+    (await sweepCompany(kiosk, await kioskCaller(kiosk)))?.visits,
+    0,
+    'the daily sweep: not refused, nothing left',
+  );
 });
 
 test('a row that arrives deleted and was never at the kiosk is not stored', async () => {
@@ -355,9 +379,11 @@ test('a check-in the hub refuses stays at the kiosk: its copy may be the only re
   const kiosk = kiosks[0]?.ctx as Context;
   await checkinWalkIn(kiosk, await kioskCaller(kiosk), walkIn(visitId(1), 'Inside Person'));
   // Arguments the hub cannot apply (as from a kiosk of another version): the check-in is refused there.
-  await kiosk.db.prepare("UPDATE sync_outbox SET args = json_set(args, '$.visit.checkoutAt', '2000-01-01T00:00:00Z')").run();
+  await kiosk.db
+    .prepare("UPDATE sync_outbox SET args = json_set(args, '$.visit.checkoutAt', '2000-01-01T00:00:00Z')")
+    .run();
   assert.deepEqual((await push(kiosk))?.results, [{ id: 1, result: 'rejected', type: 'CHECKOUT_AT_BEFORE_CHECKIN' }]);
-  assert.throws(async () => await getVisit(hub, hubCaller, visitId(1)), rejectsWith('NOT_FOUND'));
+  await assert.rejects(async () => await getVisit(hub, hubCaller, visitId(1)), rejectsWith('NOT_FOUND'));
   await pull(kiosk);
   const kept = await getVisit(kiosk, await kioskCaller(kiosk), visitId(1));
   assert.deepEqual([kept.name, kept.isInsideCompany], ['Inside Person', 1]);
@@ -385,12 +411,12 @@ test('a visit stamped ahead of time by a clock running fast can still be checked
   await push(kiosk);
   const out = await checkoutVisit(hub, hubCaller, visitId(1), {});
   assert.equal(out.checkoutAt, visit.checkinAt);
-  assert.throws(
+  await assert.rejects(
     async () =>
-      await checkinWalkIn(hub, hubCaller, walkIn(visitId(2))) &&
-      await checkoutVisit(hub, hubCaller, visitId(2), {
+      (await checkinWalkIn(hub, hubCaller, walkIn(visitId(2)))) &&
+      (await checkoutVisit(hub, hubCaller, visitId(2), {
         checkoutAt: new Date(hubClock.now() - 60_000).toISOString(),
-      }),
+      })),
     rejectsWith('CHECKOUT_AT_BEFORE_CHECKIN'),
     'a check-out time given before the check-in is still refused',
   );
@@ -419,7 +445,11 @@ test('a hub that lost the kiosk its pushes gets them again; a decision sent agai
   await push(kiosk);
   await pull(kiosk);
   assert.equal((await getVisit(hub, hubCaller, visitId(1))).authorizationStatus, 'DENIED', 'the later decision holds');
-  assert.equal((await getVisit(hub, hubCaller, visitId(2))).authorizationStatus, 'ALLOWED', 'the lost decision is back');
+  assert.equal(
+    (await getVisit(hub, hubCaller, visitId(2))).authorizationStatus,
+    'ALLOWED',
+    'the lost decision is back',
+  );
   assert.deepEqual(await visitRows(kiosk), await visitRows(hub));
 });
 
@@ -427,12 +457,21 @@ test('a kiosk that says the hub confirmed more than the hub knows of its client 
   const { hub, hubCaller } = await withKiosk();
   const mutation = (id: number) => checkinMutation(id, visitId(id));
   await applyPush(hub, hubCaller, 'client-1', [mutation(1), mutation(2)]);
-  assert.equal((await applyPush(hub, hubCaller, 'client-1', [mutation(3)], { confirmedMutationId: 2 })).lastMutationId, 3);
+  assert.equal(
+    (await applyPush(hub, hubCaller, 'client-1', [mutation(3)], { confirmedMutationId: 2 })).lastMutationId,
+    3,
+  );
   const gap = (lastMutationId: number | null) => (e: unknown) =>
     rejectsWith('SYNC_GAP')(e) && (e as ApiError).extra.lastMutationId === lastMutationId;
   // A hub restored from a backup taken before the client's first push: the client is new to it.
-  assert.throws(async () => await applyPush(hub, hubCaller, 'client-2', [mutation(7)], { confirmedMutationId: 6 }), gap(null));
-  assert.throws(async () => await applyPush(hub, hubCaller, 'client-1', [mutation(4)], { confirmedMutationId: 5 }), gap(3));
+  await assert.rejects(
+    async () => await applyPush(hub, hubCaller, 'client-2', [mutation(7)], { confirmedMutationId: 6 }),
+    gap(null),
+  );
+  await assert.rejects(
+    async () => await applyPush(hub, hubCaller, 'client-1', [mutation(4)], { confirmedMutationId: 5 }),
+    gap(3),
+  );
   assert.equal((await visitRows(hub)).length, 3, 'nothing of a refused batch is applied');
 });
 
@@ -444,8 +483,9 @@ test('a check-out of a visit the hub never heard of answers SYNC_ROW_MISSING, un
     name: 'visit.checkout',
     args: { id: visit, checkout: {} },
   });
-  assert.throws(
-    async () => await applyPush(hub, hubCaller, 'client-1', [checkin(1, visitId(1)), checkout(2, visitId(2))], { resent: false }),
+  await assert.rejects(
+    async () =>
+      await applyPush(hub, hubCaller, 'client-1', [checkin(1, visitId(1)), checkout(2, visitId(2))], { resent: false }),
     (e) => rejectsWith('SYNC_ROW_MISSING')(e) && (e as ApiError).extra.key === visitId(2),
   );
   assert.equal((await visitRows(hub)).length, 0, 'nothing of the batch is applied');

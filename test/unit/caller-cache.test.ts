@@ -8,12 +8,16 @@ import { manualClock, testContext } from '../helpers/context.ts';
 
 // principalForKey keeps the principals it found: these are the changes that must still be seen on the next request.
 
-const companyOf = (principal: ReturnType<typeof principalForKey>) =>
+const companyOf = (principal: Awaited<ReturnType<typeof principalForKey>>) =>
   principal && 'companyId' in principal ? principal.companyId : undefined;
 
 test('a key revoked or a company changed on the same connection is seen at once', async () => {
   const ctx = await testContext();
-  const { id, apiKey } = await createCompany(ctx, { name: 'Acme', apiKey: 'same-connection-key-0001', timezone: 'UTC' });
+  const { id, apiKey } = await createCompany(ctx, {
+    name: 'Acme',
+    apiKey: 'same-connection-key-0001',
+    timezone: 'UTC',
+  });
   assert.equal(companyOf(await principalForKey(ctx, apiKey)), id);
   await ctx.db.prepare("UPDATE companies SET timezone = 'Europe/Berlin' WHERE id = ?").run(id);
   const caller = await principalForKey(ctx, apiKey);
@@ -25,7 +29,11 @@ test('a key revoked or a company changed on the same connection is seen at once'
 
 test('a key revoked or a company deleted by another connection is seen at once', async () => {
   const ctx = await testContext();
-  const { id, apiKey } = await createCompany(ctx, { name: 'Acme', apiKey: 'other-connection-key-0001', timezone: 'UTC' });
+  const { id, apiKey } = await createCompany(ctx, {
+    name: 'Acme',
+    apiKey: 'other-connection-key-0001',
+    timezone: 'UTC',
+  });
   assert.equal(companyOf(await principalForKey(ctx, apiKey)), id);
   const other = new Database(join(ctx.dataDir, 'portaria.db'));
   other.prepare('UPDATE companies SET deletedAt = 1 WHERE id = ?').run(id);
@@ -53,9 +61,9 @@ test('a role changed on the same connection is seen at once; writing the last us
   assert.equal((await principalForKey(ctx, apiKey))?.role, 'admin');
   clock.advance(120_000);
   const used = await principalForKey(ctx, apiKey);
-  const { lastUsedAt } = await ctx.db
+  const { lastUsedAt } = (await ctx.db
     .prepare('SELECT lastUsedAt FROM credentials WHERE prefix = ?')
-    .get(apiKey.slice(0, 12)) as {
+    .get(apiKey.slice(0, 12))) as {
     lastUsedAt: number;
   };
   assert.equal(lastUsedAt, clock.now(), 'the last use is written');

@@ -25,7 +25,7 @@ async function setup() {
 
 test('a write that fails after saving a file leaves neither the file nor its row', async () => {
   const { ctx, caller, filesOf, upload } = await setup();
-  assert.throws(
+  await assert.rejects(
     async () =>
       await inTransactionWithFiles(ctx, caller, async (files) => {
         await files.save(upload);
@@ -42,11 +42,12 @@ test('a retired file is removed once the write commits, and kept when it rolls b
   const { ctx, caller, filesOf, upload } = await setup();
   const name = await inTransactionWithFiles(ctx, caller, async (files) => await files.save(upload));
   assert.deepEqual(filesOf(), [basename(name)]);
-  assert.throws(async () =>
-    await inTransactionWithFiles(ctx, caller, async (files) => {
-      await files.retire(name);
-      throw new Error('rolled back');
-    }),
+  await assert.rejects(
+    async () =>
+      await inTransactionWithFiles(ctx, caller, async (files) => {
+        await files.retire(name);
+        throw new Error('rolled back');
+      }),
   );
   assert.deepEqual(filesOf(), [basename(name)], 'the rolled-back write still owns it');
   await inTransactionWithFiles(ctx, caller, async (files) => await files.retire(name));

@@ -48,10 +48,16 @@ test('in memory: a locked subject refuses further wrong keys without counting th
   const clock = manualClock(0);
   const counter = memoryKeyGuessCounter({ ...keyGuessLimits, maxFailures: 2, maxSubjects: 3 }, clock);
   assert.deepEqual(await counter.recordWrongKey(['source a', 'prefix p']), { retryAfterMs: 0, lockedNow: [] });
-  assert.deepEqual(await counter.recordWrongKey(['source a', 'prefix q']), { retryAfterMs: 0, lockedNow: ['source a'] });
+  assert.deepEqual(await counter.recordWrongKey(['source a', 'prefix q']), {
+    retryAfterMs: 0,
+    lockedNow: ['source a'],
+  });
   clock.advance(1_000);
   assert.deepEqual(await counter.recordWrongKey(['source a', 'prefix q']), { retryAfterMs: 59_000, lockedNow: [] });
-  assert.deepEqual(await counter.recordWrongKey(['source b', 'prefix q']), { retryAfterMs: 0, lockedNow: ['prefix q'] });
+  assert.deepEqual(await counter.recordWrongKey(['source b', 'prefix q']), {
+    retryAfterMs: 0,
+    lockedNow: ['prefix q'],
+  });
   // Past three subjects the stalest are forgotten: prefix p, then source a, its lock with it.
   await counter.recordWrongKey(['source c', 'prefix r']);
   assert.deepEqual(await counter.recordWrongKey(['source a']), { retryAfterMs: 0, lockedNow: [] }, 'forgotten');

@@ -28,7 +28,12 @@ async function setUp() {
   const clock = manualClock();
   const ctx = await testContext({ clock, dataDir });
   ctx.events.subscribe(auditListener(ctx));
-  const caller = await companyCaller(ctx, (await createCompany(ctx, { name: 'Files Co', timezone: 'UTC' })).id) as Caller;
+  const caller = (await companyCaller(
+    ctx,
+    (
+      await createCompany(ctx, { name: 'Files Co', timezone: 'UTC' })
+    ).id,
+  )) as Caller;
   const visit = async (files: { pictureFile?: string; ndaFile?: string } = {}) => {
     const id = randomUUID();
     await checkinWalkIn(ctx, caller, { visit: { id }, visitor: { name: 'Vic Visitor' } });
@@ -46,13 +51,13 @@ async function setUp() {
 }
 
 const visitRow = async (ctx: Context, id: string) =>
-  await ctx.db.prepare('SELECT name, deletedAt, pictureFile, ndaFile FROM visits WHERE id = ?').get(id) as {
+  (await ctx.db.prepare('SELECT name, deletedAt, pictureFile, ndaFile FROM visits WHERE id = ?').get(id)) as {
     name: string | null;
     deletedAt: number | null;
   };
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; !condition(); waited += 10) {
+async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let waited = 0; !(await condition()); waited += 10) {
     assert.ok(waited < 5_000, `${what} within 5 s`);
     await sleep(10);
   }
@@ -125,7 +130,10 @@ test('an erasure drops the deliveries about the person, rewrites the others that
   const job = async (key: string, payload: unknown) =>
     await enqueue(ctx, { companyId: caller.companyId, kind: 'webhook.delivery', idempotencyKey: key, payload });
   await job('about-the-visit', { event: 'visit.checkin', body: JSON.stringify({ id: visit, name: 'Quitéria Queue' }) });
-  await job('names-her', { event: 'meeting.created', body: JSON.stringify({ guests: ['QUITERIA@queue.test', 'x@y.test'] }) });
+  await job('names-her', {
+    event: 'meeting.created',
+    body: JSON.stringify({ guests: ['QUITERIA@queue.test', 'x@y.test'] }),
+  });
   await job('sent', { event: 'visit.checkin', body: JSON.stringify({ id: visit }) });
   await job('someone-else', { event: 'visit.checkin', body: JSON.stringify({ name: 'Other Person' }) });
   await ctx.db.prepare("UPDATE jobs SET status = 'done' WHERE idempotencyKey = 'sent'").run();
@@ -134,7 +142,7 @@ test('an erasure drops the deliveries about the person, rewrites the others that
   assert.equal(counts.visits, 1, 'found by name and phone, written another way');
   assert.equal(counts.deliveries, 3);
   const jobs = Object.fromEntries(
-    (await ctx.db.prepare('SELECT idempotencyKey, status, payload FROM jobs').all() as Record<string, string>[]).map(
+    ((await ctx.db.prepare('SELECT idempotencyKey, status, payload FROM jobs').all()) as Record<string, string>[]).map(
       (row) => [row.idempotencyKey, [row.status, row.payload]],
     ),
   );
@@ -143,8 +151,11 @@ test('an erasure drops the deliveries about the person, rewrites the others that
   assert.deepEqual(rewritten.guests, ['[erased]', 'x@y.test'], 'sent without her');
   assert.deepEqual(jobs.sent, ['done', '{"erased":true}'], 'a sent delivery keeps only its proof');
   assert.match(jobs['someone-else']?.[1] ?? '', /Other Person/);
-  assert.throws(async () => await eraseVisitor(ctx, caller, { name: 'Quitéria Queue' }), /MISSING_IDENTIFIER/);
-  assert.throws(async () => await eraseVisitor(ctx, caller, { phone: '+55 11 91111-2222' }), /MISSING_IDENTIFIER/);
+  await assert.rejects(async () => await eraseVisitor(ctx, caller, { name: 'Quitéria Queue' }), /MISSING_IDENTIFIER/);
+  await assert.rejects(
+    async () => await eraseVisitor(ctx, caller, { phone: '+55 11 91111-2222' }),
+    /MISSING_IDENTIFIER/,
+  );
   await ctx.db.close();
 });
 
@@ -152,11 +163,12 @@ test('a deleted visit and a deleted visitor record keep none of the person', asy
   const { ctx, caller } = await setUp();
   const id = randomUUID();
   await checkinWalkIn(ctx, caller, { visit: { id }, visitor: { name: 'Della Deleted', phone: '+55 11 93333-4444' } });
-  const visitorId = (await ctx.db.prepare('SELECT visitorId FROM visits WHERE id = ?').get(id) as { visitorId: string })
-    .visitorId;
+  const visitorId = (
+    (await ctx.db.prepare('SELECT visitorId FROM visits WHERE id = ?').get(id)) as { visitorId: string }
+  ).visitorId;
   await deleteVisit(ctx, caller, id);
   await deleteVisitor(ctx, caller, visitorId);
-  const visit = await ctx.db.prepare('SELECT name, phone, deletedAt FROM visits WHERE id = ?').get(id) as Record<
+  const visit = (await ctx.db.prepare('SELECT name, phone, deletedAt FROM visits WHERE id = ?').get(id)) as Record<
     string,
     unknown
   >;

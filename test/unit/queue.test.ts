@@ -20,10 +20,10 @@ test('retryDelay grows exponentially with jitter and is capped', () => {
 test('a job enqueued twice with one key runs once', async () => {
   const ctx = await testContext();
   const seen: Job[] = [];
-  (await ctx.db.transaction(async () => {
+  await ctx.db.transaction(async () => {
     await enqueue(ctx, { companyId: company, kind: 'k', idempotencyKey: 'a', payload: { n: 1 } });
     await enqueue(ctx, { companyId: company, kind: 'k', idempotencyKey: 'a', payload: { n: 2 } });
-  }))();
+  });
   const worker = await startWorker(ctx, { k: async (job) => void seen.push(job) });
   await worker.drain();
   await worker.stop();
@@ -83,7 +83,7 @@ test('a permanent error fails the job at once', async () => {
 });
 
 /** Closes the database `first` left, opens it again as a new process would, and answers the jobs a worker runs. */
-async function jobsRunAfterRestart(first: ReturnType<typeof testContext>): Promise<Job[]> {
+async function jobsRunAfterRestart(first: Awaited<ReturnType<typeof testContext>>): Promise<Job[]> {
   await first.db.close();
   const second = await testContext({ dataDir: first.dataDir });
   const seen: Job[] = [];
@@ -140,7 +140,13 @@ test('an endpoint that keeps failing is paused, tried once after its cooldown, a
       payload: { to: 'dead' },
     });
   }
-  await enqueue(ctx, { companyId: company, kind: 'k', endpoint: 'alive', idempotencyKey: 'alive', payload: { to: 'alive' } });
+  await enqueue(ctx, {
+    companyId: company,
+    kind: 'k',
+    endpoint: 'alive',
+    idempotencyKey: 'alive',
+    payload: { to: 'alive' },
+  });
   await worker.drain();
   const opened = attempts.dead;
   assert.ok(opened >= 5 && opened <= 6, `${opened} attempts before the breaker opened`);
@@ -162,16 +168,16 @@ test('an endpoint that keeps failing is paused, tried once after its cooldown, a
   await worker.drain();
   await worker.stop();
   assert.deepEqual(
-    { ...await queueStatus(ctx, company, 'k'), lastError: null },
+    { ...(await queueStatus(ctx, company, 'k')), lastError: null },
     { pending: 0, failed: 0, done: 11, lastError: null, oldestPendingAt: null },
     'a successful trial closes the breaker: the rest go',
   );
 });
 
 /** Waits (on real time) until `check` holds; fails after 5 s. */
-async function until(check: () => boolean): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 5_000;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -193,11 +199,23 @@ test("urgent jobs go first and get a slot while another company's slow jobs hold
     { concurrency: 4, reservedForUrgent: 1, perCompany: 2 },
   );
   try {
-    (await ctx.db.transaction(async () => {
+    await ctx.db.transaction(async () => {
       for (let i = 0; i < 30; i++) {
-        await enqueue(ctx, { companyId: 'B', kind: 'slow', endpoint: `hook-${i}`, idempotencyKey: `b-${i}`, payload: {} });
+        await enqueue(ctx, {
+          companyId: 'B',
+          kind: 'slow',
+          endpoint: `hook-${i}`,
+          idempotencyKey: `b-${i}`,
+          payload: {},
+        });
       }
-      await enqueue(ctx, { companyId: 'C', kind: 'quick', idempotencyKey: 'c-webhook', payload: {}, priority: 'background' });
+      await enqueue(ctx, {
+        companyId: 'C',
+        kind: 'quick',
+        idempotencyKey: 'c-webhook',
+        payload: {},
+        priority: 'background',
+      });
       await enqueue(ctx, {
         companyId: 'A',
         kind: 'quick',
@@ -206,7 +224,7 @@ test("urgent jobs go first and get a slot while another company's slow jobs hold
         payload: {},
         priority: 'urgent',
       });
-    }))();
+    });
     // A's callback, C's webhook and two of B's start; B gets no more while its two run, though slots are free.
     await until(() => started.length >= 4);
     await new Promise((resolve) => setTimeout(resolve, 50));

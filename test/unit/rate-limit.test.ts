@@ -37,7 +37,7 @@ test('remembers a bounded number of keys', async () => {
   const limiter = createFailureLimiter({ maxFailures: 1, windowMs: 60_000, lockMs: 60_000, maxKeys: 2 }, manualClock());
   for (const key of ['a', 'b', 'c']) await limiter.recordFailure(key);
   assert.equal(await limiter.retryAfter('a'), 0, 'the stalest key was forgotten');
-  assert.ok(await limiter.retryAfter('c') > 0);
+  assert.ok((await limiter.retryAfter('c')) > 0);
 });
 
 test('the kiosk lookup limit holds over any window: a lock does not wipe the failures that caused it', async () => {
@@ -46,7 +46,7 @@ test('the kiosk lookup limit holds over any window: a lock does not wipe the fai
   const allowed: number[] = [];
   // A guesser who tries every second for half an hour, counted only when the screen let the lookup run.
   for (let second = 0; second < 30 * 60; second++) {
-    if (await limiter.retryAfter('kiosk') === 0) {
+    if ((await limiter.retryAfter('kiosk')) === 0) {
       await limiter.recordFailure('kiosk');
       allowed.push(clock.now());
     }

@@ -114,7 +114,11 @@ test('the contracts list every column of their tables on both engines, NOT NULL 
       ['hosts', hostFields],
       ['invitees', inviteeFields],
     ] as const) {
-      assertColumns(fields, await ctx.db.prepare(`PRAGMA table_info(${table})`).all() as Column[], `${table} on SQLite`);
+      assertColumns(
+        fields,
+        (await ctx.db.prepare(`PRAGMA table_info(${table})`).all()) as Column[],
+        `${table} on SQLite`,
+      );
       assertColumns(fields, postgresColumns(table), `${table} on PostgreSQL`);
     }
   } finally {
