@@ -380,13 +380,15 @@ describe('erasure (privacy)', () => {
       })
     ).body;
     const names = [visit.pictureUrl, visit.ndaUrl, invitee.pictureUrl].map((url: string) => basename(url));
-    assert.ok(names.every(async (name) => (await storedFiles()).includes(name)));
+    const before = await storedFiles();
+    assert.ok(names.every((name) => before.includes(name)));
 
     const erased = await api('POST', '/v1/privacy/erasure', { email: 'erin@visitor.test' });
     assert.equal(erased.status, 200);
     assert.equal(erased.body.files, 3);
+    const left = await storedFiles();
     assert.deepEqual(
-      names.filter(async (name) => (await storedFiles()).includes(name)),
+      names.filter((name) => left.includes(name)),
       [],
       'the bytes are gone',
     );
