@@ -419,7 +419,7 @@ export async function startWorker(
   let pumping: Promise<void> | undefined;
   let pumpAgain = false;
   /** Pumps, one pump at a time: a wake while one runs makes it run once more after (each pump awaits the store). */
-  async function wake(): Promise<void> {
+  function wake(): Promise<void> {
     if (pumping) {
       pumpAgain = true;
       return pumping;
@@ -440,8 +440,10 @@ export async function startWorker(
   async function drain(): Promise<void> {
     for (;;) {
       await wake();
-      if (stopped || running.size === 0) return;
-      await Promise.race([...running.values()].map((r) => r.done));
+      if (stopped) return;
+      // A job that ended as the pump did has woken another pump: it may start more.
+      if (running.size === 0 && !pumping) return;
+      if (running.size > 0) await Promise.race([...running.values()].map((r) => r.done));
     }
   }
 
