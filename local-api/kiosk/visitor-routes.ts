@@ -257,14 +257,16 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
         });
         if (found.some((invitee) => invitee.status === 'canceled')) throw new ApiError('INVITEE_CANCELED');
         return {
-          invitees: found.map(
-            async (invitee) =>
-              await inviteeShown(
-                ctx,
-                caller,
-                invitee,
-                issueTicket(ctx, caller.companyId, 'invitee-checkin', invitee.id),
-              ),
+          invitees: await Promise.all(
+            found.map(
+              async (invitee) =>
+                await inviteeShown(
+                  ctx,
+                  caller,
+                  invitee,
+                  issueTicket(ctx, caller.companyId, 'invitee-checkin', invitee.id),
+                ),
+            ),
           ),
         };
       },

@@ -22,29 +22,29 @@ interface FileRow {
 }
 
 /** The person's pictures and signed NDAs, with their bytes; a file whose bytes are gone is listed without them. */
-function exportedFiles(ctx: Context, caller: Caller, paths: readonly string[]) {
-  return paths.flatMap(async (path) => {
+async function exportedFiles(ctx: Context, caller: Caller, paths: readonly string[]) {
+  const files = [];
+  for (const path of paths) {
     const id = storedFileId(path);
     const row = (await prepared(ctx.db, 'SELECT * FROM files WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
       id ?? '',
       caller.companyId,
     )) as FileRow | undefined;
-    if (!row) return [];
+    if (!row) continue;
     const content =
       (await readFileBytes(ctx, { companyId: caller.companyId, name: `${row.id}.${row.extension}` })) ??
       Buffer.alloc(0);
-    return [
-      {
-        name: `${row.id}.${row.extension}`,
-        purpose: row.purpose,
-        mediaType: row.mediaType,
-        size: row.size,
-        sha256: row.sha256,
-        createdAt: formatInZone(row.createdAt, caller.timeZone),
-        contentBase64: content.toString('base64'),
-      },
-    ];
-  });
+    files.push({
+      name: `${row.id}.${row.extension}`,
+      purpose: row.purpose,
+      mediaType: row.mediaType,
+      size: row.size,
+      sha256: row.sha256,
+      createdAt: formatInZone(row.createdAt, caller.timeZone),
+      contentBase64: content.toString('base64'),
+    });
+  }
+  return files;
 }
 
 /**
@@ -66,9 +66,9 @@ export async function exportPerson(
     const rows = found.flatMap((f) => f.rows);
     const ids = rows.map((row) => row.id);
     const values = tellingValues(rows);
-    const objects = (table: string) => {
+    const objects = async (table: string) => {
       const entry = found.find((f) => f.table.table === table);
-      return entry ? entry.rows.map(async (row) => await entry.table.object(ctx, caller, row)) : [];
+      return entry ? await Promise.all(entry.rows.map(async (row) => await entry.table.object(ctx, caller, row))) : [];
     };
     const paths = found.flatMap(({ table, rows: tableRows }) =>
       tableRows.flatMap((row) => table.files.map((column) => row[column]).filter((p) => typeof p === 'string')),
@@ -101,14 +101,14 @@ export async function exportPerson(
       type: 'subjectAccess' as const,
       generatedAt: formatInZone(ctx.clock.now(), caller.timeZone),
       companyId: caller.companyId,
-      visitors: objects('visitors'),
-      visits: objects('visits'),
-      invitees: objects('invitees'),
-      blocklist: objects('blocklist'),
+      visitors: await objects('visitors'),
+      visits: await objects('visits'),
+      invitees: await objects('invitees'),
+      blocklist: await objects('blocklist'),
       meetings,
       notifications,
       deliveries,
-      files: exportedFiles(ctx, caller, paths),
+      files: await exportedFiles(ctx, caller, paths),
       audit: await auditOfObjects(ctx, caller, ids),
     };
     await recordAudit(ctx, actor, {

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Db, RunResult, SqlStatement } from './engine.ts';
 
 /*
@@ -107,18 +107,21 @@ function sqlValue(value: unknown): Value {
 const numberTypes = new Set([20, 21, 23, 26, 700, 701, 1700]);
 const byteaType = 17;
 const boolType = 16;
-const readBytea = pg.types.getTypeParser(byteaType);
 const readText = (text: string): string => text;
 const readBoolean = (text: string): boolean => text === 't';
+
 /** Per query rather than pg's global parsers, which other code in the process may rely on. */
-const storeTypes: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number) => {
-    if (numberTypes.has(oid)) return Number;
-    if (oid === byteaType) return readBytea;
-    if (oid === boolType) return readBoolean;
-    return readText;
-  }) as pg.CustomTypesConfig['getTypeParser'],
-};
+function storeTypes(driver: typeof pg): pg.CustomTypesConfig {
+  const readBytea = driver.types.getTypeParser(byteaType);
+  return {
+    getTypeParser: ((oid: number) => {
+      if (numberTypes.has(oid)) return Number;
+      if (oid === byteaType) return readBytea;
+      if (oid === boolType) return readBoolean;
+      return readText;
+    }) as pg.CustomTypesConfig['getTypeParser'],
+  };
+}
 /** SQLite's `SELECT *` never includes the rowid; PostgreSQL's includes the column that stands for it. */
 const hiddenRowid = 'rowid';
 
@@ -136,7 +139,11 @@ function statementName(text: string): string {
 /** node-postgres's errors as the store's: the SQLSTATE, and connection failures as class 08. */
 function storeError(error: unknown): Error {
   if (error instanceof PostgresError) return error;
-  if (error instanceof pg.DatabaseError) return new PostgresError(error.message, error.code ?? 'XX000');
+  // The server's errors (pg's DatabaseError) carry a severity and a SQLSTATE; a socket's error has neither.
+  const { severity, code } = (error ?? {}) as { severity?: unknown; code?: unknown };
+  if (typeof severity === 'string' && typeof code === 'string' && error instanceof Error) {
+    return new PostgresError(error.message, code);
+  }
   const message = error instanceof Error ? error.message : String(error);
   return new PostgresError(`cannot connect to PostgreSQL: ${message.trim()}`, '08006');
 }
@@ -204,15 +211,20 @@ const defaultPoolSize = 10;
 export class PostgresDb implements Db {
   readonly engine = 'postgres';
   readonly #pool: pg.Pool;
+  readonly #types: pg.CustomTypesConfig;
   /** The schema's camelCase column names by their lower-case form. */
   readonly #schemaNames: Map<string, string>;
   readonly #session = new AsyncLocalStorage<Session>();
   readonly #uncheckedReferences = new AsyncLocalStorage<boolean>();
   #open = true;
 
-  /** Opens a pool on `url` and checks that the database answers. */
+  /**
+   * Opens a pool on `url` and checks that the database answers. The driver is loaded here, not before: a kiosk
+   * never needs it, nor its start-up time.
+   */
   static async connect(url: string, schemaSql: readonly string[]): Promise<PostgresDb> {
-    const db = new PostgresDb(url, schemaSql);
+    const { default: driver } = await import('pg');
+    const db = new PostgresDb(driver, url, schemaSql);
     try {
       await db.exec('SELECT 1');
     } catch (error) {
@@ -223,11 +235,12 @@ export class PostgresDb implements Db {
     return db;
   }
 
-  private constructor(url: string, schemaSql: readonly string[]) {
+  private constructor(driver: typeof pg, url: string, schemaSql: readonly string[]) {
+    this.#types = storeTypes(driver);
     this.#schemaNames = new Map();
     for (const sql of schemaSql) spellings(sql, this.#schemaNames);
     const max = Number(process.env.PORTARIA_PG_POOL) || defaultPoolSize;
-    this.#pool = new pg.Pool({ connectionString: url, max, options: '-c client_min_messages=warning' });
+    this.#pool = new driver.Pool({ connectionString: url, max, options: '-c client_min_messages=warning' });
     // An idle connection the server closed (a restart, a fail-over) is dropped by the pool, which opens another
     // when one is needed; the error itself needs no one.
     this.#pool.on('error', () => {});
@@ -248,7 +261,7 @@ export class PostgresDb implements Db {
       text: sql.text,
       values,
       rowMode: 'array',
-      types: storeTypes,
+      types: this.#types,
     };
     const session = this.#session.getStore();
     try {

@@ -295,7 +295,7 @@ test('the command line records the keys it makes and the exports it writes', asy
   ]);
   assert.equal(JSON.parse(readFileSync(out, 'utf8')).companyId, made.id);
   assert.equal(statSync(out).mode & 0o777, 0o600, 'readable by its owner only');
-  assert.throws(
+  await assert.rejects(
     async () =>
       await runCli(['privacy', 'export', '--data', service.dataDir, '--company', made.id, '--name', 'Only A Name']),
     /--name with --phone/,

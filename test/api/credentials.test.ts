@@ -104,7 +104,7 @@ describe('enrolment', () => {
     assert.equal((await client(service.url, now.apiKey)('GET', '/v1/kiosk/company')).body.name, 'Umbrella');
     const back = JSON.parse(await runCli(['kiosk', 'enrol', '--data', service.dataDir, '--company', acme.id]));
     assert.equal(back.pin, undefined, 'Acme keeps its PIN');
-    assert.throws(
+    await assert.rejects(
       async () => await runCli(['kiosk', 'enrol', '--data', service.dataDir, '--company', 'nope']),
       /no such company/,
     );
@@ -139,7 +139,7 @@ describe('enrolment', () => {
     assert.ok(!JSON.stringify(await cli('list')).includes(made.token), 'never the token itself');
     assert.equal(typeof (await cli('revoke', '--id', made.id)).revokedAt, 'string');
     assert.equal((await owner('GET', '/v1/companies')).status, 401, 'refused while the service runs');
-    assert.throws(
+    await assert.rejects(
       async () => await runCli(['owner', 'revoke', '--id', 'nope', '--data', service.dataDir]),
       /no such device-owner token in this data folder/,
     );

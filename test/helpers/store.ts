@@ -24,12 +24,12 @@ export async function openServiceDb(dataDir: string, options: { readonly?: boole
 /** Reads the database of a service's data folder and closes it again. */
 export async function withServiceDb<T>(
   dataDir: string,
-  read: (db: Db) => T,
+  read: (db: Db) => T | Promise<T>,
   options: { readonly?: boolean } = {},
 ): Promise<T> {
   const db = await openServiceDb(dataDir, options);
   try {
-    return read(db);
+    return await read(db);
   } finally {
     await db.close();
   }
