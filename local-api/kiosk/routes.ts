@@ -100,6 +100,7 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: { pin: { missing: 'WRONG_PIN', invalid: 'WRONG_PIN' } },
       response: pinVerifiedSchema,
       errors: ['WRONG_PIN', 'PIN_NOT_SET', 'TOO_MANY_REQUESTS'],
+      ownTransactions: true,
       handle: async ({ caller, body }) => {
         await checkPin(caller, body.pin);
         return { valid: true };
@@ -132,6 +133,7 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: { pin: { missing: 'WRONG_PIN', invalid: 'WRONG_PIN' } },
       response: frontDeskSessionObject,
       errors: ['WRONG_PIN', 'PIN_NOT_SET', 'TOO_MANY_REQUESTS'],
+      ownTransactions: true,
       handle: async ({ caller, body }) => {
         await checkPin(caller, body.pin);
         return await openFrontDeskSession(ctx, caller);
