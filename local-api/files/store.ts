@@ -152,7 +152,7 @@ export async function inTransactionWithFiles<T>(
     for (const undoWrite of undo) undoWrite();
     throw error;
   }
-  await deleteQueuedFiles(ctx);
+  await ctx.db.afterCommit(() => deleteQueuedFiles(ctx));
   return result;
 }
 

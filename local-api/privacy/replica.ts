@@ -76,5 +76,5 @@ export async function afterPulledPage(ctx: Context): Promise<void> {
   retentionReceived.delete(ctx.db);
   const caller = companyId === undefined ? undefined : await companyCaller(ctx, companyId);
   if (caller) await sweepCompany(ctx, caller);
-  await settleErasures(ctx);
+  await ctx.db.afterCommit(() => settleErasures(ctx));
 }

@@ -340,7 +340,7 @@ export async function eraseVisitor(ctx: Context, caller: Caller, who: PersonIden
     await ctx.events.publish('privacy.erased', caller, () => ({ type: 'erasure', ...result }));
     return result;
   });
-  await settleErasures(ctx);
+  await ctx.db.afterCommit(() => settleErasures(ctx));
   return counts;
 }
 
@@ -502,7 +502,7 @@ export async function sweepCompany(ctx: Context, caller: Caller): Promise<SweepC
     }
     return result;
   });
-  await settleErasures(ctx);
+  await ctx.db.afterCommit(() => settleErasures(ctx));
   return counts;
 }
 
@@ -521,7 +521,7 @@ export async function sweepAll(ctx: Context): Promise<void> {
       ctx.log.error({ err: error, companyId }, 'retention sweep failed');
     }
   }
-  await deleteQueuedFiles(ctx);
+  await ctx.db.afterCommit(() => deleteQueuedFiles(ctx));
 }
 
 /** Sweeps at start (files left by a crash included) and then every `intervalMs`, a day by default. */

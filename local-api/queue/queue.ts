@@ -63,7 +63,7 @@ export async function enqueue(ctx: Pick<Context, 'db' | 'clock'>, job: JobInput)
     now,
   );
   const wake = wakers.get(ctx.db);
-  if (wake) ctx.db.afterCommit(wake);
+  if (wake) await ctx.db.afterCommit(wake);
 }
 
 export interface QueueStatus {

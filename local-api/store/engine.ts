@@ -38,12 +38,11 @@ export interface Db {
    */
   transaction<T>(work: () => Promise<T>): Promise<T>;
   /**
-   * Runs `callback` soon after the calling chain's transaction commits (never if it rolls back), outside it; at
-   * once (on the next turn) outside a transaction. For waking a worker about what the transaction wrote.
+   * Runs `callback` once the calling chain's outermost transaction has committed, outside it, before that
+   * transaction's call resolves; never if it (or the savepoint that registered it) rolls back. Outside a
+   * transaction, at once. For what must follow the commit: waking a worker, deleting the bytes of erased files.
    */
-  afterCommit(callback: () => void): void;
-  /** Whether the calling chain is inside a transaction of this database. */
-  readonly inTransaction: boolean;
+  afterCommit(callback: () => unknown): Promise<void>;
   close(): Promise<void>;
   readonly open: boolean;
   /**

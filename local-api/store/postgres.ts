@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import type { Db, RunResult, SqlStatement } from './engine.ts';
+import { runInTurn } from './sqlite.ts';
 
 /*
  * The store on PostgreSQL, behind the same asynchronous interface as SQLite's (store/sqlite.ts), over node-postgres
@@ -202,7 +203,7 @@ interface Session {
   /** A statement lost a serialization conflict: the transaction is aborted and runs again. */
   lostConflict: boolean;
   /** What runs once the transaction commits (`afterCommit`). */
-  committed: (() => void)[];
+  committed: (() => unknown)[];
 }
 
 /** How many connections a hub process opens at most (PORTARIA_PG_POOL); PostgreSQL's default limit is 100. */
@@ -248,11 +249,6 @@ export class PostgresDb implements Db {
 
   get open(): boolean {
     return this.#open;
-  }
-
-  get inTransaction(): boolean {
-    const session = this.#session.getStore();
-    return session?.active === true && session.depth >= 0;
   }
 
   async query(sql: Translated, values: Value[]): Promise<pg.QueryArrayResult> {
@@ -326,22 +322,26 @@ export class PostgresDb implements Db {
     const outer = this.#session.getStore();
     if (outer?.active && outer.depth >= 0) return await this.#savepoint(outer, work);
     for (let attempt = 1; ; attempt++) {
+      // Another transaction won the last conflict: wait a moment (growing, jittered) and run the work again.
+      if (attempt > 1) await sleep(Math.min(50, attempt * 2) * Math.random());
       const client = outer?.active ? outer.client : await this.#connection();
       const session: Session = { client, depth: 0, active: true, lostConflict: false, committed: [] };
       let broken: Error | undefined;
+      let result: T;
       try {
-        return await this.#session.run(session, async () => await this.#attempt(session, work));
+        result = await this.#session.run(session, () => this.#attempt(session, work));
       } catch (error) {
         broken = await this.#rollback(client);
         const conflict =
           session.lostConflict || (error instanceof PostgresError && serializationFailure.has(error.code));
-        if (!conflict || attempt === maxAttempts) throw storeError(error);
+        if (!conflict || attempt === maxAttempts) throw error;
+        continue;
       } finally {
         session.active = false;
         if (!outer?.active) client.release(broken);
       }
-      // Another transaction won the conflict: wait a moment (growing, jittered) and run the work again.
-      await sleep(Math.min(50, attempt * 2) * Math.random());
+      await this.#session.exit(() => runInTurn(session.committed));
+      return result;
     }
   }
 
@@ -358,8 +358,6 @@ export class PostgresDb implements Db {
       if (session.lostConflict) throw new PostgresError('the transaction lost a conflict', '40001');
       throw new PostgresError('a statement failed inside the transaction, its error caught: rolled back', '25P02');
     }
-    session.active = false;
-    for (const callback of session.committed) this.afterCommit(callback);
     return result;
   }
 
@@ -373,15 +371,16 @@ export class PostgresDb implements Db {
     }
   }
 
-  afterCommit(callback: () => void): void {
+  async afterCommit(callback: () => unknown): Promise<void> {
     const session = this.#session.getStore();
     if (session?.active && session.depth >= 0) session.committed.push(callback);
-    else this.#session.exit(() => setImmediate(callback));
+    else await callback();
   }
 
   async #savepoint<T>(session: Session, work: () => Promise<T>): Promise<T> {
     session.depth += 1;
     const savepoint = `s${session.depth}`;
+    const registered = session.committed.length;
     await this.exec(`SAVEPOINT ${savepoint}`);
     try {
       const result = await work();
@@ -389,6 +388,7 @@ export class PostgresDb implements Db {
       return result;
     } catch (error) {
       if (!session.lostConflict) await this.exec(`ROLLBACK TO SAVEPOINT ${savepoint}`);
+      session.committed.length = registered;
       throw error;
     } finally {
       session.depth -= 1;

@@ -9,7 +9,7 @@ interface Scope {
   /** False once the transaction ended: a timer the work left behind is outside it. */
   active: boolean;
   /** What runs once it commits (`afterCommit`). */
-  committed: (() => void)[];
+  committed: (() => unknown)[];
 }
 
 /**
@@ -35,7 +35,8 @@ export class SqliteDb implements Db {
     return this.sqlite.open;
   }
 
-  get inTransaction(): boolean {
+  /** Whether the calling chain is inside its own open transaction. */
+  get #inOwnTransaction(): boolean {
     return this.#scope.getStore()?.active === true;
   }
 
@@ -44,7 +45,7 @@ export class SqliteDb implements Db {
    * open one has ended. The last check and the call are one synchronous step, so no transaction starts between them.
    */
   async whenFree<T>(call: () => T): Promise<T> {
-    while (this.#running && !this.inTransaction) await this.#running;
+    while (this.#running && !this.#inOwnTransaction) await this.#running;
     return call();
   }
 
@@ -66,15 +67,13 @@ export class SqliteDb implements Db {
     });
     const unchecked = this.#uncheckedReferences.getStore() === true;
     const own: Scope = { depth: 0, active: true, committed: [] };
+    let result: T;
     try {
       // Outside a transaction only: SQLite ignores the pragma inside one.
       if (unchecked) this.sqlite.pragma('foreign_keys = OFF');
       this.sqlite.exec('BEGIN IMMEDIATE');
-      const result = await this.#scope.run(own, work);
+      result = await this.#scope.run(own, work);
       this.sqlite.exec('COMMIT');
-      own.active = false;
-      for (const callback of own.committed) this.afterCommit(callback);
-      return result;
     } catch (error) {
       if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
       throw error;
@@ -84,17 +83,20 @@ export class SqliteDb implements Db {
       this.#running = undefined;
       ended();
     }
+    await this.#scope.exit(() => runInTurn(own.committed));
+    return result;
   }
 
-  afterCommit(callback: () => void): void {
+  async afterCommit(callback: () => unknown): Promise<void> {
     const scope = this.#scope.getStore();
     if (scope?.active) scope.committed.push(callback);
-    else this.#scope.exit(() => setImmediate(callback));
+    else await callback();
   }
 
   async #savepoint<T>(scope: Scope, work: () => Promise<T>): Promise<T> {
     scope.depth += 1;
     const savepoint = `s${scope.depth}`;
+    const registered = scope.committed.length;
     this.sqlite.exec(`SAVEPOINT ${savepoint}`);
     try {
       const result = await work();
@@ -103,6 +105,7 @@ export class SqliteDb implements Db {
     } catch (error) {
       // A disk-full or an interrupted write may have rolled back the whole transaction already.
       if (this.sqlite.inTransaction) this.sqlite.exec(`ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+      scope.committed.length = registered;
       throw error;
     } finally {
       scope.depth -= 1;
@@ -117,6 +120,11 @@ export class SqliteDb implements Db {
     while (this.#running) await this.#running;
     this.sqlite.close();
   }
+}
+
+/** Runs what waited for a commit, one after the other. */
+export async function runInTurn(callbacks: readonly (() => unknown)[]): Promise<void> {
+  for (const callback of callbacks) await callback();
 }
 
 class SqliteStatement implements SqlStatement {

@@ -47,7 +47,7 @@ export async function recordMutation(
     ).run(mutationId, row.table, row.key);
   }
   const wake = wakers.get(ctx.db);
-  if (wake) ctx.db.afterCommit(wake);
+  if (wake) await ctx.db.afterCommit(wake);
 }
 
 /** Whether a mutation the hub has not confirmed concerns the row: the pull must not overwrite it meanwhile. */

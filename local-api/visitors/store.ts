@@ -98,7 +98,7 @@ export async function deleteVisitor(ctx: Context, caller: Caller, id: string): P
     const row = (await prepared(ctx.db, 'SELECT * FROM visitors WHERE id = ?').get(id)) as VisitorRow;
     await ctx.events.publish('visitor.deleted', caller, () => visitorObject(row, caller.timeZone));
   });
-  await settleErasures(ctx);
+  await ctx.db.afterCommit(() => settleErasures(ctx));
 }
 
 export const listVisitors = async (ctx: Context, caller: Caller, query: ListQuery) =>

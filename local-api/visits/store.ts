@@ -602,7 +602,7 @@ export async function deleteVisit(ctx: Context, caller: Caller, id: string): Pro
       (await prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(id)) as VisitRow,
     );
   });
-  await settleErasures(ctx);
+  await ctx.db.afterCommit(() => settleErasures(ctx));
 }
 
 export const listVisits = async (ctx: Context, caller: Caller, query: ListQuery) =>

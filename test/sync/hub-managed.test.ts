@@ -68,7 +68,7 @@ test('a write the hub owns is refused on a kiosk before it changes anything, wit
   const visitId = '00000000-0000-4000-8000-000000000001';
   await checkinWalkIn(kiosk, caller, validate(visitCreateInput, { visit: { id: visitId }, visitor: { name: 'Erin' } }));
 
-  const refused: [string, () => unknown][] = [
+  const refused: [string, () => Promise<unknown>][] = [
     [
       'host.created',
       async () => await createHost(kiosk, caller, validate(hostCreateInput, { name: 'B', email: 'b@acme.test' })),
@@ -88,7 +88,7 @@ test('a write the hub owns is refused on a kiosk before it changes anything, wit
   ];
   for (const [name, write] of refused) {
     const before = await rowsWritten(kiosk);
-    assert.throws(write, rejectsWith('MANAGED_BY_HUB'), name);
+    await assert.rejects(write, rejectsWith('MANAGED_BY_HUB'), name);
     assert.equal(await rowsWritten(kiosk), before, `${name}: refused before its first change, not rolled back after`);
   }
 

@@ -199,22 +199,22 @@ test('a kiosk that stored the hub key as a local credential revokes it when it s
   }
 });
 
-test('serve refuses --upstream without its key, two keys, and an upstream that is not an http(s) URL', () => {
+test('serve refuses --upstream without its key, two keys, and an upstream that is not an http(s) URL', async () => {
   const serve =
     (...args: string[]) =>
     async () =>
       await runCli(['serve', '--port', '0', '--data', tempDir(), ...args]);
   const usageError = (error: unknown) => (error as { status?: number }).status === 2;
-  assert.throws(serve('--upstream', 'http://127.0.0.1:9'), usageError);
-  assert.throws(serve('--upstream-key', company.apiKey), usageError);
-  assert.throws(serve('--upstream', 'ftp://hub', '--upstream-key', company.apiKey), usageError);
-  assert.throws(
+  await assert.rejects(serve('--upstream', 'http://127.0.0.1:9'), usageError);
+  await assert.rejects(serve('--upstream-key', company.apiKey), usageError);
+  await assert.rejects(serve('--upstream', 'ftp://hub', '--upstream-key', company.apiKey), usageError);
+  await assert.rejects(
     serve('--upstream-key-file', '/nonexistent/upstream.key', '--upstream', 'http://127.0.0.1:9'),
     usageError,
   );
   const file = join(tempDir(), 'upstream.key');
   writeFileSync(file, company.apiKey);
-  assert.throws(
+  await assert.rejects(
     serve('--upstream', 'http://127.0.0.1:9', '--upstream-key-file', file, '--upstream-key', 'x'),
     usageError,
   );
