@@ -216,7 +216,11 @@ export class PostgresDb implements Db {
   /** The schema's camelCase column names by their lower-case form. */
   readonly #schemaNames: Map<string, string>;
   readonly #session = new AsyncLocalStorage<Session>();
-  readonly #uncheckedReferences = new AsyncLocalStorage<boolean>();
+  /**
+   * Set by `withoutReferenceChecks` for the next outermost transaction of its chain, and taken by it: what that
+   * transaction's work starts (a worker it wakes) inherits the chain, not the exemption.
+   */
+  readonly #uncheckedReferences = new AsyncLocalStorage<{ untaken: boolean }>();
   #open = true;
 
   /**
@@ -321,6 +325,9 @@ export class PostgresDb implements Db {
   async transaction<T>(work: () => Promise<T>): Promise<T> {
     const outer = this.#session.getStore();
     if (outer?.active && outer.depth >= 0) return await this.#savepoint(outer, work);
+    const exemption = this.#uncheckedReferences.getStore();
+    const unchecked = exemption?.untaken === true;
+    if (exemption) exemption.untaken = false;
     for (let attempt = 1; ; attempt++) {
       // Another transaction won the last conflict: wait a moment (growing, jittered) and run the work again.
       if (attempt > 1) await sleep(Math.min(50, attempt * 2) * Math.random());
@@ -329,7 +336,7 @@ export class PostgresDb implements Db {
       let broken: Error | undefined;
       let result: T;
       try {
-        result = await this.#session.run(session, () => this.#attempt(session, work));
+        result = await this.#session.run(session, () => this.#attempt(session, unchecked, work));
       } catch (error) {
         broken = await this.#rollback(client);
         const conflict =
@@ -345,9 +352,9 @@ export class PostgresDb implements Db {
     }
   }
 
-  async #attempt<T>(session: Session, work: () => Promise<T>): Promise<T> {
+  async #attempt<T>(session: Session, unchecked: boolean, work: () => Promise<T>): Promise<T> {
     await this.exec('BEGIN ISOLATION LEVEL SERIALIZABLE');
-    if (this.#uncheckedReferences.getStore() === true) await this.exec('SET CONSTRAINTS ALL DEFERRED');
+    if (unchecked) await this.exec('SET CONSTRAINTS ALL DEFERRED');
     const result = await work();
     // A statement that failed inside the work, its error caught there (not in a nested transaction, which rolls
     // back to its savepoint), leaves the transaction aborted, and COMMIT then rolls back without an error.
@@ -396,7 +403,7 @@ export class PostgresDb implements Db {
   }
 
   withoutReferenceChecks<T>(work: () => Promise<T>): Promise<T> {
-    return this.#uncheckedReferences.run(true, work);
+    return this.#uncheckedReferences.run({ untaken: true }, work);
   }
 
   async close(): Promise<void> {

@@ -23,7 +23,11 @@ export class SqliteDb implements Db {
   readonly engine = 'sqlite';
   readonly sqlite: Database.Database;
   readonly #scope = new AsyncLocalStorage<Scope>();
-  readonly #uncheckedReferences = new AsyncLocalStorage<boolean>();
+  /**
+   * Set by `withoutReferenceChecks` for the next outermost transaction of its chain, and taken by it: what that
+   * transaction's work starts (a worker it wakes) inherits the chain, not the exemption.
+   */
+  readonly #uncheckedReferences = new AsyncLocalStorage<{ untaken: boolean }>();
   /** The transaction running now, settled when it ends. */
   #running: Promise<void> | undefined;
 
@@ -65,7 +69,9 @@ export class SqliteDb implements Db {
     this.#running = new Promise((resolve) => {
       ended = resolve;
     });
-    const unchecked = this.#uncheckedReferences.getStore() === true;
+    const exemption = this.#uncheckedReferences.getStore();
+    const unchecked = exemption?.untaken === true;
+    if (exemption) exemption.untaken = false;
     const own: Scope = { depth: 0, active: true, committed: [] };
     let result: T;
     try {
@@ -113,7 +119,7 @@ export class SqliteDb implements Db {
   }
 
   withoutReferenceChecks<T>(work: () => Promise<T>): Promise<T> {
-    return this.#uncheckedReferences.run(true, work);
+    return this.#uncheckedReferences.run({ untaken: true }, work);
   }
 
   async close(): Promise<void> {
