@@ -34,11 +34,10 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
    */
   async function checkPin(caller: Caller, pin: string): Promise<void> {
     const key = caller.companyId;
-    const wait = await limiter.retryAfter(key);
-    if (wait > 0) throw new ApiError('TOO_MANY_REQUESTS', { retryAfter: Math.ceil(wait / 1000) });
     const stored = await storedPinHash(ctx, key);
     if (!stored) throw new ApiError('PIN_NOT_SET');
-    await limiter.recordFailure(key);
+    const wait = await limiter.takeAttempt(key);
+    if (wait > 0) throw new ApiError('TOO_MANY_REQUESTS', { retryAfter: Math.ceil(wait / 1000) });
     if (!pinPattern.test(pin) || !(await pinMatches(pin, stored))) {
       await recordAudit(ctx, auditActor(caller), {
         action: 'kiosk.pin.failed',

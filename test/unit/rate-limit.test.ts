@@ -62,3 +62,14 @@ test('the kiosk lookup limit holds over any window: a lock does not wipe the fai
   );
   assert.equal(allowed.length, 3 * lookupLimits.maxFailures, 'and that many again in each window after');
 });
+
+test('attempts taken all at once: as many pass as the limit allows, the others wait', async () => {
+  const clock = manualClock();
+  const limiter = createFailureLimiter({ maxFailures: 5, windowMs: 60_000, lockMs: 30_000 }, clock);
+  const waits = await Promise.all(Array.from({ length: 10 }, () => limiter.takeAttempt('company')));
+  assert.equal(waits.filter((wait) => wait === 0).length, 5);
+  assert.ok(
+    waits.slice(5).every((wait) => wait === 60_000),
+    JSON.stringify(waits),
+  );
+});
