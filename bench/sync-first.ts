@@ -52,7 +52,7 @@ const figures: FirstSync[] = [];
 for (const visits of values.visits.split(',').map(Number)) {
   const counts = { hosts: Number(values.hosts), invitees: Number(values.invitees), visits };
   const dir = join(repoRoot, 'bench/.work', `sync-first-${visits}`);
-  const seeded = reusableSeed(dir, counts, 'history') ?? seed(dir, counts, 'history');
+  const seeded = reusableSeed(dir, counts, 'history') ?? (await seed(dir, counts, 'history'));
   const hub = await startPortaria(dir);
   try {
     const rounds: { rows: number; pages: number; ms: number }[] = [];

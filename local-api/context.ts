@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { EventBus } from './events.ts';
 import type { Random } from './rules/ids.ts';
 import type { SecretBox } from './secrets/box.ts';
-import type { Db, Transaction } from './store/db.ts';
+import type { Db } from './store/db.ts';
 
 export interface Clock {
   now(): number;
@@ -34,11 +34,11 @@ export interface Runtime {
 }
 
 interface TransactionState {
-  /** The transaction function, made once for the database it runs on. */
-  runner?: { db: Db; run: Transaction<[() => unknown], unknown> };
   /** The outermost transaction the calling chain runs in, as `inTransaction` opened it. */
   scope: AsyncLocalStorage<TransactionScope>;
 }
+
+type Hook = () => void | Promise<void>;
 
 interface TransactionScope {
   /**
@@ -47,9 +47,9 @@ interface TransactionScope {
    */
   joinNested: boolean;
   /** Run at the end of the transaction's work, inside it, once per key. */
-  beforeCommit: Map<string, () => void>;
-  /** Run once it has committed, once per key; never if it rolls back. */
-  afterCommit: Map<string, () => void>;
+  beforeCommit: Map<string, Hook>;
+  /** Run once it has committed, once per key, before `inTransaction` returns; never if it rolls back. */
+  afterCommit: Map<string, Hook>;
   /** Values read once per scope (`memoised`), while `withMemo` runs; undefined otherwise. */
   memo: Map<string, unknown> | undefined;
 }
@@ -96,17 +96,13 @@ export const systemRandom: Random = pooledRandom();
  * Runs `work` in one write transaction: a request that writes commits all of it or none. Nested, a savepoint (or,
  * inside `joiningNested`, the enclosing transaction itself).
  */
-export function inTransaction<T>(ctx: Pick<Context, 'db' | 'runtime'>, work: () => T): T {
-  const state = ctx.runtime.transactions;
-  const enclosing = state.scope.getStore();
-  if (enclosing?.joinNested) return work();
-  // One transaction function per database, given the work to run: making one per request costs a set of wrappers.
-  if (state.runner?.db !== ctx.db) {
-    state.runner = { db: ctx.db, run: ctx.db.transaction((run: () => unknown) => run()) };
-  }
-  if (enclosing) return state.runner.run.immediate(work) as T;
+export async function inTransaction<T>(ctx: Pick<Context, 'db' | 'runtime'>, work: () => Promise<T>): Promise<T> {
+  const scopes = ctx.runtime.transactions.scope;
+  const enclosing = scopes.getStore();
+  if (enclosing?.joinNested) return await work();
+  if (enclosing) return await ctx.db.transaction(work);
   let scope: TransactionScope | undefined;
-  const result = state.runner.run.immediate(() => {
+  const result = await ctx.db.transaction(() => {
     // Each attempt afresh: PostgreSQL runs the work again after a lost conflict.
     const own: TransactionScope = {
       joinNested: false,
@@ -115,13 +111,13 @@ export function inTransaction<T>(ctx: Pick<Context, 'db' | 'runtime'>, work: () 
       memo: undefined,
     };
     scope = own;
-    return state.scope.run(own, () => {
-      const done = work();
-      for (const hook of own.beforeCommit.values()) hook();
+    return scopes.run(own, async () => {
+      const done = await work();
+      for (const hook of own.beforeCommit.values()) await hook();
       return done;
     });
-  }) as T;
-  for (const hook of scope?.afterCommit.values() ?? []) hook();
+  });
+  for (const hook of scope?.afterCommit.values() ?? []) await hook();
   return result;
 }
 
@@ -129,14 +125,14 @@ export function inTransaction<T>(ctx: Pick<Context, 'db' | 'runtime'>, work: () 
  * Runs `work` in one transaction in which store functions' own transactions join it rather than nest (no
  * savepoints): for work that is all or nothing, whose caller runs it again otherwise if one part may fail alone.
  */
-export function joiningNested<T>(ctx: Pick<Context, 'db' | 'runtime'>, work: () => T): T {
-  return inTransaction(ctx, () => {
+export async function joiningNested<T>(ctx: Pick<Context, 'db' | 'runtime'>, work: () => Promise<T>): Promise<T> {
+  return await inTransaction(ctx, async () => {
     const scope = ctx.runtime.transactions.scope.getStore();
-    if (!scope) return work();
+    if (!scope) return await work();
     const before = scope.joinNested;
     scope.joinNested = true;
     try {
-      return work();
+      return await work();
     } finally {
       scope.joinNested = before;
     }
@@ -144,17 +140,17 @@ export function joiningNested<T>(ctx: Pick<Context, 'db' | 'runtime'>, work: () 
 }
 
 /** Inside a transaction: `hook` runs at the end of its work (once per key), inside it. False outside one. */
-export function beforeCommit(ctx: Pick<Context, 'runtime'>, key: string, hook: () => void): boolean {
+export function beforeCommit(ctx: Pick<Context, 'runtime'>, key: string, hook: Hook): boolean {
   const scope = ctx.runtime.transactions.scope.getStore();
   scope?.beforeCommit.set(key, hook);
   return scope !== undefined;
 }
 
 /** Inside a transaction: `hook` runs once it has committed (once per key), not if it rolls back; outside, now. */
-export function afterCommit(ctx: Pick<Context, 'runtime'>, key: string, hook: () => void): void {
+export async function afterCommit(ctx: Pick<Context, 'runtime'>, key: string, hook: Hook): Promise<void> {
   const scope = ctx.runtime.transactions.scope.getStore();
   if (scope) scope.afterCommit.set(key, hook);
-  else hook();
+  else await hook();
 }
 
 /**
@@ -162,24 +158,26 @@ export function afterCommit(ctx: Pick<Context, 'runtime'>, key: string, hook: ()
  * webhooks, notification channels and blocklist once for a batch of check-ins, not once per check-in. Only for work
  * that does not change what it memoises.
  */
-export function withMemo<T>(ctx: Pick<Context, 'runtime'>, work: () => T): T {
+export async function withMemo<T>(ctx: Pick<Context, 'runtime'>, work: () => Promise<T>): Promise<T> {
   const scope = ctx.runtime.transactions.scope.getStore();
-  if (!scope) return work();
+  if (!scope) return await work();
   const before = scope.memo;
   scope.memo = new Map();
   try {
-    return work();
+    return await work();
   } finally {
     scope.memo = before;
   }
 }
 
-/** `read()`, or inside `withMemo` the value it gave the first time under this key. */
-export function memoised<T>(ctx: Pick<Context, 'runtime'>, key: string, read: () => T): T {
+/** `read()`, or inside `withMemo` what it gave the first time under this key. */
+export async function memoised<T>(ctx: Pick<Context, 'runtime'>, key: string, read: () => Promise<T>): Promise<T> {
   const memo = ctx.runtime.transactions.scope.getStore()?.memo;
-  if (!memo) return read();
-  if (memo.has(key)) return memo.get(key) as T;
-  const value = read();
-  memo.set(key, value);
-  return value;
+  if (!memo) return await read();
+  let value = memo.get(key) as Promise<T> | undefined;
+  if (!value) {
+    value = read();
+    memo.set(key, value);
+  }
+  return await value;
 }

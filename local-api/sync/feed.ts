@@ -33,22 +33,22 @@ function triggerSql(spec: FeedTable, event: 'INSERT' | 'UPDATE' | 'DELETE'): str
  * Creates the feed's triggers for tables that have none yet and enters their existing rows into the feed, in one
  * transaction: a table added to `feedTables` joins the feed, history included, at the next start.
  */
-export function installChangeFeed(db: Db, tables: readonly FeedTable[] = feedTables): void {
+export async function installChangeFeed(db: Db, tables: readonly FeedTable[] = feedTables): Promise<void> {
   const engine = db.sqlite ? sqliteFeed : postgresFeed;
   const hasTrigger = db.prepare(engine.hasTrigger);
   const hasTable = db.prepare(engine.hasTable);
   for (const spec of tables) {
     checkIdentifiers(spec);
-    if (hasTrigger.get(engine.triggerName(spec))) continue;
-    if (!hasTable.get(db.sqlite ? spec.table : spec.table.toLowerCase())) {
+    if (await hasTrigger.get(engine.triggerName(spec))) continue;
+    if (!(await hasTable.get(db.sqlite ? spec.table : spec.table.toLowerCase()))) {
       throw new Error(`change feed: table ${spec.table} does not exist`);
     }
-    db.transaction(() => {
-      for (const sql of engine.triggers(spec)) db.exec(sql);
-      db.prepare('DELETE FROM sync_changes WHERE tableName = ?').run(spec.table);
-      db.exec(`INSERT INTO sync_changes (tableName, rowKey, companyId, deleted)
+    await db.transaction(async () => {
+      for (const sql of engine.triggers(spec)) await db.exec(sql);
+      await db.prepare('DELETE FROM sync_changes WHERE tableName = ?').run(spec.table);
+      await db.exec(`INSERT INTO sync_changes (tableName, rowKey, companyId, deleted)
         SELECT '${spec.table}', ${spec.key}, ${spec.company}, 0 FROM ${spec.table}`);
-    }).immediate();
+    });
   }
 }
 
@@ -75,18 +75,16 @@ const postgresFeed = {
  * Forgets all but the newest `keep` tombstones (entries of rows deleted outright). A reader whose cursor is older
  * than the newest forgotten one may have missed a deletion, so it is sent through a full resync.
  */
-export function pruneTombstones(ctx: Pick<Context, 'db'>, keep: number): void {
-  const cutoff = prepared(
+export async function pruneTombstones(ctx: Pick<Context, 'db'>, keep: number): Promise<void> {
+  const cutoff = (await prepared(
     ctx.db,
     'SELECT seq FROM sync_changes WHERE deleted = 1 ORDER BY seq DESC LIMIT 1 OFFSET ?',
-  ).get(keep) as { seq: number } | undefined;
+  ).get(keep)) as { seq: number } | undefined;
   if (!cutoff) return;
-  ctx.db
-    .transaction(() => {
-      prepared(ctx.db, 'DELETE FROM sync_changes WHERE deleted = 1 AND seq <= ?').run(cutoff.seq);
-      updateSyncState(ctx, { horizon: Math.max(syncState(ctx).horizon, cutoff.seq) });
-    })
-    .immediate();
+  await ctx.db.transaction(async () => {
+    await prepared(ctx.db, 'DELETE FROM sync_changes WHERE deleted = 1 AND seq <= ?').run(cutoff.seq);
+    await updateSyncState(ctx, { horizon: Math.max((await syncState(ctx)).horizon, cutoff.seq) });
+  });
 }
 
 export type SqlValue = string | number | null;
@@ -171,17 +169,25 @@ const cursorOf = (id: string, position: Position) => {
   return `${id}.${position.seq}.${snapshotMark}.${snapshot.table}.${Buffer.from(snapshot.key).toString('base64url')}`;
 };
 
-/** The columns of the feed's tables as the store reads them, once per process (`rowJson`). */
-function feedColumns(ctx: Pick<Context, 'db' | 'runtime'>, spec: FeedTable): string[] {
-  const known = runtimePart(ctx, 'sync.feedColumns', () => new Map<string, string[]>());
-  let columns = known.get(spec.table);
-  if (!columns) {
+/** The columns that travel of each table of the feed, by table. */
+type Columns = ReadonlyMap<string, readonly string[]>;
+
+/** The columns of the feed's tables as the store reads them, read once per process (`rowJson`). */
+async function feedColumns(ctx: Pick<Context, 'db' | 'runtime'>, tables: readonly FeedTable[]): Promise<Columns> {
+  const known = runtimePart(ctx, 'sync.feedColumns', () => new Map<string, readonly string[]>());
+  for (const spec of tables) {
+    if (known.has(spec.table)) continue;
     // A row of nulls, read as the store reads rows: its keys are the columns as `SELECT *` names them.
-    const probe = prepared(ctx.db, `SELECT r.* FROM (SELECT 1 AS one) o LEFT JOIN ${spec.table} r ON 1 = 0`).get();
-    columns = Object.keys(probe as object).filter((column) => !spec.omit.includes(column));
-    known.set(spec.table, columns);
+    const probe = await prepared(
+      ctx.db,
+      `SELECT r.* FROM (SELECT 1 AS one) o LEFT JOIN ${spec.table} r ON 1 = 0`,
+    ).get();
+    known.set(
+      spec.table,
+      Object.keys(probe as object).filter((column) => !spec.omit.includes(column)),
+    );
   }
-  return columns;
+  return known;
 }
 
 /**
@@ -206,23 +212,24 @@ function rowJson(db: Db, columns: readonly string[]): string {
 
 /** The JSON of the row a `(table, key)` pair names, null when there is none: one branch per table of the feed. */
 function rowsByKey(
-  ctx: Pick<Context, 'db' | 'runtime'>,
+  db: Db,
   tables: readonly FeedTable[],
+  columns: Columns,
   tableOf: (index: number, spec: FeedTable) => string,
   key: string,
 ): string {
   const branches = tables.map(
     (spec, index) =>
-      `WHEN ${tableOf(index, spec)} THEN (SELECT ${rowJson(ctx.db, feedColumns(ctx, spec))} FROM ${spec.table} r
+      `WHEN ${tableOf(index, spec)} THEN (SELECT ${rowJson(db, columns.get(spec.table) ?? [])} FROM ${spec.table} r
         WHERE r.${spec.key} = ${key})`,
   );
   return `CASE ${branches.join(' ')} END`;
 }
 
 /** A page of the feed's entries after a position, up to the feed's end as read, each with its row. */
-function feedPageSql(ctx: Pick<Context, 'db' | 'runtime'>, tables: readonly FeedTable[]): string {
+function feedPageSql(db: Db, tables: readonly FeedTable[], columns: Columns): string {
   return `SELECT c.seq, c.tableName AS tableName, c.rowKey AS rowKey,
-      ${rowsByKey(ctx, tables, (_, spec) => `c.tableName = '${spec.table}'`, 'c.rowKey')} AS body
+      ${rowsByKey(db, tables, columns, (_, spec) => `c.tableName = '${spec.table}'`, 'c.rowKey')} AS body
     FROM sync_changes c
     WHERE c.companyId = :companyId AND c.seq > :after AND c.seq <= :last
     ORDER BY c.seq LIMIT :limit`;
@@ -236,17 +243,17 @@ function feedPageSql(ctx: Pick<Context, 'db' | 'runtime'>, tables: readonly Feed
  * from sorting all of the company's rows for each page instead), so a page costs its rows, not the table. Each
  * branch stops at a page's rows; the row's JSON is built for the page's rows alone.
  */
-function snapshotPageSql(ctx: Pick<Context, 'db' | 'runtime'>, tables: readonly FeedTable[], from: number): string {
+function snapshotPageSql(db: Db, tables: readonly FeedTable[], columns: Columns, from: number): string {
   const branches = tables.flatMap((spec, index) => {
     if (index < from) return [];
     const after = index === from ? `AND ${spec.key} > :key` : '';
-    const company = ctx.db.sqlite && !spec.snapshot ? `+${spec.company}` : spec.company;
+    const company = db.sqlite && !spec.snapshot ? `+${spec.company}` : spec.company;
     return (spec.snapshot ?? ['1 = 1']).map(
       (condition, n) => `SELECT t, k FROM (SELECT ${index} AS t, ${spec.key} AS k FROM ${spec.table}
         WHERE ${company} = :companyId AND (${condition}) ${after} ORDER BY ${spec.key} LIMIT :limit) b${index}_${n}`,
     );
   });
-  return `SELECT p.t, p.k, ${rowsByKey(ctx, tables, (index) => `p.t = ${index}`, 'p.k')} AS body
+  return `SELECT p.t, p.k, ${rowsByKey(db, tables, columns, (index) => `p.t = ${index}`, 'p.k')} AS body
     FROM (${branches.join(' UNION ALL ')} ORDER BY t, k LIMIT :limit) p
     ORDER BY p.t, p.k`;
 }
@@ -274,18 +281,18 @@ export interface ReadOptions {
  * first statement saw it. Without a cursor it starts a snapshot: the rows the kiosk needs as they are now (`reset`),
  * page by page, and then the feed from where it stood when the snapshot began, so what changed meanwhile follows.
  */
-export function readChanges(
+export async function readChanges(
   ctx: Pick<Context, 'db' | 'clock' | 'secrets' | 'runtime'>,
   companyId: string,
   since: string | undefined,
   limit: number,
   options: ReadOptions = {},
-): ChangesPage & { lastMutationId: number | null } {
+): Promise<ChangesPage & { lastMutationId: number | null }> {
   const tables = options.tables ?? feedTables;
-  const state = prepared(ctx.db, feedStateSql(ctx.db)).get({
+  const state = (await prepared(ctx.db, feedStateSql(ctx.db)).get({
     companyId,
     clientId: options.clientId ?? null,
-  }) as FeedState;
+  })) as FeedState;
   const last = Math.max(state.last ?? 0, state.horizon);
   const known = positionOf(since, { id: state.feedId, horizon: state.horizon, last });
   const position: Position = known ?? { seq: last, snapshot: { table: 0, key: '' } };
@@ -301,12 +308,13 @@ export function readChanges(
   // A snapshot past the last table (a cursor made up) has ended.
   if (snapshot && snapshot.table >= tables.length) return page([], { seq: position.seq }, position.seq < last);
   if (snapshot) {
-    const rows = prepared(ctx.db, snapshotPageSql(ctx, tables, snapshot.table)).all({
+    const columns = await feedColumns(ctx, tables);
+    const rows = (await prepared(ctx.db, snapshotPageSql(ctx.db, tables, columns, snapshot.table)).all({
       companyId,
       key: snapshot.key,
       limit,
       recentSince: ctx.clock.now() - recentVisitsMs,
-    }) as { t: number; k: string; body: string | null }[];
+    })) as { t: number; k: string; body: string | null }[];
     const changes = rows.flatMap(({ t, k, body }) => {
       const spec = tables[t];
       return spec && body !== null ? [{ table: spec.table, key: k, row: travellingRow(ctx, spec, body) }] : [];
@@ -318,12 +326,13 @@ export function readChanges(
   }
   // Nothing after the position: an idle poll costs the one statement.
   if (position.seq >= last) return page([], { seq: last }, false);
-  const entries = prepared(ctx.db, feedPageSql(ctx, tables)).all({
+  const columns = await feedColumns(ctx, tables);
+  const entries = (await prepared(ctx.db, feedPageSql(ctx.db, tables, columns)).all({
     companyId,
     after: position.seq,
     last,
     limit,
-  }) as { seq: number; tableName: string; rowKey: string; body: string | null }[];
+  })) as { seq: number; tableName: string; rowKey: string; body: string | null }[];
   const changes = entries.flatMap(({ tableName, rowKey, body }) => {
     const spec = feedTableNamed(tableName, tables);
     return spec ? [{ table: spec.table, key: rowKey, row: body === null ? null : travellingRow(ctx, spec, body) }] : [];

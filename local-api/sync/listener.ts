@@ -13,11 +13,12 @@ const isKioskOf = (state: Pick<SyncState, 'upstreamUrl' | 'companyId'>, companyI
 type SyncRole = Pick<SyncState, 'upstreamUrl' | 'companyId'>;
 
 /** Whether this service follows a hub, and for which company: read once per batch of a push (`withMemo`). */
-const syncRole = (ctx: Context): SyncRole =>
+const syncRole = (ctx: Context): Promise<SyncRole> =>
   memoised(
     ctx,
     'sync.role',
-    () => prepared(ctx.db, 'SELECT upstreamUrl, companyId FROM sync_state WHERE id = 1').get() as SyncRole,
+    async () =>
+      (await prepared(ctx.db, 'SELECT upstreamUrl, companyId FROM sync_state WHERE id = 1').get()) as SyncRole,
   );
 
 /**
@@ -35,8 +36,8 @@ export function hubManagedRefusal(
 
 /** `hubManagedRefusal` as the rule every write is decided by, before it runs (docs/sync.md). */
 export function hubManagedRule(ctx: Context): WriteRule {
-  return (name, caller) => {
-    const refusal = hubManagedRefusal(name, caller.companyId, syncRole(ctx));
+  return async (name, caller) => {
+    const refusal = hubManagedRefusal(name, caller.companyId, await syncRole(ctx));
     if (refusal) throw new ApiError(refusal);
   };
 }
@@ -51,19 +52,19 @@ export function hubManagedRule(ctx: Context): WriteRule {
  * On a kiosk, for its hub company, a write becomes a mutation in the outbox, committed with the write itself.
  */
 export function syncListener(ctx: Context): EventListener {
-  return (event) => {
+  return async (event) => {
     const authorization = event.name === 'visit.allowed' || event.name === 'visit.denied';
-    const kiosk = isKioskOf(syncRole(ctx), event.caller.companyId);
+    const kiosk = isKioskOf(await syncRole(ctx), event.caller.companyId);
     if (!kiosk && !authorization) return;
-    const mutation = kiosk ? mutationOfEvent(ctx, event) : null;
+    const mutation = kiosk ? await mutationOfEvent(ctx, event) : null;
     // A write the hub owns was refused by `hubManagedRule` before it ran; one that reaches here skipped the rule.
     if (mutation === undefined) throw new Error(`${event.name} was written on a kiosk without ctx.events.decide`);
-    const id = String(event.row?.id ?? event.object().id);
+    const id = String(event.row?.id ?? (await event.object()).id);
     // A decision made after another is later, whichever process of a hub made the other.
-    const held = authorization ? registerHlc(ctx, 'visits', id, 'authorization') : undefined;
-    if (held !== undefined) receiveRemoteHlc(ctx, held);
-    const hlc = nextHlc(ctx);
-    if (authorization) setRegisterHlc(ctx, 'visits', id, 'authorization', hlc);
-    if (mutation) recordMutation(ctx, event.caller.companyId, mutation, hlc);
+    const held = authorization ? await registerHlc(ctx, 'visits', id, 'authorization') : undefined;
+    if (held !== undefined) await receiveRemoteHlc(ctx, held);
+    const hlc = await nextHlc(ctx);
+    if (authorization) await setRegisterHlc(ctx, 'visits', id, 'authorization', hlc);
+    if (mutation) await recordMutation(ctx, event.caller.companyId, mutation, hlc);
   };
 }

@@ -56,26 +56,26 @@ class FailedAlone extends Error {}
  * the batch runs again, each mutation in a savepoint, so a refused mutation leaves nothing behind and the batch goes
  * on. Most batches hold no mutation that fails, and run once without a savepoint.
  */
-function applyOne(
+async function applyOne(
   ctx: Context,
   caller: Caller,
   clientId: string,
   planned: Planned,
   careful: boolean,
-): string | undefined {
+): Promise<string | undefined> {
   const { kind, args, mutation } = planned;
   if (!kind || planned.refusal !== undefined) return planned.refusal;
   const replaying: Caller = { ...caller, replayedFor: clientId };
   if (!careful) {
     try {
-      kind.apply(ctx, replaying, args, mutation.hlc);
+      await kind.apply(ctx, replaying, args, mutation.hlc);
       return undefined;
     } catch {
       throw new FailedAlone();
     }
   }
   try {
-    inTransaction(ctx, () => kind.apply(ctx, replaying, args, mutation.hlc));
+    await inTransaction(ctx, () => kind.apply(ctx, replaying, args, mutation.hlc));
     return undefined;
   } catch (error) {
     if (error instanceof ApiError) return error.type;
@@ -104,7 +104,7 @@ const refKey = (table: string, key: string) => `${table}\n${key}`;
  * Where the rows stand in the feed (their entries' sequence numbers), in one statement: compared before and after
  * the batch, they say which rows the batch's writes moved (the tables' triggers did) and which it did not.
  */
-function feedPositions(ctx: Pick<Context, 'db'>, rows: readonly RowRef[]): Map<string, number> {
+async function feedPositions(ctx: Pick<Context, 'db'>, rows: readonly RowRef[]): Promise<Map<string, number>> {
   const groups = [...byTable(rows)];
   if (groups.length === 0) return new Map();
   const sql = groups
@@ -114,7 +114,7 @@ function feedPositions(ctx: Pick<Context, 'db'>, rows: readonly RowRef[]): Map<s
     )
     .join(' UNION ALL ');
   const parameters = Object.fromEntries(groups.map(([, keys], i) => [`keys${i}`, JSON.stringify(keys)]));
-  const entries = prepared(ctx.db, sql).all(parameters) as { tableName: string; rowKey: string; seq: number }[];
+  const entries = (await prepared(ctx.db, sql).all(parameters)) as { tableName: string; rowKey: string; seq: number }[];
   return new Map(entries.map((entry) => [refKey(entry.tableName, entry.rowKey), entry.seq]));
 }
 
@@ -125,16 +125,16 @@ function feedPositions(ctx: Pick<Context, 'db'>, rows: readonly RowRef[]): Map<s
  * whatever the rows. A row gone gets a tombstone; a key naming another company's row is left alone: that row is
  * not the kiosk's to receive.
  */
-function touchRows(ctx: Pick<Context, 'db'>, companyId: string, rows: readonly RowRef[]): void {
+async function touchRows(ctx: Pick<Context, 'db'>, companyId: string, rows: readonly RowRef[]): Promise<void> {
   for (const [spec, keys] of byTable(rows)) {
     const parameters = { companyId, keys: JSON.stringify(keys) };
     const elements = jsonTextElements(ctx.db, ':keys');
-    prepared(
+    await prepared(
       ctx.db,
       `DELETE FROM sync_changes WHERE tableName = '${spec.table}' AND companyId = :companyId
        AND rowKey IN (SELECT value FROM ${elements})`,
     ).run(parameters);
-    prepared(
+    await prepared(
       ctx.db,
       `INSERT INTO sync_changes (tableName, rowKey, companyId, deleted)
        SELECT '${spec.table}', value, :companyId, CASE WHEN r.${spec.key} IS NULL THEN 1 ELSE 0 END
@@ -150,7 +150,7 @@ function touchRows(ctx: Pick<Context, 'db'>, companyId: string, rows: readonly R
  * (a check-in it refused leaves one). A kiosk's mutation that needs such a row (a check-out of a visit) proves the
  * hub lost the check-in it confirmed: restored from a backup. One statement for the batch.
  */
-function neverHeardOf(ctx: Pick<Context, 'db'>, needed: readonly RowRef[]): Set<string> {
+async function neverHeardOf(ctx: Pick<Context, 'db'>, needed: readonly RowRef[]): Promise<Set<string>> {
   const groups = [...byTable(needed)];
   if (groups.length === 0) return new Set();
   const sql = groups
@@ -161,7 +161,7 @@ function neverHeardOf(ctx: Pick<Context, 'db'>, needed: readonly RowRef[]): Set<
     })
     .join(' UNION ALL ');
   const parameters = Object.fromEntries(groups.map(([, keys], i) => [`keys${i}`, JSON.stringify(keys)]));
-  const found = prepared(ctx.db, sql).all(parameters) as { tableName: string; rowKey: string }[];
+  const found = (await prepared(ctx.db, sql).all(parameters)) as { tableName: string; rowKey: string }[];
   const heard = new Set(found.map((row) => refKey(row.tableName, row.rowKey)));
   return new Set(needed.map((row) => refKey(row.table, row.key)).filter((key) => !heard.has(key)));
 }
@@ -185,13 +185,13 @@ function neverHeardOf(ctx: Pick<Context, 'db'>, needed: readonly RowRef[]): Set<
  * rows, the company's settings its listeners read) once for the batch; each mutation's own reads and writes, with
  * no savepoint unless one of the batch's mutations fails (then the batch runs again, each in a savepoint).
  */
-export function applyPush(
+export async function applyPush(
   ctx: Context,
   caller: Caller,
   clientId: string,
   mutations: readonly PendingMutation[],
   kiosk: { confirmedMutationId?: number | undefined; resent?: boolean | undefined } = {},
-): PushResult {
+): Promise<PushResult> {
   const first = mutations[0];
   if (mutations.some((m, i) => m.id !== (first?.id ?? 0) + i)) {
     throw new ApiError('INVALID_PARAMETER', { field: 'mutations' });
@@ -202,44 +202,44 @@ export function applyPush(
       withMemo(ctx, () => applyBatch(ctx, caller, clientId, planned, kiosk, careful)),
     );
   try {
-    return attempt(false);
+    return await attempt(false);
   } catch (error) {
     if (!(error instanceof FailedAlone)) throw error;
-    return attempt(true);
+    return await attempt(true);
   }
 }
 
-function applyBatch(
+async function applyBatch(
   ctx: Context,
   caller: Caller,
   clientId: string,
   planned: readonly Planned[],
   kiosk: { confirmedMutationId?: number | undefined; resent?: boolean | undefined },
   careful: boolean,
-): PushResult {
+): Promise<PushResult> {
   const now = ctx.clock.now();
   const first = planned[0]?.mutation;
-  const client = prepared(
+  const client = (await prepared(
     ctx.db,
     'SELECT lastMutationId, lastMutationHlc FROM sync_clients WHERE companyId = ? AND clientId = ?',
-  ).get(caller.companyId, clientId) as ClientRow | undefined;
+  ).get(caller.companyId, clientId)) as ClientRow | undefined;
   let last = client?.lastMutationId ?? (first ? first.id - 1 : 0);
   let lastHlc = client?.lastMutationHlc ?? '';
   if ((first && first.id > last + 1) || (kiosk.confirmedMutationId ?? 0) > (client?.lastMutationId ?? 0)) {
     throw new ApiError('SYNC_GAP', { lastMutationId: client?.lastMutationId ?? null });
   }
   const latest = planned.map((p) => p.mutation.hlc).reduce((a, b) => (compareHlc(a, b) >= 0 ? a : b), '');
-  if (latest) receiveRemoteHlc(ctx, latest);
+  if (latest) await receiveRemoteHlc(ctx, latest);
   const fresh = planned.filter((p) => p.mutation.id > last);
   const missing =
     kiosk.resent === false
-      ? neverHeardOf(
+      ? await neverHeardOf(
           ctx,
           fresh.flatMap((p) => (p.needs ? [p.needs] : [])),
         )
       : new Set();
   const rows = planned.flatMap((p) => p.rows);
-  const before = feedPositions(ctx, rows);
+  const before = await feedPositions(ctx, rows);
   const results: MutationResult[] = [];
   const counts = { applied: 0, duplicates: 0, rejected: 0 };
   // Rows an earlier mutation of the batch concerns: heard of by the time a later one needs them.
@@ -256,12 +256,12 @@ function applyBatch(
       if (needed && missing.has(needed) && !mentioned.has(needed)) {
         throw new ApiError('SYNC_ROW_MISSING', { ...entry.needs });
       }
-      const refusal = applyOne(ctx, caller, clientId, entry, careful);
+      const refusal = await applyOne(ctx, caller, clientId, entry, careful);
       if (refusal === undefined) {
         results.push({ id: mutation.id, result: 'applied' });
         counts.applied++;
       } else {
-        prepared(
+        await prepared(
           ctx.db,
           `INSERT INTO sync_rejections (companyId, clientId, mutationId, name, args, hlc, type, createdAt)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -283,7 +283,7 @@ function applyBatch(
     }
     for (const row of entry.rows) mentioned.add(refKey(row.table, row.key));
   }
-  prepared(
+  await prepared(
     ctx.db,
     `INSERT INTO sync_clients (companyId, clientId, lastMutationId, lastMutationHlc, applied, duplicates, rejected,
        createdAt, lastPushAt)
@@ -292,13 +292,13 @@ function applyBatch(
        applied = sync_clients.applied + :applied, duplicates = sync_clients.duplicates + :duplicates,
        rejected = sync_clients.rejected + :rejected, lastPushAt = :now`,
   ).run({ companyId: caller.companyId, clientId, last, lastHlc, now, ...counts });
-  const after = feedPositions(ctx, rows);
+  const after = await feedPositions(ctx, rows);
   const unmoved = rows.filter((row) => {
     const key = refKey(row.table, row.key);
     return !after.has(key) || after.get(key) === before.get(key);
   });
-  if (unmoved.length > 0) touchRows(ctx, caller.companyId, unmoved);
-  return { lastMutationId: last, results, hlc: currentHlc(ctx) };
+  if (unmoved.length > 0) await touchRows(ctx, caller.companyId, unmoved);
+  return { lastMutationId: last, results, hlc: await currentHlc(ctx) };
 }
 
 export interface SyncClient {
@@ -311,12 +311,12 @@ export interface SyncClient {
 }
 
 /** The kiosks that pushed to this hub for the company, most recent first. */
-export function syncClients(ctx: Pick<Context, 'db'>, companyId: string): SyncClient[] {
-  return prepared(
+export async function syncClients(ctx: Pick<Context, 'db'>, companyId: string): Promise<SyncClient[]> {
+  return (await prepared(
     ctx.db,
     `SELECT clientId, lastMutationId, applied, duplicates, rejected, lastPushAt FROM sync_clients
      WHERE companyId = ? ORDER BY lastPushAt DESC LIMIT 100`,
-  ).all(companyId) as SyncClient[];
+  ).all(companyId)) as SyncClient[];
 }
 
 export interface Rejection {
@@ -330,11 +330,11 @@ export interface Rejection {
 }
 
 /** The company's mutations the hub could not apply, newest first: what a kiosk recorded that needs a person. */
-export function syncRejections(ctx: Pick<Context, 'db'>, companyId: string, limit: number): Rejection[] {
-  const rows = prepared(
+export async function syncRejections(ctx: Pick<Context, 'db'>, companyId: string, limit: number): Promise<Rejection[]> {
+  const rows = (await prepared(
     ctx.db,
     `SELECT clientId, mutationId, name, args, hlc, type, createdAt FROM sync_rejections
      WHERE companyId = ? ORDER BY createdAt DESC, id DESC LIMIT ?`,
-  ).all(companyId, limit) as (Omit<Rejection, 'args'> & { args: string })[];
+  ).all(companyId, limit)) as (Omit<Rejection, 'args'> & { args: string })[];
   return rows.map((row) => ({ ...row, args: JSON.parse(row.args) as unknown }));
 }

@@ -26,9 +26,9 @@ export interface SyncState {
 }
 
 /** Creates the row on a new database; ids come from the context's randomness. */
-export function ensureSyncState(ctx: Pick<Context, 'db' | 'random'>): void {
+export async function ensureSyncState(ctx: Pick<Context, 'db' | 'random'>): Promise<void> {
   const nodeId = hexId(ctx.random, 16);
-  prepared(
+  await prepared(
     ctx.db,
     'INSERT INTO sync_state (id, nodeId, clientId, hlc) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
   ).run(nodeId, hexId(ctx.random, 16), formatHlc(zeroHlc(nodeId)));
@@ -43,16 +43,18 @@ export function renewedIdentity(hlc: string, nodeId: string): { nodeId: string; 
   return { nodeId, hlc: formatHlc({ ...(parseHlc(hlc) ?? zeroHlc(nodeId)), node: nodeId }) };
 }
 
-export function syncState(ctx: Pick<Context, 'db'>): SyncState {
-  return prepared(ctx.db, 'SELECT * FROM sync_state WHERE id = 1').get() as SyncState;
+export async function syncState(ctx: Pick<Context, 'db'>): Promise<SyncState> {
+  return (await prepared(ctx.db, 'SELECT * FROM sync_state WHERE id = 1').get()) as SyncState;
 }
 
 type StateChange = Partial<Omit<SyncState, 'nodeId'>>;
 
-export function updateSyncState(ctx: Pick<Context, 'db'>, change: StateChange): void {
+export async function updateSyncState(ctx: Pick<Context, 'db'>, change: StateChange): Promise<void> {
   const columns = Object.keys(change);
   if (columns.length === 0) return;
-  prepared(ctx.db, `UPDATE sync_state SET ${columns.map((c) => `${c} = :${c}`).join(', ')} WHERE id = 1`).run(change);
+  await prepared(ctx.db, `UPDATE sync_state SET ${columns.map((c) => `${c} = :${c}`).join(', ')} WHERE id = 1`).run(
+    change,
+  );
 }
 
 /**
@@ -73,23 +75,25 @@ interface SyncClock {
   stored: Hlc;
 }
 
-function syncClock(ctx: Pick<Context, 'db' | 'runtime'>): SyncClock {
-  return runtimePart(ctx, 'sync.clock', () => {
-    const state = prepared(ctx.db, 'SELECT nodeId, hlc FROM sync_state WHERE id = 1').get() as
-      | Pick<SyncState, 'nodeId' | 'hlc'>
-      | undefined;
-    const node = state?.nodeId ?? 'unknown';
-    const stored = (state && parseHlc(state.hlc)) ?? zeroHlc(node);
-    return { last: { ...stored, node }, stored: { ...stored, node } };
-  });
+async function loadClock(ctx: Pick<Context, 'db'>): Promise<SyncClock> {
+  const state = (await prepared(ctx.db, 'SELECT nodeId, hlc FROM sync_state WHERE id = 1').get()) as
+    | Pick<SyncState, 'nodeId' | 'hlc'>
+    | undefined;
+  const node = state?.nodeId ?? 'unknown';
+  const stored = (state && parseHlc(state.hlc)) ?? zeroHlc(node);
+  return { last: { ...stored, node }, stored: { ...stored, node } };
 }
+
+/** The clock, read from the database the first time the process needs it. */
+const syncClock = (ctx: Pick<Context, 'db' | 'runtime'>): Promise<SyncClock> =>
+  runtimePart(ctx, 'sync.clock', () => loadClock(ctx));
 
 const later = (a: Hlc, b: Hlc) => (compareHlc(formatHlc(a), formatHlc(b)) >= 0 ? a : b);
 
 /** Keeps the stored bound ahead of the clock: raised (by one statement) when the clock passes it. */
-function keepBound(ctx: Pick<Context, 'db' | 'clock' | 'runtime'>, clock: SyncClock): void {
+async function keepBound(ctx: Pick<Context, 'db' | 'clock' | 'runtime'>, clock: SyncClock): Promise<void> {
   if (compareHlc(formatHlc(clock.last), formatHlc(clock.stored)) <= 0) return;
-  const raise = () => {
+  const raise = async () => {
     const bound: Hlc = {
       wallMs: Math.max(clock.last.wallMs, ctx.clock.now()) + clockLeaseMs,
       counter: 0,
@@ -97,43 +101,44 @@ function keepBound(ctx: Pick<Context, 'db' | 'clock' | 'runtime'>, clock: SyncCl
     };
     const text = formatHlc(bound);
     // Another process sharing the database may have raised it further: the bound only goes up.
-    prepared(ctx.db, 'UPDATE sync_state SET hlc = ? WHERE id = 1 AND hlc < ?').run(text, text);
+    await prepared(ctx.db, 'UPDATE sync_state SET hlc = ? WHERE id = 1 AND hlc < ?').run(text, text);
     return bound;
   };
   let raised: Hlc | undefined;
   // In a transaction the bound commits with the timestamps it covers, and counts once it has committed.
-  const inside = beforeCommit(ctx, 'sync.clock', () => {
-    raised = raise();
+  const inside = beforeCommit(ctx, 'sync.clock', async () => {
+    raised = await raise();
   });
   if (!inside) {
-    clock.stored = later(clock.stored, raise());
+    clock.stored = later(clock.stored, await raise());
     return;
   }
-  afterCommit(ctx, 'sync.clock', () => {
+  await afterCommit(ctx, 'sync.clock', () => {
     if (raised) clock.stored = later(clock.stored, raised);
   });
 }
 
 /** The clock now, as this service answers it to others (a page, a push's answer). */
-export function currentHlc(ctx: Pick<Context, 'db' | 'runtime'>): string {
-  return formatHlc(syncClock(ctx).last);
+export async function currentHlc(ctx: Pick<Context, 'db' | 'runtime'>): Promise<string> {
+  return formatHlc((await syncClock(ctx)).last);
 }
 
 /** The timestamp of a local write (call inside its transaction: the clock's bound is kept with it). */
-export function nextHlc(ctx: Pick<Context, 'db' | 'clock' | 'runtime'>): string {
-  const clock = syncClock(ctx);
+export async function nextHlc(ctx: Pick<Context, 'db' | 'clock' | 'runtime'>): Promise<string> {
+  const clock = await syncClock(ctx);
   clock.last = tickHlc(clock.last, ctx.clock.now());
-  keepBound(ctx, clock);
-  return formatHlc(clock.last);
+  const issued = formatHlc(clock.last);
+  await keepBound(ctx, clock);
+  return issued;
 }
 
 /** Advances the clock past a timestamp received from another service. */
-export function receiveRemoteHlc(ctx: Pick<Context, 'db' | 'clock' | 'runtime'>, remote: string): void {
+export async function receiveRemoteHlc(ctx: Pick<Context, 'db' | 'clock' | 'runtime'>, remote: string): Promise<void> {
   const parsed = parseHlc(remote);
   if (!parsed) return;
-  const clock = syncClock(ctx);
+  const clock = await syncClock(ctx);
   clock.last = receiveHlc(clock.last, parsed, ctx.clock.now());
-  keepBound(ctx, clock);
+  await keepBound(ctx, clock);
 }
 
 export interface Upstream {
@@ -143,8 +148,8 @@ export interface Upstream {
   companyId: string | null;
 }
 
-export function upstreamOf(ctx: Pick<Context, 'db' | 'secrets'>): Upstream | undefined {
-  const state = syncState(ctx);
+export async function upstreamOf(ctx: Pick<Context, 'db' | 'secrets'>): Promise<Upstream | undefined> {
+  const state = await syncState(ctx);
   if (!state.upstreamUrl || !state.upstreamKey) return undefined;
   return { url: state.upstreamUrl, apiKey: ctx.secrets.open(state.upstreamKey), companyId: state.companyId };
 }
@@ -153,22 +158,20 @@ export function upstreamOf(ctx: Pick<Context, 'db' | 'secrets'>): Upstream | und
  * Points this service at a hub, making it a kiosk. A new key starts the feed over (it may be another company's).
  * The same URL and key change nothing, so a kiosk restarted with its flags keeps its place in the feed.
  */
-export function configureUpstream(ctx: Context, input: { url: string; apiKey: string }): boolean {
+export async function configureUpstream(ctx: Context, input: { url: string; apiKey: string }): Promise<boolean> {
   const url = input.url.replace(/\/+$/, '');
-  const current = upstreamOf(ctx);
+  const current = await upstreamOf(ctx);
   if (current && current.url === url && current.apiKey === input.apiKey) return false;
-  ctx.db
-    .transaction(() => {
-      const keyChanged = current?.apiKey !== input.apiKey;
-      updateSyncState(ctx, {
-        upstreamUrl: url,
-        upstreamKey: ctx.secrets.seal(input.apiKey),
-        ...(keyChanged ? { companyId: null, cursor: null, resyncing: 0 } : {}),
-        lastError: null,
-        lastErrorAt: null,
-      });
-    })
-    .immediate();
+  await ctx.db.transaction(async () => {
+    const keyChanged = current?.apiKey !== input.apiKey;
+    await updateSyncState(ctx, {
+      upstreamUrl: url,
+      upstreamKey: ctx.secrets.seal(input.apiKey),
+      ...(keyChanged ? { companyId: null, cursor: null, resyncing: 0 } : {}),
+      lastError: null,
+      lastErrorAt: null,
+    });
+  });
   ctx.log.info({ upstream: url }, 'sync upstream set');
   return true;
 }
@@ -177,7 +180,7 @@ export function configureUpstream(ctx: Context, input: { url: string; apiKey: st
  * The hub key opens nothing on the kiosk, which holds it only to reach the hub (docs/sync.md): a kiosk made before
  * this rule stored it as a local admin credential, revoked here when the service starts.
  */
-export function refuseUpstreamKeyLocally(ctx: Context): void {
-  const upstream = upstreamOf(ctx);
-  if (upstream) revokeKey(ctx, upstream.apiKey);
+export async function refuseUpstreamKeyLocally(ctx: Context): Promise<void> {
+  const upstream = await upstreamOf(ctx);
+  if (upstream) await revokeKey(ctx, upstream.apiKey);
 }

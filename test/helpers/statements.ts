@@ -1,10 +1,11 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context } from '../../local-api/context.ts';
 import type { Db, SqlStatement } from '../../local-api/store/db.ts';
 
 /**
  * Counts the statements a service sends its database, as a server's statement log would: every statement run
- * (`get`, `all`, `run`, `iterate`, `exec`), and each transaction's own: BEGIN and COMMIT for the outermost one,
- * SAVEPOINT and RELEASE for a nested one. Triggers' statements run inside the server and are not counted.
+ * (`get`, `all`, `run`, `exec`), and each transaction's own: BEGIN and COMMIT for the outermost one, SAVEPOINT and
+ * RELEASE for a nested one. Triggers' statements run inside the server and are not counted.
  */
 export interface StatementCounter {
   /** Statements since the last `reset`. */
@@ -28,10 +29,6 @@ function countingStatement(statement: SqlStatement, sql: string, seen: (sql: str
       seen(sql);
       return statement.run(...parameters);
     },
-    iterate: (...parameters) => {
-      seen(sql);
-      return statement.iterate(...parameters);
-    },
     pluck(toggle) {
       statement.pluck(toggle);
       return counted;
@@ -48,7 +45,8 @@ export function countStatements(ctx: Context): StatementCounter {
   const db = ctx.db;
   const log: string[] = [];
   const seen = (sql: string) => void log.push(sql.replace(/\s+/g, ' ').trim());
-  let depth = 0;
+  // Whether the calling chain is inside a transaction of this database, as the engines follow it.
+  const inside = new AsyncLocalStorage<true>();
   const counting: Db = {
     engine: db.engine,
     ...(db.sqlite ? { sqlite: db.sqlite } : {}),
@@ -57,24 +55,24 @@ export function countStatements(ctx: Context): StatementCounter {
     },
     prepare: (sql) => countingStatement(db.prepare(sql), sql, seen),
     statements: new Map(),
-    exec(sql) {
+    async exec(sql) {
       seen(sql);
-      db.exec(sql);
+      await db.exec(sql);
     },
-    transaction(work) {
-      const run = db.transaction((...args: Parameters<typeof work>) => {
-        const nested = depth > 0;
-        seen(nested ? 'SAVEPOINT' : 'BEGIN');
-        depth++;
-        try {
-          return work(...args);
-        } finally {
-          depth--;
-          seen(nested ? 'RELEASE' : 'COMMIT');
-        }
-      });
-      return run;
+    async transaction(work) {
+      const nested = inside.getStore() === true;
+      return await db.transaction(() =>
+        inside.run(true, async () => {
+          seen(nested ? 'SAVEPOINT' : 'BEGIN');
+          try {
+            return await work();
+          } finally {
+            seen(nested ? 'RELEASE' : 'COMMIT');
+          }
+        }),
+      );
     },
+    afterCommit: (callback) => db.afterCommit(callback),
     close: () => db.close(),
     withoutReferenceChecks: (work) => db.withoutReferenceChecks(work),
   };

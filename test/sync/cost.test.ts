@@ -29,9 +29,9 @@ import { countStatements } from '../helpers/statements.ts';
 import { callerOf, kioskAdminOf, syncedContext } from '../helpers/sync.ts';
 
 const opened: Context[] = [];
-after(() => {
+after(async () => {
   for (const ctx of opened) {
-    ctx.db.close();
+    await ctx.db.close();
     removeDir(ctx.dataDir);
   }
 });
@@ -39,22 +39,22 @@ after(() => {
 const day = 86_400_000;
 
 /** A hub as `portaria serve` assembles it (its rules and every listener), on the suite's engine, with a company. */
-function hubOf(clock: ReturnType<typeof manualClock>) {
-  const ctx = openService({
+async function hubOf(clock: ReturnType<typeof manualClock>) {
+  const ctx = await openService({
     dataDir: tempDir(),
     clock,
     logLevel: 'silent',
-    ...(testEngine === 'postgres' ? { database: freshDatabase('sync_cost') } : {}),
+    ...(testEngine === 'postgres' ? { database: await freshDatabase('sync_cost') } : {}),
   });
   opened.push(ctx);
   for (const rule of writeRules(ctx)) ctx.events.addRule(rule);
   for (const listener of eventListeners(ctx)) ctx.events.subscribe(listener);
-  const company = createCompany(ctx, { name: 'Acme', timezone: 'America/Sao_Paulo' });
-  const caller = callerOf(ctx, company.apiKey);
+  const company = await createCompany(ctx, { name: 'Acme', timezone: 'America/Sao_Paulo' });
+  const caller = await callerOf(ctx, company.apiKey);
   return { ctx, caller, apiKey: company.apiKey, counter: countStatements(ctx) };
 }
 
-type Hub = ReturnType<typeof hubOf>;
+type Hub = Awaited<ReturnType<typeof hubOf>>;
 
 function handler(ctx: Context, method: string, path: string) {
   const spec = syncRoutes(ctx).find((r) => r.method === method && r.path === path);
@@ -63,7 +63,7 @@ function handler(ctx: Context, method: string, path: string) {
 }
 
 /** GET /v1/sync/changes as the kiosk asks it, and the statements it cost the hub. */
-function changes(hub: Hub, query: { since?: string | null; limit?: number; clientId?: string }) {
+async function changes(hub: Hub, query: { since?: string | null; limit?: number; clientId?: string }) {
   const { since, limit, clientId } = query;
   const req = {
     query: {
@@ -73,33 +73,35 @@ function changes(hub: Hub, query: { since?: string | null; limit?: number; clien
     },
   };
   hub.counter.reset();
-  const page = changesPage.parse(handler(hub.ctx, 'get', '/sync/changes')({ caller: hub.caller, req } as never));
+  const page = changesPage.parse(await handler(hub.ctx, 'get', '/sync/changes')({ caller: hub.caller, req } as never));
   return { page, statements: hub.counter.count };
 }
 
 /** A kiosk following the hub: its pulls and pushes go through the hub's handlers. */
-function kioskOf(hub: Hub, seed: number) {
-  const ctx = syncedContext(manualClock(), seed);
+async function kioskOf(hub: Hub, seed: number) {
+  const ctx = await syncedContext(manualClock(), seed);
   opened.push(ctx);
-  configureUpstream(ctx, { url: 'http://hub.test', apiKey: hub.apiKey });
-  const pull = (limit = 500) => {
+  await configureUpstream(ctx, { url: 'http://hub.test', apiKey: hub.apiKey });
+  const pull = async (limit = 500) => {
     const pages: { rows: number; statements: number }[] = [];
     for (;;) {
-      const { cursor, clientId } = syncState(ctx);
-      const { page, statements } = changes(hub, { since: cursor, limit, clientId });
+      const { cursor, clientId } = await syncState(ctx);
+      const { page, statements } = await changes(hub, { since: cursor, limit, clientId });
       pages.push({ rows: page.changes.length, statements });
-      applyPulledPage(ctx, page);
+      await applyPulledPage(ctx, page);
       if (!page.hasMore) return pages;
     }
   };
-  const push = () => {
-    const { companyId, clientId, confirmedMutationId } = syncState(ctx);
-    const batch = pendingBatch(ctx, String(companyId));
+  const push = async () => {
+    const { companyId, clientId, confirmedMutationId } = await syncState(ctx);
+    const batch = await pendingBatch(ctx, String(companyId));
     const body = { clientId, confirmedMutationId, resent: false, mutations: batch };
     hub.counter.reset();
-    const answer = pushAnswer.parse(handler(hub.ctx, 'post', '/sync/push')({ caller: hub.caller, body } as never));
+    const answer = pushAnswer.parse(
+      await handler(hub.ctx, 'post', '/sync/push')({ caller: hub.caller, body } as never),
+    );
     const statements = hub.counter.count;
-    acknowledge(ctx, String(companyId), answer.lastMutationId);
+    await acknowledge(ctx, String(companyId), answer.lastMutationId);
     return { batch, answer, statements };
   };
   return { ctx, pull, push };
@@ -112,61 +114,65 @@ const walkIn = (n: number, name: string) =>
 const sum = (pages: { rows: number; statements: number }[], key: 'rows' | 'statements') =>
   pages.reduce((total, page) => total + page[key], 0);
 
-test('a batch of walk-ins and check-outs costs the hub at most 4 statements a mutation, a batch sent again a few', (t) => {
-  const hub = hubOf(manualClock());
-  const kiosk = kioskOf(hub, 11);
-  kiosk.pull();
-  const caller = kioskAdminOf(kiosk.ctx, hub.caller.companyId);
-  for (let n = 1; n <= 50; n++) checkinWalkIn(kiosk.ctx, caller, walkIn(n, `Early ${n}`));
-  const warm = kiosk.push();
+test('a batch of walk-ins and check-outs costs the hub at most 4 statements a mutation, a batch sent again a few', async (t) => {
+  const hub = await hubOf(manualClock());
+  const kiosk = await kioskOf(hub, 11);
+  await kiosk.pull();
+  const caller = await kioskAdminOf(kiosk.ctx, hub.caller.companyId);
+  for (let n = 1; n <= 50; n++) await checkinWalkIn(kiosk.ctx, caller, walkIn(n, `Early ${n}`));
+  const warm = await kiosk.push();
   assert.equal(warm.answer.lastMutationId, warm.batch.at(-1)?.id);
   // Half the batch checks out visitors the hub has, half checks new ones in.
   for (let n = 1; n <= 50; n++) {
-    checkoutVisit(kiosk.ctx, caller, visitId(n), {});
-    checkinWalkIn(kiosk.ctx, caller, walkIn(100 + n, `Later ${n}`));
+    await checkoutVisit(kiosk.ctx, caller, visitId(n), {});
+    await checkinWalkIn(kiosk.ctx, caller, walkIn(100 + n, `Later ${n}`));
   }
-  const { batch, answer, statements } = kiosk.push();
+  const { batch, answer, statements } = await kiosk.push();
   assert.equal(batch.length, 100);
   assert.ok(answer.results.every((r) => r.result === 'applied'));
   t.diagnostic(`${testEngine}: ${statements} statements for ${batch.length} mutations`);
   assert.ok(statements <= 4 * batch.length, `${statements} statements for ${batch.length} mutations`);
   // The hub's version of every row of the batch reaches the kiosk: the batch's writes moved them in the feed.
-  assert.equal(sum(kiosk.pull(), 'rows'), 100);
+  assert.equal(sum(await kiosk.pull(), 'rows'), 100);
 
   // The same batch again (its answer lost): duplicates, each row moved to the end of the feed again, set-based.
   const again = pushAnswer.parse(
-    handler(
+    await handler(
       hub.ctx,
       'post',
       '/sync/push',
     )({
       caller: hub.caller,
-      body: { clientId: syncState(kiosk.ctx).clientId, mutations: batch },
+      body: { clientId: (await syncState(kiosk.ctx)).clientId, mutations: batch },
     } as never),
   );
   assert.ok(again.results.every((r) => r.result === 'duplicate'));
   hub.counter.reset();
-  handler(
+  await handler(
     hub.ctx,
     'post',
     '/sync/push',
   )({
     caller: hub.caller,
-    body: { clientId: syncState(kiosk.ctx).clientId, mutations: batch },
+    body: { clientId: (await syncState(kiosk.ctx)).clientId, mutations: batch },
   } as never);
   t.diagnostic(`${testEngine}: ${hub.counter.count} statements for ${batch.length} duplicates`);
   assert.ok(hub.counter.count <= 10, `${hub.counter.count} statements for a batch of duplicates`);
-  assert.equal(sum(kiosk.pull(), 'rows'), 100, 'each row of the batch is sent again');
+  assert.equal(sum(await kiosk.pull(), 'rows'), 100, 'each row of the batch is sent again');
 });
 
-test('a page of the feed costs at most 3 statements, an idle poll at most 2', (t) => {
-  const hub = hubOf(manualClock());
-  const kiosk = kioskOf(hub, 12);
-  kiosk.pull();
-  const host = createHost(hub.ctx, hub.caller, validate(hostCreateInput, { name: 'Ana', email: 'ana@acme.test' }));
+test('a page of the feed costs at most 3 statements, an idle poll at most 2', async (t) => {
+  const hub = await hubOf(manualClock());
+  const kiosk = await kioskOf(hub, 12);
+  await kiosk.pull();
+  const host = await createHost(
+    hub.ctx,
+    hub.caller,
+    validate(hostCreateInput, { name: 'Ana', email: 'ana@acme.test' }),
+  );
   for (let n = 1; n <= 300; n++) {
-    checkinWalkIn(hub.ctx, hub.caller, walkIn(n, `Visitor ${n}`));
-    createInvitee(
+    await checkinWalkIn(hub.ctx, hub.caller, walkIn(n, `Visitor ${n}`));
+    await createInvitee(
       hub.ctx,
       hub.caller,
       validate(inviteeCreateInput, {
@@ -177,23 +183,26 @@ test('a page of the feed costs at most 3 statements, an idle poll at most 2', (t
       }),
     );
   }
-  const pages = kiosk.pull(250);
+  const pages = await kiosk.pull(250);
   assert.equal(sum(pages, 'rows'), 601);
   assert.equal(pages.length, 3);
   t.diagnostic(
     `${testEngine}: pages of ${pages.map((p) => `${p.rows} rows in ${p.statements} statements`).join(', ')}`,
   );
   for (const page of pages) assert.ok(page.statements <= 3, `${page.statements} statements for a page`);
-  const idle = changes(hub, { since: syncState(kiosk.ctx).cursor, clientId: syncState(kiosk.ctx).clientId });
+  const idle = await changes(hub, {
+    since: (await syncState(kiosk.ctx)).cursor,
+    clientId: (await syncState(kiosk.ctx)).clientId,
+  });
   assert.equal(idle.page.changes.length, 0);
   t.diagnostic(`${testEngine}: an idle poll in ${idle.statements} statements`);
   assert.ok(idle.statements <= 2, `${idle.statements} statements for an idle poll`);
 });
 
-test("a new kiosk's first sync is a snapshot of what it needs: its cost does not grow with the company's history", (t) => {
+test("a new kiosk's first sync is a snapshot of what it needs: its cost does not grow with the company's history", async (t) => {
   const clock = manualClock();
-  const hub = hubOf(clock);
-  const ana = createHost(hub.ctx, hub.caller, validate(hostCreateInput, { name: 'Ana', email: 'ana@acme.test' }));
+  const hub = await hubOf(clock);
+  const ana = await createHost(hub.ctx, hub.caller, validate(hostCreateInput, { name: 'Ana', email: 'ana@acme.test' }));
   const expected = (at: number) =>
     validate(inviteeCreateInput, {
       name: 'Guest',
@@ -203,30 +212,30 @@ test("a new kiosk's first sync is a snapshot of what it needs: its cost does not
     });
   // The company's past: visits closed and invitations expected 30 days ago, and one visitor still inside since.
   clock.set(Date.UTC(2026, 9, 1, 12));
-  checkinWalkIn(hub.ctx, hub.caller, walkIn(1, 'Inside for a month'));
-  createInvitee(hub.ctx, hub.caller, expected(clock.now()));
-  const history = (from: number, count: number) => {
+  await checkinWalkIn(hub.ctx, hub.caller, walkIn(1, 'Inside for a month'));
+  await createInvitee(hub.ctx, hub.caller, expected(clock.now()));
+  const history = async (from: number, count: number) => {
     for (let n = from; n < from + count; n++) {
-      checkinWalkIn(hub.ctx, hub.caller, walkIn(n, `Past ${n}`));
-      checkoutVisit(hub.ctx, hub.caller, visitId(n), {});
+      await checkinWalkIn(hub.ctx, hub.caller, walkIn(n, `Past ${n}`));
+      await checkoutVisit(hub.ctx, hub.caller, visitId(n), {});
     }
   };
-  history(1000, 20);
+  await history(1000, 20);
   // Today: visitors in and out, and invitations expected today and next week.
   clock.set(Date.UTC(2026, 10, 22, 12));
-  for (let n = 2; n <= 21; n++) checkinWalkIn(hub.ctx, hub.caller, walkIn(n, `Today ${n}`));
-  for (let n = 2; n <= 11; n++) checkoutVisit(hub.ctx, hub.caller, visitId(n), {});
-  createInvitee(hub.ctx, hub.caller, expected(clock.now() + 3_600_000));
-  createInvitee(hub.ctx, hub.caller, expected(clock.now() + 7 * day));
+  for (let n = 2; n <= 21; n++) await checkinWalkIn(hub.ctx, hub.caller, walkIn(n, `Today ${n}`));
+  for (let n = 2; n <= 11; n++) await checkoutVisit(hub.ctx, hub.caller, visitId(n), {});
+  await createInvitee(hub.ctx, hub.caller, expected(clock.now() + 3_600_000));
+  await createInvitee(hub.ctx, hub.caller, expected(clock.now() + 7 * day));
 
-  const firstSync = (seed: number) => {
-    const kiosk = kioskOf(hub, seed);
-    const pages = kiosk.pull(10);
-    const names = kiosk.ctx.db.prepare('SELECT name FROM visits ORDER BY name').pluck().all() as string[];
+  const firstSync = async (seed: number) => {
+    const kiosk = await kioskOf(hub, seed);
+    const pages = await kiosk.pull(10);
+    const names = (await kiosk.ctx.db.prepare('SELECT name FROM visits ORDER BY name').pluck().all()) as string[];
     return { pages, names, rows: sum(pages, 'rows'), statements: sum(pages, 'statements') };
   };
-  firstSync(20);
-  const before = firstSync(21);
+  await firstSync(20);
+  const before = await firstSync(21);
   // The company, its host, 21 visits (today's and the one still inside), 2 invitations (today's and next week's).
   assert.equal(before.rows, 1 + 1 + 21 + 2);
   assert.ok(before.names.includes('Inside for a month'));
@@ -235,9 +244,9 @@ test("a new kiosk's first sync is a snapshot of what it needs: its cost does not
 
   // Ten times the history: the same snapshot, at the same cost.
   clock.set(Date.UTC(2026, 9, 2, 12));
-  history(2000, 200);
+  await history(2000, 200);
   clock.set(Date.UTC(2026, 10, 22, 12, 30));
-  const afterHistory = firstSync(22);
+  const afterHistory = await firstSync(22);
   t.diagnostic(
     `${testEngine}: first sync ${before.rows} rows in ${before.pages.length} pages, ${before.statements} statements`,
   );
@@ -247,32 +256,32 @@ test("a new kiosk's first sync is a snapshot of what it needs: its cost does not
   );
 });
 
-test("the hub's clock is written once in a while, not by every push, and never goes back across a restart", () => {
+test("the hub's clock is written once in a while, not by every push, and never goes back across a restart", async () => {
   const clock = manualClock();
-  const database = testEngine === 'postgres' ? freshDatabase('sync_clock') : undefined;
+  const database = testEngine === 'postgres' ? await freshDatabase('sync_clock') : undefined;
   const dataDir = tempDir();
-  const open = () => {
-    const ctx = openService({ dataDir, clock, logLevel: 'silent', ...(database ? { database } : {}) });
+  const open = async () => {
+    const ctx = await openService({ dataDir, clock, logLevel: 'silent', ...(database ? { database } : {}) });
     for (const rule of writeRules(ctx)) ctx.events.addRule(rule);
     for (const listener of eventListeners(ctx)) ctx.events.subscribe(listener);
     return ctx;
   };
-  const first = open();
-  const company = createCompany(first, { name: 'Acme', timezone: 'America/Sao_Paulo' });
+  const first = await open();
+  const company = await createCompany(first, { name: 'Acme', timezone: 'America/Sao_Paulo' });
   const hub: Hub = {
     ctx: first,
-    caller: callerOf(first, company.apiKey),
+    caller: await callerOf(first, company.apiKey),
     apiKey: company.apiKey,
     counter: countStatements(first),
   };
-  const kiosk = kioskOf(hub, 30);
-  kiosk.pull();
-  const caller = kioskAdminOf(kiosk.ctx, hub.caller.companyId);
+  const kiosk = await kioskOf(hub, 30);
+  await kiosk.pull();
+  const caller = await kioskAdminOf(kiosk.ctx, hub.caller.companyId);
   const clockWrites: number[] = [];
   let answered = '';
   for (let n = 1; n <= 20; n++) {
-    checkinWalkIn(kiosk.ctx, caller, walkIn(n, `Visitor ${n}`));
-    const { answer } = kiosk.push();
+    await checkinWalkIn(kiosk.ctx, caller, walkIn(n, `Visitor ${n}`));
+    const { answer } = await kiosk.push();
     assert.ok(answer.hlc > answered, 'each answer carries a later clock');
     answered = answer.hlc;
     clockWrites.push(hub.counter.log.filter((sql) => sql.startsWith('UPDATE sync_state SET hlc')).length);
@@ -282,13 +291,18 @@ test("the hub's clock is written once in a while, not by every push, and never g
     clockWrites.reduce((a, b) => a + b, 0) <= 1,
     `20 pushes over 2 s wrote the stored clock ${clockWrites.join(', ')} times`,
   );
-  first.db.close();
+  await first.db.close();
   // The machine's clock goes back an hour; the hub's does not.
   clock.advance(-3_600_000);
-  const again = open();
+  const again = await open();
   opened.push(again);
-  const restarted = handler(again, 'get', '/sync/changes')({ caller: hub.caller, req: { query: {} } } as never) as {
-    hlc: string;
-  };
+  const restarted = (await handler(
+    again,
+    'get',
+    '/sync/changes',
+  )({
+    caller: hub.caller,
+    req: { query: {} },
+  } as never)) as { hlc: string };
   assert.ok(restarted.hlc > answered, `${restarted.hlc} after ${answered}`);
 });
