@@ -48,8 +48,6 @@ interface TransactionScope {
   joinNested: boolean;
   /** Run at the end of the transaction's work, inside it, once per key. */
   beforeCommit: Map<string, Hook>;
-  /** Run once it has committed, once per key, before `inTransaction` returns; never if it rolls back. */
-  afterCommit: Map<string, Hook>;
   /** Values read once per scope (`memoised`), while `withMemo` runs; undefined otherwise. */
   memo: Map<string, unknown> | undefined;
 }
@@ -101,24 +99,15 @@ export async function inTransaction<T>(ctx: Pick<Context, 'db' | 'runtime'>, wor
   const enclosing = scopes.getStore();
   if (enclosing?.joinNested) return await work();
   if (enclosing) return await ctx.db.transaction(work);
-  let scope: TransactionScope | undefined;
-  const result = await ctx.db.transaction(() => {
+  return await ctx.db.transaction(() => {
     // Each attempt afresh: PostgreSQL runs the work again after a lost conflict.
-    const own: TransactionScope = {
-      joinNested: false,
-      beforeCommit: new Map(),
-      afterCommit: new Map(),
-      memo: undefined,
-    };
-    scope = own;
+    const own: TransactionScope = { joinNested: false, beforeCommit: new Map(), memo: undefined };
     return scopes.run(own, async () => {
       const done = await work();
       for (const hook of own.beforeCommit.values()) await hook();
       return done;
     });
   });
-  for (const hook of scope?.afterCommit.values() ?? []) await hook();
-  return result;
 }
 
 /**
@@ -139,18 +128,17 @@ export async function joiningNested<T>(ctx: Pick<Context, 'db' | 'runtime'>, wor
   });
 }
 
-/** Inside a transaction: `hook` runs at the end of its work (once per key), inside it. False outside one. */
-export function beforeCommit(ctx: Pick<Context, 'runtime'>, key: string, hook: Hook): boolean {
+/**
+ * Inside a transaction: `hook` runs at the end of its work, inside it, once for the key (the first hook given it
+ * stays). Answers whether it was added now; undefined outside a transaction. What must follow the commit goes to
+ * `ctx.db.afterCommit`.
+ */
+export function onceBeforeCommit(ctx: Pick<Context, 'runtime'>, key: string, hook: Hook): boolean | undefined {
   const scope = ctx.runtime.transactions.scope.getStore();
-  scope?.beforeCommit.set(key, hook);
-  return scope !== undefined;
-}
-
-/** Inside a transaction: `hook` runs once it has committed (once per key), not if it rolls back; outside, now. */
-export async function afterCommit(ctx: Pick<Context, 'runtime'>, key: string, hook: Hook): Promise<void> {
-  const scope = ctx.runtime.transactions.scope.getStore();
-  if (scope) scope.afterCommit.set(key, hook);
-  else await hook();
+  if (!scope) return undefined;
+  if (scope.beforeCommit.has(key)) return false;
+  scope.beforeCommit.set(key, hook);
+  return true;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { basename, dirname } from 'node:path';
-import { afterCommit, type Context, inTransaction } from '../context.ts';
+import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { ApiError, type ErrorCode } from '../http/errors.ts';
 import { newRecordId } from '../rules/ids.ts';
@@ -144,7 +144,7 @@ export async function inTransactionWithFiles<T>(
     async retire(path) {
       await forgetFile(ctx, caller.companyId, path, ctx.clock.now());
       // Once the outermost transaction has committed: nested in a push's batch, that is the batch's.
-      if (path) await afterCommit(ctx, 'files.retired', () => deleteQueuedFiles(ctx));
+      if (path) await ctx.db.afterCommit(() => deleteQueuedFiles(ctx));
     },
   };
   try {

@@ -67,8 +67,9 @@ export interface RouteSpec<
   produces?: readonly string[];
   errors: readonly ErrorCode[];
   /**
-   * The handler waits on something slow (the network, a key derivation) and opens its own transactions, so that the
-   * wait does not hold the store: see `runsInOneTransaction`.
+   * The handler opens its own transactions: it waits on something slow (the network, a key derivation), which must
+   * not hold the store, or it may run its work again in another transaction (a sync push): see
+   * `runsInOneTransaction`.
    */
   ownTransactions?: true;
   /** Answers the JSON to send (or a promise of it); or sends the response itself and returns undefined. */

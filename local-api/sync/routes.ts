@@ -113,6 +113,8 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       body: pushInput,
       response: pushAnswer,
       errors: ['INVALID_PARAMETER', 'SYNC_GAP', 'SYNC_ROW_MISSING'],
+      // The batch is its own transaction, run again with savepoints when one of its mutations fails (applyPush).
+      ownTransactions: true,
       handle: async ({ caller, body }) => ({
         ...(await applyPush(ctx, caller, body.clientId, body.mutations, body)),
         now: ctx.clock.now(),

@@ -1,4 +1,4 @@
-import { afterCommit, beforeCommit, type Context, runtimePart } from '../context.ts';
+import { type Context, onceBeforeCommit, runtimePart } from '../context.ts';
 import { revokeKey } from '../credentials/store.ts';
 import { hexId } from '../rules/ids.ts';
 import { prepared } from '../store/rows.ts';
@@ -105,17 +105,24 @@ async function keepBound(ctx: Pick<Context, 'db' | 'clock' | 'runtime'>, clock: 
     return bound;
   };
   let raised: Hlc | undefined;
-  // In a transaction the bound commits with the timestamps it covers, and counts once it has committed.
-  const inside = beforeCommit(ctx, 'sync.clock', async () => {
+  // In a transaction the bound commits with the timestamps it covers (raised once, at its end, past all of them),
+  // and counts once it has committed.
+  const added = onceBeforeCommit(ctx, 'sync.clock', async () => {
     raised = await raise();
   });
-  if (!inside) {
-    clock.stored = later(clock.stored, await raise());
+  if (added === undefined) {
+    // Outside one of `inTransaction`'s: raised now, counted once whatever transaction holds it has committed.
+    const bound = await raise();
+    await ctx.db.afterCommit(() => {
+      clock.stored = later(clock.stored, bound);
+    });
     return;
   }
-  await afterCommit(ctx, 'sync.clock', () => {
-    if (raised) clock.stored = later(clock.stored, raised);
-  });
+  if (added) {
+    await ctx.db.afterCommit(() => {
+      if (raised) clock.stored = later(clock.stored, raised);
+    });
+  }
 }
 
 /** The clock now, as this service answers it to others (a page, a push's answer). */
