@@ -33,9 +33,14 @@ export async function recordMutation(
   mutation: { name: string; args: unknown; rows: readonly RowRef[] },
   hlc: string,
 ): Promise<void> {
+  // Numbered after the last mutation pending or confirmed, in the write's own transaction: a write that rolls back
+  // takes its number with it, also on PostgreSQL (whose sequences keep a number drawn by a transaction that lost a
+  // conflict and ran again), so the numbers the hub receives follow each other.
   const mutationId = await prepared(
     ctx.db,
-    'INSERT INTO sync_outbox (companyId, name, args, hlc, createdAt) VALUES (?, ?, ?, ?, ?) RETURNING id',
+    `INSERT INTO sync_outbox (id, companyId, name, args, hlc, createdAt) VALUES ((SELECT MAX(n) + 1 FROM (
+       SELECT MAX(id) AS n FROM sync_outbox UNION ALL SELECT confirmedMutationId FROM sync_state WHERE id = 1
+       UNION ALL SELECT 0) AS last), ?, ?, ?, ?, ?) RETURNING id`,
   )
     .pluck()
     .get(companyId, mutation.name, JSON.stringify(mutation.args), hlc, ctx.clock.now());
