@@ -19,6 +19,7 @@ import { privateDataFolder, privateFolder } from './store/private-files.ts';
 import { type HeldServiceLock, lockDataFolder } from './store/service-lock.ts';
 import { prepareSync, startSyncAgent } from './sync/agent.ts';
 import { HubTime } from './sync/hub-time.ts';
+import { createPokes } from './sync/pokes.ts';
 import { configureUpstream, refuseUpstreamKeyLocally } from './sync/state.ts';
 
 export interface ServiceOptions {
@@ -66,14 +67,20 @@ export function openService(options: ServiceOptions): Context {
   // The key first: a wrong one fails the start before the database is open.
   const secrets = secretBox(options.deviceKey ?? loadDeviceKey(dataDir));
   const log = createLogger(options.logLevel ?? process.env.PORTARIA_LOG_LEVEL ?? 'info');
+  const db = options.database ? openPostgres(options.database) : openDatabase(databaseFile(dataDir));
+  const random = options.random ?? systemRandom;
   const ctx: Context = {
-    db: options.database ? openPostgres(options.database) : openDatabase(databaseFile(dataDir)),
+    db,
     clock: new HubTime(options.clock ?? systemClock),
-    random: options.random ?? systemRandom,
+    random,
     secrets,
     log,
     dataDir,
     events: createEventBus(),
+    pokes: createPokes(options.database ? { postgres: options.database } : { sqlite: () => db.sqlite }, {
+      log,
+      random,
+    }),
   };
   prepareSync(ctx);
   return ctx;
@@ -155,6 +162,8 @@ async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock
       try {
         // The agent first: a POST /v1/sync/run waiting on the hub is answered before the server waits for it.
         await sync.stop();
+        // Subscribed kiosks' streams never end by themselves: ended now, they do not hold the server's close.
+        await ctx.pokes.close();
         await new Promise<void>((done) => {
           server.close(() => done());
           server.closeIdleConnections();

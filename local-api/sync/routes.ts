@@ -8,6 +8,7 @@ import { syncAgentOf } from './agent.ts';
 import { readChanges } from './feed.ts';
 import { clockIsOff } from './hub-time.ts';
 import { pendingSummary } from './outbox.ts';
+import { streamPokes } from './poke-stream.ts';
 import { applyPush, clientLastMutationId, syncClients, syncRejections } from './push.ts';
 import {
   changesPage,
@@ -97,6 +98,18 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
           ...(clientId === undefined ? {} : { lastMutationId: clientLastMutationId(ctx, caller.companyId, clientId) }),
         };
       },
+    }),
+    route({
+      method: 'get',
+      path: '/sync/pokes',
+      tag,
+      summary:
+        "Server-sent events telling that the company's change feed moved (`event: poke`, no data of any row): pull " +
+        'then. The first event is a poke; a comment every 20 s keeps the stream open',
+      roles: roles.sync,
+      produces: ['text/event-stream'],
+      errors: ['TOO_MANY_STREAMS'],
+      handle: ({ req, res, caller }) => streamPokes(ctx.pokes, caller, req, res),
     }),
     route({
       method: 'post',

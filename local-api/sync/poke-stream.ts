@@ -1,0 +1,57 @@
+import type { Request, Response } from 'express';
+import type { Caller } from '../credentials/caller.ts';
+import type { Pokes } from './pokes.ts';
+
+/*
+ * GET /v1/sync/pokes as server-sent events. Written by hand rather than with better-sse: the stream is four kinds
+ * of line (`retry:`, a comment, `event:`, `data:`) on one response, about forty lines here, while the library's
+ * sessions, channels and history would sit unused and the caps, the coalescing and the service's shutdown would
+ * still be ours (pokes.ts).
+ */
+
+export const pokeStream = {
+  /** A comment this often keeps proxies and the kiosk from taking the quiet stream for a dead one. */
+  heartbeatMs: 20_000,
+  /** How long a client following the standard waits before it reconnects (`retry:`). */
+  retryMs: 2_000,
+};
+
+/** The one event the stream carries: the company's feed moved; pull. Nothing else, no data of any row. */
+const pokeEvent = 'event: poke\ndata: changed\n\n';
+
+/**
+ * Opens the caller's company's stream: refused 429 TOO_MANY_STREAMS past the company's cap, before anything is
+ * sent. The first event is a poke, so a kiosk that subscribes pulls what changed while it was not subscribed.
+ */
+export function streamPokes(
+  pokes: Pokes,
+  caller: Caller,
+  req: Request,
+  res: Response,
+  options: typeof pokeStream = pokeStream,
+): void {
+  let heartbeat: NodeJS.Timeout | undefined;
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    clearInterval(heartbeat);
+    unsubscribe();
+    res.end();
+  };
+  const unsubscribe = pokes.subscribe(caller.companyId, {
+    credentialId: caller.credentialId,
+    poke: () => res.write(pokeEvent),
+    end,
+  });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    // nginx buffers answers unless told not to; a poke held in a buffer arrives at the next heartbeat.
+    'x-accel-buffering': 'no',
+  });
+  req.socket.setNoDelay(true);
+  res.write(`retry: ${options.retryMs}\n: pokes of this company's change feed\n\n${pokeEvent}`);
+  heartbeat = setInterval(() => res.write(': heartbeat\n\n'), options.heartbeatMs);
+  res.on('close', end);
+}
