@@ -19,7 +19,7 @@ import { privateDataFolder, privateFolder } from './store/private-files.ts';
 import { type HeldServiceLock, lockDataFolder } from './store/service-lock.ts';
 import { prepareSync, startSyncAgent } from './sync/agent.ts';
 import { HubTime } from './sync/hub-time.ts';
-import { createPokes } from './sync/pokes.ts';
+import { createPokes, type PokeLimits, pokeLimits } from './sync/pokes.ts';
 import { configureUpstream, refuseUpstreamKeyLocally } from './sync/state.ts';
 
 export interface ServiceOptions {
@@ -41,6 +41,10 @@ export interface ServiceOptions {
   timeouts?: Partial<ServerTimeouts>;
   /** Scheduled backups into `<data>/backups/`; the default is defaultBackupSchedule. */
   backups?: BackupSchedule;
+  /** Caps and coalescing of the hub's poke streams, for tests; the defaults are pokeLimits. */
+  pokes?: Partial<PokeLimits>;
+  /** A kiosk's pause between syncs while its hub answers, when no poke comes sooner; the default is `pollMs`. */
+  syncPollMs?: number;
 }
 
 export interface StartOptions extends ServiceOptions {
@@ -80,6 +84,7 @@ export function openService(options: ServiceOptions): Context {
     pokes: createPokes(options.database ? { postgres: options.database } : { sqlite: () => db.sqlite }, {
       log,
       random,
+      limits: { ...pokeLimits, ...options.pokes },
     }),
   };
   prepareSync(ctx);
@@ -150,7 +155,7 @@ async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock
   const worker = startWorker(ctx, jobHandlers(ctx));
   const sweeper = startRetentionSweeper(ctx);
   const backups = startBackupSchedule(ctx, options.backups ?? defaultBackupSchedule);
-  const sync = startSyncAgent(ctx);
+  const sync = startSyncAgent(ctx, { pollMs: options.syncPollMs });
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
   lock?.describe(url);

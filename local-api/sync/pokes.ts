@@ -83,7 +83,13 @@ function listenPostgres(
 
   const open = () => {
     if (stopped) return;
-    const client = new pg.Client({ connectionString: url, keepAlive: true, query_timeout: 10_000 });
+    const client = new pg.Client({
+      connectionString: url,
+      keepAlive: true,
+      query_timeout: 10_000,
+      // Named in pg_stat_activity, where an operator tells it from the store's connection.
+      application_name: 'portaria-pokes',
+    });
     let gone = false;
     const drop = (error?: unknown) => {
       if (gone) return;
@@ -166,11 +172,8 @@ function watchSqlite(database: Database.Database, changed: (companyId: string) =
 }
 
 /** The pokes of this service's companies: who subscribed, what notices the feed's writes, and their coalescing. */
-export function createPokes(
-  watch: FeedWatch,
-  deps: { log: Logger; random: Random },
-  limits: PokeLimits = pokeLimits,
-): Pokes {
+export function createPokes(watch: FeedWatch, deps: { log: Logger; random: Random; limits?: PokeLimits }): Pokes {
+  const limits = deps.limits ?? pokeLimits;
   const subscribers = new Map<string, PokeSubscriber[]>();
   /** Companies poked within the last `coalesceMs`, and whether they changed again since. */
   const windows = new Map<string, { again: boolean; timer: NodeJS.Timeout }>();

@@ -37,6 +37,7 @@ function statusOf(ctx: Context, caller: Caller) {
     lastSuccessAt: state.lastSuccessAt,
     lastAttemptAt: null,
     nextAttemptAt: null,
+    subscribed: false,
   };
   const { pending, oldestPendingAt } = pendingSummary(ctx);
   return {
@@ -51,6 +52,7 @@ function statusOf(ctx: Context, caller: Caller) {
     lastAttemptAt: shown(memory.lastAttemptAt, caller),
     nextAttemptAt: shown(memory.nextAttemptAt, caller),
     lastError: state.lastError,
+    subscribed: memory.subscribed,
     rejected: state.rejected,
     cursor: state.cursor,
     clockSkewMs: state.clockSkewMs,
