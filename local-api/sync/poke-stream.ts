@@ -14,6 +14,8 @@ export const pokeStream = {
   heartbeatMs: 20_000,
   /** How long a client following the standard waits before it reconnects (`retry:`). */
   retryMs: 2_000,
+  /** Bytes waiting for a client that does not read; past them the stream ends (it would grow without end). */
+  maxUnsentBytes: 16 * 1024,
 };
 
 /** The one event the stream carries: the company's feed moved; pull. Nothing else, no data of any row. */
@@ -32,6 +34,7 @@ export function streamPokes(
 ): void {
   let heartbeat: NodeJS.Timeout | undefined;
   let ended = false;
+  let unsubscribe = () => {};
   const end = () => {
     if (ended) return;
     ended = true;
@@ -39,11 +42,17 @@ export function streamPokes(
     unsubscribe();
     res.end();
   };
-  const unsubscribe = pokes.subscribe(caller.companyId, {
+  const send = (text: string) => {
+    if (res.writableLength > options.maxUnsentBytes) end();
+    else res.write(text);
+  };
+  unsubscribe = pokes.subscribe(caller.companyId, {
     credentialId: caller.credentialId,
-    poke: () => res.write(pokeEvent),
+    poke: () => send(pokeEvent),
     end,
   });
+  // Ended while subscribing: the service is stopping.
+  if (ended) return;
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',
@@ -52,6 +61,6 @@ export function streamPokes(
   });
   req.socket.setNoDelay(true);
   res.write(`retry: ${options.retryMs}\n: pokes of this company's change feed\n\n${pokeEvent}`);
-  heartbeat = setInterval(() => res.write(': heartbeat\n\n'), options.heartbeatMs);
+  heartbeat = setInterval(() => send(': heartbeat\n\n'), options.heartbeatMs);
   res.on('close', end);
 }

@@ -45,7 +45,7 @@ export interface Pokes {
    * command line) watches nothing.
    */
   subscribe(companyId: string, subscriber: PokeSubscriber): () => void;
-  /** Ends every stream and stops watching: the service is stopping. */
+  /** Ends every stream and stops watching, for good: the service is stopping. */
   close(): Promise<void>;
 }
 
@@ -178,6 +178,7 @@ export function createPokes(watch: FeedWatch, deps: { log: Logger; random: Rando
   /** Companies poked within the last `coalesceMs`, and whether they changed again since. */
   const windows = new Map<string, { again: boolean; timer: NodeJS.Timeout }>();
   let watching: Watch | undefined;
+  let closed = false;
 
   const tell = (companyId: string) => {
     for (const subscriber of subscribers.get(companyId) ?? []) subscriber.poke();
@@ -220,6 +221,11 @@ export function createPokes(watch: FeedWatch, deps: { log: Logger; random: Rando
 
   return {
     subscribe(companyId, subscriber) {
+      // A request that arrives while the service stops: no stream, and nothing watched again.
+      if (closed) {
+        subscriber.end();
+        return () => {};
+      }
       const own = (subscribers.get(companyId) ?? []).filter((s) => s.credentialId === subscriber.credentialId);
       // The credential's oldest streams make room first: a kiosk whose last stream died unseen reconnects at once.
       for (const stale of own.slice(0, Math.max(0, own.length - limits.perCredential + 1))) {
@@ -235,6 +241,7 @@ export function createPokes(watch: FeedWatch, deps: { log: Logger; random: Rando
       return () => remove(companyId, subscriber);
     },
     async close() {
+      closed = true;
       for (const streams of [...subscribers.values()]) for (const subscriber of streams) subscriber.end();
       subscribers.clear();
       for (const window of windows.values()) clearTimeout(window.timer);
