@@ -170,9 +170,9 @@ export function pokeReader(onPoke: () => void): (text: string) => void {
  * The kiosk's side of sync: push the outbox in bounded batches, then pull the feed page by page; again after
  * `pollMs` while the hub answers, after a growing delay with jitter while it does not. While online it also
  * holds a subscription to the hub's pokes (GET /v1/sync/pokes) and syncs at once on each; a broken subscription is
- * opened again with backoff, polling going on meanwhile. It keeps nothing that
- * matters in memory: the outbox, the cursor and the outcome live in SQLite, so a kill loses no work. One log
- * line per change between online and offline, none per retry.
+ * opened again with backoff, polling going on meanwhile. It keeps nothing that matters in memory: the outbox, the
+ * cursor and the outcome live in SQLite, so a kill loses no work. One log line per change between online and
+ * offline, none per retry.
  */
 export function startSyncAgent(ctx: Context, options: SyncAgentOptions = {}): SyncAgent {
   const interval = options.pollMs ?? pollMs;
@@ -343,13 +343,13 @@ export function startSyncAgent(ctx: Context, options: SyncAgentOptions = {}): Sy
   }
 
   /** Holds one poke stream open to the hub; each poke syncs now (after the sync under way, never beside it). */
-  async function listen(upstream: Upstream, signal: AbortSignal): Promise<void> {
+  async function listen(upstream: Upstream, own: AbortController): Promise<void> {
     const opened = await openStream(destinationPolicy(ctx), {
       url: `${upstream.url}/v1/sync/pokes`,
       headers: { authorization: `Bearer ${upstream.apiKey}`, accept: 'text/event-stream' },
       headersDeadlineMs: answerDeadlineMs,
       idleMs: pokeIdleMs,
-      signal,
+      signal: own.signal,
     }).catch((error: unknown) => {
       throw networkFailure(error);
     });
@@ -357,6 +357,7 @@ export function startSyncAgent(ctx: Context, options: SyncAgentOptions = {}): Sy
       opened.close();
       throw new UpstreamError(`hub answered ${opened.status} to the poke subscription`);
     }
+    if (stream !== own) return opened.close();
     subscribed = true;
     if (subscriptionLost) ctx.log.info({ upstream: upstream.url }, 'sync pokes subscribed again');
     subscriptionLost = false;
@@ -371,7 +372,7 @@ export function startSyncAgent(ctx: Context, options: SyncAgentOptions = {}): Sy
     const own = new AbortController();
     stream = own;
     const openedAt = device.now();
-    listen(upstream, own.signal).then(
+    listen(upstream, own).then(
       () => resubscribe(own, openedAt, new UpstreamError('the hub ended the poke stream')),
       (error: unknown) => resubscribe(own, openedAt, error),
     );
@@ -379,9 +380,11 @@ export function startSyncAgent(ctx: Context, options: SyncAgentOptions = {}): Sy
 
   /** After a stream ended: again after a pause (growing while streams keep breaking at once), unless replaced. */
   function resubscribe(own: AbortController, openedAt: number, error: unknown): void {
-    if (stream === own) stream = undefined;
+    // Ended by `unsubscribe` (stopping, or a new hub whose stream may be open already): nothing more to do.
+    if (stream !== own) return;
+    stream = undefined;
     subscribed = false;
-    if (stopped || own.signal.aborted) return;
+    if (stopped) return;
     if (!subscriptionLost) {
       const message = error instanceof UpstreamError ? error.message : String(error);
       ctx.log.warn({ error: message }, 'sync pokes lost; polling meanwhile');
@@ -403,6 +406,7 @@ export function startSyncAgent(ctx: Context, options: SyncAgentOptions = {}): Sy
   function unsubscribe(): void {
     stream?.abort();
     stream = undefined;
+    subscribed = false;
     clearTimeout(streamRetry);
     streamRetry = undefined;
     streamAttempt = 0;
