@@ -24,7 +24,7 @@ const total = Number(values.checkins);
 const pokes = !values['no-pokes'];
 
 const hub = await startService({ env: { PORTARIA_LOG_LEVEL: 'warn' } });
-const company = hub.company('Bench');
+const company = await hub.company('Bench');
 const hostId = (await client(hub.url, company.apiKey)('POST', '/v1/hosts', { name: 'Ana', email: 'ana@bench.test' }))
   .body.id as string;
 const proxy = await startFaultProxy(hub.url);

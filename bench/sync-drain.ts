@@ -39,7 +39,7 @@ function summary(latencies: number[]) {
 }
 
 const hub = await startService({ env: { PORTARIA_LOG_LEVEL: 'warn' } });
-const company = hub.company('Bench');
+const company = await hub.company('Bench');
 const proxy = await startFaultProxy(hub.url);
 const kiosk = await startKiosk(proxy.url, company.apiKey);
 const atKiosk = client(kiosk.url, kiosk.apiKey);

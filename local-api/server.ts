@@ -65,13 +65,13 @@ export interface StartOptions extends ServiceOptions {
 }
 
 /** Opens (and migrates) the data folder and assembles the context every part of the service runs on. */
-export function openService(options: ServiceOptions): Context {
+export async function openService(options: ServiceOptions): Promise<Context> {
   const dataDir = resolve(options.dataDir);
   privateDataFolder(dataDir);
   // The key first: a wrong one fails the start before the database is open.
   const secrets = secretBox(options.deviceKey ?? loadDeviceKey(dataDir));
   const log = createLogger(options.logLevel ?? process.env.PORTARIA_LOG_LEVEL ?? 'info');
-  const db = options.database ? openPostgres(options.database) : openDatabase(databaseFile(dataDir));
+  const db = options.database ? await openPostgres(options.database) : await openDatabase(databaseFile(dataDir));
   const random = options.random ?? systemRandom;
   const ctx: Context = {
     db,
@@ -81,13 +81,13 @@ export function openService(options: ServiceOptions): Context {
     log,
     dataDir,
     events: createEventBus(),
-    pokes: createPokes(options.database ? { postgres: options.database } : { sqlite: () => db.sqlite }, {
+    pokes: createPokes(options.database ? { postgres: options.database } : { sqlite: db }, {
       log,
       random,
       limits: { ...pokeLimits, ...options.pokes },
     }),
   };
-  prepareSync(ctx);
+  await prepareSync(ctx);
   return ctx;
 }
 
@@ -113,19 +113,19 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const lock = options.database ? undefined : lockDataFolder(dataDir);
   let ctx: Context | undefined;
   try {
-    ctx = openService({ ...options, dataDir });
+    ctx = await openService({ ...options, dataDir });
     return await listen(ctx, options, lock);
   } catch (error) {
-    ctx?.db.close();
+    await ctx?.db.close();
     lock?.release();
     throw error;
   }
 }
 
 async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock | undefined): Promise<RunningService> {
-  if (options.upstream) configureUpstream(ctx, options.upstream);
-  refuseUpstreamKeyLocally(ctx);
-  if (options.allowDestinations) saveAllowedDestinations(ctx, options.allowDestinations);
+  if (options.upstream) await configureUpstream(ctx, options.upstream);
+  await refuseUpstreamKeyLocally(ctx);
+  if (options.allowDestinations) await saveAllowedDestinations(ctx, options.allowDestinations);
   for (const rule of writeRules(ctx)) ctx.events.addRule(rule);
   for (const listener of eventListeners(ctx)) ctx.events.subscribe(listener);
   const app = createApp(ctx, { trustProxy: options.trustProxy ?? [] });
@@ -152,10 +152,10 @@ async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock
   });
   const address = server.address() as AddressInfo;
   registerOwnPort(ctx.db, address.port);
-  const worker = startWorker(ctx, jobHandlers(ctx));
+  const worker = await startWorker(ctx, jobHandlers(ctx));
   const sweeper = startRetentionSweeper(ctx);
   const backups = startBackupSchedule(ctx, options.backups ?? defaultBackupSchedule);
-  const sync = startSyncAgent(ctx, { pollMs: options.syncPollMs });
+  const sync = await startSyncAgent(ctx, { pollMs: options.syncPollMs });
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
   lock?.describe(url);
@@ -179,9 +179,9 @@ async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock
         });
         sweeper.stop();
         await Promise.all([worker.stop(), backups.stop()]);
-        flushReads(ctx.db);
+        await flushReads(ctx.db);
       } finally {
-        ctx.db.close();
+        await ctx.db.close();
         lock?.release();
       }
     },

@@ -1,9 +1,9 @@
-import type Database from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import { ApiError } from '../http/errors.ts';
 import { retryDelay } from '../queue/retry.ts';
 import type { Random } from '../rules/ids.ts';
+import type { Db } from '../store/db.ts';
 
 /*
  * Pokes, as Replicache has them: a hub tells the kiosks subscribed to a company that its change feed moved, and
@@ -49,8 +49,8 @@ export interface Pokes {
   close(): Promise<void>;
 }
 
-/** Where the feed's writes are noticed: a PostgreSQL URL, or the SQLite connection of this process. */
-export type FeedWatch = { postgres: string } | { sqlite: () => Database.Database | undefined };
+/** Where the feed's writes are noticed: a PostgreSQL URL, or the SQLite database of this process. */
+export type FeedWatch = { postgres: string } | { sqlite: Db };
 
 /** The longest pause between attempts to LISTEN again while the database is away. */
 const listenRetryCapMs = 30_000;
@@ -64,9 +64,10 @@ interface Watch {
 }
 
 /**
- * The LISTEN connection of this process: node-postgres, asynchronous, apart from the store's own connection (which
- * would only see notifications between its statements). Dropped, it is opened again with backoff, and then every
- * subscribed company is poked: what was notified meanwhile is lost.
+ * The LISTEN connection of this process: node-postgres, outside the store's pool (a session that waits for
+ * notifications cannot be lent to requests). Dropped, it is opened again with backoff, and then every subscribed
+ * company is poked: what was notified meanwhile is lost. The driver is loaded with the first stream, as the store
+ * loads it: a kiosk never needs it.
  */
 function listenPostgres(
   url: string,
@@ -81,9 +82,10 @@ function listenPostgres(
   let ping: NodeJS.Timeout | undefined;
   let lostLogged = false;
 
-  const open = () => {
+  const open = async () => {
+    const { default: driver } = await import('pg');
     if (stopped) return;
-    const client = new pg.Client({
+    const client = new driver.Client({
       connectionString: url,
       keepAlive: true,
       query_timeout: 10_000,
@@ -102,7 +104,7 @@ function listenPostgres(
         deps.log.warn({ err: error }, 'sync pokes: LISTEN connection lost; listening again with backoff');
         lostLogged = true;
       }
-      retry = setTimeout(open, retryDelay(attempt++, deps.random, listenRetryCapMs));
+      retry = setTimeout(start, retryDelay(attempt++, deps.random, listenRetryCapMs));
       retry.unref();
     };
     client.on('error', drop);
@@ -126,7 +128,10 @@ function listenPostgres(
         if (again) reconnected();
       }, drop);
   };
-  open();
+  const start = () => {
+    open().catch((error: unknown) => deps.log.error({ err: error }, 'sync pokes: cannot load the PostgreSQL driver'));
+  };
+  start();
   return {
     async stop() {
       stopped = true;
@@ -140,14 +145,18 @@ function listenPostgres(
 /**
  * The SQLite watch: a TEMP trigger lives on this connection only, so the command line writing the same file is not
  * burdened with it (its writes reach the kiosks at their next poll). The function it calls only notes the company;
- * the note is told once no transaction is open, so a kiosk never pulls before the write is readable.
+ * the note is told once no transaction is open, so a kiosk never pulls before the write is readable. The trigger is
+ * created through the store, outside any request's transaction (one that rolled back would take it along).
  */
-function watchSqlite(database: Database.Database, changed: (companyId: string) => void): Watch {
+function watchSqlite(db: Db, log: Logger, changed: (companyId: string) => void): Watch | undefined {
+  const database = db.sqlite;
+  if (!database) return undefined;
   const written = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
   const tell = () => {
     timer = undefined;
-    if (!database.open) return;
+    if (stopped || !database.open) return;
     if (database.inTransaction) {
       timer = setTimeout(tell, transactionPollMs);
       return;
@@ -157,16 +166,20 @@ function watchSqlite(database: Database.Database, changed: (companyId: string) =
     for (const companyId of companies) changed(companyId);
   };
   database.function('portaria_feed_written', { deterministic: false }, (companyId: unknown) => {
+    if (stopped) return null;
     if (typeof companyId === 'string') written.add(companyId);
     timer ??= setTimeout(tell, 0);
     return null;
   });
-  database.exec(`CREATE TEMP TRIGGER IF NOT EXISTS portaria_feed_poke AFTER INSERT ON main.sync_changes
-    BEGIN SELECT portaria_feed_written(NEW.companyId); END`);
+  db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS portaria_feed_poke AFTER INSERT ON main.sync_changes
+    BEGIN SELECT portaria_feed_written(NEW.companyId); END`).catch((error: unknown) =>
+    log.error({ err: error }, 'sync pokes: cannot watch the change feed; kiosks will poll'),
+  );
   return {
+    // The trigger goes with the connection, which the service closes next; its calls are ignored meanwhile.
     async stop() {
+      stopped = true;
       clearTimeout(timer);
-      if (database.open) database.exec('DROP TRIGGER IF EXISTS temp.portaria_feed_poke');
     },
   };
 }
@@ -209,8 +222,7 @@ export function createPokes(watch: FeedWatch, deps: { log: Logger; random: Rando
         for (const companyId of subscribers.keys()) changed(companyId);
       });
     }
-    const database = watch.sqlite();
-    return database ? watchSqlite(database, changed) : undefined;
+    return watchSqlite(watch.sqlite, deps.log, changed);
   };
 
   const remove = (companyId: string, subscriber: PokeSubscriber) => {

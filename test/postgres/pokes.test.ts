@@ -52,24 +52,24 @@ async function checkIn(kiosk: Kiosk, id: string): Promise<void> {
 
 before(async () => {
   if (withoutPostgres) return;
-  database = freshDatabase('pokes');
+  database = await freshDatabase('pokes');
   const [first, second] = [tempDir(), tempDir()];
   hubs.push(await startService({ dataDir: first, database }));
   copyFileSync(join(first, 'device.key'), join(second, 'device.key'));
   hubs.push(await startService({ dataDir: second, database }));
   company = JSON.parse(
-    runCli(['company', 'create', '--data', first, '--name', 'Acme'], { PORTARIA_DATABASE: database }),
+    await runCli(['company', 'create', '--data', first, '--name', 'Acme'], { PORTARIA_DATABASE: database }),
   );
   const hub = client(hubs[0]?.url ?? '', company.apiKey);
   hostId = (await hub('POST', '/v1/hosts', { name: 'Ana', email: 'ana@acme.test' })).body.id;
-  db = openPostgres(database);
+  db = await openPostgres(database);
 });
 
 after(async () => {
   for (const kiosk of kiosks) await kiosk.stop();
   for (const proxy of proxies) await proxy.close();
   for (const hub of hubs) await hub.stop();
-  db?.close();
+  await db?.close();
 });
 
 test('a check-in pushed to one hub process pokes the kiosk subscribed to the other, also after its LISTEN drops', {
@@ -92,11 +92,15 @@ test('a check-in pushed to one hub process pokes the kiosk subscribed to the oth
   assert.ok(!b.proxy.log.some((e) => e.path === '/v1/sync/push'), 'the second process applied nothing itself');
 
   // The server ends every process's LISTEN connection; each opens one again and misses nothing after.
-  const listening = () =>
-    db.prepare("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'portaria-pokes'").pluck().get();
-  assert.equal(listening(), 2);
-  db.prepare("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'portaria-pokes'").all();
-  await waitFor('both processes to LISTEN again', async () => listening() === 2, 30_000);
+  const listening = async () =>
+    Number(
+      await db.prepare("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'portaria-pokes'").pluck().get(),
+    );
+  assert.equal(await listening(), 2);
+  await db
+    .prepare("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'portaria-pokes'")
+    .all();
+  await waitFor('both processes to LISTEN again', async () => (await listening()) === 2, 30_000);
 
   const second = '00000000-0000-4000-8000-0000000b0002';
   await checkIn(a.kiosk, second);

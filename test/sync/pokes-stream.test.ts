@@ -23,7 +23,7 @@ before(async () => {
     timeouts,
     pokes: { perCredential: 3, perCompany: 2 },
   });
-  apiKey = createCompany(service.ctx, { name: 'Acme' }).apiKey;
+  apiKey = (await createCompany(service.ctx, { name: 'Acme' })).apiKey;
 });
 
 after(async () => {
@@ -118,7 +118,7 @@ test('only the roles that read the feed subscribe, and a company has a bounded n
 test("the service's stop ends its streams cleanly", { timeout: 30_000 }, async () => {
   const otherDir = tempDir();
   const other = await startService({ port: 0, dataDir: otherDir, logLevel: 'silent' });
-  const key = createCompany(other.ctx, { name: 'Beta' }).apiKey;
+  const key = (await createCompany(other.ctx, { name: 'Beta' })).apiKey;
   const stream = await fetch(`${other.url}/v1/sync/pokes`, { headers: { authorization: `Bearer ${key}` } });
   const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
   await reader.read();

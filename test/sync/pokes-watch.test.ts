@@ -13,13 +13,16 @@ import { createPokes, type PokeSubscriber } from '../../local-api/sync/pokes.ts'
 import { seededRandom, testContext } from '../helpers/context.ts';
 import { callerOf } from '../helpers/sync.ts';
 
-const ctx = testContext();
-after(() => ctx.pokes.close().then(() => ctx.db.close()));
+const ctx = await testContext();
+after(async () => {
+  await ctx.pokes.close();
+  await ctx.db.close();
+});
 
-const acme = createCompany(ctx, { name: 'Acme' });
-const beta = createCompany(ctx, { name: 'Beta' });
-const acmeAdmin = callerOf(ctx, acme.apiKey);
-const betaAdmin = callerOf(ctx, beta.apiKey);
+const acme = await createCompany(ctx, { name: 'Acme' });
+const beta = await createCompany(ctx, { name: 'Beta' });
+const acmeAdmin = await callerOf(ctx, acme.apiKey);
+const betaAdmin = await callerOf(ctx, beta.apiKey);
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -52,14 +55,19 @@ test("a write pokes its company's subscribers once committed, and no other compa
   const stopAcme = ctx.pokes.subscribe(acme.id, acmeKiosk.subscriber);
   const stopBeta = ctx.pokes.subscribe(beta.id, betaKiosk.subscriber);
   try {
-    const sqlite = ctx.db.sqlite;
-    assert.ok(sqlite);
     // A transaction held open: its write is not readable yet, so nobody is told to pull it.
-    sqlite.exec('BEGIN IMMEDIATE');
-    createHost(ctx, acmeAdmin, { name: 'Ana', email: 'ana@acme.test' });
+    let commit = () => {};
+    const held = new Promise<void>((resolve) => {
+      commit = resolve;
+    });
+    const writing = ctx.db.transaction(async () => {
+      await createHost(ctx, acmeAdmin, { name: 'Ana', email: 'ana@acme.test' });
+      await held;
+    });
     await settle(100);
     assert.equal(acmeKiosk.seen.pokes, 0, 'told before the commit');
-    sqlite.exec('COMMIT');
+    commit();
+    await writing;
     await until('the poke after the commit', () => acmeKiosk.seen.pokes === 1);
     await settle(100);
     assert.equal(betaKiosk.seen.pokes, 0, "another company's write reached Beta's subscriber");
@@ -74,8 +82,7 @@ test('a burst of writes is one poke at once and one at the end of the window', a
   const stop = ctx.pokes.subscribe(beta.id, kiosk.subscriber);
   try {
     for (let i = 0; i < 20; i++) {
-      createHost(ctx, betaAdmin, { name: `Host ${i}`, email: `host${i}@beta.test` });
-      await new Promise((resolve) => setImmediate(resolve));
+      await createHost(ctx, betaAdmin, { name: `Host ${i}`, email: `host${i}@beta.test` });
     }
     await until('the first poke', () => kiosk.seen.pokes >= 1);
     await settle(200);
@@ -86,8 +93,9 @@ test('a burst of writes is one poke at once and one at the end of the window', a
 });
 
 test("a credential's streams past its cap end its oldest; a company's past its cap are refused", async () => {
+  const other = await testContext();
   const pokes = createPokes(
-    { sqlite: () => undefined },
+    { sqlite: other.db },
     {
       log: createLogger('silent'),
       random: seededRandom(),
@@ -115,5 +123,7 @@ test("a credential's streams past its cap end its oldest; a company's past its c
     pokes.subscribe(beta.id, counter('kiosk-3').subscriber);
   } finally {
     await pokes.close();
+    await other.pokes.close();
+    await other.db.close();
   }
 });

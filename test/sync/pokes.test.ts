@@ -57,8 +57,8 @@ const pulls = (proxy: FaultProxy) => proxy.log.filter((entry) => entry.path.star
 
 before(async () => {
   hub = await startService();
-  acme = hub.company('Acme');
-  beta = hub.company('Beta');
+  acme = await hub.company('Acme');
+  beta = await hub.company('Beta');
   hostId = (await client(hub.url, acme.apiKey)('POST', '/v1/hosts', { name: 'Ana', email: 'ana@acme.test' })).body.id;
 });
 
