@@ -54,16 +54,16 @@ test("a write pokes its company's subscribers once committed, and no other compa
   const betaKiosk = counter();
   const stopAcme = ctx.pokes.subscribe(acme.id, acmeKiosk.subscriber);
   const stopBeta = ctx.pokes.subscribe(beta.id, betaKiosk.subscriber);
+  // A transaction held open: its write is not readable yet, so nobody is told to pull it.
+  let commit = () => {};
+  const held = new Promise<void>((resolve) => {
+    commit = resolve;
+  });
+  const writing = ctx.db.transaction(async () => {
+    await createHost(ctx, acmeAdmin, { name: 'Ana', email: 'ana@acme.test' });
+    await held;
+  });
   try {
-    // A transaction held open: its write is not readable yet, so nobody is told to pull it.
-    let commit = () => {};
-    const held = new Promise<void>((resolve) => {
-      commit = resolve;
-    });
-    const writing = ctx.db.transaction(async () => {
-      await createHost(ctx, acmeAdmin, { name: 'Ana', email: 'ana@acme.test' });
-      await held;
-    });
     await settle(100);
     assert.equal(acmeKiosk.seen.pokes, 0, 'told before the commit');
     commit();
@@ -72,6 +72,8 @@ test("a write pokes its company's subscribers once committed, and no other compa
     await settle(100);
     assert.equal(betaKiosk.seen.pokes, 0, "another company's write reached Beta's subscriber");
   } finally {
+    commit();
+    await writing;
     stopAcme();
     stopBeta();
   }
