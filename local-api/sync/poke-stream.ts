@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
+import type { Context } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
-import type { Pokes } from './pokes.ts';
+import { credentialLive } from '../credentials/store.ts';
 
 /*
  * GET /v1/sync/pokes as server-sent events. Written by hand rather than with better-sse: the stream is four kinds
@@ -10,8 +11,6 @@ import type { Pokes } from './pokes.ts';
  */
 
 export const pokeStream = {
-  /** A comment this often keeps proxies and the kiosk from taking the quiet stream for a dead one. */
-  heartbeatMs: 20_000,
   /** How long a client following the standard waits before it reconnects (`retry:`). */
   retryMs: 2_000,
   /** Bytes waiting for a client that does not read; past them the stream ends (it would grow without end). */
@@ -23,10 +22,12 @@ const pokeEvent = 'event: poke\ndata: changed\n\n';
 
 /**
  * Opens the caller's company's stream: refused 429 TOO_MANY_STREAMS past the company's cap, before anything is
- * sent. The first event is a poke, so a kiosk that subscribes pulls what changed while it was not subscribed.
+ * sent. The first event is a poke, so a kiosk that subscribes pulls what changed while it was not subscribed. A
+ * heartbeat comment follows every `heartbeatMs` (pokes.ts), once the caller's credential is found still live: a
+ * revoked one's stream ends there, as its next request would be refused.
  */
 export function streamPokes(
-  pokes: Pokes,
+  ctx: Context,
   caller: Caller,
   req: Request,
   res: Response,
@@ -46,7 +47,7 @@ export function streamPokes(
     if (res.writableLength > options.maxUnsentBytes) end();
     else res.write(text);
   };
-  unsubscribe = pokes.subscribe(caller.companyId, {
+  unsubscribe = ctx.pokes.subscribe(caller.companyId, {
     credentialId: caller.credentialId,
     poke: () => send(pokeEvent),
     end,
@@ -61,6 +62,12 @@ export function streamPokes(
   });
   req.socket.setNoDelay(true);
   res.write(`retry: ${options.retryMs}\n: pokes of this company's change feed\n\n${pokeEvent}`);
-  heartbeat = setInterval(() => send(': heartbeat\n\n'), options.heartbeatMs);
+  heartbeat = setInterval(() => {
+    credentialLive(ctx, caller.credentialId).then(
+      (live) => (live ? send(': heartbeat\n\n') : end()),
+      // The database away for a moment is no reason to drop a kiosk: the next heartbeat asks again.
+      () => send(': heartbeat\n\n'),
+    );
+  }, ctx.pokes.limits.heartbeatMs);
   res.on('close', end);
 }

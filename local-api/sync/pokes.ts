@@ -27,9 +27,14 @@ export interface PokeLimits {
   perCredential: number;
   /** Streams of one company in this process; a new one past it is refused 429 TOO_MANY_STREAMS. */
   perCompany: number;
+  /**
+   * A comment this often on every stream keeps proxies and the kiosk from taking a quiet stream for a dead one; at
+   * each, a stream whose credential was revoked or expired meanwhile is ended.
+   */
+  heartbeatMs: number;
 }
 
-export const pokeLimits: PokeLimits = { coalesceMs: 50, perCredential: 2, perCompany: 200 };
+export const pokeLimits: PokeLimits = { coalesceMs: 50, perCredential: 2, perCompany: 200, heartbeatMs: 20_000 };
 
 /** One open stream: told when its company's feed moved, ended when replaced or when the service stops. */
 export interface PokeSubscriber {
@@ -39,6 +44,7 @@ export interface PokeSubscriber {
 }
 
 export interface Pokes {
+  readonly limits: PokeLimits;
   /**
    * Registers a stream of the company (refused with TOO_MANY_STREAMS past `perCompany`); answers the function that
    * removes it. The first subscription starts watching the feed: a service no kiosk subscribes to (a kiosk, the
@@ -232,6 +238,7 @@ export function createPokes(watch: FeedWatch, deps: { log: Logger; random: Rando
   };
 
   return {
+    limits,
     subscribe(companyId, subscriber) {
       // A request that arrives while the service stops: no stream, and nothing watched again.
       if (closed) {

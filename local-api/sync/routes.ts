@@ -113,7 +113,7 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       roles: roles.sync,
       produces: ['text/event-stream'],
       errors: ['TOO_MANY_STREAMS'],
-      handle: ({ req, res, caller }) => streamPokes(ctx.pokes, caller, req, res),
+      handle: ({ req, res, caller }) => streamPokes(ctx, caller, req, res),
     }),
     route({
       method: 'post',

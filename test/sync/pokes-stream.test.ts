@@ -21,7 +21,7 @@ before(async () => {
     dataDir,
     logLevel: 'silent',
     timeouts,
-    pokes: { perCredential: 3, perCompany: 2 },
+    pokes: { perCredential: 3, perCompany: 2, heartbeatMs: 200 },
   });
   apiKey = (await createCompany(service.ctx, { name: 'Acme' })).apiKey;
 });
@@ -87,6 +87,7 @@ test('the stream is unbuffered server-sent events that start with a poke and out
     assert.equal(reply.status, 200);
     await stream.until('the poke of the write', () => stream.pokes() === 2);
     assert.equal(stream.ended(), false);
+    assert.match(stream.text(), /\n: heartbeat\n\n/);
   } finally {
     stream.close();
     await stream.reading.catch(() => undefined);
@@ -112,6 +113,20 @@ test('only the roles that read the feed subscribe, and a company has a bounded n
     first.close();
     second.close();
     await Promise.all([first.reading, second.reading].map((p) => p.catch(() => undefined)));
+  }
+});
+
+test('a stream ends at the heartbeat after its credential is revoked', { timeout: 30_000 }, async () => {
+  const admin = client(service.url, apiKey);
+  const made = (await admin('POST', '/v1/credentials', { role: 'sync', label: 'Kiosk 2' })).body;
+  const stream = await openStream(made.key);
+  try {
+    await stream.until('the first poke', () => stream.pokes() === 1);
+    assert.equal((await admin('DELETE', `/v1/credential/${made.id}`)).status, 200);
+    await stream.until('the stream to end', () => stream.ended());
+  } finally {
+    stream.close();
+    await stream.reading.catch(() => undefined);
   }
 });
 

@@ -9,7 +9,7 @@ import { createCompany } from '../../local-api/companies/store.ts';
 import { createHost } from '../../local-api/hosts/store.ts';
 import { ApiError } from '../../local-api/http/errors.ts';
 import { createLogger } from '../../local-api/log.ts';
-import { createPokes, type PokeSubscriber } from '../../local-api/sync/pokes.ts';
+import { createPokes, type PokeSubscriber, pokeLimits } from '../../local-api/sync/pokes.ts';
 import { seededRandom, testContext } from '../helpers/context.ts';
 import { callerOf } from '../helpers/sync.ts';
 
@@ -101,7 +101,7 @@ test("a credential's streams past its cap end its oldest; a company's past its c
     {
       log: createLogger('silent'),
       random: seededRandom(),
-      limits: { coalesceMs: 50, perCredential: 2, perCompany: 3 },
+      limits: { ...pokeLimits, perCredential: 2, perCompany: 3 },
     },
   );
   try {
