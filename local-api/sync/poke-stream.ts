@@ -44,6 +44,8 @@ export function streamPokes(
     res.end();
   };
   const send = (text: string) => {
+    // A heartbeat's credential check may answer after the stream ended.
+    if (ended) return;
     if (res.writableLength > options.maxUnsentBytes) end();
     else res.write(text);
   };
