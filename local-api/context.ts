@@ -5,6 +5,7 @@ import type { EventBus } from './events.ts';
 import type { Random } from './rules/ids.ts';
 import type { SecretBox } from './secrets/box.ts';
 import type { Db } from './store/db.ts';
+import type { Pokes } from './sync/pokes.ts';
 
 export interface Clock {
   now(): number;
@@ -21,6 +22,8 @@ export interface Context {
   events: EventBus;
   /** What the service keeps in memory while it runs (`createRuntime`). */
   runtime: Runtime;
+  /** The kiosks subscribed to this service's change feed, told when it moves (sync/pokes.ts). */
+  pokes: Pokes;
 }
 
 /**
