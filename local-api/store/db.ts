@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import type { Db, Engine } from './engine.ts';
-import { PostgresDb } from './postgres.ts';
+import { PostgresDb, PostgresError } from './postgres.ts';
 import { SqliteDb } from './sqlite.ts';
 
 export type { Db, Engine, RunResult, SqlStatement } from './engine.ts';
@@ -61,6 +61,16 @@ export async function openDatabase(file: string, migrations = loadMigrations()):
 }
 
 export const isPostgresUrl = (location: string): boolean => /^postgres(ql)?:\/\//.test(location);
+
+/** SQLSTATEs of a transaction's own failure: a conflict lost to another transaction, or a transaction it aborted. */
+const transactionFailures = new Set(['40001', '40P01', '25P02']);
+
+/**
+ * Whether an error is the transaction's failure rather than its work's: a conflict the store answers by running the
+ * transaction again (PostgreSQL), which work that catches its own errors must let through.
+ */
+export const isTransactionFailure = (error: unknown): boolean =>
+  error instanceof PostgresError && transactionFailures.has(error.code);
 
 /**
  * Opens (and migrates) a PostgreSQL database: `postgres://user:password@host:port/database`. Several hub processes

@@ -2,6 +2,7 @@ import { type Context, inTransaction, joiningNested, withMemo } from '../context
 import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import { validate } from '../http/fields.ts';
+import { isTransactionFailure } from '../store/db.ts';
 import { jsonTextElements, prepared } from '../store/rows.ts';
 import { compareHlc } from './hlc.ts';
 import { type MutationKind, mutationKinds } from './mutations.ts';
@@ -70,7 +71,9 @@ async function applyOne(
     try {
       await kind.apply(ctx, replaying, args, mutation.hlc);
       return undefined;
-    } catch {
+    } catch (error) {
+      // A conflict lost to another transaction is the batch's, which the store runs again, not the mutation's.
+      if (isTransactionFailure(error)) throw error;
       throw new FailedAlone();
     }
   }
@@ -78,6 +81,7 @@ async function applyOne(
     await inTransaction(ctx, () => kind.apply(ctx, replaying, args, mutation.hlc));
     return undefined;
   } catch (error) {
+    if (isTransactionFailure(error)) throw error;
     if (error instanceof ApiError) return error.type;
     // Not the kiosk's fault, but retrying would meet the same fault: kept as rejected, with its arguments.
     ctx.log.error({ err: error, mutation: mutation.name }, 'sync mutation failed');
