@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { baselineTree, beforePostgres, seededAt } from './baseline.ts';
 import { type ComparisonRun, compareWithCeiling, hotIds } from './compare.ts';
-import { measureHubs } from './hub.ts';
+import { measureHubs } from './hub/arrangements.ts';
 import { runIntegrationScripts, type ScriptResult } from './integration.ts';
 import { unindexedQueryFields } from './plans.ts';
 import { measureRenderer, type RendererResult } from './renderer.ts';

@@ -1,6 +1,6 @@
 /** Each part of the run as a section of the table and as named figures for the JSON line. */
 import type { ComparisonRun } from './compare.ts';
-import type { HubFigures, HubOutcome, HubPlan, HubRun } from './hub.ts';
+import type { HubFigures, HubOutcome, HubPlan, HubRun } from './hub/arrangements.ts';
 import type { ScriptResult } from './integration.ts';
 import type { LoadFigures } from './load.ts';
 import type { UnindexedField } from './plans.ts';

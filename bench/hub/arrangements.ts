@@ -6,10 +6,8 @@
  * The cluster is this run's own (test/helpers/postgres.ts `startCluster`), in a temporary folder.
  */
 
-import { execFileSync } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
-import { Agent } from 'node:http';
 import { join } from 'node:path';
 import {
   type Cluster,
@@ -17,9 +15,10 @@ import {
   dropDatabase,
   startCluster,
   transactionCounts,
-} from '../test/helpers/postgres.ts';
-import { type LatencyFigures, latencyOf, requestOnce } from './load.ts';
-import { repoRoot, type ServerProcess, startPortaria } from './servers.ts';
+} from '../../test/helpers/postgres.ts';
+import type { LatencyFigures } from '../load.ts';
+import { type ServerProcess, startPortaria } from '../servers.ts';
+import { createCompany, newKiosks, pullAll, pushAll } from './simulated-kiosks.ts';
 
 export interface HubPlan {
   /** Simulated kiosks, spread evenly over `companies` companies. */
@@ -63,137 +62,6 @@ export interface HubRun {
   postgresTwo: HubOutcome;
 }
 
-interface Company {
-  id: string;
-  apiKey: string;
-}
-
-const cliPath = join(repoRoot, 'main/cli/portaria.mjs');
-
-/** Creates a company with the command line (as an operator does), on the data folder's SQLite or on `database`. */
-function createCompany(dataDir: string, database: string | undefined, name: string): Company {
-  const args = ['company', 'create', '--data', dataDir, '--name', name, '--timezone', 'UTC'];
-  if (database) args.push('--database', database);
-  const made = JSON.parse(execFileSync(process.execPath, [cliPath, ...args], { encoding: 'utf8' })) as Company;
-  return { id: made.id, apiKey: made.apiKey };
-}
-
-/** A kiosk as the hub sees it: its client id, its next mutation id, its clock, its company's key. */
-interface Kiosk {
-  clientId: string;
-  node: string;
-  company: Company;
-  nextId: number;
-  /** The visits it checked in and has not checked out yet. */
-  inside: string[];
-}
-
-function hlc(node: string, counter: number): string {
-  return `${String(Date.now()).padStart(15, '0')}-${(counter % 0x10000).toString(16).padStart(4, '0')}-${node}`;
-}
-
-/**
- * The kiosk's next batch, as its outbox makes them: a walk-in's check-in, then the check-out of the visitor who came
- * in before (every other mutation), so the hub runs both of a kiosk's busiest mutations.
- */
-function nextBatch(kiosk: Kiosk, size: number) {
-  const mutations = [];
-  for (let i = 0; i < size; i++) {
-    const id = kiosk.nextId++;
-    const at = new Date().toISOString();
-    const leaving = i % 2 === 1 ? kiosk.inside.shift() : undefined;
-    if (leaving) {
-      mutations.push({
-        id,
-        name: 'visit.checkout',
-        hlc: hlc(kiosk.node, id),
-        args: { id: leaving, checkout: { checkoutAt: at } },
-      });
-    } else {
-      const visit = randomUUID();
-      kiosk.inside.push(visit);
-      mutations.push({
-        id,
-        name: 'visit.checkin',
-        hlc: hlc(kiosk.node, id),
-        args: { visit: { id: visit, checkinAt: at }, visitor: { name: `Bench Visitor ${id}` } },
-      });
-    }
-  }
-  return { clientId: kiosk.clientId, mutations };
-}
-
-type Send = (method: 'GET' | 'POST', path: string, body?: string) => Promise<{ status: number; body: string }>;
-
-/**
- * Runs `each` for every kiosk at once, over one kept-alive agent; `send` makes a request to the kiosk's process
- * (`urlOf`) with its company's key and records its latency. Answers the elapsed seconds and the latencies.
- */
-async function everyKiosk(
-  kiosks: Kiosk[],
-  urlOf: (i: number) => string,
-  each: (kiosk: Kiosk, send: Send) => Promise<void>,
-): Promise<{ seconds: number; latency: LatencyFigures }> {
-  const agent = new Agent({ keepAlive: true });
-  const durations: number[] = [];
-  const started = performance.now();
-  try {
-    await Promise.all(
-      kiosks.map((kiosk, i) =>
-        each(kiosk, async (method, path, body) => {
-          const sent = performance.now();
-          const options = body === undefined ? { agent } : { agent, body };
-          const reply = await requestOnce(urlOf(i), method, path, kiosk.company.apiKey, options);
-          durations.push(performance.now() - sent);
-          return reply;
-        }),
-      ),
-    );
-  } finally {
-    agent.destroy();
-  }
-  return { seconds: (performance.now() - started) / 1000, latency: latencyOf(durations) };
-}
-
-/** Each kiosk pushes its batches one after the other, all kiosks at once. */
-async function pushAll(kiosks: Kiosk[], plan: HubPlan, urlOf: (i: number) => string) {
-  let applied = 0;
-  let failures = 0;
-  const run = await everyKiosk(kiosks, urlOf, async (kiosk, send) => {
-    for (let b = 0; b < plan.batchesPerKiosk; b++) {
-      const reply = await send('POST', '/v1/sync/push', JSON.stringify(nextBatch(kiosk, plan.batchSize)));
-      if (reply.status !== 200) throw new Error(`push answered ${reply.status}: ${reply.body.slice(0, 300)}`);
-      const results = (JSON.parse(reply.body) as { results: { result: string }[] }).results;
-      const ok = results.filter((r) => r.result === 'applied').length;
-      applied += ok;
-      failures += results.length - ok;
-    }
-  });
-  return { perSecond: applied / run.seconds, latency: run.latency, applied, failures };
-}
-
-/** Each kiosk pulls full passes of its company's feed (from no cursor to the end), for `seconds`. */
-async function pullAll(kiosks: Kiosk[], seconds: number, urlOf: (i: number) => string) {
-  let rows = 0;
-  let failures = 0;
-  const until = performance.now() + seconds * 1000;
-  const run = await everyKiosk(kiosks, urlOf, async (kiosk, send) => {
-    let since: string | undefined;
-    while (performance.now() < until) {
-      const query = `limit=500&clientId=${kiosk.clientId}${since ? `&since=${encodeURIComponent(since)}` : ''}`;
-      const reply = await send('GET', `/v1/sync/changes?${query}`);
-      if (reply.status !== 200) {
-        failures++;
-        continue;
-      }
-      const page = JSON.parse(reply.body) as { changes: unknown[]; cursor: string; hasMore: boolean };
-      rows += page.changes.length;
-      since = page.hasMore ? page.cursor : undefined;
-    }
-  });
-  return { perSecond: rows / run.seconds, latency: run.latency, failures };
-}
-
 /**
  * Starts `processes` hub processes on one database (SQLite: the data folder's, one process only), makes the
  * companies and the kiosks, pushes, pulls, stops.
@@ -223,13 +91,7 @@ async function measureArrangement(
       copyFileSync(join(dirs[0] as string, 'device.key'), join(dir, 'device.key'));
       servers.push(await startPortaria(dir, [], { serveArgs }));
     }
-    const kiosks: Kiosk[] = Array.from({ length: plan.kiosks }, (_, i) => ({
-      clientId: `bench-kiosk-${i}-${randomBytes(4).toString('hex')}`,
-      node: randomBytes(8).toString('hex'),
-      company: companies[i % companies.length] as Company,
-      nextId: 1,
-      inside: [],
-    }));
+    const kiosks = newKiosks(plan.kiosks, companies);
     const urlOf = (i: number) => (servers[i % servers.length] as ServerProcess).url;
     const cpuBefore = servers.reduce((sum, s) => sum + s.cpuMs(), 0);
     const pushed = await pushAll(kiosks, plan, urlOf);
