@@ -113,16 +113,20 @@ export async function everyKiosk(
   return { seconds: (performance.now() - started) / 1000, latency: latencyOf(durations) };
 }
 
-/** Each kiosk pushes its batches one after the other, all kiosks at once. */
+/**
+ * Each kiosk pushes its batches one after the other, all kiosks at once; with `seconds`, no kiosk starts a batch
+ * after that time (a slow hub is measured in bounded time).
+ */
 export async function pushAll(
   kiosks: Kiosk[],
-  plan: { batchesPerKiosk: number; batchSize: number },
+  plan: { batchesPerKiosk: number; batchSize: number; seconds?: number },
   urlOf: (i: number) => string,
 ) {
   let applied = 0;
   let failures = 0;
+  const until = performance.now() + (plan.seconds ?? Number.POSITIVE_INFINITY) * 1000;
   const run = await everyKiosk(kiosks, urlOf, async (kiosk, send) => {
-    for (let b = 0; b < plan.batchesPerKiosk; b++) {
+    for (let b = 0; b < plan.batchesPerKiosk && performance.now() < until; b++) {
       const reply = await send('POST', '/v1/sync/push', JSON.stringify(nextBatch(kiosk, plan.batchSize)));
       if (reply.status !== 200) throw new Error(`push answered ${reply.status}: ${reply.body.slice(0, 300)}`);
       const results = (JSON.parse(reply.body) as { results: { result: string }[] }).results;
