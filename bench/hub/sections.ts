@@ -219,7 +219,9 @@ export function firstSyncPart(run: Outcome<FirstSyncFigures>): Part {
         `hub (seeded in SQL in ${shown(run.seedSeconds)} s)`,
       rows: [
         {
-          measure: `until the kiosk's first sync ended, s (${run.keptVisits.toLocaleString('en-US')} visits kept)`,
+          measure:
+            `until the kiosk's first sync ended, s (visits kept by the full pass ${run.keptVisits.toLocaleString('en-US')}, ` +
+            `received ${run.receivedVisits.toLocaleString('en-US')})`,
           portaria: shown(run.firstSyncSeconds),
           reference: '',
         },
@@ -230,6 +232,7 @@ export function firstSyncPart(run: Outcome<FirstSyncFigures>): Part {
       first_sync_visits: run.visits,
       first_sync_seconds: run.firstSyncSeconds,
       first_sync_kept_visits: run.keptVisits,
+      first_sync_received_visits: run.receivedVisits,
       first_sync_statements: run.statements,
       first_sync_seed_seconds: run.seedSeconds,
     },
