@@ -18,18 +18,18 @@ export interface HubBenchPlan {
 
 export const quickPlan: HubBenchPlan = {
   throughput: {
-    kiosks: 6,
+    kiosks: 4,
     companies: 2,
-    batchSize: 100,
-    batchesPerKiosk: 3,
-    pushSeconds: 8,
-    pullSeconds: 2,
-    idlePolls: 10,
-    idleProbeSeconds: 1,
+    batchSize: 50,
+    batchesPerKiosk: 2,
+    pushSeconds: 3,
+    pullSeconds: 1,
+    idlePolls: 5,
+    idleProbeSeconds: 0.5,
     delayMs: 1,
   },
   drainCheckins: 1000,
-  fanout: { kiosks: 5, checkins: 3, watchMs: 100 },
+  fanout: { kiosks: 4, checkins: 3, watchMs: 100 },
   historyVisits: 200_000,
   kioskPath: {
     counts: { hosts: 50, invitees: 5000, visits: 5000 },
