@@ -100,7 +100,8 @@ export function throughputPart(run: Record<string, TargetOutcome>, plan: Through
       title:
         `Hub on PostgreSQL vs the bare pg server (reference): ${plan.kiosks} simulated kiosks over ` +
         `${plan.companies} companies push batches of ${plan.batchSize} (at most ${plan.batchesPerKiosk} each, ` +
-        `${plan.pushSeconds} s), pull for ${plan.pullSeconds} s; delayed: ${plan.delayMs} ms each way to PostgreSQL`,
+        `${plan.pushSeconds} s), pull for ${plan.pullSeconds} s; delayed: ${plan.delayedKiosks} kiosks, ` +
+        `${plan.delayMs} ms each way to PostgreSQL`,
       rows,
     },
     figures,
@@ -118,12 +119,12 @@ export function statementsPart(run: Record<string, TargetOutcome>): Part {
   if (!hub || !bare || 'failed' in hub || 'failed' in bare) {
     return { section: { title, rows: [failedRow('statements', { failed: 'the loopback run failed' })] }, figures: {} };
   }
-  const kinds = [
+  const kinds: [keyof TargetFigures['statements'], string][] = [
     ['mutation', 'per pushed mutation'],
-    ['page', 'per pulled page'],
+    ['page', `per pulled page (${shown(hub.rowsPerPage)} rows a page)`],
     ['poll', 'per idle poll'],
     ['cheap', 'per GET /v1/hosts?limit=1'],
-  ] as const;
+  ];
   const rows: Row[] = kinds.map(([kind, label]) => ({
     measure: label,
     portaria: perOperationCell(hub.statements[kind]),

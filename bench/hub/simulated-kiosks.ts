@@ -163,7 +163,7 @@ export async function pullAll(kiosks: Kiosk[], seconds: number, urlOf: (i: numbe
       since = page.hasMore ? page.cursor : undefined;
     }
   });
-  return { perSecond: rows / run.seconds, latency: run.latency, failures, pages };
+  return { perSecond: rows / run.seconds, latency: run.latency, failures, pages, rows };
 }
 
 /** Each kiosk pulls its company's feed to the end, and answers the cursor it reached (a following kiosk's). */

@@ -54,6 +54,7 @@ test('the hub and the bare server are driven alike, and the statements they send
     idlePolls: 2,
     idleProbeSeconds: 0.3,
     delayMs: 1,
+    delayedKiosks: 1,
   };
   try {
     const setup = { cluster, proxyUrl: cluster.url, counter, workDir };
