@@ -25,7 +25,19 @@ function figuresOf(prefix: string, values: Record<string, number>): Record<strin
   return Object.fromEntries(Object.entries(values).map(([name, value]) => [`${prefix}_${name}`, value]));
 }
 
+/** "push: 408 REQUEST_TIMEOUT ×3; pull: …", or "none". */
+function refusalsText(f: TargetFigures): string {
+  const parts = Object.entries(f.refused).flatMap(([phase, refusals]) =>
+    Object.entries(refusals).map(([answer, n]) => `${phase}: ${answer} ×${n}`),
+  );
+  return parts.length > 0 ? parts.join('; ') : 'none';
+}
+
+const cheapCell = (f: TargetFigures) =>
+  `${shown(f.cheapDuringPush.p99)} of ${f.cheapDuringPush.samples} (${shown(f.cheapIdle.p99)})`;
+
 function networkRows(network: Network, hub: TargetFigures, bare: TargetFigures): Row[] {
+  const refusals = { hub: refusalsText(hub), bare: refusalsText(bare) };
   return [
     {
       measure: `${network}: push, mutations/s`,
@@ -52,11 +64,14 @@ function networkRows(network: Network, hub: TargetFigures, bare: TargetFigures):
     },
     { measure: '  idle poll p50 / p99 ms', portaria: latencies(hub.idlePoll), reference: latencies(bare.idlePoll) },
     {
-      measure: '  GET /v1/hosts?limit=1 p99 ms while kiosks push (idle)',
-      portaria: `${shown(hub.cheapDuringPush.p99)} (${shown(hub.cheapIdle.p99)})`,
-      reference: `${shown(bare.cheapDuringPush.p99)} (${shown(bare.cheapIdle.p99)})`,
+      measure: '  GET /v1/hosts?limit=1 p99 ms while kiosks push, of n (idle)',
+      portaria: cheapCell(hub),
+      reference: cheapCell(bare),
       ratio: hub.cheapDuringPush.p99 / bare.cheapDuringPush.p99,
     },
+    ...(refusals.hub === 'none' && refusals.bare === 'none'
+      ? []
+      : [{ measure: '  answers other than 200 (sent again)', portaria: refusals.hub, reference: refusals.bare }]),
   ];
 }
 
@@ -71,6 +86,10 @@ function networkFigures(network: Network, hub: TargetFigures, bare: TargetFigure
     cheap_p99_ms: f.cheapDuringPush.p99,
     cheap_idle_p99_ms: f.cheapIdle.p99,
     failures: f.failures,
+    refused: Object.values(f.refused).reduce(
+      (sum, refusals) => sum + Object.values(refusals).reduce((a, b) => a + b, 0),
+      0,
+    ),
   });
   return {
     ...figuresOf(`push_${network}_hub`, one(hub)),

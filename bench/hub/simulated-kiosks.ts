@@ -83,14 +83,25 @@ function nextBatch(kiosk: Kiosk, size: number) {
 
 export type Send = (method: 'GET' | 'POST', path: string, body?: string) => Promise<{ status: number; body: string }>;
 
+/** A request the network failed (a connection reset or refused), as an answer: status 0, its code as the type. */
+export async function answered(request: Promise<{ status: number; body: string }>) {
+  try {
+    return await request;
+  } catch (error) {
+    return { status: 0, body: JSON.stringify({ type: (error as NodeJS.ErrnoException).code ?? 'NETWORK' }) };
+  }
+}
+
 /**
  * Runs `each` for every kiosk at once, over one kept-alive agent; `send` makes a request to the kiosk's process
- * (`urlOf`) with its company's key and records its latency. Answers the elapsed seconds and the latencies.
+ * (`urlOf`) with its company's key and records its latency. Answers the elapsed seconds and the latencies. A
+ * request the network fails fails the run, or with `networkFailures: 'answer'` is answered with status 0.
  */
 export async function everyKiosk(
   kiosks: Kiosk[],
   urlOf: (i: number) => string,
   each: (kiosk: Kiosk, send: Send) => Promise<void>,
+  networkFailures: 'throw' | 'answer' = 'throw',
 ): Promise<{ seconds: number; latency: LatencyFigures }> {
   const agent = new Agent({ keepAlive: true });
   const durations: number[] = [];
@@ -101,7 +112,8 @@ export async function everyKiosk(
         each(kiosk, async (method, path, body) => {
           const sent = performance.now();
           const options = body === undefined ? { agent } : { agent, body };
-          const reply = await requestOnce(urlOf(i), method, path, kiosk.company.apiKey, options);
+          const request = requestOnce(urlOf(i), method, path, kiosk.company.apiKey, options);
+          const reply = await (networkFailures === 'answer' ? answered(request) : request);
           durations.push(performance.now() - sent);
           return reply;
         }),
@@ -113,29 +125,56 @@ export async function everyKiosk(
   return { seconds: (performance.now() - started) / 1000, latency: latencyOf(durations) };
 }
 
+/** Answers other than 200, counted by status and error type ("408 REQUEST_TIMEOUT"). */
+export type Refusals = Record<string, number>;
+
+export function noteRefusal(refusals: Refusals, reply: { status: number; body: string }): void {
+  let type = '';
+  try {
+    type = (JSON.parse(reply.body) as { type?: string }).type ?? '';
+  } catch {
+    // Not the service's JSON error: the status alone.
+  }
+  const key = `${reply.status}${type ? ` ${type}` : ''}`;
+  refusals[key] = (refusals[key] ?? 0) + 1;
+}
+
 /**
  * Each kiosk pushes its batches one after the other, all kiosks at once; with `seconds`, no kiosk starts a batch
- * after that time (a slow hub is measured in bounded time).
+ * after that time (a slow hub is measured in bounded time). A push answered other than 200 fails the run, or with
+ * `sendAgain` is counted and sent again, as a kiosk does after its backoff.
  */
 export async function pushAll(
   kiosks: Kiosk[],
-  plan: { batchesPerKiosk: number; batchSize: number; seconds?: number },
+  plan: { batchesPerKiosk: number; batchSize: number; seconds?: number; sendAgain?: boolean },
   urlOf: (i: number) => string,
 ) {
   let applied = 0;
   let failures = 0;
+  const refused: Refusals = {};
   const until = performance.now() + (plan.seconds ?? Number.POSITIVE_INFINITY) * 1000;
-  const run = await everyKiosk(kiosks, urlOf, async (kiosk, send) => {
-    for (let b = 0; b < plan.batchesPerKiosk && performance.now() < until; b++) {
-      const reply = await send('POST', '/v1/sync/push', JSON.stringify(nextBatch(kiosk, plan.batchSize)));
-      if (reply.status !== 200) throw new Error(`push answered ${reply.status}: ${reply.body.slice(0, 300)}`);
-      const results = (JSON.parse(reply.body) as { results: { result: string }[] }).results;
-      const ok = results.filter((r) => r.result === 'applied').length;
-      applied += ok;
-      failures += results.length - ok;
-    }
-  });
-  return { perSecond: applied / run.seconds, latency: run.latency, applied, failures };
+  const run = await everyKiosk(
+    kiosks,
+    urlOf,
+    async (kiosk, send) => {
+      let batch = nextBatch(kiosk, plan.batchSize);
+      for (let b = 0; b < plan.batchesPerKiosk && performance.now() < until; b++) {
+        const reply = await send('POST', '/v1/sync/push', JSON.stringify(batch));
+        if (reply.status !== 200) {
+          if (!plan.sendAgain) throw new Error(`push answered ${reply.status}: ${reply.body.slice(0, 300)}`);
+          noteRefusal(refused, reply);
+          continue;
+        }
+        const results = (JSON.parse(reply.body) as { results: { result: string }[] }).results;
+        const ok = results.filter((r) => r.result === 'applied').length;
+        applied += ok;
+        failures += results.length - ok;
+        batch = nextBatch(kiosk, plan.batchSize);
+      }
+    },
+    plan.sendAgain ? 'answer' : 'throw',
+  );
+  return { perSecond: applied / run.seconds, latency: run.latency, applied, failures, refused };
 }
 
 type Page = { changes: unknown[]; cursor: string; hasMore: boolean };
@@ -143,43 +182,63 @@ type Page = { changes: unknown[]; cursor: string; hasMore: boolean };
 const changesPath = (kiosk: Kiosk, since: string | undefined) =>
   `/v1/sync/changes?limit=500&clientId=${kiosk.clientId}${since ? `&since=${encodeURIComponent(since)}` : ''}`;
 
-/** Each kiosk pulls full passes of its company's feed (from no cursor to the end), for `seconds`. */
-export async function pullAll(kiosks: Kiosk[], seconds: number, urlOf: (i: number) => string) {
+/**
+ * Each kiosk pulls full passes of its company's feed (from no cursor to the end), for `seconds`; a page answered
+ * other than 200 is counted and asked again, and so is one the network failed with `askAgain`.
+ */
+export async function pullAll(kiosks: Kiosk[], seconds: number, urlOf: (i: number) => string, askAgain = false) {
   let rows = 0;
   let pages = 0;
-  let failures = 0;
+  const refused: Refusals = {};
   const until = performance.now() + seconds * 1000;
-  const run = await everyKiosk(kiosks, urlOf, async (kiosk, send) => {
-    let since: string | undefined;
-    while (performance.now() < until) {
-      const reply = await send('GET', changesPath(kiosk, since));
-      if (reply.status !== 200) {
-        failures++;
-        continue;
+  const run = await everyKiosk(
+    kiosks,
+    urlOf,
+    async (kiosk, send) => {
+      let since: string | undefined;
+      while (performance.now() < until) {
+        const reply = await send('GET', changesPath(kiosk, since));
+        if (reply.status !== 200) {
+          noteRefusal(refused, reply);
+          continue;
+        }
+        const page = JSON.parse(reply.body) as Page;
+        rows += page.changes.length;
+        pages++;
+        since = page.hasMore ? page.cursor : undefined;
       }
-      const page = JSON.parse(reply.body) as Page;
-      rows += page.changes.length;
-      pages++;
-      since = page.hasMore ? page.cursor : undefined;
-    }
-  });
-  return { perSecond: rows / run.seconds, latency: run.latency, failures, pages, rows };
+    },
+    askAgain ? 'answer' : 'throw',
+  );
+  const failures = Object.values(refused).reduce((sum, n) => sum + n, 0);
+  return { perSecond: rows / run.seconds, latency: run.latency, failures, pages, rows, refused };
 }
 
-/** Each kiosk pulls its company's feed to the end, and answers the cursor it reached (a following kiosk's). */
+/**
+ * Each kiosk pulls its company's feed to the end, and answers the cursor it reached (a following kiosk's); a page
+ * answered other than 200 is asked again, up to 5 times.
+ */
 export async function followToEnd(kiosks: Kiosk[], urlOf: (i: number) => string): Promise<string[]> {
   const cursors: string[] = [];
-  await everyKiosk(kiosks, urlOf, async (kiosk, send) => {
-    let since: string | undefined;
-    for (;;) {
-      const reply = await send('GET', changesPath(kiosk, since));
-      if (reply.status !== 200) throw new Error(`pull answered ${reply.status}: ${reply.body.slice(0, 300)}`);
-      const page = JSON.parse(reply.body) as Page;
-      since = page.cursor;
-      if (!page.hasMore) break;
-    }
-    cursors[kiosks.indexOf(kiosk)] = since as string;
-  });
+  await everyKiosk(
+    kiosks,
+    urlOf,
+    async (kiosk, send) => {
+      let since: string | undefined;
+      for (let refusals = 0; ; ) {
+        const reply = await send('GET', changesPath(kiosk, since));
+        if (reply.status !== 200) {
+          if (++refusals > 5) throw new Error(`pull answered ${reply.status}: ${reply.body.slice(0, 300)}`);
+          continue;
+        }
+        const page = JSON.parse(reply.body) as Page;
+        since = page.cursor;
+        if (!page.hasMore) break;
+      }
+      cursors[kiosks.indexOf(kiosk)] = since as string;
+    },
+    'answer',
+  );
   return cursors;
 }
 
@@ -188,12 +247,19 @@ export async function followToEnd(kiosks: Kiosk[], urlOf: (i: number) => string)
  * every few seconds, a page after the cursor at the end (`cursors`, from `followToEnd`), answered empty.
  */
 export async function idlePolls(kiosks: Kiosk[], cursors: string[], polls: number, urlOf: (i: number) => string) {
+  const refused: Refusals = {};
   let failures = 0;
-  const run = await everyKiosk(kiosks, urlOf, async (kiosk, send) => {
-    for (let i = 0; i < polls; i++) {
-      const reply = await send('GET', changesPath(kiosk, cursors[kiosks.indexOf(kiosk)]));
-      if (reply.status !== 200 || (JSON.parse(reply.body) as Page).changes.length > 0) failures++;
-    }
-  });
-  return { latency: run.latency, failures };
+  const run = await everyKiosk(
+    kiosks,
+    urlOf,
+    async (kiosk, send) => {
+      for (let i = 0; i < polls; i++) {
+        const reply = await send('GET', changesPath(kiosk, cursors[kiosks.indexOf(kiosk)]));
+        if (reply.status !== 200) noteRefusal(refused, reply);
+        else if ((JSON.parse(reply.body) as Page).changes.length > 0) failures++;
+      }
+    },
+    'answer',
+  );
+  return { latency: run.latency, failures, refused };
 }

@@ -10,14 +10,17 @@ import { getOnce, type LatencyFigures, latencyOf } from '../load.ts';
 import { repoRoot, type ServerProcess, startPortaria, startProcess } from '../servers.ts';
 import type { BenchCluster, StatementCount, StatementCounter } from './cluster.ts';
 import {
+  answered,
   type Company,
   createCompany,
   followToEnd,
   idlePolls,
   type Kiosk,
   newKiosks,
+  noteRefusal,
   pullAll,
   pushAll,
+  type Refusals,
 } from './simulated-kiosks.ts';
 
 export interface ThroughputPlan {
@@ -64,23 +67,26 @@ export interface TargetFigures {
   cheapIdle: LatencyFigures;
   cheapDuringPush: LatencyFigures;
   statements: { cheap: PerOperation; mutation: PerOperation; page: PerOperation; poll: PerOperation };
-  /** Mutations not applied, pages and polls not answered as expected. */
+  /** Mutations answered other than `applied`, idle polls answered with changes. */
   failures: number;
+  /** Requests answered other than 200 (pushes and pages were sent again), by phase. */
+  refused: { push: Refusals; pull: Refusals; poll: Refusals; cheap: Refusals };
 }
 
 export type TargetOutcome = TargetFigures | { failed: string };
 
-/** Times one GET at a time (10 ms apart, so the probe itself is light) until stopped. */
-function probe(url: string, path: string, apiKey: string): { stop(): Promise<LatencyFigures> } {
+/** Times one GET at a time (10 ms apart, so the probe itself is light) until stopped, and its refusals. */
+function probe(url: string, path: string, apiKey: string): { stop(): Promise<LatencyFigures & { refused: Refusals }> } {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const durations: number[] = [];
+  const refused: Refusals = {};
   let running = true;
   const loop = (async () => {
     while (running) {
       const sent = performance.now();
-      const { status } = await getOnce(url, path, apiKey, agent);
-      if (status !== 200) throw new Error(`GET ${path} answered ${status}`);
+      const reply = await answered(getOnce(url, path, apiKey, agent));
       durations.push(performance.now() - sent);
+      if (reply.status !== 200) noteRefusal(refused, reply);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   })();
@@ -88,7 +94,7 @@ function probe(url: string, path: string, apiKey: string): { stop(): Promise<Lat
     async stop() {
       running = false;
       await loop.finally(() => agent.destroy());
-      return latencyOf(durations);
+      return { ...latencyOf(durations), refused };
     },
   };
 }
@@ -102,6 +108,14 @@ function perOperation(count: StatementCount, operations: number): PerOperation {
     withoutTransactionControl: per(count.calls - count.transactionControl),
     top: count.top,
   };
+}
+
+function mergedRefusals(...all: Refusals[]): Refusals {
+  const merged: Refusals = {};
+  for (const refusals of all) {
+    for (const [key, n] of Object.entries(refusals)) merged[key] = (merged[key] ?? 0) + n;
+  }
+  return merged;
 }
 
 /** `count` less `scale` times `probe`'s statements (the probe's requests of a phase, at its rate counted alone). */
@@ -153,7 +167,13 @@ async function drive(
   await statements.counter.reset();
   const cpuBefore = server.cpuMs();
   const busyProbe = probe(server.url, cheapPath, key);
-  const pushed = await pushAll(kiosks, { ...plan, seconds: plan.pushSeconds }, urlOf);
+  const pushed = await pushAll(kiosks, { ...plan, seconds: plan.pushSeconds, sendAgain: true }, urlOf).catch(
+    async (error) => {
+      // The probe would go on otherwise, keeping the bench alive.
+      await busyProbe.stop().catch(() => undefined);
+      throw error;
+    },
+  );
   const cheapDuringPush = await busyProbe.stop();
   const cpuMs = server.cpuMs() - cpuBefore;
   // The probe's reads ran meanwhile: taken out at the rate counted while it ran alone.
@@ -164,7 +184,7 @@ async function drive(
   );
 
   await statements.counter.reset();
-  const pulled = await pullAll(kiosks, plan.pullSeconds, urlOf);
+  const pulled = await pullAll(kiosks, plan.pullSeconds, urlOf, true);
   const pullStatements = await statements.counter.count(statements.database);
 
   const cursors = await followToEnd(kiosks, urlOf);
@@ -188,7 +208,13 @@ async function drive(
       page: perOperation(pullStatements, pulled.pages),
       poll: perOperation(pollStatements, kiosks.length * plan.idlePolls),
     },
-    failures: pushed.failures + pulled.failures + polled.failures,
+    failures: pushed.failures + polled.failures,
+    refused: {
+      push: pushed.refused,
+      pull: pulled.refused,
+      poll: polled.refused,
+      cheap: mergedRefusals(cheapIdle.refused, cheapDuringPush.refused),
+    },
   };
 }
 
