@@ -12,7 +12,8 @@
  *   200,000 with --quick);
  * - kiosk-path: the SQLite kiosk path of this tree against `--base` (default: main's commit now).
  *
- * Prints one table (ratios: this tree's hub ÷ the reference) and every figure as one JSON object on the last line.
+ * Prints one table (ratios: this tree's hub ÷ the reference; `--markdown` for docs/benchmarks.md), with `--notes`
+ * the hub's most frequent statements of each phase under it, and every figure as one JSON object on the last line.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -74,13 +75,11 @@ async function throughputPhase(cluster: BenchCluster, counter: StatementCounter)
   } finally {
     await proxy.stop();
   }
-  return [throughputPart(run, plan.throughput), statementsPart(run), ...(values.notes ? [notesPart(run)] : [])];
-}
-
-/** The hub's most frequent statements, as a section of its own (rows of text). */
-function notesPart(run: Record<string, TargetOutcome>): Part {
-  const rows = statementNotes(run).map((line) => ({ measure: line, portaria: '', reference: '' }));
-  return { section: { title: "Hub's statements, loopback run", rows }, figures: {} };
+  const statements = statementsPart(run);
+  return [
+    throughputPart(run, plan.throughput),
+    values.notes ? { ...statements, notes: statementNotes(run) } : statements,
+  ];
 }
 
 async function drainTo(hubDatabase: string | undefined): Promise<Outcome<DrainFigures>> {
@@ -168,6 +167,10 @@ Object.assign(figures, { load_average_start: loadAtStart, load_average_end: load
 process.stdout.write(
   `Hub bench (${values.quick ? 'quick' : 'full'}; ${chosen.join(', ')}): ratios are this tree's ÷ the reference.\n\n` +
     `${values.markdown ? markdownTable(sections) : terminalTable(sections)}\n\n` +
+    parts
+      .flatMap((part) => part.notes ?? [])
+      .map((line) => `${line}\n`)
+      .join('') +
     `Load average ${loadAtStart.toFixed(2)} → ${loadAtEnd.toFixed(2)}; ${Math.round(seconds)} s.\n`,
 );
 const rounded = Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, Math.round(v * 1000) / 1000]));

@@ -11,6 +11,8 @@ export type Outcome<T> = T | { failed: string };
 export interface Part {
   section: Section;
   figures: Record<string, number>;
+  /** Lines printed under the table. */
+  notes?: string[];
 }
 
 const failedRow = (measure: string, outcome: { failed: string }): Row => ({
