@@ -55,6 +55,10 @@ export interface Cluster {
  * server settings over the tests' (`fsync: 'on'` for a bench of durable writes, `shared_preload_libraries`).
  */
 export async function startCluster(settings: Record<string, string> = {}): Promise<Cluster> {
+  // They travel as one `pg_ctl -o` string, split at spaces.
+  for (const [name, value] of Object.entries(settings)) {
+    if (/[\s'"]/.test(`${name}${value}`)) throw new Error(`server setting ${name}: no spaces or quotes`);
+  }
   const bin = postgresBin();
   if (!bin) throw new Error('PostgreSQL is not installed: apt-get install postgresql (docs/deployment.md)');
   const dir = mkdtempSync(join(tmpdir(), 'portaria-pg-'));
@@ -72,7 +76,6 @@ export async function startCluster(settings: Record<string, string> = {}): Promi
   const port = await freePort();
   const server = { listen_addresses: '127.0.0.1', fsync: 'off', max_connections: '300', ...settings };
   const options = [`-p ${port} -k ${dir}`, ...Object.entries(server).map(([name, value]) => `-c ${name}=${value}`)];
-  if (Object.values(server).some((value) => /[\s'"]/.test(value))) throw new Error('a setting with a space or a quote');
   run('pg_ctl', ['-D', data, '-o', options.join(' '), '-l', join(dir, 'log'), '-w', 'start']);
   return {
     url: `postgres://postgres@127.0.0.1:${port}`,
