@@ -1,6 +1,6 @@
 /**
  * `npm run bench:hub -- [--quick] [--only push,drain,fanout,first-sync,kiosk-path] [--base <commit>] [--notes]
- * [--markdown]`: the hub's bench of record. On a PostgreSQL cluster of its own with durable commits and
+ * [--markdown] [--kiosks N] [--fanout-kiosks N] [--drain N] [--visits N]`: the hub's bench of record. On a PostgreSQL cluster of its own with durable commits and
  * pg_stat_statements (bench/hub/cluster.ts), in temporary folders:
  *
  * - push: push and pull throughput of the hub against a bare node-postgres server (bench/hub/bare-server.ts), on
@@ -8,8 +8,8 @@
  *   while kiosks push (bench/hub/throughput.ts);
  * - drain: check-ins queued offline at one kiosk, drained to a SQLite hub and to a PostgreSQL hub;
  * - fanout: a check-in at one kiosk until every other kiosk of the hub holds it;
- * - first-sync: a new kiosk joining a company with a long history (PORTARIA_BENCH_HUB_VISITS visits: 2,000,000, or
- *   200,000 with --quick);
+ * - first-sync: a new kiosk joining a company with a long history (2,000,000 visits, 200,000 with --quick; `--visits`
+ *   or PORTARIA_BENCH_HUB_VISITS);
  * - kiosk-path: the SQLite kiosk path of this tree against `--base` (default: main's commit now).
  *
  * Prints one table (ratios: this tree's hub ÷ the reference; `--markdown` for docs/benchmarks.md), with `--notes`
@@ -25,7 +25,7 @@ import { type DrainFigures, drainOffline } from './hub/drain.ts';
 import { measureFanout } from './hub/fanout.ts';
 import { measureFirstSync } from './hub/first-sync.ts';
 import { mainCommit, measureKioskPath } from './hub/kiosk-path.ts';
-import { chosenPhases, fullPlan, type HubBenchPlan, type Phase, quickPlan } from './hub/plan.ts';
+import { chosenPhases, fullPlan, type HubBenchPlan, type Phase, quickPlan, sizedPlan } from './hub/plan.ts';
 import {
   drainPart,
   fanoutPart,
@@ -47,14 +47,20 @@ const { values } = parseArgs({
     base: { type: 'string' },
     notes: { type: 'boolean', default: false },
     markdown: { type: 'boolean', default: false },
+    kiosks: { type: 'string' },
+    'fanout-kiosks': { type: 'string' },
+    drain: { type: 'string' },
+    visits: { type: 'string' },
   },
 });
 const base = values.base ?? mainCommit();
 const chosen = chosenPhases(values.only);
-const plan: HubBenchPlan = {
-  ...(values.quick ? quickPlan : fullPlan),
-  ...(process.env.PORTARIA_BENCH_HUB_VISITS ? { historyVisits: Number(process.env.PORTARIA_BENCH_HUB_VISITS) } : {}),
-};
+const plan: HubBenchPlan = sizedPlan(values.quick ? quickPlan : fullPlan, {
+  kiosks: values.kiosks,
+  fanoutKiosks: values['fanout-kiosks'],
+  drain: values.drain,
+  visits: values.visits ?? process.env.PORTARIA_BENCH_HUB_VISITS,
+});
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const failure = (error: Error) => ({ failed: error.message.split('\n')[0] as string });
 const workDir = mkdtempSync(join(tmpdir(), 'portaria-bench-hub-'));

@@ -75,3 +75,32 @@ export function chosenPhases(only: string | undefined): Phase[] {
   }
   return phases.filter((phase) => names.includes(phase));
 }
+
+/** Sizes given on the command line (or PORTARIA_BENCH_HUB_VISITS), over the quick or full plan. */
+export interface SizeOverrides {
+  kiosks?: string | undefined;
+  fanoutKiosks?: string | undefined;
+  drain?: string | undefined;
+  visits?: string | undefined;
+}
+
+function count(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number above 0, not ${value}`);
+  return n;
+}
+
+export function sizedPlan(base: HubBenchPlan, sizes: SizeOverrides): HubBenchPlan {
+  const kiosks = count('--kiosks', sizes.kiosks);
+  const fanoutKiosks = count('--fanout-kiosks', sizes.fanoutKiosks);
+  // A fan-out needs a kiosk to check in at and another to receive it.
+  if (fanoutKiosks === 1) throw new Error('--fanout-kiosks must be at least 2');
+  return {
+    ...base,
+    throughput: { ...base.throughput, ...(kiosks && { kiosks }) },
+    fanout: { ...base.fanout, ...(fanoutKiosks && { kiosks: fanoutKiosks }) },
+    drainCheckins: count('--drain', sizes.drain) ?? base.drainCheckins,
+    historyVisits: count('--visits', sizes.visits) ?? base.historyVisits,
+  };
+}

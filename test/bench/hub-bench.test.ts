@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { connect, createServer } from 'node:net';
 import { test } from 'node:test';
 import { StatementCounter, startBenchCluster } from '../../bench/hub/cluster.ts';
-import { chosenPhases } from '../../bench/hub/plan.ts';
+import { chosenPhases, quickPlan, sizedPlan } from '../../bench/hub/plan.ts';
 import { measureTarget, startDelayProxy, type ThroughputPlan } from '../../bench/hub/throughput.ts';
 import { removeDir, tempDir } from '../helpers/service.ts';
 
@@ -10,6 +10,15 @@ test('--only picks phases in the bench order and names the known ones for an unk
   assert.deepEqual(chosenPhases('fanout,push'), ['push', 'fanout']);
   assert.equal(chosenPhases(undefined).length, 5);
   assert.throws(() => chosenPhases('push,pull'), /unknown phase pull: the phases are push, drain, fanout/);
+});
+
+test('sizes given on the command line change only what they name, and must be counts', () => {
+  const sized = sizedPlan(quickPlan, { kiosks: '12', visits: '5000' });
+  assert.equal(sized.throughput.kiosks, 12);
+  assert.equal(sized.historyVisits, 5000);
+  assert.deepEqual({ ...sized, throughput: quickPlan.throughput, historyVisits: quickPlan.historyVisits }, quickPlan);
+  assert.throws(() => sizedPlan(quickPlan, { drain: '1e3x' }), /--drain must be a whole number above 0, not 1e3x/);
+  assert.throws(() => sizedPlan(quickPlan, { fanoutKiosks: '1' }), /at least 2/);
 });
 
 test('the delay proxy holds each direction by its delay and keeps the bytes in order', async () => {
