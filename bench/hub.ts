@@ -40,27 +40,36 @@ import { measureTarget, startDelayProxy, type TargetOutcome } from './hub/throug
 import { markdownTable, type Section, terminalTable } from './report.ts';
 import { kioskPathPart } from './sections.ts';
 
-const { values } = parseArgs({
-  options: {
-    quick: { type: 'boolean', default: false },
-    only: { type: 'string' },
-    base: { type: 'string' },
-    notes: { type: 'boolean', default: false },
-    markdown: { type: 'boolean', default: false },
-    kiosks: { type: 'string' },
-    'fanout-kiosks': { type: 'string' },
-    drain: { type: 'string' },
-    visits: { type: 'string' },
-  },
-});
-const base = values.base ?? mainCommit();
-const chosen = chosenPhases(values.only);
-const plan: HubBenchPlan = sizedPlan(values.quick ? quickPlan : fullPlan, {
-  kiosks: values.kiosks,
-  fanoutKiosks: values['fanout-kiosks'],
-  drain: values.drain,
-  visits: values.visits ?? process.env.PORTARIA_BENCH_HUB_VISITS,
-});
+/** The command line's options, or a usage error (its message, exit code 2). */
+function options() {
+  try {
+    const { values } = parseArgs({
+      options: {
+        quick: { type: 'boolean', default: false },
+        only: { type: 'string' },
+        base: { type: 'string' },
+        notes: { type: 'boolean', default: false },
+        markdown: { type: 'boolean', default: false },
+        kiosks: { type: 'string' },
+        'fanout-kiosks': { type: 'string' },
+        drain: { type: 'string' },
+        visits: { type: 'string' },
+      },
+    });
+    const plan: HubBenchPlan = sizedPlan(values.quick ? quickPlan : fullPlan, {
+      kiosks: values.kiosks,
+      fanoutKiosks: values['fanout-kiosks'],
+      drain: values.drain,
+      visits: values.visits ?? process.env.PORTARIA_BENCH_HUB_VISITS,
+    });
+    return { values, plan, chosen: chosenPhases(values.only), base: values.base ?? mainCommit() };
+  } catch (error) {
+    process.stderr.write(`bench:hub: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
+}
+
+const { values, plan, chosen, base } = options();
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const failure = (error: Error) => ({ failed: error.message.split('\n')[0] as string });
 const workDir = mkdtempSync(join(tmpdir(), 'portaria-bench-hub-'));
