@@ -24,7 +24,7 @@ import { type BenchCluster, StatementCounter, startBenchCluster } from './hub/cl
 import { type DrainFigures, drainOffline } from './hub/drain.ts';
 import { measureFanout } from './hub/fanout.ts';
 import { measureFirstSync } from './hub/first-sync.ts';
-import { mainCommit, measureKioskPath } from './hub/kiosk-path.ts';
+import { commitOf, measureKioskPath } from './hub/kiosk-path.ts';
 import { chosenPhases, fullPlan, type HubBenchPlan, type Phase, quickPlan, sizedPlan } from './hub/plan.ts';
 import {
   drainPart,
@@ -62,7 +62,7 @@ function options() {
       drain: values.drain,
       visits: values.visits ?? process.env.PORTARIA_BENCH_HUB_VISITS,
     });
-    return { values, plan, chosen: chosenPhases(values.only), base: values.base ?? mainCommit() };
+    return { values, plan, chosen: chosenPhases(values.only), base: commitOf(values.base ?? 'main') };
   } catch (error) {
     process.stderr.write(`bench:hub: ${(error as Error).message}\n`);
     process.exit(2);

@@ -18,9 +18,10 @@ export interface KioskPathPlan {
   rounds: number;
 }
 
-/** `main`'s commit now (short), the default base. */
-export function mainCommit(): string {
-  return execFileSync('git', ['rev-parse', '--short', 'main'], { cwd: repoRoot, encoding: 'utf8' }).trim();
+/** A commit's short id, from any name git knows it by (`main` is also a folder here: `^{commit}` says which). */
+export function commitOf(name: string): string {
+  const args = ['rev-parse', '--short', '--verify', `${name}^{commit}`];
+  return execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8' }).trim();
 }
 
 /**
@@ -34,7 +35,7 @@ export async function measureKioskPath(
   plan: KioskPathPlan,
   log: (line: string) => void,
 ): Promise<ComparisonRun> {
-  const commit = execFileSync('git', ['rev-parse', '--short', base], { cwd: repoRoot, encoding: 'utf8' }).trim();
+  const commit = commitOf(base);
   const root = baselineTree(commit, cacheDir, log);
   const seeded = seededAt(root, join(workDir, 'seeded'), plan.counts, 'fresh');
   return compareWithCeiling({
