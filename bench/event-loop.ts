@@ -108,7 +108,7 @@ async function inProcess(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'portaria-bench-'));
   const service = await startService({ port: 0, dataDir, logLevel: 'warn' });
   try {
-    const { apiKey } = createCompany(service.ctx, { name: 'Bench', timezone: 'America/Sao_Paulo' });
+    const { apiKey } = await createCompany(service.ctx, { name: 'Bench', timezone: 'America/Sao_Paulo' });
     const result = await burst(service.url, apiKey);
     process.stdout.write(
       `in-process: ${summary(result)}\n  event-loop delay of the service's process: ${shown(result.delay)}\n`,

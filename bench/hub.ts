@@ -103,7 +103,7 @@ async function drainTo(hubDatabase: string | undefined): Promise<Outcome<DrainFi
     env: { PORTARIA_LOG_LEVEL: 'warn' },
   });
   try {
-    return await drainOffline(hub.url, hub.company('Bench Drain', 'UTC').apiKey, plan.drainCheckins);
+    return await drainOffline(hub.url, (await hub.company('Bench Drain', 'UTC')).apiKey, plan.drainCheckins);
   } catch (error) {
     return failure(error as Error);
   } finally {
@@ -116,15 +116,16 @@ async function drainPhase(cluster: BenchCluster): Promise<Part[]> {
   log(`drain of ${plan.drainCheckins} offline check-ins: SQLite hub…`);
   const sqlite = await drainTo(undefined);
   log('drain: PostgreSQL hub…');
-  const postgres = await drainTo(cluster.database('drain').url);
+  const postgres = await drainTo((await cluster.database('drain')).url);
   return [drainPart({ sqlite, postgres })];
 }
 
 async function fanoutPhase(cluster: BenchCluster): Promise<Part[]> {
   log(`fan-out to ${plan.fanout.kiosks} kiosks…`);
-  const hub = await startService({ database: cluster.database('fanout').url, env: { PORTARIA_LOG_LEVEL: 'warn' } });
+  const database = await cluster.database('fanout');
+  const hub = await startService({ database: database.url, env: { PORTARIA_LOG_LEVEL: 'warn' } });
   try {
-    const company = hub.company('Bench Fan-out', 'UTC');
+    const company = await hub.company('Bench Fan-out', 'UTC');
     const run = await measureFanout({ url: hub.url, apiKey: company.apiKey }, plan.fanout, log).catch(failure);
     return [fanoutPart(run, plan.fanout.watchMs)];
   } finally {
@@ -135,7 +136,8 @@ async function fanoutPhase(cluster: BenchCluster): Promise<Part[]> {
 
 async function firstSyncPhase(cluster: BenchCluster, counter: StatementCounter): Promise<Part[]> {
   log(`first sync on ${plan.historyVisits.toLocaleString('en-US')} visits…`);
-  const run = await measureFirstSync(cluster.database('history'), plan.historyVisits, counter, log).catch(failure);
+  const database = await cluster.database('history');
+  const run = await measureFirstSync(database, plan.historyVisits, counter, log).catch(failure);
   return [firstSyncPart(run)];
 }
 
@@ -161,7 +163,7 @@ async function runPhases(): Promise<Part[]> {
     for (const phase of chosen) parts.push(...(await run[phase]()));
   } finally {
     await counter?.close();
-    cluster?.stop();
+    await cluster?.stop();
   }
   return parts;
 }

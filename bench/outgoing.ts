@@ -46,8 +46,8 @@ async function noisyNeighbour() {
   const dead: Server[] = [];
   const deadSockets: Socket[] = [];
   try {
-    const a = client(service.url, service.company('Gatekeepers').apiKey);
-    const b = client(service.url, service.company('Noisy').apiKey);
+    const a = client(service.url, (await service.company('Gatekeepers')).apiKey);
+    const b = client(service.url, (await service.company('Noisy')).apiKey);
     await a('POST', '/v1/integration/access', {
       enabled: true,
       aesKey,

@@ -69,19 +69,23 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 const began = performance.now();
 const loadAtStart = loadavg()[0] as number;
 
-function seeded(dir: string, counts: SeedCounts, profile: SeedProfile): SeededData & { seconds: number } {
+async function seeded(
+  dir: string,
+  counts: SeedCounts,
+  profile: SeedProfile,
+): Promise<SeededData & { seconds: number }> {
   const name = relative(workRoot, dir);
   const reused = reusableSeed(dir, counts, profile);
   if (reused) return { ...reused, seconds: 0 };
   log(`seeding ${name}: ${counts.hosts} hosts, ${counts.invitees} invitees, ${counts.visits} visits…`);
-  const made = seed(dir, counts, profile);
+  const made = await seed(dir, counts, profile);
   log(`  seeded in ${made.seconds.toFixed(1)} s`);
   return made;
 }
 
-const hot = seeded(join(workDir, 'hot'), plan.hot, 'fresh');
-const smallDb = seeded(join(workRoot, 'small'), small, 'history');
-const largeDb = seeded(join(workDir, 'large'), plan.large, 'history');
+const hot = await seeded(join(workDir, 'hot'), plan.hot, 'fresh');
+const smallDb = await seeded(join(workRoot, 'small'), small, 'history');
+const largeDb = await seeded(join(workDir, 'large'), plan.large, 'history');
 
 log('ceiling comparison…');
 const comparison: ComparisonRun = await compareWithCeiling({

@@ -113,7 +113,11 @@ export function reusableSeed(dir: string, counts: SeedCounts, profile: SeedProfi
   return same ? manifest : undefined;
 }
 
-export function seed(dir: string, counts: SeedCounts, profile: SeedProfile): SeededData & { seconds: number } {
+export async function seed(
+  dir: string,
+  counts: SeedCounts,
+  profile: SeedProfile,
+): Promise<SeededData & { seconds: number }> {
   const started = performance.now();
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -121,7 +125,7 @@ export function seed(dir: string, counts: SeedCounts, profile: SeedProfile): See
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -262144');
-  migrate(sqliteDb(db), loadMigrations());
+  await migrate(sqliteDb(db), loadMigrations());
 
   const secondary = db
     .prepare(
@@ -300,7 +304,7 @@ async function main(): Promise<void> {
     invitees: Number(values.invitees ?? 5000),
     visits: Number(values.visits ?? 20000),
   };
-  const result = seed(values.dir, counts, values.profile === 'fresh' ? 'fresh' : 'history');
+  const result = await seed(values.dir, counts, values.profile === 'fresh' ? 'fresh' : 'history');
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 

@@ -21,7 +21,7 @@ const workRoot = join(repoRoot, 'bench/.work');
 // The small database of `npm run bench` (bench/run.ts), seeded once and reused.
 const counts = { hosts: 1000, invitees: 5000, visits: 20_000 };
 const smallDir = join(workRoot, 'small');
-const small = reusableSeed(smallDir, counts, 'history') ?? seed(smallDir, counts, 'history');
+const small = reusableSeed(smallDir, counts, 'history') ?? (await seed(smallDir, counts, 'history'));
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const visitId = hotIds(databaseFile(small.dir)).visits[0] ?? '';
 

@@ -14,7 +14,7 @@ import { drainOffline } from './hub/drain.ts';
 const { values } = parseArgs({ options: { checkins: { type: 'string', default: '10000' } } });
 const hub = await startService({ env: { PORTARIA_LOG_LEVEL: 'warn' } });
 try {
-  const figures = await drainOffline(hub.url, hub.company('Bench').apiKey, Number(values.checkins));
+  const figures = await drainOffline(hub.url, (await hub.company('Bench')).apiKey, Number(values.checkins));
   process.stdout.write(`${JSON.stringify({ bench: 'sync-drain', ...figures })}\n`);
 } finally {
   await hub.stop();

@@ -32,7 +32,7 @@ function summary(latencies: number[]) {
 }
 
 let hub = await startService({ env: { PORTARIA_LOG_LEVEL: 'warn' } });
-const company = hub.company('Bench');
+const company = await hub.company('Bench');
 const proxy = await startFaultProxy(hub.url);
 const kiosk = await startKiosk(proxy.url, company.apiKey);
 const atKiosk = client(kiosk.url, kiosk.apiKey);
@@ -67,7 +67,7 @@ async function settle(): Promise<void> {
 
 try {
   const backup = join(backupDir, 'hub.db');
-  runCli(['backup', '--data', hub.dataDir, '--out', backup]);
+  await runCli(['backup', '--data', hub.dataDir, '--out', backup]);
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -83,7 +83,7 @@ try {
   const before = hubCounts();
 
   await hub.stop();
-  runCli(['restore', '--data', hub.dataDir, '--from', backup]);
+  await runCli(['restore', '--data', hub.dataDir, '--from', backup]);
   const restoredCounts = hubCounts();
   hub = await startService({ dataDir: hub.dataDir, env: { PORTARIA_LOG_LEVEL: 'warn' } });
   proxy.target = hub.url;

@@ -148,17 +148,17 @@ export function createApp(
   // included); there is no CORS here, so it is one more unknown route.
   v1.options('/{*path}', notFound);
   // The OpenAPI document and signed file links need no key.
-  v1.use(keylessRouterOf(routes));
+  v1.use(keylessRouterOf(routes, ctx.db));
   // Credentials first: a client without a key cannot make the service read a body at all.
   v1.use(
     authenticate(
-      (key) => principalForKey(ctx, key),
+      async (key) => await principalForKey(ctx, key),
       keyGuessCounter(ctx),
       (address, keyPrefixes) => ctx.log.warn({ address, keyPrefixes }, 'too many wrong API keys: locked'),
     ),
   );
   // Pictures and PDFs sent as themselves: read as bytes up to their own limits, never parsed.
-  v1.use(uploadRouterOf(routes));
+  v1.use(uploadRouterOf(routes, ctx.db));
   // A body's cost is bounded before it is parsed (docs/reliability.md, "Limits").
   v1.use(refuseDeclaredOver(bodyLimits.maxBytes));
   v1.use(
@@ -170,7 +170,7 @@ export function createApp(
   );
   v1.use(express.urlencoded({ extended: true, limit: bodyLimits.maxBytes, parameterLimit: formParameterLimit }));
   v1.use(requireObjectBody);
-  v1.use(routerOf(routes.filter(takesJson)));
+  v1.use(routerOf(routes.filter(takesJson), ctx.db));
   app.use('/v1', v1);
   app.use(notFound);
   app.use(errorHandler((message, error) => ctx.log.error({ err: error }, message), storage));

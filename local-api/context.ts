@@ -44,16 +44,7 @@ function pooledRandom(poolSize = 4096): Random {
 
 export const systemRandom: Random = pooledRandom();
 
-type Runner = (work: () => unknown) => unknown;
-const runners = new WeakMap<Db, { immediate: Runner }>();
-
 /** Runs `work` in one write transaction: a request that writes commits all of it or none. */
-export function inTransaction<T>(ctx: Pick<Context, 'db'>, work: () => T): T {
-  // One transaction function per database, given the work to run: making one per request costs a set of wrappers.
-  let runner = runners.get(ctx.db);
-  if (!runner) {
-    runner = ctx.db.transaction((run: () => unknown) => run());
-    runners.set(ctx.db, runner);
-  }
-  return runner.immediate(work) as T;
+export async function inTransaction<T>(ctx: Pick<Context, 'db'>, work: () => Promise<T>): Promise<T> {
+  return await ctx.db.transaction(work);
 }

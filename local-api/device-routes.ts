@@ -21,12 +21,12 @@ const deviceObject = z.object({
 /** What concerns the device and the whole service: the device owner's (an owner token), no company's. */
 export function deviceRoutes(ctx: Context): RouteSpec[] {
   const zone = defaultTimeZone();
-  const device = () => {
-    const enrolled = deviceEnrolment(ctx);
+  const device = async () => {
+    const enrolled = await deviceEnrolment(ctx);
     return {
       companyId: enrolled?.companyId ?? null,
       enrolledAt: enrolled ? formatInZone(enrolled.enrolledAt, zone) : null,
-      upstream: syncState(ctx).upstreamUrl,
+      upstream: (await syncState(ctx)).upstreamUrl,
     };
   };
   return [
@@ -38,12 +38,12 @@ export function deviceRoutes(ctx: Context): RouteSpec[] {
       summary: 'The companies this service holds, and which one its kiosk serves',
       response: z.object({ companies: z.array(companySummary), size: z.number().int() }),
       errors: [],
-      handle: () => {
-        const enrolled = deviceEnrolment(ctx)?.companyId;
-        const rows = prepared(
+      handle: async () => {
+        const enrolled = (await deviceEnrolment(ctx))?.companyId;
+        const rows = (await prepared(
           ctx.db,
           'SELECT id, name, createdAt FROM companies WHERE deletedAt IS NULL ORDER BY createdAt, id',
-        ).all() as { id: string; name: string; createdAt: number }[];
+        ).all()) as { id: string; name: string; createdAt: number }[];
         const companies = rows.map((row) => ({
           ...row,
           createdAt: formatInZone(row.createdAt, zone),
@@ -87,11 +87,11 @@ export function deviceRoutes(ctx: Context): RouteSpec[] {
       response: deviceObject.extend({ pin: z.string().optional() }),
       errors: ['NOT_FOUND', 'MANAGED_BY_HUB'],
       handle: async ({ body }) => {
-        const followed = syncState(ctx).companyId;
+        const followed = (await syncState(ctx)).companyId;
         if (followed !== null && followed !== body.companyId) throw new ApiError('MANAGED_BY_HUB');
-        enrolDevice(ctx, body.companyId);
+        await enrolDevice(ctx, body.companyId);
         const pin = await setFirstPin(ctx, body.companyId);
-        return { ...device(), ...(pin ? { pin } : {}) };
+        return { ...(await device()), ...(pin ? { pin } : {}) };
       },
     }),
   ];

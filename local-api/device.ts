@@ -27,45 +27,50 @@ interface EnrolmentRow {
   enrolledAt: number;
 }
 
-function readRow(ctx: Context): EnrolmentRow | undefined {
-  return prepared(ctx.db, 'SELECT companyId, kioskCredentialId, kioskKey, enrolledAt FROM device_enrolment').get() as
-    | EnrolmentRow
-    | undefined;
+async function readRow(ctx: Context): Promise<EnrolmentRow | undefined> {
+  return (await prepared(
+    ctx.db,
+    'SELECT companyId, kioskCredentialId, kioskKey, enrolledAt FROM device_enrolment',
+  ).get()) as EnrolmentRow | undefined;
 }
 
-const companyExists = (ctx: Context, companyId: string): boolean =>
-  prepared(ctx.db, 'SELECT 1 FROM companies WHERE id = ? AND deletedAt IS NULL').get(companyId) !== undefined;
+const companyExists = async (ctx: Context, companyId: string): Promise<boolean> =>
+  (await prepared(ctx.db, 'SELECT 1 FROM companies WHERE id = ? AND deletedAt IS NULL').get(companyId)) !== undefined;
 
 /**
  * Makes this device's kiosk serve `companyId`, with a new kiosk credential (the previous one is revoked: a page
  * still holding it is refused, and asks again). Only the device owner enrols: the CLI, or an owner token.
  */
-export function enrolDevice(ctx: Context, companyId: string): Enrolment {
-  return inTransaction(ctx, () => {
-    if (!companyExists(ctx, companyId)) throw new ApiError('NOT_FOUND');
-    const previous = readRow(ctx);
+export async function enrolDevice(ctx: Context, companyId: string): Promise<Enrolment> {
+  return await inTransaction(ctx, async () => {
+    if (!(await companyExists(ctx, companyId))) throw new ApiError('NOT_FOUND');
+    const previous = await readRow(ctx);
     if (previous) {
-      const revoked = prepared(ctx.db, 'UPDATE credentials SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL').run(
-        ctx.clock.now(),
-        previous.kioskCredentialId,
-      );
+      const revoked = await prepared(
+        ctx.db,
+        'UPDATE credentials SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL',
+      ).run(ctx.clock.now(), previous.kioskCredentialId);
       if (revoked.changes > 0) {
-        recordAudit(ctx, deviceOwnerActor(previous.companyId), {
+        await recordAudit(ctx, deviceOwnerActor(previous.companyId), {
           action: 'key.revoked',
           objectType: 'credential',
           objectId: previous.kioskCredentialId,
         });
       }
     }
-    const { id, key } = insertCredential(ctx, { companyId, role: 'kiosk', label: 'Kiosk screen' });
-    recordAudit(ctx, deviceOwnerActor(companyId), { action: 'key.created', objectType: 'credential', objectId: id });
+    const { id, key } = await insertCredential(ctx, { companyId, role: 'kiosk', label: 'Kiosk screen' });
+    await recordAudit(ctx, deviceOwnerActor(companyId), {
+      action: 'key.created',
+      objectType: 'credential',
+      objectId: id,
+    });
     const row: EnrolmentRow = {
       companyId,
       kioskCredentialId: id,
       kioskKey: ctx.secrets.seal(key),
       enrolledAt: ctx.clock.now(),
     };
-    prepared(
+    await prepared(
       ctx.db,
       `INSERT INTO device_enrolment (id, companyId, kioskCredentialId, kioskKey, enrolledAt)
        VALUES (1, :companyId, :kioskCredentialId, :kioskKey, :enrolledAt)
@@ -86,22 +91,25 @@ const legacyDeviceFile = (ctx: Context) => join(ctx.dataDir, 'device.json');
  * start, which stays valid) for the page, which now gets a kiosk credential instead. A kiosk credential an admin
  * revoked is replaced: the device gets a new one, the old one stays dead.
  */
-export function deviceEnrolment(ctx: Context): Enrolment | undefined {
-  let row = readRow(ctx);
+export async function deviceEnrolment(ctx: Context): Promise<Enrolment | undefined> {
+  let row = await readRow(ctx);
   if (!row && existsSync(legacyDeviceFile(ctx))) {
     const legacy = JSON.parse(readFileSync(legacyDeviceFile(ctx), 'utf8')) as { companyId: string };
-    if (companyExists(ctx, legacy.companyId)) enrolDevice(ctx, legacy.companyId);
+    if (await companyExists(ctx, legacy.companyId)) await enrolDevice(ctx, legacy.companyId);
     rmSync(legacyDeviceFile(ctx), { force: true });
-    row = readRow(ctx);
+    row = await readRow(ctx);
   }
   if (!row) return undefined;
-  if (!credentialLive(ctx, row.kioskCredentialId)) return enrolDevice(ctx, row.companyId);
+  if (!(await credentialLive(ctx, row.kioskCredentialId))) return await enrolDevice(ctx, row.companyId);
   return { ...row, kioskKey: ctx.secrets.open(row.kioskKey) };
 }
 
 /** A device that serves no company and holds none: the first company it meets may become its own. */
-export function isFreshDevice(ctx: Context): boolean {
-  return readRow(ctx) === undefined && prepared(ctx.db, 'SELECT 1 FROM companies LIMIT 1').get() === undefined;
+export async function isFreshDevice(ctx: Context): Promise<boolean> {
+  return (
+    (await readRow(ctx)) === undefined &&
+    (await prepared(ctx.db, 'SELECT 1 FROM companies LIMIT 1').get()) === undefined
+  );
 }
 
 /**
@@ -109,9 +117,9 @@ export function isFreshDevice(ctx: Context): boolean {
  * company while the device is fresh. A hub that names another is refused, so whoever points a device at a hub of
  * their own cannot make it adopt another company's id (and its rows, and its visitors' next check-ins).
  */
-export function mayFollowCompany(ctx: Context, companyId: string): boolean {
-  const enrolled = deviceEnrolment(ctx);
-  return enrolled ? enrolled.companyId === companyId : isFreshDevice(ctx);
+export async function mayFollowCompany(ctx: Context, companyId: string): Promise<boolean> {
+  const enrolled = await deviceEnrolment(ctx);
+  return enrolled ? enrolled.companyId === companyId : await isFreshDevice(ctx);
 }
 
 /** A first front-desk PIN: 8 random digits (uniform: bytes that would favour some digits are drawn again). */
@@ -128,10 +136,10 @@ export function newPin(random: Random): string {
  * its hash is kept). Undefined when the company has a PIN already.
  */
 export async function setFirstPin(ctx: Context, companyId: string): Promise<string | undefined> {
-  if (!companyCaller(ctx, companyId) || storedPinHash(ctx, companyId)) return undefined;
+  if (!(await companyCaller(ctx, companyId)) || (await storedPinHash(ctx, companyId))) return undefined;
   const pin = newPin(ctx.random);
   // Set by the device owner (the command line, the first start): so the audit log says.
-  savePinHash(ctx, deviceOwnerActor(companyId), await hashPin(pin, ctx.random.bytes(16)));
+  await savePinHash(ctx, deviceOwnerActor(companyId), await hashPin(pin, ctx.random.bytes(16)));
   return pin;
 }
 
@@ -153,10 +161,10 @@ export async function createCompanyForDevice(
   ctx: Context,
   input: Parameters<typeof createCompany>[1],
 ): Promise<EnrolledCompany> {
-  const company = inTransaction(ctx, () => {
-    const enrolled = deviceEnrolment(ctx) === undefined;
-    const created = createCompany(ctx, input);
-    if (enrolled) enrolDevice(ctx, created.id);
+  const company = await inTransaction(ctx, async () => {
+    const enrolled = (await deviceEnrolment(ctx)) === undefined;
+    const created = await createCompany(ctx, input);
+    if (enrolled) await enrolDevice(ctx, created.id);
     return { ...created, enrolled };
   });
   const pin = company.enrolled ? await setFirstPin(ctx, company.id) : undefined;
@@ -167,7 +175,7 @@ export async function createCompanyForDevice(
  * `npm start`'s first run: a device that serves no company and follows no hub gets one (so the kiosk can be tried at
  * once), printed once with its first PIN. Undefined when the device has its company already, or waits for a hub's.
  */
-export function firstStartCompany(ctx: Context, name: string): Promise<EnrolledCompany> | undefined {
-  if (!isFreshDevice(ctx) || syncState(ctx).upstreamUrl !== null) return undefined;
+export async function firstStartCompany(ctx: Context, name: string): Promise<EnrolledCompany | undefined> {
+  if (!(await isFreshDevice(ctx)) || (await syncState(ctx)).upstreamUrl !== null) return undefined;
   return createCompanyForDevice(ctx, { name });
 }

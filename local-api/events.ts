@@ -42,20 +42,20 @@ export interface DomainEvent {
   name: EventName;
   caller: Caller;
   /** The object as the API answers it (built on first use: most writes have few listeners). */
-  object(): Record<string, unknown>;
+  object(): Promise<Record<string, unknown>>;
 }
 
 /**
- * Runs inside the transaction of the write that caused the event, synchronously: a listener that enqueues a job
+ * Runs inside the transaction of the write that caused the event, awaited by it: a listener that enqueues a job
  * (a webhook, the gate callback, an e-mail, a sync mutation) commits or rolls back with the write itself.
  */
-export type EventListener = (event: DomainEvent) => void;
+export type EventListener = (event: DomainEvent) => Promise<void>;
 
 /**
  * Decides whether a write may run, before it changes anything: throws the refusal (an ApiError). Given the event
  * the write will publish, as the write calls `decide` with it.
  */
-export type WriteRule = (name: EventName, caller: Caller) => void;
+export type WriteRule = (name: EventName, caller: Caller) => Promise<void>;
 
 export interface EventBus {
   subscribe(listener: EventListener): void;
@@ -65,8 +65,12 @@ export interface EventBus {
    * Called by each write once its input is checked and before its first change, with the event it will publish:
    * a refused write throws here, so nothing of it runs.
    */
-  decide(name: EventName, caller: Caller): void;
-  publish(name: EventName, caller: Caller, object: () => Record<string, unknown>): void;
+  decide(name: EventName, caller: Caller): Promise<void>;
+  publish(
+    name: EventName,
+    caller: Caller,
+    object: () => Record<string, unknown> | Promise<Record<string, unknown>>,
+  ): Promise<void>;
 }
 
 export function createEventBus(): EventBus {
@@ -75,14 +79,14 @@ export function createEventBus(): EventBus {
   return {
     subscribe: (listener) => void listeners.push(listener),
     addRule: (rule) => void rules.push(rule),
-    decide(name, caller) {
-      for (const rule of rules) rule(name, caller);
+    async decide(name, caller) {
+      for (const rule of rules) await rule(name, caller);
     },
-    publish(name, caller, build) {
+    async publish(name, caller, build) {
       if (listeners.length === 0) return;
-      let built: Record<string, unknown> | undefined;
-      const event: DomainEvent = { name, caller, object: () => (built ??= build()) };
-      for (const listener of listeners) listener(event);
+      let built: Promise<Record<string, unknown>> | undefined;
+      const event: DomainEvent = { name, caller, object: async () => (built ??= Promise.resolve(await build())) };
+      for (const listener of listeners) await listener(event);
     },
   };
 }

@@ -60,14 +60,14 @@ export interface StartOptions extends ServiceOptions {
 }
 
 /** Opens (and migrates) the data folder and assembles the context every part of the service runs on. */
-export function openService(options: ServiceOptions): Context {
+export async function openService(options: ServiceOptions): Promise<Context> {
   const dataDir = resolve(options.dataDir);
   privateDataFolder(dataDir);
   // The key first: a wrong one fails the start before the database is open.
   const secrets = secretBox(options.deviceKey ?? loadDeviceKey(dataDir));
   const log = createLogger(options.logLevel ?? process.env.PORTARIA_LOG_LEVEL ?? 'info');
   const ctx: Context = {
-    db: options.database ? openPostgres(options.database) : openDatabase(databaseFile(dataDir)),
+    db: options.database ? await openPostgres(options.database) : await openDatabase(databaseFile(dataDir)),
     clock: new HubTime(options.clock ?? systemClock),
     random: options.random ?? systemRandom,
     secrets,
@@ -75,7 +75,7 @@ export function openService(options: ServiceOptions): Context {
     dataDir,
     events: createEventBus(),
   };
-  prepareSync(ctx);
+  await prepareSync(ctx);
   return ctx;
 }
 
@@ -101,19 +101,19 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const lock = options.database ? undefined : lockDataFolder(dataDir);
   let ctx: Context | undefined;
   try {
-    ctx = openService({ ...options, dataDir });
+    ctx = await openService({ ...options, dataDir });
     return await listen(ctx, options, lock);
   } catch (error) {
-    ctx?.db.close();
+    await ctx?.db.close();
     lock?.release();
     throw error;
   }
 }
 
 async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock | undefined): Promise<RunningService> {
-  if (options.upstream) configureUpstream(ctx, options.upstream);
-  refuseUpstreamKeyLocally(ctx);
-  if (options.allowDestinations) saveAllowedDestinations(ctx, options.allowDestinations);
+  if (options.upstream) await configureUpstream(ctx, options.upstream);
+  await refuseUpstreamKeyLocally(ctx);
+  if (options.allowDestinations) await saveAllowedDestinations(ctx, options.allowDestinations);
   for (const rule of writeRules(ctx)) ctx.events.addRule(rule);
   for (const listener of eventListeners(ctx)) ctx.events.subscribe(listener);
   const app = createApp(ctx, { trustProxy: options.trustProxy ?? [] });
@@ -140,10 +140,10 @@ async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock
   });
   const address = server.address() as AddressInfo;
   registerOwnPort(ctx.db, address.port);
-  const worker = startWorker(ctx, jobHandlers(ctx));
+  const worker = await startWorker(ctx, jobHandlers(ctx));
   const sweeper = startRetentionSweeper(ctx);
   const backups = startBackupSchedule(ctx, options.backups ?? defaultBackupSchedule);
-  const sync = startSyncAgent(ctx);
+  const sync = await startSyncAgent(ctx);
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
   lock?.describe(url);
@@ -165,9 +165,9 @@ async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock
         });
         sweeper.stop();
         await Promise.all([worker.stop(), backups.stop()]);
-        flushReads(ctx.db);
+        await flushReads(ctx.db);
       } finally {
-        ctx.db.close();
+        await ctx.db.close();
         lock?.release();
       }
     },

@@ -159,10 +159,10 @@ export async function measureHubs(workDir: string, plan: HubPlan, log: (line: st
   const server = given ?? (cluster as Cluster).url;
   // A fresh database for each arrangement, so both PostgreSQL runs start from the same (empty) state.
   const created: string[] = [];
-  const freshDatabase = () => {
+  const freshDatabase = async () => {
     const name = `portaria_bench_hub_${randomBytes(6).toString('hex')}`;
     created.push(name);
-    createDatabase(server, name);
+    await createDatabase(server, name);
     return { server, name };
   };
   const attempt = (
@@ -176,12 +176,12 @@ export async function measureHubs(workDir: string, plan: HubPlan, log: (line: st
     });
   try {
     const sqlite = await attempt('sqlite', undefined, 1);
-    const postgres = await attempt('pg-one', freshDatabase(), 1);
-    const postgresTwo = await attempt('pg-two', freshDatabase(), 2);
+    const postgres = await attempt('pg-one', await freshDatabase(), 1);
+    const postgresTwo = await attempt('pg-two', await freshDatabase(), 2);
     return { sqlite, postgres, postgresTwo };
   } finally {
     if (cluster) cluster.stop();
-    else for (const name of created) dropDatabase(server, name);
+    else for (const name of created) await dropDatabase(server, name);
     rmSync(workDir, { recursive: true, force: true });
   }
 }

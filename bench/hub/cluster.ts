@@ -5,11 +5,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { type Cluster, createDatabase, dropDatabase, startCluster } from '../../test/helpers/postgres.ts';
+import { createDatabase, dropDatabase, startCluster } from '../../test/helpers/postgres.ts';
 
-export interface BenchCluster extends Cluster {
+export interface BenchCluster {
+  /** `postgres://postgres@127.0.0.1:<port>`: a database name goes after it. */
+  url: string;
   /** A new, empty database: its name and URL (dropped by `stop`). */
-  database(label: string): { name: string; url: string };
+  database(label: string): Promise<{ name: string; url: string }>;
+  stop(): Promise<void>;
 }
 
 export async function startBenchCluster(): Promise<BenchCluster> {
@@ -28,14 +31,17 @@ export async function startBenchCluster(): Promise<BenchCluster> {
   await client.end();
   return {
     url: cluster.url,
-    database(label) {
+    async database(label) {
       const name = `bench_${label}_${randomBytes(4).toString('hex')}`;
       made.push(name);
-      return { name, url: createDatabase(cluster.url, name) };
+      return { name, url: await createDatabase(cluster.url, name) };
     },
-    stop() {
-      for (const name of made) dropDatabase(cluster.url, name);
-      cluster.stop();
+    async stop() {
+      try {
+        for (const name of made) await dropDatabase(cluster.url, name);
+      } finally {
+        cluster.stop();
+      }
     },
   };
 }

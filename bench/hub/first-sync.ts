@@ -118,7 +118,7 @@ export async function measureFirstSync(
 ): Promise<FirstSyncFigures> {
   const hub = await startService({ database: database.url, env: { PORTARIA_LOG_LEVEL: 'warn' } });
   try {
-    const company = hub.company('Bench History', 'UTC');
+    const company = await hub.company('Bench History', 'UTC');
     const seedSeconds = await seedVisits(database.url, company.id, visits, log);
     log(`seeded ${visits.toLocaleString('en-US')} visits in ${seedSeconds.toFixed(1)} s`);
     await counter.reset();

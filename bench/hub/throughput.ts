@@ -225,7 +225,7 @@ export async function measureTarget(
   setup: { cluster: BenchCluster; proxyUrl: string; counter: StatementCounter; workDir: string },
   plan: ThroughputPlan,
 ): Promise<TargetFigures> {
-  const database = setup.cluster.database(`${target}_${network}`);
+  const database = await setup.cluster.database(`${target}_${network}`);
   const serverUrl = network === 'delayed' ? `${setup.proxyUrl}/${database.name}` : database.url;
   const workDir = join(setup.workDir, `${target}-${network}`);
   const { server, companies } = await startTarget(target, workDir, serverUrl, database.url, plan.companies);

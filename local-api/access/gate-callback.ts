@@ -29,12 +29,12 @@ interface CallbackPayload {
 }
 
 export function gateCallbackListener(ctx: Context): EventListener {
-  return ({ name, caller, object }) => {
+  return async ({ name, caller, object }) => {
     // A check-in replayed at the hub was called in by the kiosk that made it.
     if (caller.replayedFor !== undefined || (name !== 'visit.checkin' && name !== 'visit.allowed')) return;
-    const config = findAccessConfig(ctx, caller.companyId);
+    const config = await findAccessConfig(ctx, caller.companyId);
     if (!config?.enabled || config.url === '') return;
-    const visit = object();
+    const visit = await object();
     // A visit held at the door is the front desk's to let in: the gate hears of it when the desk allows it (the
     // key below keeps it to one callback), never before.
     if ((name === 'visit.checkin') === (visit.heldAtDoor === true)) return;
@@ -63,7 +63,7 @@ export function gateCallbackListener(ctx: Context): EventListener {
       visit,
     };
     const payload: CallbackPayload = { body: JSON.stringify(body) };
-    enqueue(ctx, {
+    await enqueue(ctx, {
       companyId: caller.companyId,
       kind: gateCallbackKind,
       idempotencyKey,
@@ -82,7 +82,7 @@ export function gateCallbackListener(ctx: Context): EventListener {
  */
 export function gateCallbackHandler(ctx: Context): JobHandler {
   return async (job, signal) => {
-    const config = findAccessConfig(ctx, job.companyId);
+    const config = await findAccessConfig(ctx, job.companyId);
     if (!config?.enabled || config.url === '') {
       throw new PermanentJobError('the integration was disabled, or its url removed, before the callback was sent');
     }
@@ -108,7 +108,7 @@ export function gateCallbackRoutes(ctx: Context): RouteSpec[] {
       summary: 'Gate callbacks pending, failed (given up) and done, with the last error',
       response: deliveryStatusSchema,
       errors: [],
-      handle: ({ caller }) => deliveryStatus(ctx, caller, gateCallbackKind),
+      handle: async ({ caller }) => await deliveryStatus(ctx, caller, gateCallbackKind),
     }),
   ];
 }

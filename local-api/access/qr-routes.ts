@@ -14,8 +14,8 @@ import { cardNumberOf, issueCode, type QrCode, type QrSettings, type QrSubject }
 import { findAccessConfig } from './store.ts';
 
 /** The company's QR settings, or the reason no code can be made: the integration is off or has no key. */
-function qrSettingsOf(ctx: Context, companyId: string): QrSettings {
-  const config = findAccessConfig(ctx, companyId);
+async function qrSettingsOf(ctx: Context, companyId: string): Promise<QrSettings> {
+  const config = await findAccessConfig(ctx, companyId);
   if (!config?.enabled) throw new ApiError('ACCESS_INTEGRATION_DISABLED');
   if (config.aesKey === '') throw new ApiError('ACCESS_KEY_NOT_CONFIGURED');
   return config;
@@ -78,16 +78,21 @@ async function answerCode(res: Response, query: unknown, code: QrCode, caller: C
   return undefined;
 }
 
-function issueFor(ctx: Context, caller: Caller, subject: QrSubject, cardNumber: number | undefined): QrCode {
-  const settings = qrSettingsOf(ctx, caller.companyId);
+async function issueFor(
+  ctx: Context,
+  caller: Caller,
+  subject: QrSubject,
+  cardNumber: number | undefined,
+): Promise<QrCode> {
+  const settings = await qrSettingsOf(ctx, caller.companyId);
   if (cardNumber === undefined) throw new ApiError('MISSING_ACCESS_CARD_NUMBER');
   return issueCode(settings, subject, cardNumber, ctx.clock.now(), ctx.random);
 }
 
 /** A visit's gate code, as JSON or a picture; a visit that has left gets none. */
-export function visitGateCode(ctx: Context, req: Request, res: Response, caller: Caller, visit: VisitRow) {
+export async function visitGateCode(ctx: Context, req: Request, res: Response, caller: Caller, visit: VisitRow) {
   if (visit.checkoutAt !== null) throw new ApiError('ALREADY_CHECKOUT');
-  const code = issueFor(ctx, caller, 'visitor', cardNumberOf(visit.cardNumber));
+  const code = await issueFor(ctx, caller, 'visitor', cardNumberOf(visit.cardNumber));
   return answerCode(res, req.query, code, caller, ctx.clock.now());
 }
 
@@ -116,9 +121,9 @@ export function qrRoutes(ctx: Context): RouteSpec[] {
       response: qrAnswer,
       produces,
       errors: codeErrors,
-      handle: ({ req, res, caller, params }) => {
-        const host = getHost(ctx, caller, String(params.id));
-        const code = issueFor(ctx, caller, 'host', hostCardNumber(host.metadata));
+      handle: async ({ req, res, caller, params }) => {
+        const host = await getHost(ctx, caller, String(params.id));
+        const code = await issueFor(ctx, caller, 'host', hostCardNumber(host.metadata));
         return answerCode(res, req.query, code, caller, ctx.clock.now());
       },
     }),
@@ -131,10 +136,10 @@ export function qrRoutes(ctx: Context): RouteSpec[] {
       response: qrAnswer,
       produces,
       errors: [...codeErrors, 'INVITEE_CANCELED'],
-      handle: ({ req, res, caller, params }) => {
-        const invitee = getInvitee(ctx, caller, String(params.id));
+      handle: async ({ req, res, caller, params }) => {
+        const invitee = await getInvitee(ctx, caller, String(params.id));
         if (invitee.status === 'canceled') throw new ApiError('INVITEE_CANCELED');
-        const code = issueFor(ctx, caller, 'visitor', cardNumberOf(invitee.cardNumber));
+        const code = await issueFor(ctx, caller, 'visitor', cardNumberOf(invitee.cardNumber));
         return answerCode(res, req.query, code, caller, ctx.clock.now());
       },
     }),
@@ -148,8 +153,8 @@ export function qrRoutes(ctx: Context): RouteSpec[] {
       response: qrAnswer,
       produces,
       errors: [...codeErrors, 'ALREADY_CHECKOUT'],
-      handle: ({ req, res, caller, params }) =>
-        visitGateCode(ctx, req, res, caller, getVisit(ctx, caller, String(params.id))),
+      handle: async ({ req, res, caller, params }) =>
+        visitGateCode(ctx, req, res, caller, await getVisit(ctx, caller, String(params.id))),
     }),
   ];
 }

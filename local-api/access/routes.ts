@@ -16,7 +16,7 @@ export function accessConfigRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve the access-control integration configuration',
       response: accessConfigObjectSchema,
       errors: ['NOT_FOUND'],
-      handle: ({ caller }) => accessConfigObject(getAccessConfig(ctx, caller), caller),
+      handle: async ({ caller }) => accessConfigObject(await getAccessConfig(ctx, caller), caller),
     }),
     route({
       method: 'post',
@@ -27,7 +27,7 @@ export function accessConfigRoutes(ctx: Context): RouteSpec[] {
       response: accessConfigObjectSchema,
       body: accessConfigInput,
       errors: ['INVALID_PARAMETER', 'DESTINATION_REFUSED'],
-      handle: ({ caller, body }) => accessConfigObject(saveAccessConfig(ctx, caller, body), caller),
+      handle: async ({ caller, body }) => accessConfigObject(await saveAccessConfig(ctx, caller, body), caller),
     }),
     route({
       method: 'delete',
@@ -36,8 +36,8 @@ export function accessConfigRoutes(ctx: Context): RouteSpec[] {
       summary: 'Delete the configuration',
       response: successSchema,
       errors: [],
-      handle: ({ caller }) => {
-        deleteAccessConfig(ctx, caller);
+      handle: async ({ caller }) => {
+        await deleteAccessConfig(ctx, caller);
         return { success: true };
       },
     }),

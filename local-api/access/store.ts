@@ -24,8 +24,8 @@ const booleans = ['enabled', 'totpEnabled', 'staticVisitorQRCode'] as const;
 const columnKinds = { booleans, json: [], times: [] };
 
 /** The company's configuration with its secrets opened, or undefined when none was ever saved. */
-export function findAccessConfig(ctx: Context, companyId: string): AccessConfig | undefined {
-  const row = prepared(ctx.db, 'SELECT * FROM access_configs WHERE companyId = ?').get(companyId) as
+export async function findAccessConfig(ctx: Context, companyId: string): Promise<AccessConfig | undefined> {
+  const row = (await prepared(ctx.db, 'SELECT * FROM access_configs WHERE companyId = ?').get(companyId)) as
     | Record<string, unknown>
     | undefined;
   if (!row) return undefined;
@@ -51,15 +51,15 @@ export function accessConfigObject(config: AccessConfig, caller: Caller) {
   };
 }
 
-export function getAccessConfig(ctx: Context, caller: Caller): AccessConfig {
-  const config = findAccessConfig(ctx, caller.companyId);
+export async function getAccessConfig(ctx: Context, caller: Caller): Promise<AccessConfig> {
+  const config = await findAccessConfig(ctx, caller.companyId);
   if (!config) throw new ApiError('NOT_FOUND');
   return config;
 }
 
 /** A partial upsert; the gate's address is judged by the device's destination policy as it is saved. */
-export function saveAccessConfig(ctx: Context, caller: Caller, input: AccessConfigInput): AccessConfig {
-  if (input.url) requireAllowedDestination(ctx, 'url', { url: input.url });
+export async function saveAccessConfig(ctx: Context, caller: Caller, input: AccessConfigInput): Promise<AccessConfig> {
+  if (input.url) await requireAllowedDestination(ctx, 'url', { url: input.url });
   const sealed: Record<string, unknown> = { ...input };
   for (const key of accessConfigSecrets) {
     const value = input[key];
@@ -68,15 +68,20 @@ export function saveAccessConfig(ctx: Context, caller: Caller, input: AccessConf
   }
   const row = objectToRow(sealed, columnKinds);
   const now = ctx.clock.now();
-  return inTransaction(ctx, () => {
-    ctx.events.decide('access.updated', caller);
-    if (findAccessConfig(ctx, caller.companyId)) {
-      updateConfigRow(ctx, caller.companyId, { ...row, updatedAt: now });
+  return await inTransaction(ctx, async () => {
+    await ctx.events.decide('access.updated', caller);
+    if (await findAccessConfig(ctx, caller.companyId)) {
+      await updateConfigRow(ctx, caller.companyId, { ...row, updatedAt: now });
     } else {
-      insertRow(ctx.db, 'access_configs', { ...row, companyId: caller.companyId, createdAt: now, updatedAt: now });
+      await insertRow(ctx.db, 'access_configs', {
+        ...row,
+        companyId: caller.companyId,
+        createdAt: now,
+        updatedAt: now,
+      });
     }
-    const config = getAccessConfig(ctx, caller);
-    ctx.events.publish('access.updated', caller, () => publicAccessConfig(config, caller));
+    const config = await getAccessConfig(ctx, caller);
+    await ctx.events.publish('access.updated', caller, () => publicAccessConfig(config, caller));
     return config;
   });
 }
@@ -88,18 +93,19 @@ function publicAccessConfig(config: AccessConfig, caller: Caller): Record<string
   return shown;
 }
 
-function updateConfigRow(ctx: Context, companyId: string, row: Record<string, unknown>): void {
+async function updateConfigRow(ctx: Context, companyId: string, row: Record<string, unknown>): Promise<void> {
   const columns = Object.keys(row);
-  prepared(
+  await prepared(
     ctx.db,
     `UPDATE access_configs SET ${columns.map((c) => `${c} = :${c}`).join(', ')} WHERE companyId = :companyId`,
   ).run({ ...row, companyId });
 }
 
-export function deleteAccessConfig(ctx: Context, caller: Caller): void {
-  inTransaction(ctx, () => {
-    ctx.events.decide('access.deleted', caller);
-    const deleted = prepared(ctx.db, 'DELETE FROM access_configs WHERE companyId = ?').run(caller.companyId).changes;
-    if (deleted > 0) ctx.events.publish('access.deleted', caller, () => ({ type: 'accessConfig' }));
+export async function deleteAccessConfig(ctx: Context, caller: Caller): Promise<void> {
+  await inTransaction(ctx, async () => {
+    await ctx.events.decide('access.deleted', caller);
+    const deleted = (await prepared(ctx.db, 'DELETE FROM access_configs WHERE companyId = ?').run(caller.companyId))
+      .changes;
+    if (deleted > 0) await ctx.events.publish('access.deleted', caller, () => ({ type: 'accessConfig' }));
   });
 }

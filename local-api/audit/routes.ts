@@ -31,9 +31,9 @@ export function auditRoutes(ctx: Context): RouteSpec[] {
       query: listQueryInput(auditPaging),
       response: z.object({ entries: z.array(auditEntry), size: z.number().int() }),
       errors: listQueryErrors,
-      handle: ({ req, caller }) => {
+      handle: async ({ req, caller }) => {
         // Entries are numbered as they are written (id): the log's order of creation on both engines.
-        const entries = listAudit(ctx, caller, parseListQuery(req.query, auditPaging, auditQueryFields, 'id'));
+        const entries = await listAudit(ctx, caller, parseListQuery(req.query, auditPaging, auditQueryFields, 'id'));
         return { entries, size: entries.length };
       },
     }),

@@ -80,12 +80,16 @@ function detailsOf(object: Record<string, unknown>): Record<string, number | boo
  * Appends an entry. Inside a write's transaction it commits or rolls back with the write; outside one (a refused
  * PIN, a read) it commits at once.
  */
-export function recordAudit(ctx: Pick<Context, 'db' | 'clock'>, actor: AuditActor, fact: AuditFact): void {
-  appendEntry(ctx.db, actor, fact, ctx.clock.now());
+export async function recordAudit(
+  ctx: Pick<Context, 'db' | 'clock'>,
+  actor: AuditActor,
+  fact: AuditFact,
+): Promise<void> {
+  await appendEntry(ctx.db, actor, fact, ctx.clock.now());
 }
 
-function appendEntry(db: Context['db'], actor: AuditActor, fact: AuditFact, at: number): void {
-  insertRow(db, 'audit_log', {
+async function appendEntry(db: Context['db'], actor: AuditActor, fact: AuditFact, at: number): Promise<void> {
+  await insertRow(db, 'audit_log', {
     companyId: actor.companyId,
     at,
     action: fact.action,
@@ -119,14 +123,14 @@ const pendingReads = new WeakMap<
 export const readFlushMs = 1000;
 
 /** Writes the read entries that wait, if any. */
-export function flushReads(db: Context['db']): void {
+export async function flushReads(db: Context['db']): Promise<void> {
   const pending = pendingReads.get(db);
   if (!pending) return;
   pendingReads.delete(db);
   clearTimeout(pending.timer);
   if (!db.open) return;
-  inTransaction({ db }, () => {
-    for (const [actor, fact, at] of pending.entries) appendEntry(db, actor, fact, at);
+  await inTransaction({ db }, async () => {
+    for (const [actor, fact, at] of pending.entries) await appendEntry(db, actor, fact, at);
   });
 }
 
@@ -146,7 +150,9 @@ export function recordRead(ctx: Pick<Context, 'db' | 'clock'>, actor: AuditActor
   let pending = pendingReads.get(ctx.db);
   if (!pending) {
     const db = ctx.db;
-    pending = { entries: [], timer: setTimeout(() => flushReads(db), readFlushMs).unref() };
+    // A flush that fails (the database closing under it) loses these reads, as a crash would.
+    const flush = () => void flushReads(db).catch(() => {});
+    pending = { entries: [], timer: setTimeout(flush, readFlushMs).unref() };
     pendingReads.set(db, pending);
   }
   pending.entries.push([actor, fact, now]);
@@ -166,10 +172,10 @@ export function auditRead(
   });
 }
 
-function auditEntry(ctx: Pick<Context, 'db' | 'clock'>, event: DomainEvent): void {
-  const object = event.object();
+async function auditEntry(ctx: Pick<Context, 'db' | 'clock'>, event: DomainEvent): Promise<void> {
+  const object = await event.object();
   const actor = actorField[event.name];
-  recordAudit(ctx, auditActor(event.caller), {
+  await recordAudit(ctx, auditActor(event.caller), {
     action: event.name,
     objectType: text(object.type),
     objectId: text(object.id),
@@ -180,8 +186,8 @@ function auditEntry(ctx: Pick<Context, 'db' | 'clock'>, event: DomainEvent): voi
 
 /** Writes the audit entry inside the transaction of the action: the entry exists if and only if the action does. */
 export function auditListener(ctx: Pick<Context, 'db' | 'clock'>): EventListener {
-  return (event) => {
-    if (!unaudited.has(event.name)) auditEntry(ctx, event);
+  return async (event) => {
+    if (!unaudited.has(event.name)) await auditEntry(ctx, event);
   };
 }
 
@@ -196,13 +202,13 @@ export const auditQueryFields: QueryFields = {
 };
 
 /** A page of the company's entries, oldest first: pages stay stable while new entries are appended. */
-export function listAudit(ctx: Context, caller: Caller, query: ListQuery): Record<string, unknown>[] {
-  flushReads(ctx.db);
+export async function listAudit(ctx: Context, caller: Caller, query: ListQuery): Promise<Record<string, unknown>[]> {
+  await flushReads(ctx.db);
   const where = query.where ? `AND ${query.where}` : '';
-  const rows = prepared(
+  const rows = (await prepared(
     ctx.db,
     `SELECT * FROM audit_log WHERE companyId = :companyId ${where} ORDER BY ${query.orderBy} LIMIT :limit OFFSET :offset`,
-  ).all({ ...query.params, companyId: caller.companyId, limit: query.limit, offset: query.offset }) as AuditRow[];
+  ).all({ ...query.params, companyId: caller.companyId, limit: query.limit, offset: query.offset })) as AuditRow[];
   return rows.map((row) => auditObject(row, caller));
 }
 
@@ -214,11 +220,15 @@ const auditObject = ({ companyId: _company, at, details, ...row }: AuditRow, cal
 });
 
 /** The company's entries about the given objects (a person's visits, invitees…), oldest first. */
-export function auditOfObjects(ctx: Context, caller: Caller, ids: readonly string[]): Record<string, unknown>[] {
-  const rows = prepared(
+export async function auditOfObjects(
+  ctx: Context,
+  caller: Caller,
+  ids: readonly string[],
+): Promise<Record<string, unknown>[]> {
+  const rows = (await prepared(
     ctx.db,
     `SELECT * FROM audit_log WHERE companyId = ? AND objectId IN (SELECT value FROM ${jsonTextElements(ctx.db, '?')})
      ORDER BY id`,
-  ).all(caller.companyId, JSON.stringify(ids)) as AuditRow[];
+  ).all(caller.companyId, JSON.stringify(ids))) as AuditRow[];
   return rows.map((row) => auditObject(row, caller));
 }

@@ -38,9 +38,9 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
       query: listQueryInput(blocklistPaging),
       response: z.object({ blockedlist: z.array(blocklistObjectSchema), size: z.number().int() }),
       errors: listErrors,
-      handle: ({ req, caller }) => {
+      handle: async ({ req, caller }) => {
         const query = parseListQuery(req.query, blocklistPaging, blocklistQueryFields);
-        const blockedlist = listBlocklist(ctx, caller, query).map((row) => blocklistObject(row, caller));
+        const blockedlist = (await listBlocklist(ctx, caller, query)).map((row) => blocklistObject(row, caller));
         auditRead(ctx, caller, { action: 'blocklist.listed', objectType: 'blocklist', size: blockedlist.length });
         return { blockedlist, size: blockedlist.length };
       },
@@ -55,7 +55,7 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: blocklistInputCodes,
       response: blocklistObjectSchema,
       errors: inputErrors,
-      handle: ({ caller, body }) => blocklistObject(createBlocklistEntry(ctx, caller, body), caller),
+      handle: async ({ caller, body }) => blocklistObject(await createBlocklistEntry(ctx, caller, body), caller),
     }),
     route({
       method: 'get',
@@ -65,8 +65,8 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve a blocklist entry',
       response: blocklistObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => {
-        const entry = getBlocklistEntry(ctx, caller, String(params.id));
+      handle: async ({ caller, params }) => {
+        const entry = await getBlocklistEntry(ctx, caller, String(params.id));
         auditRead(ctx, caller, { action: 'blocklist.read', objectType: 'blocklist', objectId: entry.id });
         return blocklistObject(entry, caller);
       },
@@ -81,8 +81,8 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: blocklistInputCodes,
       response: blocklistObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID', ...inputErrors],
-      handle: ({ caller, params, body }) =>
-        blocklistObject(updateBlocklistEntry(ctx, caller, String(params.id), body), caller),
+      handle: async ({ caller, params, body }) =>
+        blocklistObject(await updateBlocklistEntry(ctx, caller, String(params.id), body), caller),
     }),
     route({
       method: 'delete',
@@ -93,8 +93,8 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
       body: blocklistDeleteInput,
       response: successSchema,
       errors: ['NOT_FOUND', 'MISSING_ID', 'INVALID_PARAMETER', 'HOST_NOT_FOUND'],
-      handle: ({ caller, params, body }) => {
-        deleteBlocklistEntry(ctx, caller, String(params.id), body.deletedById ?? null);
+      handle: async ({ caller, params, body }) => {
+        await deleteBlocklistEntry(ctx, caller, String(params.id), body.deletedById ?? null);
         return { success: true };
       },
     }),

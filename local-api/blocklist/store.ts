@@ -41,15 +41,15 @@ export function blocklistObject(row: BlocklistRow, caller: Caller): Record<strin
   return object;
 }
 
-export function getBlocklistEntry(ctx: Context, caller: Caller, id: string): BlocklistRow {
-  const row = findLiveRow<BlocklistRow>(ctx.db, 'blocklist', caller.companyId, id);
+export async function getBlocklistEntry(ctx: Context, caller: Caller, id: string): Promise<BlocklistRow> {
+  const row = await findLiveRow<BlocklistRow>(ctx.db, 'blocklist', caller.companyId, id);
   if (!row) throw new ApiError('NOT_FOUND');
   return row;
 }
 
 /** Who created or deleted an entry is one of the company's hosts: another company's id is refused. */
-function requireOwnHost(ctx: Context, caller: Caller, hostId: string | null | undefined): void {
-  if (hostId && !findHost(ctx, caller, hostId)) throw new ApiError('HOST_NOT_FOUND');
+async function requireOwnHost(ctx: Context, caller: Caller, hostId: string | null | undefined): Promise<void> {
+  if (hostId && !(await findHost(ctx, caller, hostId))) throw new ApiError('HOST_NOT_FOUND');
 }
 
 /** The entry's stored fields with the normalized keys the door compares. */
@@ -59,53 +59,69 @@ function storedFields(entry: BlocklistInput & PersonIds) {
   return { ...objectToRow(fields, blocklistColumns), ...identityKeys(entry) };
 }
 
-export function createBlocklistEntry(ctx: Context, caller: Caller, input: BlocklistInput): BlocklistRow {
+export async function createBlocklistEntry(ctx: Context, caller: Caller, input: BlocklistInput): Promise<BlocklistRow> {
   const fields = storedFields(input);
-  return inTransaction(ctx, () => {
-    requireOwnHost(ctx, caller, input.createdById);
+  return await inTransaction(ctx, async () => {
+    await requireOwnHost(ctx, caller, input.createdById);
     const id = newRecordId(ctx.random);
     const now = ctx.clock.now();
-    ctx.events.decide('blocklist.created', caller);
-    insertRow(ctx.db, 'blocklist', { ...fields, id, companyId: caller.companyId, createdAt: now, updatedAt: now });
-    const row = getBlocklistEntry(ctx, caller, id);
-    ctx.events.publish('blocklist.created', caller, () => blocklistObject(row, caller));
+    await ctx.events.decide('blocklist.created', caller);
+    await insertRow(ctx.db, 'blocklist', {
+      ...fields,
+      id,
+      companyId: caller.companyId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const row = await getBlocklistEntry(ctx, caller, id);
+    await ctx.events.publish('blocklist.created', caller, () => blocklistObject(row, caller));
     return row;
   });
 }
 
-export function updateBlocklistEntry(ctx: Context, caller: Caller, id: string, input: BlocklistInput): BlocklistRow {
-  return inTransaction(ctx, () => {
-    const current = getBlocklistEntry(ctx, caller, id);
-    requireOwnHost(ctx, caller, input.createdById);
+export async function updateBlocklistEntry(
+  ctx: Context,
+  caller: Caller,
+  id: string,
+  input: BlocklistInput,
+): Promise<BlocklistRow> {
+  return await inTransaction(ctx, async () => {
+    const current = await getBlocklistEntry(ctx, caller, id);
+    await requireOwnHost(ctx, caller, input.createdById);
     const merged = { ...(rowToObject(current, blocklistColumns, caller.timeZone) as PersonIds), ...input };
     const { cpfKey, rgKey, documentKey, emailKey, phoneKey, phoneTail } = storedFields(merged);
-    ctx.events.decide('blocklist.updated', caller);
-    updateRow(ctx.db, 'blocklist', caller.companyId, id, {
+    await ctx.events.decide('blocklist.updated', caller);
+    await updateRow(ctx.db, 'blocklist', caller.companyId, id, {
       ...objectToRow(input, blocklistColumns),
       companyId: caller.companyId,
       ...{ cpfKey, rgKey, documentKey, emailKey, phoneKey, phoneTail },
       updatedAt: ctx.clock.now(),
     });
-    const row = getBlocklistEntry(ctx, caller, id);
-    ctx.events.publish('blocklist.updated', caller, () => blocklistObject(row, caller));
+    const row = await getBlocklistEntry(ctx, caller, id);
+    await ctx.events.publish('blocklist.updated', caller, () => blocklistObject(row, caller));
     return row;
   });
 }
 
-export function deleteBlocklistEntry(ctx: Context, caller: Caller, id: string, deletedById: string | null): void {
-  inTransaction(ctx, () => {
-    const row = getBlocklistEntry(ctx, caller, id);
-    requireOwnHost(ctx, caller, deletedById);
+export async function deleteBlocklistEntry(
+  ctx: Context,
+  caller: Caller,
+  id: string,
+  deletedById: string | null,
+): Promise<void> {
+  await inTransaction(ctx, async () => {
+    const row = await getBlocklistEntry(ctx, caller, id);
+    await requireOwnHost(ctx, caller, deletedById);
     const now = ctx.clock.now();
-    ctx.events.decide('blocklist.deleted', caller);
-    updateRow(ctx.db, 'blocklist', caller.companyId, id, { deletedAt: now, updatedAt: now, deletedById });
+    await ctx.events.decide('blocklist.deleted', caller);
+    await updateRow(ctx.db, 'blocklist', caller.companyId, id, { deletedAt: now, updatedAt: now, deletedById });
     const deleted = { ...row, deletedAt: now, updatedAt: now, deletedById };
-    ctx.events.publish('blocklist.deleted', caller, () => blocklistObject(deleted, caller));
+    await ctx.events.publish('blocklist.deleted', caller, () => blocklistObject(deleted, caller));
   });
 }
 
-export const listBlocklist = (ctx: Context, caller: Caller, query: ListQuery) =>
-  listRows<BlocklistRow>(ctx.db, 'blocklist', caller.companyId, query);
+export const listBlocklist = async (ctx: Context, caller: Caller, query: ListQuery) =>
+  await listRows<BlocklistRow>(ctx.db, 'blocklist', caller.companyId, query);
 
 export interface BlocklistMatch {
   entry: BlocklistRow;
@@ -140,39 +156,43 @@ export function heldByName(entry: BlocklistRow, name: string, keys: ReturnType<t
  * no identifier matches, an entry of the person's name with nothing to tell them apart (`heldByName`) is a match
  * `on: 'name'`: the visit is held for the front desk, not blocked (people share names).
  */
-export function screenVisitor(ctx: Context, caller: Caller, person: PersonAtDoor): BlocklistMatch | undefined {
+export async function screenVisitor(
+  ctx: Context,
+  caller: Caller,
+  person: PersonAtDoor,
+): Promise<BlocklistMatch | undefined> {
   const keys = identityKeys(person);
-  return screenIdentifiers(ctx, caller, keys) ?? screenName(ctx, caller, person.name ?? '', keys);
+  return (await screenIdentifiers(ctx, caller, keys)) ?? (await screenName(ctx, caller, person.name ?? '', keys));
 }
 
-function screenName(
+async function screenName(
   ctx: Context,
   caller: Caller,
   name: string,
   keys: ReturnType<typeof identityKeys>,
-): BlocklistMatch | undefined {
+): Promise<BlocklistMatch | undefined> {
   if (normalizeName(name) === '') return undefined;
   // Names are compared normalized in JavaScript (SQLite's and PostgreSQL's lower() differ on accents): the
   // company's named entries are read, a short list.
-  const named = prepared(
+  const named = (await prepared(
     ctx.db,
     `SELECT * FROM blocklist WHERE companyId = ? AND deletedAt IS NULL AND name IS NOT NULL AND name <> ''
      ORDER BY createdAt, rowid`,
-  ).all(caller.companyId) as BlocklistRow[];
+  ).all(caller.companyId)) as BlocklistRow[];
   const entry = named.find((row) => heldByName(row, name, keys));
   return entry ? { entry, on: 'name' } : undefined;
 }
 
-function screenIdentifiers(
+async function screenIdentifiers(
   ctx: Context,
   caller: Caller,
   keys: ReturnType<typeof identityKeys>,
-): BlocklistMatch | undefined {
+): Promise<BlocklistMatch | undefined> {
   const numbers = [keys.cpfKey, keys.rgKey, keys.documentKey];
   if (![...numbers, keys.emailKey, keys.phoneTail].some((key) => key !== null)) return undefined;
   // One indexed lookup per key, united: an OR over the keys would read every entry of the company.
   const live = 'SELECT rowid AS position, * FROM blocklist WHERE companyId = :companyId AND deletedAt IS NULL AND';
-  const candidates = prepared(
+  const candidates = (await prepared(
     ctx.db,
     `${live} cpfKey IN (:a, :b, :c) UNION ${live} rgKey IN (:a, :b, :c) UNION ${live} documentKey IN (:a, :b, :c)
      UNION ${live} emailKey = :emailKey UNION ${live} phoneTail = :phoneTail
@@ -184,7 +204,7 @@ function screenIdentifiers(
     c: numbers[2],
     emailKey: keys.emailKey,
     phoneTail: keys.phoneTail,
-  }) as BlocklistRow[];
+  })) as BlocklistRow[];
   for (const entry of candidates) {
     const has = (key: string | null) => key !== null && numbers.includes(key);
     if (has(entry.cpfKey)) return { entry, on: 'cpf' };

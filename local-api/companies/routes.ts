@@ -16,7 +16,7 @@ export function companyRoutes(ctx: Context): RouteSpec[] {
       summary: "Retrieve the caller's company",
       response: companyObjectSchema,
       errors: [],
-      handle: ({ caller }) => companyObject(ctx, caller),
+      handle: async ({ caller }) => await companyObject(ctx, caller),
     }),
     route({
       method: 'patch',
@@ -28,7 +28,7 @@ export function companyRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: companyInputCodes,
       response: companyObjectSchema,
       errors: ['READ_ONLY_FIELD', 'INVALID_EMAIL', 'INVALID_COUNTRY_CODE', 'INVALID_PARAMETER', 'BRAND_COLOR_CONTRAST'],
-      handle: ({ caller, body }) => updateCompany(ctx, caller, body),
+      handle: async ({ caller, body }) => await updateCompany(ctx, caller, body),
     }),
   ];
 }

@@ -16,21 +16,26 @@ const trialDays = 30;
  * its hash is kept. The key's making is audited as the operator's (whoever holds the data folder: the command
  * line, the device).
  */
-export function createCompany(
+export async function createCompany(
   ctx: Context,
   input: { name: string; apiKey?: string | undefined; timezone?: string | undefined },
-): { id: string; apiKey: string } {
+): Promise<{ id: string; apiKey: string }> {
   const id = hexId(ctx.random, 16);
   const now = ctx.clock.now();
-  return inTransaction(ctx, () => {
-    ctx.db
+  return await inTransaction(ctx, async () => {
+    await ctx.db
       .prepare(
         `INSERT INTO companies (id, createdAt, updatedAt, name, trialUntil, timezone)
          VALUES (?, ?, ?, ?, ?, ?)`,
       )
       .run(id, now, now, input.name, now + trialDays * 86_400_000, input.timezone ?? null);
-    const credential = insertCredential(ctx, { companyId: id, role: 'admin', label: 'API key', key: input.apiKey });
-    recordAudit(ctx, deviceOwnerActor(id), {
+    const credential = await insertCredential(ctx, {
+      companyId: id,
+      role: 'admin',
+      label: 'API key',
+      key: input.apiKey,
+    });
+    await recordAudit(ctx, deviceOwnerActor(id), {
       action: 'key.created',
       objectType: 'credential',
       objectId: credential.id,
@@ -39,17 +44,17 @@ export function createCompany(
   });
 }
 
-function companyRow(ctx: Context, caller: Caller): Record<string, unknown> {
-  const row = prepared(ctx.db, 'SELECT * FROM companies WHERE id = ? AND deletedAt IS NULL').get(caller.companyId) as
-    | Record<string, unknown>
-    | undefined;
+async function companyRow(ctx: Context, caller: Caller): Promise<Record<string, unknown>> {
+  const row = (await prepared(ctx.db, 'SELECT * FROM companies WHERE id = ? AND deletedAt IS NULL').get(
+    caller.companyId,
+  )) as Record<string, unknown> | undefined;
   if (!row) throw new ApiError('NOT_FOUND');
   return row;
 }
 
 /** The caller's company as docs/api.md, "Company" shows it, secrets masked. */
-export function companyObject(ctx: Context, caller: Caller): Record<string, unknown> {
-  const row = companyRow(ctx, caller);
+export async function companyObject(ctx: Context, caller: Caller): Promise<Record<string, unknown>> {
+  const row = await companyRow(ctx, caller);
   const object = rowToObject(row, companyColumns, caller.timeZone);
   for (const key of companySecrets) object[key] = row[key] ? secretMask : null;
   return object;
@@ -74,7 +79,11 @@ function mergedMessages(current: unknown, given: Readonly<Record<string, string 
  * Updates the caller's company. Secrets are sealed before they reach SQLite; the mask leaves one unchanged. The
  * next request reads the new zone and language (the caller cache is emptied by the write).
  */
-export function updateCompany(ctx: Context, caller: Caller, input: CompanyUpdateInput): Record<string, unknown> {
+export async function updateCompany(
+  ctx: Context,
+  caller: Caller,
+  input: CompanyUpdateInput,
+): Promise<Record<string, unknown>> {
   const { plan: _plan, planIsActive: _active, trialUntil: _trial, ...changes } = input;
   checkBrandColor(changes.brandColor);
   const values: Record<string, unknown> = { ...changes };
@@ -86,8 +95,8 @@ export function updateCompany(ctx: Context, caller: Caller, input: CompanyUpdate
   const row: Record<string, unknown> = { ...objectToRow(values, companyColumns), updatedAt: ctx.clock.now() };
   const timeZone = changes.timezone === undefined ? caller.timeZone : (changes.timezone ?? defaultTimeZone());
   const updated: Caller = { ...caller, timeZone, lang: changes.lang ?? caller.lang };
-  inTransaction(ctx, () => {
-    const current = companyRow(ctx, caller);
+  await inTransaction(ctx, async () => {
+    const current = await companyRow(ctx, caller);
     if (changes.localizedWelcomeMessage) {
       row.localizedWelcomeMessage = JSON.stringify(
         mergedMessages(current.localizedWelcomeMessage, changes.localizedWelcomeMessage),
@@ -99,22 +108,22 @@ export function updateCompany(ctx: Context, caller: Caller, input: CompanyUpdate
     if (parent && parent !== current.parentCompanyId) {
       throw new ApiError('INVALID_PARAMETER', { field: 'parentCompanyId' });
     }
-    ctx.events.decide('company.updated', caller);
+    await ctx.events.decide('company.updated', caller);
     const columns = Object.keys(row);
-    prepared(
+    await prepared(
       ctx.db,
       `UPDATE companies SET ${columns.map((c) => `"${c}" = :${c}`).join(', ')} WHERE id = :__id AND deletedAt IS NULL`,
     ).run({ ...row, __id: caller.companyId });
-    ctx.events.publish('company.updated', caller, () => companyObject(ctx, updated));
+    await ctx.events.publish('company.updated', caller, async () => await companyObject(ctx, updated));
   });
-  return companyObject(ctx, updated);
+  return await companyObject(ctx, updated);
 }
 
 /** The caller a company's own background work (the retention sweep) acts as. */
-export function companyCaller(ctx: Context, companyId: string): Caller | undefined {
-  const row = ctx.db
+export async function companyCaller(ctx: Context, companyId: string): Promise<Caller | undefined> {
+  const row = (await ctx.db
     .prepare('SELECT id, timezone, lang FROM companies WHERE id = ? AND deletedAt IS NULL')
-    .get(companyId) as { id: string; timezone: string | null; lang: string } | undefined;
+    .get(companyId)) as { id: string; timezone: string | null; lang: string } | undefined;
   return (
     row && {
       companyId: row.id,

@@ -17,8 +17,8 @@ export function credentialRoutes(ctx: Context): RouteSpec[] {
       summary: "The company's credentials, newest first: role, label, prefix, created, last used (never a key)",
       response: z.object({ credentials: z.array(credentialObjectSchema), size: z.number().int() }),
       errors: [],
-      handle: ({ caller }) => {
-        const credentials = companyCredentials(ctx, caller.companyId).map((row) =>
+      handle: async ({ caller }) => {
+        const credentials = (await companyCredentials(ctx, caller.companyId)).map((row) =>
           credentialObject(row, caller.timeZone),
         );
         return { credentials, size: credentials.length };
@@ -32,11 +32,11 @@ export function credentialRoutes(ctx: Context): RouteSpec[] {
       body: credentialCreateInput,
       response: credentialCreatedSchema,
       errors: ['INVALID_PARAMETER'],
-      handle: ({ caller, body }) =>
-        inTransaction(ctx, () => {
-          const { id, key } = insertCredential(ctx, { companyId: caller.companyId, ...body });
-          recordAudit(ctx, auditActor(caller), { action: 'key.created', objectType: 'credential', objectId: id });
-          return { ...credentialObject(credentialRow(ctx, caller.companyId, id), caller.timeZone), key };
+      handle: async ({ caller, body }) =>
+        await inTransaction(ctx, async () => {
+          const { id, key } = await insertCredential(ctx, { companyId: caller.companyId, ...body });
+          await recordAudit(ctx, auditActor(caller), { action: 'key.created', objectType: 'credential', objectId: id });
+          return { ...credentialObject(await credentialRow(ctx, caller.companyId, id), caller.timeZone), key };
         }),
     }),
     route({
@@ -46,8 +46,8 @@ export function credentialRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve a credential (never its key)',
       response: credentialObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) =>
-        credentialObject(credentialRow(ctx, caller.companyId, String(params.id)), caller.timeZone),
+      handle: async ({ caller, params }) =>
+        credentialObject(await credentialRow(ctx, caller.companyId, String(params.id)), caller.timeZone),
     }),
     route({
       method: 'delete',
@@ -56,10 +56,10 @@ export function credentialRoutes(ctx: Context): RouteSpec[] {
       summary: 'Revoke a credential: its next request is refused (401)',
       response: successSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => {
-        inTransaction(ctx, () => {
-          const revoked = revokeCredential(ctx, caller.companyId, String(params.id));
-          recordAudit(ctx, auditActor(caller), {
+      handle: async ({ caller, params }) => {
+        await inTransaction(ctx, async () => {
+          const revoked = await revokeCredential(ctx, caller.companyId, String(params.id));
+          await recordAudit(ctx, auditActor(caller), {
             action: 'key.revoked',
             objectType: 'credential',
             objectId: revoked.id,

@@ -32,10 +32,10 @@ export interface NewCredential {
 }
 
 /** Stores a credential; its key is answered once, only its hash is kept. Call inside the caller's transaction. */
-export function insertCredential(ctx: Context, input: NewCredential): { id: string; key: string } {
+export async function insertCredential(ctx: Context, input: NewCredential): Promise<{ id: string; key: string }> {
   const id = hexId(ctx.random, 12);
   const key = input.key ?? newApiKey(ctx.random);
-  prepared(
+  await prepared(
     ctx.db,
     `INSERT INTO credentials (id, companyId, role, label, prefix, keyHash, createdAt, expiresAt)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -82,76 +82,76 @@ export function credentialObject(row: CredentialRow, timeZone: string) {
 const credentialColumns = 'id, companyId, role, label, prefix, createdAt, lastUsedAt, expiresAt, revokedAt';
 
 /** The company's credentials, newest first; revoked ones too (with when), front-desk sessions that ended not. */
-export function companyCredentials(ctx: Context, companyId: string): CredentialRow[] {
-  return prepared(
+export async function companyCredentials(ctx: Context, companyId: string): Promise<CredentialRow[]> {
+  return (await prepared(
     ctx.db,
     `SELECT ${credentialColumns} FROM credentials WHERE companyId = ? ORDER BY createdAt DESC, id`,
-  ).all(companyId) as CredentialRow[];
+  ).all(companyId)) as CredentialRow[];
 }
 
-export function credentialRow(ctx: Context, companyId: string, id: string): CredentialRow {
-  const row = prepared(ctx.db, `SELECT ${credentialColumns} FROM credentials WHERE companyId = ? AND id = ?`).get(
-    companyId,
-    id,
-  ) as CredentialRow | undefined;
+export async function credentialRow(ctx: Context, companyId: string, id: string): Promise<CredentialRow> {
+  const row = (await prepared(
+    ctx.db,
+    `SELECT ${credentialColumns} FROM credentials WHERE companyId = ? AND id = ?`,
+  ).get(companyId, id)) as CredentialRow | undefined;
   if (!row) throw new ApiError('NOT_FOUND');
   return row;
 }
 
 /** The device-owner tokens (`portaria owner token`), newest first, revoked ones too: they belong to no company. */
-export function ownerTokens(ctx: Context): CredentialRow[] {
-  return prepared(
+export async function ownerTokens(ctx: Context): Promise<CredentialRow[]> {
+  return (await prepared(
     ctx.db,
     `SELECT ${credentialColumns} FROM credentials WHERE companyId IS NULL AND role = 'owner' ORDER BY createdAt DESC, id`,
-  ).all() as CredentialRow[];
+  ).all()) as CredentialRow[];
 }
 
-function ownerTokenRow(ctx: Context, id: string): CredentialRow {
-  const row = ownerTokens(ctx).find((token) => token.id === id);
+async function ownerTokenRow(ctx: Context, id: string): Promise<CredentialRow> {
+  const row = (await ownerTokens(ctx)).find((token) => token.id === id);
   if (!row) throw new ApiError('NOT_FOUND');
   return row;
 }
 
 /** Revokes the credential `current` finds (or throws NOT_FOUND for); revoking twice keeps the first time. */
-function revoke(ctx: Context, id: string, current: () => CredentialRow): CredentialRow {
-  return inTransaction(ctx, () => {
-    current();
-    prepared(ctx.db, 'UPDATE credentials SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL').run(
+async function revoke(ctx: Context, id: string, current: () => Promise<CredentialRow>): Promise<CredentialRow> {
+  return await inTransaction(ctx, async () => {
+    await current();
+    await prepared(ctx.db, 'UPDATE credentials SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL').run(
       ctx.clock.now(),
       id,
     );
-    return current();
+    return await current();
   });
 }
 
 /** Revokes one of the company's credentials; its next request fails. */
-export const revokeCredential = (ctx: Context, companyId: string, id: string): CredentialRow =>
-  revoke(ctx, id, () => credentialRow(ctx, companyId, id));
+export const revokeCredential = async (ctx: Context, companyId: string, id: string): Promise<CredentialRow> =>
+  await revoke(ctx, id, async () => await credentialRow(ctx, companyId, id));
 
 /** Revokes a device-owner token; its next request fails. */
-export const revokeOwnerToken = (ctx: Context, id: string): CredentialRow =>
-  revoke(ctx, id, () => ownerTokenRow(ctx, id));
+export const revokeOwnerToken = async (ctx: Context, id: string): Promise<CredentialRow> =>
+  await revoke(ctx, id, async () => await ownerTokenRow(ctx, id));
 
 /** Revokes the credential a key belongs to (a front-desk session ended by its holder, a hub key replaced). */
-export function revokeKey(ctx: Context, key: string): void {
-  prepared(ctx.db, 'UPDATE credentials SET revokedAt = ? WHERE keyHash = ? AND revokedAt IS NULL').run(
+export async function revokeKey(ctx: Context, key: string): Promise<void> {
+  await prepared(ctx.db, 'UPDATE credentials SET revokedAt = ? WHERE keyHash = ? AND revokedAt IS NULL').run(
     ctx.clock.now(),
     hashKey(key),
   );
 }
 
 /** Whether a credential can still be used (not revoked, not expired). */
-export function credentialLive(ctx: Context, id: string): boolean {
-  const row = prepared(ctx.db, 'SELECT expiresAt, revokedAt FROM credentials WHERE id = ?').get(id) as
+export async function credentialLive(ctx: Context, id: string): Promise<boolean> {
+  const row = (await prepared(ctx.db, 'SELECT expiresAt, revokedAt FROM credentials WHERE id = ?').get(id)) as
     | Pick<CredentialRow, 'expiresAt' | 'revokedAt'>
     | undefined;
   return row !== undefined && row.revokedAt === null && (row.expiresAt === null || row.expiresAt > ctx.clock.now());
 }
 
 /** Removes the company's front-desk sessions that have ended (they are kept no longer than needed to list them). */
-export function pruneSessions(ctx: Context, companyId: string): void {
+export async function pruneSessions(ctx: Context, companyId: string): Promise<void> {
   const now = ctx.clock.now();
-  prepared(
+  await prepared(
     ctx.db,
     `DELETE FROM credentials WHERE companyId = ? AND role = 'frontdesk'
      AND (revokedAt IS NOT NULL OR expiresAt <= ? OR COALESCE(lastUsedAt, createdAt) <= ?)`,
@@ -197,16 +197,16 @@ const maxCached = 1000;
  * revocation on this connection empties it through temporary triggers (connection-local, not part of the schema)
  * that call back into this process. Writing a credential's last use does not.
  */
-function principalCache(db: Db): PrincipalCache {
+async function principalCache(db: Db): Promise<PrincipalCache> {
   let cache = caches.get(db);
   if (!cache) {
     cache = { dataVersion: -1, entries: new Map() };
     if (db.sqlite) forgetOnLocalWrites(db.sqlite, cache);
     caches.set(db, cache);
   }
-  const dataVersion = prepared(db, db.sqlite ? 'PRAGMA data_version' : callersVersionSql)
+  const dataVersion = (await prepared(db, db.sqlite ? 'PRAGMA data_version' : callersVersionSql)
     .pluck()
-    .get() as number;
+    .get()) as number;
   if (dataVersion !== cache.dataVersion || cache.entries.size >= maxCached) {
     cache.entries.clear();
     cache.dataVersion = dataVersion;
@@ -257,11 +257,11 @@ const ended = (entry: CachedPrincipal, now: number): boolean =>
  * Whether an idle-limited credential this process found idle was used since through another process (another hub
  * process on the same database): its entry takes the last use written there.
  */
-function usedElsewhere(ctx: Context, entry: CachedPrincipal, now: number): boolean {
+async function usedElsewhere(ctx: Context, entry: CachedPrincipal, now: number): Promise<boolean> {
   if (entry.expiresAt !== null && now >= entry.expiresAt) return false;
-  const saved = prepared(ctx.db, 'SELECT lastUsedAt FROM credentials WHERE id = ? AND revokedAt IS NULL')
+  const saved = (await prepared(ctx.db, 'SELECT lastUsedAt FROM credentials WHERE id = ? AND revokedAt IS NULL')
     .pluck()
-    .get(entry.principal.credentialId) as number | null | undefined;
+    .get(entry.principal.credentialId)) as number | null | undefined;
   if (typeof saved !== 'number' || saved <= entry.lastUsedAt) return false;
   entry.lastUsedAt = saved;
   entry.savedLastUsedAt = saved;
@@ -274,19 +274,19 @@ function usedElsewhere(ctx: Context, entry: CachedPrincipal, now: number): boole
  * Unknown, revoked and ended keys are never cached. Each use counts as the credential's last use (an idle
  * front-desk session ends `idleMs` after it).
  */
-export function principalForKey(ctx: Context, key: string): Principal | undefined {
+export async function principalForKey(ctx: Context, key: string): Promise<Principal | undefined> {
   const hash = hashKey(key);
-  const cache = principalCache(ctx.db);
+  const cache = await principalCache(ctx.db);
   const cacheKey = hash.toString('base64');
   const now = ctx.clock.now();
   let entry = cache.entries.get(cacheKey);
   if (!entry) {
-    const row = prepared(
+    const row = (await prepared(
       ctx.db,
       `SELECT k.id, k.keyHash, k.companyId, k.role, k.createdAt, k.lastUsedAt, k.expiresAt, c.timezone, c.lang
        FROM credentials k LEFT JOIN companies c ON c.id = k.companyId
        WHERE k.keyHash = ? AND k.revokedAt IS NULL AND (k.companyId IS NULL OR c.deletedAt IS NULL)`,
-    ).get(hash) as FoundRow | undefined;
+    ).get(hash)) as FoundRow | undefined;
     if (!row || !keyMatches(key, row.keyHash)) return undefined;
     const lastUsedAt = row.lastUsedAt ?? row.createdAt;
     entry = {
@@ -298,13 +298,13 @@ export function principalForKey(ctx: Context, key: string): Principal | undefine
     };
     if (ended(entry, now)) return undefined;
     cache.entries.set(cacheKey, entry);
-  } else if (ended(entry, now) && !usedElsewhere(ctx, entry, now)) {
+  } else if (ended(entry, now) && !(await usedElsewhere(ctx, entry, now))) {
     cache.entries.delete(cacheKey);
     return undefined;
   }
   entry.lastUsedAt = now;
   if (now - entry.savedLastUsedAt >= (entry.idleMs === null ? lastUseWriteMs : sessionLastUseWriteMs)) {
-    prepared(ctx.db, 'UPDATE credentials SET lastUsedAt = ? WHERE id = ?').run(now, entry.principal.credentialId);
+    await prepared(ctx.db, 'UPDATE credentials SET lastUsedAt = ? WHERE id = ?').run(now, entry.principal.credentialId);
     entry.savedLastUsedAt = now;
   }
   return entry.principal;

@@ -34,9 +34,9 @@ export function customFieldRoutes(ctx: Context): RouteSpec[] {
       query: listQueryInput(customFieldPaging),
       response: z.object({ customFields: z.array(customFieldObjectSchema), size: z.number().int() }),
       errors: listErrors,
-      handle: ({ req, caller }) => {
+      handle: async ({ req, caller }) => {
         const query = parseListQuery(req.query, customFieldPaging, customFieldQueryFields);
-        const customFields = listCustomFields(ctx, caller, query).map((row) => customFieldObject(row, caller));
+        const customFields = (await listCustomFields(ctx, caller, query)).map((row) => customFieldObject(row, caller));
         return { customFields, size: customFields.length };
       },
     }),
@@ -50,7 +50,7 @@ export function customFieldRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: customFieldInputCodes,
       response: customFieldObjectSchema,
       errors: ['MISSING_NAME', 'INVALID_PARAMETER'],
-      handle: ({ caller, body }) => customFieldObject(createCustomField(ctx, caller, body), caller),
+      handle: async ({ caller, body }) => customFieldObject(await createCustomField(ctx, caller, body), caller),
     }),
     route({
       method: 'get',
@@ -60,7 +60,8 @@ export function customFieldRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve a custom-field definition',
       response: customFieldObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => customFieldObject(getCustomField(ctx, caller, String(params.id)), caller),
+      handle: async ({ caller, params }) =>
+        customFieldObject(await getCustomField(ctx, caller, String(params.id)), caller),
     }),
     route({
       method: 'patch',
@@ -72,8 +73,8 @@ export function customFieldRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: customFieldInputCodes,
       response: customFieldObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID', 'MISSING_NAME', 'INVALID_PARAMETER'],
-      handle: ({ caller, params, body }) =>
-        customFieldObject(updateCustomField(ctx, caller, String(params.id), body), caller),
+      handle: async ({ caller, params, body }) =>
+        customFieldObject(await updateCustomField(ctx, caller, String(params.id), body), caller),
     }),
     route({
       method: 'delete',
@@ -83,8 +84,8 @@ export function customFieldRoutes(ctx: Context): RouteSpec[] {
       summary: 'Delete a custom-field definition',
       response: successSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => {
-        deleteCustomField(ctx, caller, String(params.id));
+      handle: async ({ caller, params }) => {
+        await deleteCustomField(ctx, caller, String(params.id));
         return { success: true };
       },
     }),

@@ -43,8 +43,8 @@ export function customFieldObject(row: CustomFieldRow, caller: Caller): Record<s
   return object;
 }
 
-export function getCustomField(ctx: Context, caller: Caller, id: string): CustomFieldRow {
-  const row = findLiveRow<CustomFieldRow>(ctx.db, 'custom_fields', caller.companyId, id);
+export async function getCustomField(ctx: Context, caller: Caller, id: string): Promise<CustomFieldRow> {
+  const row = await findLiveRow<CustomFieldRow>(ctx.db, 'custom_fields', caller.companyId, id);
   if (!row) throw new ApiError('NOT_FOUND');
   return row;
 }
@@ -63,35 +63,39 @@ function requireOptions(type: CustomFieldType, options: readonly string[], label
 const sameList = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((item, i) => item === b[i]);
 
-export function createCustomField(ctx: Context, caller: Caller, input: CustomFieldCreateInput): CustomFieldRow {
+export async function createCustomField(
+  ctx: Context,
+  caller: Caller,
+  input: CustomFieldCreateInput,
+): Promise<CustomFieldRow> {
   requireOptions(input.type, input.options ?? [], input.localizedOptions ?? {});
-  return inTransaction(ctx, () => {
+  return await inTransaction(ctx, async () => {
     const taken = prepared(ctx.db, 'SELECT 1 FROM custom_fields WHERE id = ?');
     let id = newCustomFieldId(ctx.random);
-    while (taken.get(id)) id = newCustomFieldId(ctx.random);
+    while (await taken.get(id)) id = newCustomFieldId(ctx.random);
     const now = ctx.clock.now();
-    ctx.events.decide('customfield.created', caller);
-    insertRow(ctx.db, 'custom_fields', {
+    await ctx.events.decide('customfield.created', caller);
+    await insertRow(ctx.db, 'custom_fields', {
       ...objectToRow(input, customFieldColumns),
       id,
       companyId: caller.companyId,
       createdAt: now,
       updatedAt: now,
     });
-    const row = getCustomField(ctx, caller, id);
-    ctx.events.publish('customfield.created', caller, () => customFieldObject(row, caller));
+    const row = await getCustomField(ctx, caller, id);
+    await ctx.events.publish('customfield.created', caller, () => customFieldObject(row, caller));
     return row;
   });
 }
 
-export function updateCustomField(
+export async function updateCustomField(
   ctx: Context,
   caller: Caller,
   id: string,
   input: CustomFieldUpdateInput,
-): CustomFieldRow {
-  return inTransaction(ctx, () => {
-    const current = getCustomField(ctx, caller, id);
+): Promise<CustomFieldRow> {
+  return await inTransaction(ctx, async () => {
+    const current = await getCustomField(ctx, caller, id);
     const currentOptions = JSON.parse(current.options) as string[];
     const options = input.options ?? currentOptions;
     // New options without new labels: the old labels named other options, so they go (a client of the interface
@@ -100,32 +104,35 @@ export function updateCustomField(
       input.localizedOptions ??
       (sameList(options, currentOptions) ? (JSON.parse(current.localizedOptions) as OptionLabels) : {});
     requireOptions(input.type ?? current.type, options, labels);
-    ctx.events.decide('customfield.updated', caller);
-    updateRow(ctx.db, 'custom_fields', caller.companyId, id, {
+    await ctx.events.decide('customfield.updated', caller);
+    await updateRow(ctx.db, 'custom_fields', caller.companyId, id, {
       ...objectToRow({ ...input, localizedOptions: labels }, customFieldColumns),
       updatedAt: ctx.clock.now(),
     });
-    const row = getCustomField(ctx, caller, id);
-    ctx.events.publish('customfield.updated', caller, () => customFieldObject(row, caller));
+    const row = await getCustomField(ctx, caller, id);
+    await ctx.events.publish('customfield.updated', caller, () => customFieldObject(row, caller));
     return row;
   });
 }
 
 /** Deleting a definition keeps the answers already given (they carry its name and type). */
-export function deleteCustomField(ctx: Context, caller: Caller, id: string): void {
-  inTransaction(ctx, () => {
-    const row = getCustomField(ctx, caller, id);
+export async function deleteCustomField(ctx: Context, caller: Caller, id: string): Promise<void> {
+  await inTransaction(ctx, async () => {
+    const row = await getCustomField(ctx, caller, id);
     const now = ctx.clock.now();
-    ctx.events.decide('customfield.deleted', caller);
-    updateRow(ctx.db, 'custom_fields', caller.companyId, id, { deletedAt: now, updatedAt: now });
+    await ctx.events.decide('customfield.deleted', caller);
+    await updateRow(ctx.db, 'custom_fields', caller.companyId, id, { deletedAt: now, updatedAt: now });
     const deleted = { ...row, deletedAt: now, updatedAt: now };
-    ctx.events.publish('customfield.deleted', caller, () => customFieldObject(deleted, caller));
+    await ctx.events.publish('customfield.deleted', caller, () => customFieldObject(deleted, caller));
   });
 }
 
 /** Definitions in the order the kiosk shows them, whatever the query compares. */
-export function listCustomFields(ctx: Context, caller: Caller, query: ListQuery): CustomFieldRow[] {
-  return listRows<CustomFieldRow>(ctx.db, 'custom_fields', caller.companyId, { ...query, orderBy: 'sort, rowid' });
+export async function listCustomFields(ctx: Context, caller: Caller, query: ListQuery): Promise<CustomFieldRow[]> {
+  return await listRows<CustomFieldRow>(ctx.db, 'custom_fields', caller.companyId, {
+    ...query,
+    orderBy: 'sort, rowid',
+  });
 }
 
 interface Definition {
@@ -150,10 +157,10 @@ function optionInLanguages(definition: Definition, value: string): Record<string
   return labels.length > 0 ? Object.fromEntries(labels) : undefined;
 }
 
-function definitions(ctx: Context, caller: Caller): Map<string, Definition> {
-  const rows = prepared(ctx.db, 'SELECT * FROM custom_fields WHERE companyId = ? AND deletedAt IS NULL').all(
+async function definitions(ctx: Context, caller: Caller): Promise<Map<string, Definition>> {
+  const rows = (await prepared(ctx.db, 'SELECT * FROM custom_fields WHERE companyId = ? AND deletedAt IS NULL').all(
     caller.companyId,
-  ) as CustomFieldRow[];
+  )) as CustomFieldRow[];
   return new Map(
     rows.map((row) => [
       row.id,
@@ -246,15 +253,15 @@ const locations: AnswerSets<CustomFieldLocation> = {
  * given are still checked). A replayed check-in's answers (`replay`) were checked and completed by the kiosk that
  * took them: they are kept as they are.
  */
-export function checkinAnswers(
+export async function checkinAnswers(
   ctx: Context,
   caller: Caller,
   input: Partial<AnswerSets<readonly AnswerItem[] | undefined>>,
   mode: 'checkin' | 'waived' | 'update' | 'replay',
   asked: AskedFields = null,
-): Partial<AnswerSets<readonly AnswerItem[]>> {
+): Promise<Partial<AnswerSets<readonly AnswerItem[]>>> {
   if (mode === 'replay') return input;
-  const known = definitions(ctx, caller);
+  const known = await definitions(ctx, caller);
   const resolved: Partial<AnswerSets<ResolvedAnswer[]>> = {};
   for (const key of Object.keys(locations) as (keyof AnswerSets<unknown>)[]) {
     const answers = input[key];
@@ -266,14 +273,14 @@ export function checkinAnswers(
 }
 
 /** The required fields and questions of a check-in left unanswered (what a waiver lets pass), by id. */
-export function unansweredRequired(
+export async function unansweredRequired(
   ctx: Context,
   caller: Caller,
   answers: Partial<AnswerSets<readonly AnswerItem[]>>,
   asked: AskedFields,
-): string[] {
+): Promise<string[]> {
   const missing: string[] = [];
-  for (const definition of definitions(ctx, caller).values()) {
+  for (const definition of (await definitions(ctx, caller)).values()) {
     if (!definition.required || definition.location === 'FEEDBACK') continue;
     if (asked !== null && !asked.includes(definition.id)) continue;
     const list = definition.location === 'FIELD' ? answers.customFields : answers.questionnaireFields;
@@ -284,19 +291,19 @@ export function unansweredRequired(
 }
 
 /** Keeps the answers whose definition still exists: an invitee registered before a field was deleted. */
-export function liveAnswers(ctx: Context, caller: Caller, answers: readonly AnswerItem[]): AnswerItem[] {
-  const known = definitions(ctx, caller);
+export async function liveAnswers(ctx: Context, caller: Caller, answers: readonly AnswerItem[]): Promise<AnswerItem[]> {
+  const known = await definitions(ctx, caller);
   return answers.filter((answer) => known.has(answer.customFieldId));
 }
 
 /** An invitee's Custom Field Objects (`id`, `value`) checked like check-in answers and given their name and type. */
-export function resolveCustomFieldObjects(
+export async function resolveCustomFieldObjects(
   ctx: Context,
   caller: Caller,
   fields: readonly { id: string; value?: string | null | undefined }[],
-): { id: string; name: string; type: CustomFieldType; value: string }[] {
+): Promise<{ id: string; name: string; type: CustomFieldType; value: string }[]> {
   const answers = fields.map((field) => ({ customFieldId: field.id, value: field.value ?? '' }));
-  return resolveAnswers(definitions(ctx, caller), answers, 'FIELD', false).map((answer) => ({
+  return resolveAnswers(await definitions(ctx, caller), answers, 'FIELD', false).map((answer) => ({
     id: answer.customFieldId,
     name: answer.name,
     type: answer.type,

@@ -30,9 +30,13 @@ const folderPath = (ctx: Pick<Context, 'dataDir'>, file: StoredFileName) =>
  * bytes refer to it). Answers what undoes the write if that transaction rolls back: on SQLite, removing the file
  * (it was fsynced, so a committed row never names missing bytes); on PostgreSQL nothing, the rollback does it.
  */
-export function writeFileBytes(ctx: Pick<Context, 'db' | 'dataDir'>, file: StoredFileName, bytes: Buffer): () => void {
+export async function writeFileBytes(
+  ctx: Pick<Context, 'db' | 'dataDir'>,
+  file: StoredFileName,
+  bytes: Buffer,
+): Promise<() => void> {
   if (!ctx.db.sqlite) {
-    prepared(ctx.db, 'INSERT INTO stored_files (id, companyId, bytes) VALUES (?, ?, ?)').run(
+    await prepared(ctx.db, 'INSERT INTO stored_files (id, companyId, bytes) VALUES (?, ?, ?)').run(
       idOf(file),
       file.companyId,
       bytes,
@@ -56,12 +60,15 @@ export function writeFileBytes(ctx: Pick<Context, 'db' | 'dataDir'>, file: Store
 }
 
 /** A file's bytes; undefined once erasure or retention has deleted them. */
-export function readFileBytes(ctx: Pick<Context, 'db' | 'dataDir'>, file: StoredFileName): Buffer | undefined {
+export async function readFileBytes(
+  ctx: Pick<Context, 'db' | 'dataDir'>,
+  file: StoredFileName,
+): Promise<Buffer | undefined> {
   if (!ctx.db.sqlite) {
-    const row = prepared(ctx.db, 'SELECT bytes FROM stored_files WHERE id = ? AND companyId = ?').get(
+    const row = (await prepared(ctx.db, 'SELECT bytes FROM stored_files WHERE id = ? AND companyId = ?').get(
       idOf(file),
       file.companyId,
-    ) as { bytes: Buffer } | undefined;
+    )) as { bytes: Buffer } | undefined;
     return row?.bytes;
   }
   try {
@@ -77,12 +84,12 @@ export function readFileBytes(ctx: Pick<Context, 'db' | 'dataDir'>, file: Stored
  * on SQLite the file is queued, and `deleteQueuedFiles` removes it once the transaction has committed (a queued
  * file outlives a crash in between, and is removed at the next erasure).
  */
-export function eraseFileBytes(ctx: Pick<Context, 'db'>, file: StoredFileName, now: number): void {
+export async function eraseFileBytes(ctx: Pick<Context, 'db'>, file: StoredFileName, now: number): Promise<void> {
   if (!ctx.db.sqlite) {
-    prepared(ctx.db, 'DELETE FROM stored_files WHERE id = ? AND companyId = ?').run(idOf(file), file.companyId);
+    await prepared(ctx.db, 'DELETE FROM stored_files WHERE id = ? AND companyId = ?').run(idOf(file), file.companyId);
     return;
   }
-  prepared(
+  await prepared(
     ctx.db,
     'INSERT INTO file_deletions (path, companyId, createdAt) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
   ).run(join('files', file.companyId, file.name), file.companyId, now);
@@ -93,9 +100,9 @@ export function eraseFileBytes(ctx: Pick<Context, 'db'>, file: StoredFileName, n
  * PostgreSQL's bytes went with their transaction). A path is taken relative to the data folder, and a path that
  * leads out of it is never deleted: the database does not get to name any file on the machine.
  */
-export function deleteQueuedFiles(ctx: Pick<Context, 'db' | 'dataDir' | 'log'>): void {
+export async function deleteQueuedFiles(ctx: Pick<Context, 'db' | 'dataDir' | 'log'>): Promise<void> {
   if (!ctx.db.sqlite) return;
-  const queued = prepared(ctx.db, 'SELECT path FROM file_deletions').all() as { path: string }[];
+  const queued = (await prepared(ctx.db, 'SELECT path FROM file_deletions').all()) as { path: string }[];
   for (const { path } of queued) {
     const file = resolve(ctx.dataDir, path);
     const inside = relative(ctx.dataDir, file);
@@ -111,6 +118,6 @@ export function deleteQueuedFiles(ctx: Pick<Context, 'db' | 'dataDir' | 'log'>):
     } else {
       ctx.log.warn({ path }, 'a queued file lies outside the data folder: not deleted');
     }
-    prepared(ctx.db, 'DELETE FROM file_deletions WHERE path = ?').run(path);
+    await prepared(ctx.db, 'DELETE FROM file_deletions WHERE path = ?').run(path);
   }
 }

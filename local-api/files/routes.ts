@@ -17,8 +17,8 @@ export function fileRoutes(ctx: Context): RouteSpec[] {
       query: signedLinkQuery,
       produces: ['image/jpeg', 'image/png', 'application/pdf'],
       errors: ['NOT_FOUND', 'MISSING_ID', 'LINK_EXPIRED'],
-      handle: ({ req, res, caller, params }) => {
-        const file = openFile(ctx, caller, String(params.name), req.query);
+      handle: async ({ req, res, caller, params }) => {
+        const file = await openFile(ctx, caller, String(params.name), req.query);
         // A signed link names no credential: the read of the visit or invitee that handed it out is audited too.
         const actor = caller
           ? auditActor(caller)

@@ -86,11 +86,16 @@ const relativePath = (companyId: string, name: string) => `files/${companyId}/${
  * what a signed link to it is checked against (its company, its type) and loses its hash and size: they would
  * identify the picture or document of the person it showed.
  */
-export function forgetFile(ctx: Pick<Context, 'db'>, companyId: string, path: unknown, now: number): void {
+export async function forgetFile(
+  ctx: Pick<Context, 'db'>,
+  companyId: string,
+  path: unknown,
+  now: number,
+): Promise<void> {
   const id = storedFileId(path);
   if (!id) return;
-  eraseFileBytes(ctx, { companyId, name: basename(path as string) }, now);
-  prepared(
+  await eraseFileBytes(ctx, { companyId, name: basename(path as string) }, now);
+  await prepared(
     ctx.db,
     `UPDATE files SET deletedAt = COALESCE(deletedAt, ?), size = 0, sha256 = '' WHERE id = ? AND companyId = ?`,
   ).run(now, id, companyId);
@@ -99,9 +104,9 @@ export function forgetFile(ctx: Pick<Context, 'db'>, companyId: string, path: un
 /** What a write may do with files; used inside the write's transaction. */
 export interface FileBatch {
   /** Records the upload and writes its bytes (files/bytes.ts: a committed row never names missing bytes). */
-  save(upload: Upload): string;
+  save(upload: Upload): Promise<string>;
   /** Forgets a file the row no longer carries (`forgetFile`); its bytes are gone once the write has committed. */
-  retire(path: string | null | undefined): void;
+  retire(path: string | null | undefined): Promise<void>;
 }
 
 /**
@@ -109,13 +114,17 @@ export interface FileBatch {
  * too, so no file outlives its row. Retired files of the data folder are removed after the commit, so this must
  * not be nested in another transaction that could still roll back.
  */
-export function inTransactionWithFiles<T>(ctx: Context, caller: Caller, work: (files: FileBatch) => T): T {
+export async function inTransactionWithFiles<T>(
+  ctx: Context,
+  caller: Caller,
+  work: (files: FileBatch) => Promise<T>,
+): Promise<T> {
   const undo: (() => void)[] = [];
   const batch: FileBatch = {
-    save(upload) {
+    async save(upload) {
       const id = newRecordId(ctx.random);
       const name = `${id}.${upload.extension}`;
-      prepared(
+      await prepared(
         ctx.db,
         `INSERT INTO files (id, companyId, createdAt, purpose, mediaType, extension, size, sha256)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -129,21 +138,21 @@ export function inTransactionWithFiles<T>(ctx: Context, caller: Caller, work: (f
         upload.bytes.length,
         createHash('sha256').update(upload.bytes).digest('hex'),
       );
-      undo.push(writeFileBytes(ctx, { companyId: caller.companyId, name }, upload.bytes));
+      undo.push(await writeFileBytes(ctx, { companyId: caller.companyId, name }, upload.bytes));
       return relativePath(caller.companyId, name);
     },
-    retire(path) {
-      forgetFile(ctx, caller.companyId, path, ctx.clock.now());
+    async retire(path) {
+      await forgetFile(ctx, caller.companyId, path, ctx.clock.now());
     },
   };
   let result: T;
   try {
-    result = inTransaction(ctx, () => work(batch));
+    result = await inTransaction(ctx, async () => await work(batch));
   } catch (error) {
     for (const undoWrite of undo) undoWrite();
     throw error;
   }
-  deleteQueuedFiles(ctx);
+  await ctx.db.afterCommit(() => deleteQueuedFiles(ctx));
   return result;
 }
 
@@ -223,29 +232,33 @@ function checkLink(
  * unexpired. Unknown, foreign and deleted files are all NOT_FOUND (without a caller: UNAUTHORIZED, as a forged
  * link is).
  */
-export function openFile(
+export async function openFile(
   ctx: Context,
   caller: Caller | undefined,
   name: string,
   link: { expires?: unknown; signature?: unknown },
-): StoredFile {
+): Promise<StoredFile> {
   const [, id, extension] = fileName.exec(name) ?? [];
   if (!id) throw new ApiError('NOT_FOUND');
-  const found = prepared(
+  const found = (await prepared(
     ctx.db,
     'SELECT companyId, deletedAt, purpose, mediaType, extension FROM files WHERE id = ?',
-  ).get(id) as FileRow | undefined;
+  ).get(id)) as FileRow | undefined;
   const row = found?.extension === extension ? found : undefined;
   if (!caller) checkLink(ctx, row, name, link);
   if (!row || row.deletedAt !== null || (caller && row.companyId !== caller.companyId)) {
     throw new ApiError('NOT_FOUND');
   }
-  return readStoredFile(ctx, { id, companyId: row.companyId, purpose: row.purpose, mediaType: row.mediaType }, name);
+  return await readStoredFile(
+    ctx,
+    { id, companyId: row.companyId, purpose: row.purpose, mediaType: row.mediaType },
+    name,
+  );
 }
 
 /** The bytes of a company's stored file whose row was found; bytes already deleted are NOT_FOUND. */
-export function readStoredFile(ctx: Context, file: Omit<StoredFile, 'bytes'>, name: string): StoredFile {
-  const bytes = readFileBytes(ctx, { companyId: file.companyId, name });
+export async function readStoredFile(ctx: Context, file: Omit<StoredFile, 'bytes'>, name: string): Promise<StoredFile> {
+  const bytes = await readFileBytes(ctx, { companyId: file.companyId, name });
   // Erasure and retention delete the bytes of a visitor's files: a link to one of them finds nothing.
   if (!bytes) throw new ApiError('NOT_FOUND');
   return { ...file, bytes };

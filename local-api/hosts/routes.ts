@@ -22,9 +22,9 @@ export function hostRoutes(ctx: Context): RouteSpec[] {
       response: z.object({ hosts: z.array(hostObjectSchema), size: z.number().int() }),
       query: listQueryInput(hostPaging),
       errors: listErrors,
-      handle: ({ req, caller }) => {
-        const hosts = listHosts(ctx, caller, parseListQuery(req.query, hostPaging, hostQueryFields)).map((row) =>
-          hostObject(row, caller.timeZone),
+      handle: async ({ req, caller }) => {
+        const hosts = (await listHosts(ctx, caller, parseListQuery(req.query, hostPaging, hostQueryFields))).map(
+          (row) => hostObject(row, caller.timeZone),
         );
         return { hosts, size: hosts.length };
       },
@@ -47,7 +47,7 @@ export function hostRoutes(ctx: Context): RouteSpec[] {
         'INVALID_COUNTRY_CODE',
         'INVALID_PARAMETER',
       ],
-      handle: ({ caller, body }) => hostObject(createHost(ctx, caller, body), caller.timeZone),
+      handle: async ({ caller, body }) => hostObject(await createHost(ctx, caller, body), caller.timeZone),
     }),
     route({
       method: 'get',
@@ -57,7 +57,7 @@ export function hostRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve a host',
       response: hostObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => hostObject(getHost(ctx, caller, String(params.id)), caller.timeZone),
+      handle: async ({ caller, params }) => hostObject(await getHost(ctx, caller, String(params.id)), caller.timeZone),
     }),
     route({
       method: 'patch',
@@ -77,8 +77,8 @@ export function hostRoutes(ctx: Context): RouteSpec[] {
         'INVALID_COUNTRY_CODE',
         'INVALID_PARAMETER',
       ],
-      handle: ({ caller, params, body }) =>
-        hostObject(updateHost(ctx, caller, String(params.id), body), caller.timeZone),
+      handle: async ({ caller, params, body }) =>
+        hostObject(await updateHost(ctx, caller, String(params.id), body), caller.timeZone),
     }),
     route({
       method: 'delete',
@@ -87,8 +87,8 @@ export function hostRoutes(ctx: Context): RouteSpec[] {
       summary: 'Delete a host',
       response: successSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => {
-        deleteHost(ctx, caller, String(params.id));
+      handle: async ({ caller, params }) => {
+        await deleteHost(ctx, caller, String(params.id));
         return { success: true };
       },
     }),

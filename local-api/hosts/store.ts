@@ -31,22 +31,22 @@ export function isPhonePlausible(phone: string | null | undefined, countryCode: 
   return digits >= 6 && total >= 8 && total <= 15;
 }
 
-export function findHost(ctx: Context, caller: Caller, id: string): HostRow | undefined {
-  return findLiveRow<HostRow>(ctx.db, 'hosts', caller.companyId, id);
+export async function findHost(ctx: Context, caller: Caller, id: string): Promise<HostRow | undefined> {
+  return await findLiveRow<HostRow>(ctx.db, 'hosts', caller.companyId, id);
 }
 
-export function getHost(ctx: Context, caller: Caller, id: string): HostRow {
-  const row = findHost(ctx, caller, id);
+export async function getHost(ctx: Context, caller: Caller, id: string): Promise<HostRow> {
+  const row = await findHost(ctx, caller, id);
   if (!row) throw new ApiError('NOT_FOUND');
   return row;
 }
 
-function emailTaken(ctx: Context, caller: Caller, email: string): boolean {
+async function emailTaken(ctx: Context, caller: Caller, email: string): Promise<boolean> {
   return (
-    prepared(ctx.db, 'SELECT 1 FROM hosts WHERE companyId = ? AND email = ? AND deletedAt IS NULL').get(
+    (await prepared(ctx.db, 'SELECT 1 FROM hosts WHERE companyId = ? AND email = ? AND deletedAt IS NULL').get(
       caller.companyId,
       email,
-    ) !== undefined
+    )) !== undefined
   );
 }
 
@@ -56,14 +56,14 @@ function storedFields(input: HostUpdateInput) {
   return stored;
 }
 
-export function createHost(ctx: Context, caller: Caller, input: HostCreateInput): HostRow {
+export async function createHost(ctx: Context, caller: Caller, input: HostCreateInput): Promise<HostRow> {
   if (input.phone && !input.countryCode) throw new ApiError('MISSING_COUNTRY_CODE');
-  return inTransaction(ctx, () => {
-    if (emailTaken(ctx, caller, input.email)) throw new ApiError('ALREADY_EXISTS');
+  return await inTransaction(ctx, async () => {
+    if (await emailTaken(ctx, caller, input.email)) throw new ApiError('ALREADY_EXISTS');
     const now = ctx.clock.now();
     const id = newHostId(ctx.random);
-    ctx.events.decide('host.created', caller);
-    insertRow(ctx.db, 'hosts', {
+    await ctx.events.decide('host.created', caller);
+    await insertRow(ctx.db, 'hosts', {
       ...objectToRow(storedFields(input), hostColumns),
       id,
       companyId: caller.companyId,
@@ -71,15 +71,15 @@ export function createHost(ctx: Context, caller: Caller, input: HostCreateInput)
       updatedAt: now,
       isPhoneValid: isPhonePlausible(input.phone, input.countryCode) ? 1 : 0,
     });
-    const row = getHost(ctx, caller, id);
-    ctx.events.publish('host.created', caller, () => hostObject(row, caller.timeZone));
+    const row = await getHost(ctx, caller, id);
+    await ctx.events.publish('host.created', caller, () => hostObject(row, caller.timeZone));
     return row;
   });
 }
 
-export function updateHost(ctx: Context, caller: Caller, id: string, input: HostUpdateInput): HostRow {
-  return inTransaction(ctx, () => {
-    const current = getHost(ctx, caller, id);
+export async function updateHost(ctx: Context, caller: Caller, id: string, input: HostUpdateInput): Promise<HostRow> {
+  return await inTransaction(ctx, async () => {
+    const current = await getHost(ctx, caller, id);
     if (input.email !== undefined && input.email.toLowerCase() !== current.email.toLowerCase()) {
       throw new ApiError('CANNOT_CHANGE_HOST_EMAIL');
     }
@@ -87,29 +87,29 @@ export function updateHost(ctx: Context, caller: Caller, id: string, input: Host
     const countryCode = input.countryCode !== undefined ? input.countryCode : (current.countryCode as string | null);
     if (phone && !countryCode) throw new ApiError('MISSING_COUNTRY_CODE');
     const { email: _email, ...changes } = storedFields(input);
-    ctx.events.decide('host.updated', caller);
-    updateRow(ctx.db, 'hosts', caller.companyId, id, {
+    await ctx.events.decide('host.updated', caller);
+    await updateRow(ctx.db, 'hosts', caller.companyId, id, {
       ...objectToRow(changes, hostColumns),
       isPhoneValid: isPhonePlausible(phone, countryCode) ? 1 : 0,
       updatedAt: ctx.clock.now(),
     });
-    const row = getHost(ctx, caller, id);
-    ctx.events.publish('host.updated', caller, () => hostObject(row, caller.timeZone));
+    const row = await getHost(ctx, caller, id);
+    await ctx.events.publish('host.updated', caller, () => hostObject(row, caller.timeZone));
     return row;
   });
 }
 
-export function deleteHost(ctx: Context, caller: Caller, id: string): void {
-  inTransaction(ctx, () => {
-    const row = getHost(ctx, caller, id);
+export async function deleteHost(ctx: Context, caller: Caller, id: string): Promise<void> {
+  await inTransaction(ctx, async () => {
+    const row = await getHost(ctx, caller, id);
     const now = ctx.clock.now();
-    ctx.events.decide('host.deleted', caller);
-    updateRow(ctx.db, 'hosts', caller.companyId, id, { deletedAt: now, updatedAt: now });
-    ctx.events.publish('host.deleted', caller, () =>
+    await ctx.events.decide('host.deleted', caller);
+    await updateRow(ctx.db, 'hosts', caller.companyId, id, { deletedAt: now, updatedAt: now });
+    await ctx.events.publish('host.deleted', caller, () =>
       hostObject({ ...row, deletedAt: now, updatedAt: now }, caller.timeZone),
     );
   });
 }
 
-export const listHosts = (ctx: Context, caller: Caller, query: ListQuery) =>
-  listRows<HostRow>(ctx.db, 'hosts', caller.companyId, query);
+export const listHosts = async (ctx: Context, caller: Caller, query: ListQuery) =>
+  await listRows<HostRow>(ctx.db, 'hosts', caller.companyId, query);

@@ -13,8 +13,12 @@ export interface HostSummary {
  * The short host objects (id, name, email, type) that visits and invitees embed, fetched in one query for a whole
  * page. Deleted hosts still appear: a visit keeps saying whom it was for.
  */
-export function hostSummaries(ctx: Context, caller: Caller, ids: Iterable<unknown>): Map<string, HostSummary> {
-  const rows = rowsByIds<{ id: string; name: string; email: string }>(
+export async function hostSummaries(
+  ctx: Context,
+  caller: Caller,
+  ids: Iterable<unknown>,
+): Promise<Map<string, HostSummary>> {
+  const rows = await rowsByIds<{ id: string; name: string; email: string }>(
     ctx.db,
     'hosts',
     'id, name, email',

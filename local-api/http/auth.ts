@@ -48,15 +48,15 @@ export function presentedKeys(headers: Request['headers']): string[] {
  * credentials guesses nothing and is not counted.
  */
 export function authenticate(
-  findPrincipal: (key: string) => Principal | undefined,
+  findPrincipal: (key: string) => Promise<Principal | undefined>,
   counter: KeyGuessCounter,
   /** Told when a wrong key locks its source (`address`, else undefined) or key prefixes (how many: never which). */
   onLocked: (address: string | undefined, keyPrefixes: number) => void = () => {},
 ): RequestHandler {
-  return (req, res, next) => {
+  return async (req, res, next) => {
     const keys = presentedKeys(req.headers);
     for (const key of keys) {
-      const principal = findPrincipal(key);
+      const principal = await findPrincipal(key);
       if (principal) {
         req.principal = principal;
         next();
@@ -66,7 +66,7 @@ export function authenticate(
     if (keys.length === 0) throw new ApiError('UNAUTHORIZED');
     const source = guessSource(req.ip);
     const subjects = guessSubjects(source, keys);
-    const verdict = counter.recordWrongKey(subjects);
+    const verdict = await counter.recordWrongKey(subjects);
     if (verdict.lockedNow.length > 0) {
       const sourceLocked = verdict.lockedNow.includes(subjects[0] as string);
       onLocked(sourceLocked ? source : undefined, verdict.lockedNow.length - (sourceLocked ? 1 : 0));

@@ -47,7 +47,7 @@ export interface GuessVerdict {
 }
 
 export interface KeyGuessCounter {
-  recordWrongKey(subjects: readonly string[]): GuessVerdict;
+  recordWrongKey(subjects: readonly string[]): Promise<GuessVerdict>;
 }
 
 interface GuessCount {
@@ -72,8 +72,9 @@ export function afterWrongKey(count: GuessCount | undefined, now: number, limits
 export function memoryKeyGuessCounter(limits: KeyGuessLimits, clock: Clock): KeyGuessCounter {
   /** Map order is staleness order: a subject is re-inserted at each failure. */
   const counts = new Map<string, GuessCount>();
+  // Asynchronous only to share the interface with the counts kept in the database.
   return {
-    recordWrongKey(subjects) {
+    async recordWrongKey(subjects) {
       const now = clock.now();
       const lockedUntil = Math.max(0, ...subjects.map((subject) => counts.get(subject)?.lockedUntil ?? 0));
       if (lockedUntil > now) return { retryAfterMs: lockedUntil - now, lockedNow: [] };
@@ -122,10 +123,10 @@ export function storedKeyGuessCounter(ctx: Pick<Context, 'db' | 'clock'>, limits
     UNION ALL SELECT 0, subject, lockedUntil FROM counted`;
   let prunedAt = 0;
   return {
-    recordWrongKey(subjects) {
+    async recordWrongKey(subjects) {
       const now = ctx.clock.now();
       const first = afterWrongKey(undefined, now, limits);
-      const rows = prepared(ctx.db, sql(subjects.length)).all({
+      const rows = (await prepared(ctx.db, sql(subjects.length)).all({
         ...Object.fromEntries(subjects.map((subject, i) => [`s${i}`, subject])),
         now,
         windowOpen: now - limits.windowMs,
@@ -133,10 +134,10 @@ export function storedKeyGuessCounter(ctx: Pick<Context, 'db' | 'clock'>, limits
         lockedUntil: now + limits.lockMs,
         first: first.failures,
         firstLockedUntil: first.lockedUntil,
-      }) as { held: number; subject: string; lockedUntil: number }[];
+      })) as { held: number; subject: string; lockedUntil: number }[];
       if (now - prunedAt >= limits.windowMs) {
         prunedAt = now;
-        prepared(ctx.db, 'DELETE FROM key_guesses WHERE lockedUntil <= ? AND windowStart <= ?').run(
+        await prepared(ctx.db, 'DELETE FROM key_guesses WHERE lockedUntil <= ? AND windowStart <= ?').run(
           now,
           now - limits.windowMs,
         );

@@ -13,9 +13,15 @@ export interface FailureLimiterOptions {
 
 export interface FailureLimiter {
   /** Milliseconds until the key may try again; 0 when it may try now. */
-  retryAfter(key: string): number;
-  recordFailure(key: string): void;
-  recordSuccess(key: string): void;
+  retryAfter(key: string): Promise<number>;
+  recordFailure(key: string): Promise<void>;
+  recordSuccess(key: string): Promise<void>;
+  /**
+   * Counts an attempt as a failure unless the key is locked, in one step: attempts sent all at once cannot all pass
+   * the check before the first is counted. Answers the milliseconds to wait (nothing counted), or 0 (counted: a
+   * success forgives it with `recordSuccess`).
+   */
+  takeAttempt(key: string): Promise<number>;
 }
 
 interface Entry {
@@ -59,22 +65,29 @@ export function createFailureLimiter(options: FailureLimiterOptions, clock: Cloc
     return entry;
   };
 
+  const waitOf = (key: string): number => {
+    const entry = live(key);
+    return entry ? Math.max(0, entry.lockedUntil - clock.now()) : 0;
+  };
+  const fail = (key: string): void => {
+    const entry = withFailure(live(key), clock.now(), options);
+    entries.delete(key); // re-inserted last: Map order is then staleness order
+    entries.set(key, entry);
+    if (entries.size > maxKeys) {
+      const stalest = entries.keys().next().value;
+      if (stalest !== undefined) entries.delete(stalest);
+    }
+  };
+
+  // Asynchronous only to share the interface with the limiter kept in the database; each call is one step.
   return {
-    retryAfter(key) {
-      const entry = live(key);
-      return entry ? Math.max(0, entry.lockedUntil - clock.now()) : 0;
-    },
-    recordFailure(key) {
-      const entry = withFailure(live(key), clock.now(), options);
-      entries.delete(key); // re-inserted last: Map order is then staleness order
-      entries.set(key, entry);
-      if (entries.size > maxKeys) {
-        const stalest = entries.keys().next().value;
-        if (stalest !== undefined) entries.delete(stalest);
-      }
-    },
-    recordSuccess(key) {
-      entries.delete(key);
+    retryAfter: async (key) => waitOf(key),
+    recordFailure: async (key) => fail(key),
+    recordSuccess: async (key) => void entries.delete(key),
+    async takeAttempt(key) {
+      const wait = waitOf(key);
+      if (wait === 0) fail(key);
+      return wait;
     },
   };
 }
@@ -90,44 +103,56 @@ export function createStoredFailureLimiter(
   scope: string,
   options: FailureLimiterOptions,
 ): FailureLimiter {
-  const read = (key: string, now: number): Entry | undefined => {
-    const row = prepared(
+  const read = async (key: string, now: number): Promise<Entry | undefined> => {
+    const row = (await prepared(
       ctx.db,
       'SELECT failures, lockedUntil FROM failure_limits WHERE scope = ? AND subject = ?',
-    ).get(scope, key) as { failures: string; lockedUntil: number } | undefined;
+    ).get(scope, key)) as { failures: string; lockedUntil: number } | undefined;
     return liveEntry(
       row && { failures: JSON.parse(row.failures) as number[], lockedUntil: row.lockedUntil },
       now,
       options,
     );
   };
+  /** Stores the key's record; and deletes the records whose failures left the window and whose lock ended. */
+  const writeFailure = async (key: string, entry: Entry, now: number): Promise<void> => {
+    await prepared(
+      ctx.db,
+      `INSERT INTO failure_limits (scope, subject, failures, lockedUntil, updatedAt) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (scope, subject) DO UPDATE SET failures = excluded.failures, lockedUntil = excluded.lockedUntil,
+         updatedAt = excluded.updatedAt`,
+    ).run(scope, key, JSON.stringify(entry.failures), entry.lockedUntil, now);
+    await prepared(
+      ctx.db,
+      'DELETE FROM failure_limits WHERE scope = ? AND updatedAt <= ? AND lockedUntil <= ? AND subject <> ?',
+    ).run(scope, now - options.windowMs, now, key);
+  };
   return {
-    retryAfter(key) {
+    async retryAfter(key) {
       const now = ctx.clock.now();
-      return Math.max(0, (read(key, now)?.lockedUntil ?? 0) - now);
+      return Math.max(0, ((await read(key, now))?.lockedUntil ?? 0) - now);
     },
-    recordFailure(key) {
+    async recordFailure(key) {
       const now = ctx.clock.now();
-      inTransaction(ctx, () => {
-        const entry = withFailure(read(key, now), now, options);
-        prepared(
-          ctx.db,
-          `INSERT INTO failure_limits (scope, subject, failures, lockedUntil, updatedAt) VALUES (?, ?, ?, ?, ?)
-           ON CONFLICT (scope, subject) DO UPDATE SET failures = excluded.failures, lockedUntil = excluded.lockedUntil,
-             updatedAt = excluded.updatedAt`,
-        ).run(scope, key, JSON.stringify(entry.failures), entry.lockedUntil, now);
-        prepared(
-          ctx.db,
-          'DELETE FROM failure_limits WHERE scope = ? AND updatedAt <= ? AND lockedUntil <= ? AND subject <> ?',
-        ).run(scope, now - options.windowMs, now, key);
+      await inTransaction(
+        ctx,
+        async () => await writeFailure(key, withFailure(await read(key, now), now, options), now),
+      );
+    },
+    async recordSuccess(key) {
+      await prepared(ctx.db, 'DELETE FROM failure_limits WHERE scope = ? AND subject = ?').run(scope, key);
+    },
+    async takeAttempt(key) {
+      const now = ctx.clock.now();
+      return await inTransaction(ctx, async () => {
+        const entry = await read(key, now);
+        const wait = Math.max(0, (entry?.lockedUntil ?? 0) - now);
+        if (wait === 0) await writeFailure(key, withFailure(entry, now, options), now);
+        return wait;
       });
-    },
-    recordSuccess(key) {
-      prepared(ctx.db, 'DELETE FROM failure_limits WHERE scope = ? AND subject = ?').run(scope, key);
     },
   };
 }
-
 /**
  * The limiter a service uses for failures that must be counted across its processes. On SQLite one process holds
  * the data folder (its lock), sees every attempt, and keeps the count in memory: a lookup that finds nobody costs no

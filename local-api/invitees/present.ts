@@ -30,15 +30,19 @@ export function presentInvitee(row: InviteeRow, lookups: InviteeLookups): Record
 }
 
 /** The invitee objects of a page of rows: hosts and meetings fetched once for the page. */
-export function inviteeObjects(ctx: Context, caller: Caller, rows: readonly InviteeRow[]): Record<string, unknown>[] {
+export async function inviteeObjects(
+  ctx: Context,
+  caller: Caller,
+  rows: readonly InviteeRow[],
+): Promise<Record<string, unknown>[]> {
   const lookups: InviteeLookups = {
     timeZone: caller.timeZone,
-    hosts: hostSummaries(
+    hosts: await hostSummaries(
       ctx,
       caller,
       rows.map((row) => row.hostId),
     ),
-    meetings: meetingsById(
+    meetings: await meetingsById(
       ctx,
       caller,
       rows.map((row) => row.meetingId),
@@ -48,5 +52,5 @@ export function inviteeObjects(ctx: Context, caller: Caller, rows: readonly Invi
   return rows.map((row) => presentInvitee(row, lookups));
 }
 
-export const inviteeObject = (ctx: Context, caller: Caller, row: InviteeRow) =>
-  inviteeObjects(ctx, caller, [row])[0] ?? {};
+export const inviteeObject = async (ctx: Context, caller: Caller, row: InviteeRow) =>
+  (await inviteeObjects(ctx, caller, [row]))[0] ?? {};

@@ -36,11 +36,11 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
       response: z.object({ invitees: z.array(inviteeObjectSchema), size: z.number().int() }),
       query: listQueryInput(inviteePaging),
       errors: listErrors,
-      handle: ({ req, caller }) => {
-        const invitees = inviteeObjects(
+      handle: async ({ req, caller }) => {
+        const invitees = await inviteeObjects(
           ctx,
           caller,
-          listInvitees(ctx, caller, parseListQuery(req.query, inviteePaging, inviteeQueryFields)),
+          await listInvitees(ctx, caller, parseListQuery(req.query, inviteePaging, inviteeQueryFields)),
         );
         auditRead(ctx, caller, { action: 'invitees.listed', objectType: 'invitee', size: invitees.length });
         return { invitees, size: invitees.length };
@@ -55,7 +55,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
       body: inviteeCreateInput,
       fieldCodes: inviteeInputCodes,
       errors: ['MISSING_NAME', 'MISSING_EMAIL', 'MISSING_EXPECTED_AT', 'MISSING_HOST_ID', ...inputErrors],
-      handle: ({ caller, body }) => inviteeObject(ctx, caller, createInvitee(ctx, caller, body)),
+      handle: async ({ caller, body }) => await inviteeObject(ctx, caller, await createInvitee(ctx, caller, body)),
     }),
     route({
       method: 'get',
@@ -65,10 +65,10 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve an invitee',
       response: inviteeObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => {
-        const invitee = getInvitee(ctx, caller, String(params.id));
+      handle: async ({ caller, params }) => {
+        const invitee = await getInvitee(ctx, caller, String(params.id));
         auditRead(ctx, caller, { action: 'invitee.read', objectType: 'invitee', objectId: invitee.id });
-        return inviteeObject(ctx, caller, invitee);
+        return await inviteeObject(ctx, caller, invitee);
       },
     }),
     route({
@@ -80,8 +80,8 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
       body: inviteeUpdateInput,
       fieldCodes: inviteeInputCodes,
       errors: ['NOT_FOUND', 'MISSING_ID', ...inputErrors],
-      handle: ({ caller, params, body }) =>
-        inviteeObject(ctx, caller, updateInvitee(ctx, caller, String(params.id), body)),
+      handle: async ({ caller, params, body }) =>
+        await inviteeObject(ctx, caller, await updateInvitee(ctx, caller, String(params.id), body)),
     }),
     route({
       method: 'put',
@@ -91,11 +91,11 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
       upload: pictureUpload,
       response: inviteeObjectSchema,
       errors: ['NOT_FOUND', 'INVALID_PICTURE'],
-      handle: ({ caller, params, bytes }) =>
-        inviteeObject(
+      handle: async ({ caller, params, bytes }) =>
+        await inviteeObject(
           ctx,
           caller,
-          updateInvitee(
+          await updateInvitee(
             ctx,
             caller,
             String(params.id),
@@ -111,8 +111,8 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
       summary: 'Delete an invitee',
       response: successSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => {
-        deleteInvitee(ctx, caller, String(params.id));
+      handle: async ({ caller, params }) => {
+        await deleteInvitee(ctx, caller, String(params.id));
         return { success: true };
       },
     }),

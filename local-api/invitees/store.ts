@@ -15,21 +15,21 @@ import { type InviteeCreateInput, type InviteeUpdateInput, reachableBy } from '.
 
 export const inviteeQueryFields: QueryFields = { ...inviteeColumnQueryFields, hostName: hostNameQueryField };
 
-export function findInvitee(ctx: Context, caller: Caller, id: string): InviteeRow | undefined {
-  return findLiveRow<InviteeRow>(ctx.db, 'invitees', caller.companyId, id);
+export async function findInvitee(ctx: Context, caller: Caller, id: string): Promise<InviteeRow | undefined> {
+  return await findLiveRow<InviteeRow>(ctx.db, 'invitees', caller.companyId, id);
 }
 
-export function getInvitee(ctx: Context, caller: Caller, id: string): InviteeRow {
-  const row = findInvitee(ctx, caller, id);
+export async function getInvitee(ctx: Context, caller: Caller, id: string): Promise<InviteeRow> {
+  const row = await findInvitee(ctx, caller, id);
   if (!row) throw new ApiError('NOT_FOUND');
   return row;
 }
 
-function cardNumberTaken(ctx: Context, caller: Caller, cardNumber: number, exceptId?: string): boolean {
-  const row = prepared(
+async function cardNumberTaken(ctx: Context, caller: Caller, cardNumber: number, exceptId?: string): Promise<boolean> {
+  const row = (await prepared(
     ctx.db,
     'SELECT id FROM invitees WHERE companyId = ? AND cardNumber = ? AND deletedAt IS NULL',
-  ).get(caller.companyId, cardNumber) as { id: string } | undefined;
+  ).get(caller.companyId, cardNumber)) as { id: string } | undefined;
   return row !== undefined && row.id !== exceptId;
 }
 
@@ -37,14 +37,17 @@ function cardNumberTaken(ctx: Context, caller: Caller, cardNumber: number, excep
  * A random int32 that no live invitee and no visit of the company holds: the gate tells people apart by it.
  * A visit made from an invitee keeps the invitee's number, so the two tables share one space of numbers.
  */
-export function freeCardNumber(ctx: Context, caller: Caller): number {
+export async function freeCardNumber(ctx: Context, caller: Caller): Promise<number> {
   const visitHolds = prepared(
     ctx.db,
     'SELECT 1 FROM visits WHERE companyId = ? AND cardNumber = ? AND deletedAt IS NULL',
   );
   for (;;) {
     const candidate = newCardNumber(ctx.random);
-    if (!cardNumberTaken(ctx, caller, candidate) && !visitHolds.get(caller.companyId, String(candidate))) {
+    if (
+      !(await cardNumberTaken(ctx, caller, candidate)) &&
+      !(await visitHolds.get(caller.companyId, String(candidate)))
+    ) {
       return candidate;
     }
   }
@@ -56,22 +59,22 @@ function resolveExpectedAt(value: string | number, caller: Caller): number {
   return at;
 }
 
-function requireHost(ctx: Context, caller: Caller, hostId: string): void {
-  if (!findHost(ctx, caller, hostId)) throw new ApiError('HOST_NOT_FOUND');
+async function requireHost(ctx: Context, caller: Caller, hostId: string): Promise<void> {
+  if (!(await findHost(ctx, caller, hostId))) throw new ApiError('HOST_NOT_FOUND');
 }
 
 /**
  * Fields resolved before storage: the expected time into milliseconds, the host checked to be the company's, the
  * custom fields checked against their definitions. The picture is `picturePlan`'s.
  */
-function resolvedFields(ctx: Context, caller: Caller, input: InviteeUpdateInput) {
+async function resolvedFields(ctx: Context, caller: Caller, input: InviteeUpdateInput) {
   const { expectedAt, pictureUrl: _picture, customFields, ...rest } = input;
-  if (rest.hostId !== undefined) requireHost(ctx, caller, rest.hostId);
-  requireVisitorType(ctx, caller, rest.visitorTypeId);
+  if (rest.hostId !== undefined) await requireHost(ctx, caller, rest.hostId);
+  await requireVisitorType(ctx, caller, rest.visitorTypeId);
   return {
     ...objectToRow(rest, inviteeColumns),
     ...(customFields !== undefined
-      ? { customFields: JSON.stringify(resolveCustomFieldObjects(ctx, caller, customFields)) }
+      ? { customFields: JSON.stringify(await resolveCustomFieldObjects(ctx, caller, customFields)) }
       : {}),
     ...(expectedAt !== undefined ? { expectedAt: resolveExpectedAt(expectedAt, caller) } : {}),
   };
@@ -96,92 +99,100 @@ function picturePlan(value: string | null | undefined, currentFile: string | nul
 }
 
 /** The row's picture columns after the plan; a replaced stored picture is retired. */
-function pictureColumns(plan: PicturePlan, files: FileBatch, currentFile: string | null) {
+async function pictureColumns(plan: PicturePlan, files: FileBatch, currentFile: string | null) {
   if (plan.kind === 'keep') return {};
-  files.retire(currentFile);
+  await files.retire(currentFile);
   if (plan.kind === 'url') return { pictureUrl: plan.url, pictureFile: null };
-  return { pictureUrl: null, pictureFile: files.save(plan.upload) };
+  return { pictureUrl: null, pictureFile: await files.save(plan.upload) };
 }
 
-export function createInvitee(
+export async function createInvitee(
   ctx: Context,
   caller: Caller,
   input: InviteeCreateInput,
   extra: { meetingId?: string } = {},
-): InviteeRow {
+): Promise<InviteeRow> {
   if (!reachableBy.some((key) => input[key])) throw new ApiError('MISSING_EMAIL');
   const picture = picturePlan(input.pictureUrl, null);
-  return inTransactionWithFiles(ctx, caller, (files) => {
-    const fields = resolvedFields(ctx, caller, input);
-    if (input.cardNumber !== undefined && cardNumberTaken(ctx, caller, input.cardNumber)) {
+  return await inTransactionWithFiles(ctx, caller, async (files) => {
+    const fields = await resolvedFields(ctx, caller, input);
+    if (input.cardNumber !== undefined && (await cardNumberTaken(ctx, caller, input.cardNumber))) {
       throw new ApiError('ALREADY_EXISTS');
     }
     const id = newUuid(ctx.random);
     const now = ctx.clock.now();
-    ctx.events.decide('invitee.created', caller);
-    insertRow(ctx.db, 'invitees', {
+    await ctx.events.decide('invitee.created', caller);
+    await insertRow(ctx.db, 'invitees', {
       status: 'confirmed',
-      cardNumber: freeCardNumber(ctx, caller),
+      cardNumber: await freeCardNumber(ctx, caller),
       ...fields,
-      ...pictureColumns(picture, files, null),
+      ...(await pictureColumns(picture, files, null)),
       ...extra,
       id,
       companyId: caller.companyId,
       createdAt: now,
       updatedAt: now,
     });
-    const row = getInvitee(ctx, caller, id);
-    ctx.events.publish('invitee.created', caller, () => inviteeObject(ctx, caller, row));
+    const row = await getInvitee(ctx, caller, id);
+    await ctx.events.publish('invitee.created', caller, async () => await inviteeObject(ctx, caller, row));
     return row;
   });
 }
 
 /** Updates an invitee; `picture`, a picture sent as itself (PUT /v1/invitee/:id/picture), replaces the stored one. */
-export function updateInvitee(
+export async function updateInvitee(
   ctx: Context,
   caller: Caller,
   id: string,
   input: InviteeUpdateInput,
   picture?: Upload,
-): InviteeRow {
-  return inTransactionWithFiles(ctx, caller, (files) => {
-    const current = getInvitee(ctx, caller, id);
+): Promise<InviteeRow> {
+  return await inTransactionWithFiles(ctx, caller, async (files) => {
+    const current = await getInvitee(ctx, caller, id);
     const plan: PicturePlan = picture
       ? { kind: 'upload', upload: picture }
       : picturePlan(input.pictureUrl, current.pictureFile);
-    const fields = resolvedFields(ctx, caller, input);
-    if (input.cardNumber !== undefined && cardNumberTaken(ctx, caller, input.cardNumber, id)) {
+    const fields = await resolvedFields(ctx, caller, input);
+    if (input.cardNumber !== undefined && (await cardNumberTaken(ctx, caller, input.cardNumber, id))) {
       throw new ApiError('ALREADY_EXISTS');
     }
-    ctx.events.decide('invitee.updated', caller);
-    updateRow(ctx.db, 'invitees', caller.companyId, id, {
+    await ctx.events.decide('invitee.updated', caller);
+    await updateRow(ctx.db, 'invitees', caller.companyId, id, {
       ...fields,
-      ...pictureColumns(plan, files, current.pictureFile),
+      ...(await pictureColumns(plan, files, current.pictureFile)),
       updatedAt: ctx.clock.now(),
     });
-    const row = getInvitee(ctx, caller, id);
-    ctx.events.publish('invitee.updated', caller, () => inviteeObject(ctx, caller, row));
+    const row = await getInvitee(ctx, caller, id);
+    await ctx.events.publish('invitee.updated', caller, async () => await inviteeObject(ctx, caller, row));
     return row;
   });
 }
 
 /** Marks an invitee arrived as part of its check-in; the check-in holds the transaction. */
-export function markInviteeArrived(ctx: Context, caller: Caller, id: string): void {
-  ctx.events.decide('invitee.arrived', caller);
-  updateRow(ctx.db, 'invitees', caller.companyId, id, { status: 'arrived', updatedAt: ctx.clock.now() });
+export async function markInviteeArrived(ctx: Context, caller: Caller, id: string): Promise<void> {
+  await ctx.events.decide('invitee.arrived', caller);
+  await updateRow(ctx.db, 'invitees', caller.companyId, id, { status: 'arrived', updatedAt: ctx.clock.now() });
   // Read back only if a listener wants the object (it runs inside this transaction, so it sees the update).
-  ctx.events.publish('invitee.arrived', caller, () => inviteeObject(ctx, caller, getInvitee(ctx, caller, id)));
+  await ctx.events.publish(
+    'invitee.arrived',
+    caller,
+    async () => await inviteeObject(ctx, caller, await getInvitee(ctx, caller, id)),
+  );
 }
 
-export function deleteInvitee(ctx: Context, caller: Caller, id: string): void {
-  inTransaction(ctx, () => {
-    const row = getInvitee(ctx, caller, id);
+export async function deleteInvitee(ctx: Context, caller: Caller, id: string): Promise<void> {
+  await inTransaction(ctx, async () => {
+    const row = await getInvitee(ctx, caller, id);
     const now = ctx.clock.now();
-    ctx.events.decide('invitee.deleted', caller);
-    updateRow(ctx.db, 'invitees', caller.companyId, id, { deletedAt: now, updatedAt: now });
-    ctx.events.publish('invitee.deleted', caller, () => inviteeObject(ctx, caller, { ...row, deletedAt: now }));
+    await ctx.events.decide('invitee.deleted', caller);
+    await updateRow(ctx.db, 'invitees', caller.companyId, id, { deletedAt: now, updatedAt: now });
+    await ctx.events.publish(
+      'invitee.deleted',
+      caller,
+      async () => await inviteeObject(ctx, caller, { ...row, deletedAt: now }),
+    );
   });
 }
 
-export const listInvitees = (ctx: Context, caller: Caller, query: ListQuery) =>
-  listRows<InviteeRow>(ctx.db, 'invitees', caller.companyId, query);
+export const listInvitees = async (ctx: Context, caller: Caller, query: ListQuery) =>
+  await listRows<InviteeRow>(ctx.db, 'invitees', caller.companyId, query);

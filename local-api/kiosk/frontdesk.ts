@@ -14,17 +14,20 @@ export const frontDeskSessionObject = z.object({
 });
 
 /** A front-desk session: a `frontdesk` credential for the PIN holder, idle-limited and short-lived. */
-export function openFrontDeskSession(ctx: Context, caller: Caller): z.output<typeof frontDeskSessionObject> {
+export async function openFrontDeskSession(
+  ctx: Context,
+  caller: Caller,
+): Promise<z.output<typeof frontDeskSessionObject>> {
   const expiresAt = ctx.clock.now() + frontDeskSession.maxMs;
-  const { key } = inTransaction(ctx, () => {
-    pruneSessions(ctx, caller.companyId);
-    const session = insertCredential(ctx, {
+  const { key } = await inTransaction(ctx, async () => {
+    await pruneSessions(ctx, caller.companyId);
+    const session = await insertCredential(ctx, {
       companyId: caller.companyId,
       role: 'frontdesk',
       label: 'Front desk',
       expiresAt,
     });
-    recordAudit(ctx, auditActor(caller), {
+    await recordAudit(ctx, auditActor(caller), {
       action: 'frontdesk.session.opened',
       objectType: 'credential',
       objectId: session.id,
@@ -40,13 +43,15 @@ export function openFrontDeskSession(ctx: Context, caller: Caller): z.output<typ
 }
 
 /** Ends every front-desk session of the company (its PIN was cleared or changed by the admin). */
-export function endFrontDeskSessions(ctx: Context, caller: Caller): void {
-  const ended = prepared(
-    ctx.db,
-    "UPDATE credentials SET revokedAt = ? WHERE companyId = ? AND role = 'frontdesk' AND revokedAt IS NULL",
-  ).run(ctx.clock.now(), caller.companyId).changes;
+export async function endFrontDeskSessions(ctx: Context, caller: Caller): Promise<void> {
+  const ended = (
+    await prepared(
+      ctx.db,
+      "UPDATE credentials SET revokedAt = ? WHERE companyId = ? AND role = 'frontdesk' AND revokedAt IS NULL",
+    ).run(ctx.clock.now(), caller.companyId)
+  ).changes;
   if (ended > 0) {
-    recordAudit(ctx, auditActor(caller), {
+    await recordAudit(ctx, auditActor(caller), {
       action: 'frontdesk.sessions.ended',
       objectType: 'credential',
       details: { sessions: ended },

@@ -21,9 +21,9 @@ const setPageHeaders = (res: Response) => {
  */
 export function kioskPages(ctx: Context, dist = rendererDist): Router {
   const router = Router();
-  router.get('/kiosk/session', (req, res) => {
+  router.get('/kiosk/session', async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    res.json(kioskSession(ctx, req));
+    res.json(await kioskSession(ctx, req));
   });
   router.get(pagePaths, (_req, res) => {
     setPageHeaders(res);

@@ -34,20 +34,19 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
    */
   async function checkPin(caller: Caller, pin: string): Promise<void> {
     const key = caller.companyId;
-    const wait = limiter.retryAfter(key);
-    if (wait > 0) throw new ApiError('TOO_MANY_REQUESTS', { retryAfter: Math.ceil(wait / 1000) });
-    const stored = storedPinHash(ctx, key);
+    const stored = await storedPinHash(ctx, key);
     if (!stored) throw new ApiError('PIN_NOT_SET');
-    limiter.recordFailure(key);
+    const wait = await limiter.takeAttempt(key);
+    if (wait > 0) throw new ApiError('TOO_MANY_REQUESTS', { retryAfter: Math.ceil(wait / 1000) });
     if (!pinPattern.test(pin) || !(await pinMatches(pin, stored))) {
-      recordAudit(ctx, auditActor(caller), {
+      await recordAudit(ctx, auditActor(caller), {
         action: 'kiosk.pin.failed',
         objectType: 'kioskSettings',
-        details: { locked: limiter.retryAfter(key) > 0 },
+        details: { locked: (await limiter.retryAfter(key)) > 0 },
       });
       throw new ApiError('WRONG_PIN');
     }
-    limiter.recordSuccess(key);
+    await limiter.recordSuccess(key);
   }
 
   return [
@@ -59,7 +58,7 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
       summary: "The kiosk's settings: visitor fields, picture, NDA text, authorization, idle time-out",
       response: kioskSettingsObject,
       errors: [],
-      handle: ({ caller }) => kioskSettings(ctx, caller),
+      handle: async ({ caller }) => await kioskSettings(ctx, caller),
     }),
     route({
       method: 'patch',
@@ -70,7 +69,7 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
       body: kioskSettingsInput,
       response: kioskSettingsObject,
       errors: ['INVALID_PARAMETER'],
-      handle: ({ caller, body }) => saveKioskSettings(ctx, caller, body),
+      handle: async ({ caller, body }) => await saveKioskSettings(ctx, caller, body),
     }),
     route({
       method: 'post',
@@ -85,8 +84,8 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
       response: successSchema,
       errors: ['INVALID_PIN', 'WRONG_PIN', 'TOO_MANY_REQUESTS'],
       handle: async ({ caller, body }) => {
-        if (storedPinHash(ctx, caller.companyId)) await checkPin(caller, body.currentPin ?? '');
-        savePinHash(ctx, auditActor(caller), await hashPin(body.pin, ctx.random.bytes(16)));
+        if (await storedPinHash(ctx, caller.companyId)) await checkPin(caller, body.currentPin ?? '');
+        await savePinHash(ctx, auditActor(caller), await hashPin(body.pin, ctx.random.bytes(16)));
         return { success: true };
       },
     }),
@@ -100,6 +99,7 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: { pin: { missing: 'WRONG_PIN', invalid: 'WRONG_PIN' } },
       response: pinVerifiedSchema,
       errors: ['WRONG_PIN', 'PIN_NOT_SET', 'TOO_MANY_REQUESTS'],
+      ownTransactions: true,
       handle: async ({ caller, body }) => {
         await checkPin(caller, body.pin);
         return { valid: true };
@@ -112,10 +112,10 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
       summary: "Clear the front-desk PIN (a forgotten one) and end the front desk's sessions; the admin's",
       response: successSchema,
       errors: [],
-      handle: ({ caller }) => {
-        inTransaction(ctx, () => {
-          clearPinHash(ctx, caller);
-          endFrontDeskSessions(ctx, caller);
+      handle: async ({ caller }) => {
+        await inTransaction(ctx, async () => {
+          await clearPinHash(ctx, caller);
+          await endFrontDeskSessions(ctx, caller);
         });
         return { success: true };
       },
@@ -132,9 +132,10 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: { pin: { missing: 'WRONG_PIN', invalid: 'WRONG_PIN' } },
       response: frontDeskSessionObject,
       errors: ['WRONG_PIN', 'PIN_NOT_SET', 'TOO_MANY_REQUESTS'],
+      ownTransactions: true,
       handle: async ({ caller, body }) => {
         await checkPin(caller, body.pin);
-        return openFrontDeskSession(ctx, caller);
+        return await openFrontDeskSession(ctx, caller);
       },
     }),
     route({
@@ -145,10 +146,10 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
       summary: 'End the front-desk session making the request: its token fails from now on',
       response: successSchema,
       errors: [],
-      handle: ({ caller }) => {
-        inTransaction(ctx, () => {
-          revokeCredential(ctx, caller.companyId, caller.credentialId);
-          recordAudit(ctx, auditActor(caller), {
+      handle: async ({ caller }) => {
+        await inTransaction(ctx, async () => {
+          await revokeCredential(ctx, caller.companyId, caller.credentialId);
+          await recordAudit(ctx, auditActor(caller), {
             action: 'frontdesk.session.ended',
             objectType: 'credential',
             objectId: caller.credentialId,

@@ -44,14 +44,14 @@ export interface KioskCredential {
  * (docs/kiosk.md). A device enrolled for no company has none to give (NOT_ENROLLED): the CLI enrols it, or a hub
  * does at its first answer to a fresh kiosk.
  */
-export function kioskCredential(ctx: Context): KioskCredential {
-  const enrolled = deviceEnrolment(ctx);
+export async function kioskCredential(ctx: Context): Promise<KioskCredential> {
+  const enrolled = await deviceEnrolment(ctx);
   if (!enrolled) throw new ApiError('NOT_ENROLLED');
   return { companyId: enrolled.companyId, apiKey: enrolled.kioskKey };
 }
 
 /** GET /kiosk/session: the kiosk's credential, for its page in browser mode. */
-export function kioskSession(ctx: Context, req: Request): KioskCredential {
+export async function kioskSession(ctx: Context, req: Request): Promise<KioskCredential> {
   if (!mayReceiveCredential(req)) throw new ApiError('FORBIDDEN');
-  return kioskCredential(ctx);
+  return await kioskCredential(ctx);
 }

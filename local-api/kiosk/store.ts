@@ -42,8 +42,10 @@ const columnKinds = {
   times: [],
 };
 
-function findRow(ctx: Context, companyId: string): SettingsRow | undefined {
-  return prepared(ctx.db, 'SELECT * FROM kiosk_settings WHERE companyId = ?').get(companyId) as SettingsRow | undefined;
+async function findRow(ctx: Context, companyId: string): Promise<SettingsRow | undefined> {
+  return (await prepared(ctx.db, 'SELECT * FROM kiosk_settings WHERE companyId = ?').get(companyId)) as
+    | SettingsRow
+    | undefined;
 }
 
 /** Every visitor field with its mode: those never set are `off`. */
@@ -54,8 +56,8 @@ function allFields(given: Partial<Record<VisitorFieldName, FieldMode>>): Record<
   >;
 }
 
-export function kioskSettings(ctx: Context, caller: Caller): KioskSettings {
-  const row = findRow(ctx, caller.companyId);
+export async function kioskSettings(ctx: Context, caller: Caller): Promise<KioskSettings> {
+  const row = await findRow(ctx, caller.companyId);
   if (!row) {
     return {
       ...defaultKioskSettings,
@@ -77,18 +79,18 @@ export function kioskSettings(ctx: Context, caller: Caller): KioskSettings {
   };
 }
 
-function upsert(ctx: Context, companyId: string, values: Record<string, unknown>): void {
+async function upsert(ctx: Context, companyId: string, values: Record<string, unknown>): Promise<void> {
   const now = ctx.clock.now();
-  if (findRow(ctx, companyId)) {
+  if (await findRow(ctx, companyId)) {
     const row = { ...values, updatedAt: now };
     const columns = Object.keys(row);
-    prepared(
+    await prepared(
       ctx.db,
       `UPDATE kiosk_settings SET ${columns.map((c) => `${c} = :${c}`).join(', ')} WHERE companyId = :companyId`,
     ).run({ ...row, companyId });
     return;
   }
-  insertRow(ctx.db, 'kiosk_settings', {
+  await insertRow(ctx.db, 'kiosk_settings', {
     ...objectToRow({ ...defaultKioskSettings }, columnKinds),
     ...values,
     companyId,
@@ -98,9 +100,13 @@ function upsert(ctx: Context, companyId: string, values: Record<string, unknown>
 }
 
 /** Saves the given settings; visitor fields and agreement texts merge one by one, so a client may change one. */
-export function saveKioskSettings(ctx: Context, caller: Caller, input: KioskSettingsInput): KioskSettings {
-  return inTransaction(ctx, () => {
-    const current = kioskSettings(ctx, caller);
+export async function saveKioskSettings(
+  ctx: Context,
+  caller: Caller,
+  input: KioskSettingsInput,
+): Promise<KioskSettings> {
+  return await inTransaction(ctx, async () => {
+    const current = await kioskSettings(ctx, caller);
     const visitorFields = input.visitorFields ? { ...current.visitorFields, ...input.visitorFields } : undefined;
     // Languages merge one by one too; '' removes a language's own text, which then falls back to `ndaText`.
     const localizedNdaText = input.localizedNdaText
@@ -108,9 +114,9 @@ export function saveKioskSettings(ctx: Context, caller: Caller, input: KioskSett
           Object.entries({ ...current.localizedNdaText, ...input.localizedNdaText }).filter(([, text]) => text),
         )
       : undefined;
-    upsert(ctx, caller.companyId, objectToRow({ ...input, visitorFields, localizedNdaText }, columnKinds));
-    const saved = kioskSettings(ctx, caller);
-    recordAudit(ctx, auditActor(caller), {
+    await upsert(ctx, caller.companyId, objectToRow({ ...input, visitorFields, localizedNdaText }, columnKinds));
+    const saved = await kioskSettings(ctx, caller);
+    await recordAudit(ctx, auditActor(caller), {
       action: 'kiosk.settings.updated',
       objectType: 'kioskSettings',
       details: { requireAuthorization: saved.requireAuthorization, idleSeconds: saved.idleSeconds },
@@ -120,25 +126,25 @@ export function saveKioskSettings(ctx: Context, caller: Caller, input: KioskSett
 }
 
 /** The PIN's hash, opened; undefined when no PIN was set. */
-export function storedPinHash(ctx: Context, companyId: string): string | undefined {
-  const sealed = findRow(ctx, companyId)?.pinHash;
+export async function storedPinHash(ctx: Context, companyId: string): Promise<string | undefined> {
+  const sealed = (await findRow(ctx, companyId))?.pinHash;
   return sealed ? ctx.secrets.open(sealed) : undefined;
 }
 
 /** Saves the PIN's hash; `actor` is whoever set it (an admin, or the device owner at enrolment). */
-export function savePinHash(ctx: Context, actor: AuditActor, hash: string): void {
-  inTransaction(ctx, () => {
-    upsert(ctx, actor.companyId, { pinHash: ctx.secrets.seal(hash) });
-    recordAudit(ctx, actor, { action: 'kiosk.pin.set', objectType: 'kioskSettings' });
+export async function savePinHash(ctx: Context, actor: AuditActor, hash: string): Promise<void> {
+  await inTransaction(ctx, async () => {
+    await upsert(ctx, actor.companyId, { pinHash: ctx.secrets.seal(hash) });
+    await recordAudit(ctx, actor, { action: 'kiosk.pin.set', objectType: 'kioskSettings' });
   });
 }
 
-export function clearPinHash(ctx: Context, caller: Caller): void {
-  inTransaction(ctx, () => {
-    prepared(ctx.db, 'UPDATE kiosk_settings SET pinHash = NULL, updatedAt = ? WHERE companyId = ?').run(
+export async function clearPinHash(ctx: Context, caller: Caller): Promise<void> {
+  await inTransaction(ctx, async () => {
+    await prepared(ctx.db, 'UPDATE kiosk_settings SET pinHash = NULL, updatedAt = ? WHERE companyId = ?').run(
       ctx.clock.now(),
       caller.companyId,
     );
-    recordAudit(ctx, auditActor(caller), { action: 'kiosk.pin.cleared', objectType: 'kioskSettings' });
+    await recordAudit(ctx, auditActor(caller), { action: 'kiosk.pin.cleared', objectType: 'kioskSettings' });
   });
 }

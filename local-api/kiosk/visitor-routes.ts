@@ -61,8 +61,8 @@ export const lookupLimits = { maxFailures: 20, windowMs: 10 * 60_000, lockMs: 60
 export const hostSearchLimits = { maxFailures: 240, windowMs: 10 * 60_000, lockMs: 60_000 } as const;
 
 /** Refuses a kiosk whose limit is reached: 429 with the seconds to wait. */
-function refuseWhileLocked(limiter: FailureLimiter, caller: Caller): void {
-  const wait = limiter.retryAfter(caller.credentialId);
+async function refuseWhileLocked(limiter: FailureLimiter, caller: Caller): Promise<void> {
+  const wait = await limiter.retryAfter(caller.credentialId);
   if (wait > 0) throw new ApiError('TOO_MANY_REQUESTS', { retryAfter: Math.ceil(wait / 1000) });
 }
 
@@ -83,10 +83,10 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
   const hostSearches = sharedFailureLimiter(ctx, 'kiosk-host-search', hostSearchLimits);
 
   /** Runs a lookup, counting one that finds nobody; a locked kiosk is answered 429 with the seconds to wait. */
-  function lookup<T>(caller: Caller, find: () => T[]): T[] {
-    refuseWhileLocked(limiter, caller);
-    const found = find();
-    if (found.length === 0) limiter.recordFailure(caller.credentialId);
+  async function lookup<T>(caller: Caller, find: () => Promise<T[]>): Promise<T[]> {
+    await refuseWhileLocked(limiter, caller);
+    const found = await find();
+    if (found.length === 0) await limiter.recordFailure(caller.credentialId);
     return found;
   }
 
@@ -94,8 +94,8 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
    * Refuses a check-in whose visit id names a visit this screen did not just make: only a retry of the screen's own
    * check-in may answer an existing visit (and its receipt), never a visit whose id was read off a badge.
    */
-  function refuseOthersVisit(caller: Caller, visitId: string): void {
-    const existing = isUuidV4(visitId) ? findVisit(ctx, caller, visitId) : undefined;
+  async function refuseOthersVisit(caller: Caller, visitId: string): Promise<void> {
+    const existing = isUuidV4(visitId) ? await findVisit(ctx, caller, visitId) : undefined;
     if (existing && !isRetry(existing)) throw new ApiError('ALREADY_EXISTS');
   }
 
@@ -103,17 +103,21 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
     visit.checkinType === 'IPAD' && Number(visit.createdAt) > ctx.clock.now() - retryWindowMs;
 
   /** The visit as its check-in answers it: with the receipt that reads it again. */
-  const withReceipt = (caller: Caller, visit: VisitRow, receipt?: string) => ({
-    ...visitShown(ctx, caller, visit),
+  const withReceipt = async (caller: Caller, visit: VisitRow, receipt?: string) => ({
+    ...(await visitShown(ctx, caller, visit)),
     receipt: receipt ?? issueTicket(ctx, caller.companyId, 'visit-receipt', visit.id),
   });
 
   /** The visit a receipt names: without one for this very visit, any id is NOT_FOUND, as an unknown one. */
-  function visitOfReceipt(caller: Caller, id: string, receipt: unknown): { visit: VisitRow; receipt: string } {
+  async function visitOfReceipt(
+    caller: Caller,
+    id: string,
+    receipt: unknown,
+  ): Promise<{ visit: VisitRow; receipt: string }> {
     if (typeof receipt !== 'string' || !ticketNames(ctx, caller.companyId, 'visit-receipt', receipt, id)) {
       throw new ApiError('NOT_FOUND');
     }
-    return { visit: getVisit(ctx, caller, id), receipt };
+    return { visit: await getVisit(ctx, caller, id), receipt };
   }
 
   return [
@@ -126,15 +130,15 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
         "The company's face on the kiosk (name, language, zone, picture, brand) and whether access control is on",
       response: kioskCompanyObject,
       errors: [],
-      handle: ({ caller }) => {
-        const company = companyObject(ctx, caller);
+      handle: async ({ caller }) => {
+        const company = await companyObject(ctx, caller);
         return {
           id: caller.companyId,
           name: String(company.name),
           lang: caller.lang,
           timezone: caller.timeZone,
           pictureUrl: (company.pictureUrl as string | null) ?? null,
-          accessControl: findAccessConfig(ctx, caller.companyId)?.enabled === true,
+          accessControl: (await findAccessConfig(ctx, caller.companyId))?.enabled === true,
           brandColor: (company.brandColor as string | null) ?? null,
           welcomeImageUrl: (company.welcomeImageUrl as string | null) ?? null,
           localizedWelcomeMessage: company.localizedWelcomeMessage as Record<string, string>,
@@ -152,10 +156,10 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
       query: kioskHostsQuery,
       response: kioskHostsAnswer,
       errors: ['INVALID_PARAMETER', 'TOO_MANY_REQUESTS'],
-      handle: ({ req, caller }) => {
-        refuseWhileLocked(hostSearches, caller);
-        const hosts = findHostsByName(ctx, caller, validate(kioskHostsQuery, req.query).name);
-        hostSearches.recordFailure(caller.credentialId);
+      handle: async ({ req, caller }) => {
+        await refuseWhileLocked(hostSearches, caller);
+        const hosts = await findHostsByName(ctx, caller, validate(kioskHostsQuery, req.query).name);
+        await hostSearches.recordFailure(caller.credentialId);
         return { hosts };
       },
     }),
@@ -181,12 +185,12 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
         'INVALID_PICTURE',
         'INVALID_NDA',
       ],
-      handle: ({ caller, body }) => {
-        refuseOthersVisit(caller, body.visit.id);
+      handle: async ({ caller, body }) => {
+        await refuseOthersVisit(caller, body.visit.id);
         // The visitor's type decides where it has a rule, the kiosk's settings elsewhere.
-        const type = typeRules(ctx, caller, body.visit.visitorTypeId);
-        const { requireAuthorization } = effectiveRules(type, kioskSettings(ctx, caller), caller.lang);
-        const visit = checkinWalkIn(ctx, caller, {
+        const type = await typeRules(ctx, caller, body.visit.visitorTypeId);
+        const { requireAuthorization } = effectiveRules(type, await kioskSettings(ctx, caller), caller.lang);
+        const visit = await checkinWalkIn(ctx, caller, {
           ...body,
           visit: {
             ...body.visit,
@@ -194,7 +198,7 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
             ...(requireAuthorization ? { authorizationStatus: 'AWAITING' as const } : {}),
           },
         });
-        return withReceipt(caller, visit);
+        return await withReceipt(caller, visit);
       },
     }),
     route({
@@ -222,12 +226,12 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
         'INVALID_PARAMETER',
         'INVALID_CUSTOM_FIELD',
       ],
-      handle: ({ caller, body }) => {
+      handle: async ({ caller, body }) => {
         const { ticket, ...screen } = body;
-        refuseOthersVisit(caller, screen.visit.id);
+        await refuseOthersVisit(caller, screen.visit.id);
         const inviteeId =
           ticket === undefined ? undefined : openTicket(ctx, caller.companyId, 'invitee-checkin', ticket);
-        return screenCheckin(ctx, caller, {
+        return await screenCheckin(ctx, caller, {
           ...screen,
           visit: { ...screen.visit, checkinType: 'IPAD' },
           ...(inviteeId ? { inviteeId } : {}),
@@ -245,16 +249,24 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
       body: kioskInviteeFindInput,
       response: kioskInviteesAnswer,
       errors: ['INVALID_PARAMETER', 'INVITEE_CANCELED', 'TOO_MANY_REQUESTS'],
-      handle: ({ caller, body }) => {
-        const found = lookup(caller, () => {
-          if (body.name !== undefined) return findInviteesByName(ctx, caller, body.name);
-          const invitee = findInviteeByCode(ctx, caller, body.code ?? '');
+      handle: async ({ caller, body }) => {
+        const found = await lookup(caller, async () => {
+          if (body.name !== undefined) return await findInviteesByName(ctx, caller, body.name);
+          const invitee = await findInviteeByCode(ctx, caller, body.code ?? '');
           return invitee ? [invitee] : [];
         });
         if (found.some((invitee) => invitee.status === 'canceled')) throw new ApiError('INVITEE_CANCELED');
         return {
-          invitees: found.map((invitee) =>
-            inviteeShown(ctx, caller, invitee, issueTicket(ctx, caller.companyId, 'invitee-checkin', invitee.id)),
+          invitees: await Promise.all(
+            found.map(
+              async (invitee) =>
+                await inviteeShown(
+                  ctx,
+                  caller,
+                  invitee,
+                  issueTicket(ctx, caller.companyId, 'invitee-checkin', invitee.id),
+                ),
+            ),
           ),
         };
       },
@@ -279,15 +291,15 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
         'INVALID_PICTURE',
         'INVALID_NDA',
       ],
-      handle: ({ caller, body }) => {
+      handle: async ({ caller, body }) => {
         const { ticket, visitId, ...rest } = body;
         const inviteeId = openTicket(ctx, caller.companyId, 'invitee-checkin', ticket);
-        refuseOthersVisit(caller, visitId);
-        const visit = checkinInvitee(ctx, caller, inviteeId, { ...rest, id: visitId, checkinType: 'IPAD' });
+        await refuseOthersVisit(caller, visitId);
+        const visit = await checkinInvitee(ctx, caller, inviteeId, { ...rest, id: visitId, checkinType: 'IPAD' });
         // A guest inside already is answered their open visit: only to a retry, not to whoever holds the
         // invitation's code (its card number can be typed) long after.
         if (visit.id !== visitId && !isRetry(visit)) throw new ApiError('ALREADY_EXISTS');
-        return withReceipt(caller, visit);
+        return await withReceipt(caller, visit);
       },
     }),
     route({
@@ -301,9 +313,9 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
       query: kioskReceiptQuery,
       response: kioskVisitObject,
       errors: ['NOT_FOUND'],
-      handle: ({ req, caller, params }) => {
-        const { visit, receipt } = visitOfReceipt(caller, String(params.id), req.query.receipt);
-        return withReceipt(caller, visit, receipt);
+      handle: async ({ req, caller, params }) => {
+        const { visit, receipt } = await visitOfReceipt(caller, String(params.id), req.query.receipt);
+        return await withReceipt(caller, visit, receipt);
       },
     }),
     route({
@@ -326,8 +338,8 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
         'NOT_ALLOWED',
         'INVALID_PARAMETER',
       ],
-      handle: ({ req, res, caller, params }) => {
-        const { visit } = visitOfReceipt(caller, String(params.id), req.query.receipt);
+      handle: async ({ req, res, caller, params }) => {
+        const { visit } = await visitOfReceipt(caller, String(params.id), req.query.receipt);
         const waitingOrRefused = visit.authorizationStatus === 'AWAITING' || visit.authorizationStatus === 'DENIED';
         if (visit.checkoutAt === null && (visit.isInsideCompany !== 1 || waitingOrRefused)) {
           throw new ApiError('NOT_ALLOWED');
@@ -346,13 +358,15 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
       body: kioskCheckoutFindInput,
       response: kioskVisitsAnswer,
       errors: ['INVALID_PARAMETER', 'ALREADY_CHECKOUT', 'TOO_MANY_REQUESTS'],
-      handle: ({ caller, body }) => ({
-        visits: lookup(caller, () => {
-          if (body.name !== undefined) return findVisitsInsideByName(ctx, caller, body.name);
-          const visit = visitOfBadge(ctx, caller, body.code ?? '');
-          if (visit && visit.checkoutAt !== null) throw new ApiError('ALREADY_CHECKOUT');
-          return visit ? [visit] : [];
-        }).map((visit) => ({
+      handle: async ({ caller, body }) => ({
+        visits: (
+          await lookup(caller, async () => {
+            if (body.name !== undefined) return await findVisitsInsideByName(ctx, caller, body.name);
+            const visit = await visitOfBadge(ctx, caller, body.code ?? '');
+            if (visit && visit.checkoutAt !== null) throw new ApiError('ALREADY_CHECKOUT');
+            return visit ? [visit] : [];
+          })
+        ).map((visit) => ({
           ticket: issueTicket(ctx, caller.companyId, 'visit-checkout', visit.id),
           ...firstNameAndInitial((visit.name as string | null) ?? ''),
         })),
@@ -367,16 +381,16 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
       body: kioskCheckoutInput,
       response: kioskCheckoutAnswer,
       errors: ['NOT_FOUND', 'INVALID_TICKET', 'ALREADY_CHECKOUT', 'INVALID_PARAMETER', 'TOO_MANY_REQUESTS'],
-      handle: ({ caller, body }) => {
-        const [visit] = lookup(caller, () => {
+      handle: async ({ caller, body }) => {
+        const [visit] = await lookup(caller, async () => {
           const found =
             body.ticket === undefined
-              ? visitOfBadge(ctx, caller, body.code ?? '')
-              : findVisit(ctx, caller, openTicket(ctx, caller.companyId, 'visit-checkout', body.ticket));
+              ? await visitOfBadge(ctx, caller, body.code ?? '')
+              : await findVisit(ctx, caller, openTicket(ctx, caller.companyId, 'visit-checkout', body.ticket));
           return found ? [found] : [];
         });
         if (!visit) throw new ApiError('NOT_FOUND');
-        const done = checkoutVisit(ctx, caller, visit.id, { checkoutType: 'IPAD' });
+        const done = await checkoutVisit(ctx, caller, visit.id, { checkoutType: 'IPAD' });
         return {
           ...firstNameAndInitial((done.name as string | null) ?? ''),
           checkoutAt: formatInZone(Number(done.checkoutAt), caller.timeZone),

@@ -26,14 +26,14 @@ export function dayAround(now: number, timeZone: string): { start: number; end: 
  * Active hosts one of whose names (or the whole name) starts with the query, ignoring case and accents: "sou"
  * finds Ana Souza. Name and sector only, at most `hostSearch.maxResults`.
  */
-export function findHostsByName(ctx: Context, caller: Caller, query: string) {
+export async function findHostsByName(ctx: Context, caller: Caller, query: string) {
   const typed = normalizeName(query);
   if ([...typed.replaceAll(' ', '')].length < hostSearch.minLength)
     throw new ApiError('INVALID_PARAMETER', { field: 'name' });
-  const rows = prepared(
+  const rows = (await prepared(
     ctx.db,
     `SELECT id, name, sector FROM hosts WHERE companyId = ? AND deletedAt IS NULL AND isActive = 1 ORDER BY name, id`,
-  ).all(caller.companyId) as { id: string; name: string; sector: string | null }[];
+  ).all(caller.companyId)) as { id: string; name: string; sector: string | null }[];
   const hosts: typeof rows = [];
   for (const row of rows) {
     const name = normalizeName(row.name);
@@ -43,38 +43,38 @@ export function findHostsByName(ctx: Context, caller: Caller, query: string) {
   return hosts;
 }
 
-const hostName = (ctx: Context, caller: Caller, hostId: string | null): string | null =>
+const hostName = async (ctx: Context, caller: Caller, hostId: string | null): Promise<string | null> =>
   hostId === null
     ? null
-    : ((prepared(ctx.db, 'SELECT name FROM hosts WHERE id = ? AND companyId = ?')
+    : (((await prepared(ctx.db, 'SELECT name FROM hosts WHERE id = ? AND companyId = ?')
         .pluck()
-        .get(hostId, caller.companyId) as string | undefined) ?? null);
+        .get(hostId, caller.companyId)) as string | undefined) ?? null);
 
 /** An invitation by its QR code (`portaria:invitee:<id>`), its id or its card number. */
-export function findInviteeByCode(ctx: Context, caller: Caller, code: string): InviteeRow | undefined {
+export async function findInviteeByCode(ctx: Context, caller: Caller, code: string): Promise<InviteeRow | undefined> {
   const text = code.trim();
   const id = /^portaria:invitee:(.+)$/i.exec(text)?.[1] ?? text;
-  if (isUuidV4(id)) return findInvitee(ctx, caller, id.toLowerCase());
+  if (isUuidV4(id)) return await findInvitee(ctx, caller, id.toLowerCase());
   if (!/^\d{1,10}$/.test(text)) return undefined;
-  return prepared(
+  return (await prepared(
     ctx.db,
     'SELECT * FROM invitees WHERE companyId = ? AND cardNumber = ? AND deletedAt IS NULL LIMIT 1',
-  ).get(caller.companyId, Number(text)) as InviteeRow | undefined;
+  ).get(caller.companyId, Number(text))) as InviteeRow | undefined;
 }
 
 /** Guests expected today, not canceled or arrived, whose name is the one typed (give or take a typo). */
-export function findInviteesByName(ctx: Context, caller: Caller, name: string): InviteeRow[] {
+export async function findInviteesByName(ctx: Context, caller: Caller, name: string): Promise<InviteeRow[]> {
   const { start, end } = dayAround(ctx.clock.now(), caller.timeZone);
-  const rows = prepared(
+  const rows = (await prepared(
     ctx.db,
     `SELECT * FROM invitees WHERE companyId = ? AND deletedAt IS NULL AND status = 'confirmed'
      AND expectedAt >= ? AND expectedAt < ?`,
-  ).all(caller.companyId, start, end) as InviteeRow[];
+  ).all(caller.companyId, start, end)) as InviteeRow[];
   return rows.filter((row) => namesMatch(name, String(row.name ?? ''))).slice(0, maxNameMatches);
 }
 
 /** What the kiosk shows of an invitation it found. */
-export function inviteeShown(ctx: Context, caller: Caller, row: InviteeRow, ticket: string) {
+export async function inviteeShown(ctx: Context, caller: Caller, row: InviteeRow, ticket: string) {
   const expectedAt = Number(row.expectedAt);
   const { start, end } = dayAround(ctx.clock.now(), caller.timeZone);
   return {
@@ -82,7 +82,7 @@ export function inviteeShown(ctx: Context, caller: Caller, row: InviteeRow, tick
     ...firstNameAndInitial(String(row.name ?? '')),
     expectedAt: formatInZone(expectedAt, caller.timeZone),
     expectedToday: expectedAt >= start && expectedAt < end,
-    hostName: hostName(ctx, caller, row.hostId),
+    hostName: await hostName(ctx, caller, row.hostId),
     // What the kiosk needs to ask what the invitation lacks: its type, which fields it answered (ids, not the
     // answers), and whether it brought a picture.
     visitorTypeId: (row.visitorTypeId as string | null) ?? null,
@@ -94,11 +94,11 @@ export function inviteeShown(ctx: Context, caller: Caller, row: InviteeRow, tick
 }
 
 /** Visits inside now whose visitor's name is the one typed (give or take a typo). */
-export function findVisitsInsideByName(ctx: Context, caller: Caller, name: string): VisitRow[] {
-  const rows = prepared(
+export async function findVisitsInsideByName(ctx: Context, caller: Caller, name: string): Promise<VisitRow[]> {
+  const rows = (await prepared(
     ctx.db,
     `SELECT * FROM visits WHERE companyId = ? AND deletedAt IS NULL AND isInsideCompany = 1 AND checkoutAt IS NULL`,
-  ).all(caller.companyId) as VisitRow[];
+  ).all(caller.companyId)) as VisitRow[];
   return rows.filter((row) => namesMatch(name, String(row.name ?? ''))).slice(0, maxNameMatches);
 }
 
@@ -109,23 +109,23 @@ const badgeKnownMs = 12 * 3_600_000;
  * The visit a badge names (`portaria:visit:<id>`, or the id): one still inside, or checked in within the last 12
  * hours; undefined for an older one, as for an unknown code.
  */
-export function visitOfBadge(ctx: Context, caller: Caller, code: string): VisitRow | undefined {
+export async function visitOfBadge(ctx: Context, caller: Caller, code: string): Promise<VisitRow | undefined> {
   const id = /^portaria:visit:(.+)$/i.exec(code.trim())?.[1] ?? code.trim();
-  const row = isUuidV4(id) ? findVisit(ctx, caller, id.toLowerCase()) : undefined;
+  const row = isUuidV4(id) ? await findVisit(ctx, caller, id.toLowerCase()) : undefined;
   if (!row) return undefined;
   const inside = row.isInsideCompany === 1 && row.checkoutAt === null;
   return inside || Number(row.checkinAt) >= ctx.clock.now() - badgeKnownMs ? row : undefined;
 }
 
 /** The visit as the kiosk shows it: the visitor's own details and the host's name. */
-export function kioskVisitObject(ctx: Context, caller: Caller, row: VisitRow) {
+export async function kioskVisitObject(ctx: Context, caller: Caller, row: VisitRow) {
   const time = (ms: unknown) => (typeof ms === 'number' ? formatInZone(ms, caller.timeZone) : null);
   const status = row.authorizationStatus as keyof typeof authorizationStatusOut | null;
   return {
     id: row.id,
     name: (row.name as string | null) ?? null,
     company: (row.company as string | null) ?? null,
-    hostName: hostName(ctx, caller, (row.hostId as string | null) ?? null),
+    hostName: await hostName(ctx, caller, (row.hostId as string | null) ?? null),
     checkinAt: time(row.checkinAt) ?? '',
     checkoutAt: time(row.checkoutAt),
     isInsideCompany: row.isInsideCompany === 1,
@@ -134,6 +134,6 @@ export function kioskVisitObject(ctx: Context, caller: Caller, row: VisitRow) {
     pictureSignedUrl: fileUrls(ctx, row.pictureFile).signedUrl,
     cardNumber: row.cardNumber === null || row.cardNumber === undefined ? null : String(row.cardNumber),
     visitorTypeId: (row.visitorTypeId as string | null) ?? null,
-    hostNotified: hostNotified(ctx, caller.companyId, row.id),
+    hostNotified: await hostNotified(ctx, caller.companyId, row.id),
   };
 }

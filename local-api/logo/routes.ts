@@ -32,7 +32,7 @@ function pictureRoutes(ctx: Context, which: CompanyPicture): RouteSpec[] {
       fieldCodes: { picture: { missing: 'INVALID_PICTURE', invalid: 'INVALID_PICTURE' } },
       response: companyObjectSchema,
       errors: ['INVALID_PICTURE', 'PAYLOAD_TOO_LARGE'],
-      handle: ({ caller, body }) => saveLogo(ctx, caller, body.picture, which),
+      handle: async ({ caller, body }) => await saveLogo(ctx, caller, body.picture, which),
     }),
     route({
       method: 'delete',
@@ -42,7 +42,7 @@ function pictureRoutes(ctx: Context, which: CompanyPicture): RouteSpec[] {
       summary: `Remove ${what} (an uploaded one is deleted)`,
       response: companyObjectSchema,
       errors: [],
-      handle: ({ caller }) => deleteLogo(ctx, caller, which),
+      handle: async ({ caller }) => await deleteLogo(ctx, caller, which),
     }),
   ];
 }
@@ -59,8 +59,8 @@ export function logoRoutes(ctx: Context): RouteSpec[] {
       summary: "An uploaded logo or welcome picture (no key: it is the company's public face, shown in the lobby)",
       produces: ['image/jpeg', 'image/png'],
       errors: ['NOT_FOUND'],
-      handle: ({ res, params }) => {
-        const file = openLogo(ctx, String(params.name));
+      handle: async ({ res, params }) => {
+        const file = await openLogo(ctx, String(params.name));
         res
           .status(200)
           .type(file.mediaType)

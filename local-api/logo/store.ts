@@ -29,31 +29,31 @@ export const companyPictures = {
 } as const;
 export type CompanyPicture = keyof typeof companyPictures;
 
-function currentUrl(ctx: Context, caller: Caller, which: CompanyPicture): unknown {
+async function currentUrl(ctx: Context, caller: Caller, which: CompanyPicture): Promise<unknown> {
   const { column } = companyPictures[which];
   return (
-    prepared(ctx.db, `SELECT ${column} AS url FROM companies WHERE id = ?`).get(caller.companyId) as
+    (await prepared(ctx.db, `SELECT ${column} AS url FROM companies WHERE id = ?`).get(caller.companyId)) as
       | { url: unknown }
       | undefined
   )?.url;
 }
 
 /** Stores a JPEG or PNG as the company's logo or welcome picture, replacing (and deleting) an uploaded one. */
-export function saveLogo(ctx: Context, caller: Caller, picture: string, which: CompanyPicture) {
+export async function saveLogo(ctx: Context, caller: Caller, picture: string, which: CompanyPicture) {
   const { column, purpose } = companyPictures[which];
   const upload = decodePicture(picture, 'picture', purpose);
-  return inTransactionWithFiles(ctx, caller, (files) => {
-    files.retire(uploadedLogo(currentUrl(ctx, caller, which)));
-    return updateCompany(ctx, caller, { [column]: logoPath(files.save(upload)) });
+  return await inTransactionWithFiles(ctx, caller, async (files) => {
+    await files.retire(uploadedLogo(await currentUrl(ctx, caller, which)));
+    return await updateCompany(ctx, caller, { [column]: logoPath(await files.save(upload)) });
   });
 }
 
 /** Removes the logo or welcome picture (an uploaded one is deleted); the kiosk shows its own look instead. */
-export function deleteLogo(ctx: Context, caller: Caller, which: CompanyPicture) {
+export async function deleteLogo(ctx: Context, caller: Caller, which: CompanyPicture) {
   const { column } = companyPictures[which];
-  return inTransactionWithFiles(ctx, caller, (files) => {
-    files.retire(uploadedLogo(currentUrl(ctx, caller, which)));
-    return updateCompany(ctx, caller, { [column]: null });
+  return await inTransactionWithFiles(ctx, caller, async (files) => {
+    await files.retire(uploadedLogo(await currentUrl(ctx, caller, which)));
+    return await updateCompany(ctx, caller, { [column]: null });
   });
 }
 
@@ -64,14 +64,14 @@ interface LogoRow {
 }
 
 /** A logo file by name; any other file (a visitor's picture) is NOT_FOUND here, whatever its name. */
-export function openLogo(ctx: Context, name: string): StoredFile {
+export async function openLogo(ctx: Context, name: string): Promise<StoredFile> {
   const [, id, extension] = /^([0-9a-f]{32})\.(jpg|png)$/.exec(name) ?? [];
   if (!id) throw new ApiError('NOT_FOUND');
-  const row = prepared(
+  const row = (await prepared(
     ctx.db,
     `SELECT companyId, purpose, mediaType FROM files
          WHERE id = ? AND extension = ? AND purpose IN ('company-logo', 'company-welcome') AND deletedAt IS NULL`,
-  ).get(id, extension) as LogoRow | undefined;
+  ).get(id, extension)) as LogoRow | undefined;
   if (!row) throw new ApiError('NOT_FOUND');
-  return readStoredFile(ctx, { id, ...row }, name);
+  return await readStoredFile(ctx, { id, ...row }, name);
 }

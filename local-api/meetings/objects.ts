@@ -25,11 +25,11 @@ export function meetingWithoutHost(row: MeetingRow, caller: Caller): Record<stri
  * The meetings of a page of invitees, fetched in one query. Deleted meetings appear too (with their `deletedAt`):
  * an invitee canceled with its meeting still says which one it was.
  */
-export function meetingsById(
+export async function meetingsById(
   ctx: Context,
   caller: Caller,
   ids: Iterable<unknown>,
-): Map<string, Record<string, unknown>> {
-  const rows = rowsByIds<MeetingRow>(ctx.db, 'meetings', '*', caller.companyId, ids);
+): Promise<Map<string, Record<string, unknown>>> {
+  const rows = await rowsByIds<MeetingRow>(ctx.db, 'meetings', '*', caller.companyId, ids);
   return new Map(rows.map((row) => [row.id, meetingWithoutHost(row, caller)]));
 }

@@ -31,9 +31,9 @@ export function meetingRoutes(ctx: Context): RouteSpec[] {
       query: listQueryInput(meetingPaging),
       response: z.object({ meetings: z.array(meetingObjectSchema), size: z.number().int() }),
       errors: listErrors,
-      handle: ({ req, caller }) => {
-        const rows = listMeetings(ctx, caller, parseListQuery(req.query, meetingPaging, meetingQueryFields));
-        const meetings = meetingObjects(ctx, caller, rows);
+      handle: async ({ req, caller }) => {
+        const rows = await listMeetings(ctx, caller, parseListQuery(req.query, meetingPaging, meetingQueryFields));
+        const meetings = await meetingObjects(ctx, caller, rows);
         return { meetings, size: meetings.length };
       },
     }),
@@ -46,7 +46,7 @@ export function meetingRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: meetingInputCodes,
       response: meetingObjectSchema,
       errors: ['MISSING_HOST_ID', 'MISSING_EMAIL', ...inputErrors],
-      handle: ({ caller, body }) => meetingObject(ctx, caller, createMeeting(ctx, caller, body)),
+      handle: async ({ caller, body }) => await meetingObject(ctx, caller, await createMeeting(ctx, caller, body)),
     }),
     route({
       method: 'get',
@@ -56,7 +56,8 @@ export function meetingRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve a meeting',
       response: meetingObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => meetingObject(ctx, caller, getMeeting(ctx, caller, String(params.id))),
+      handle: async ({ caller, params }) =>
+        await meetingObject(ctx, caller, await getMeeting(ctx, caller, String(params.id))),
     }),
     route({
       method: 'patch',
@@ -67,8 +68,8 @@ export function meetingRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: meetingInputCodes,
       response: meetingObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID', ...inputErrors],
-      handle: ({ caller, params, body }) =>
-        meetingObject(ctx, caller, updateMeeting(ctx, caller, String(params.id), body)),
+      handle: async ({ caller, params, body }) =>
+        await meetingObject(ctx, caller, await updateMeeting(ctx, caller, String(params.id), body)),
     }),
     route({
       method: 'delete',
@@ -77,8 +78,8 @@ export function meetingRoutes(ctx: Context): RouteSpec[] {
       summary: 'Delete a meeting and cancel its invitees',
       response: successSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => {
-        deleteMeeting(ctx, caller, String(params.id));
+      handle: async ({ caller, params }) => {
+        await deleteMeeting(ctx, caller, String(params.id));
         return { success: true };
       },
     }),

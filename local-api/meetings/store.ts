@@ -38,8 +38,12 @@ export const meetingQueryFields: QueryFields = {
 };
 
 /** The meeting objects of docs/api.md, "Meetings" for a page of rows, each with its host (hosts fetched once). */
-export function meetingObjects(ctx: Context, caller: Caller, rows: MeetingRow[]): Record<string, unknown>[] {
-  const hosts = hostSummaries(
+export async function meetingObjects(
+  ctx: Context,
+  caller: Caller,
+  rows: MeetingRow[],
+): Promise<Record<string, unknown>[]> {
+  const hosts = await hostSummaries(
     ctx,
     caller,
     rows.map((r) => r.hostId),
@@ -47,15 +51,15 @@ export function meetingObjects(ctx: Context, caller: Caller, rows: MeetingRow[])
   return rows.map((row) => ({ ...meetingWithoutHost(row, caller), host: hosts.get(row.hostId) ?? null }));
 }
 
-export const meetingObject = (ctx: Context, caller: Caller, row: MeetingRow) =>
-  meetingObjects(ctx, caller, [row])[0] as Record<string, unknown>;
+export const meetingObject = async (ctx: Context, caller: Caller, row: MeetingRow) =>
+  (await meetingObjects(ctx, caller, [row]))[0] as Record<string, unknown>;
 
-export function findMeeting(ctx: Context, caller: Caller, id: string): MeetingRow | undefined {
-  return findLiveRow<MeetingRow>(ctx.db, 'meetings', caller.companyId, id);
+export async function findMeeting(ctx: Context, caller: Caller, id: string): Promise<MeetingRow | undefined> {
+  return await findLiveRow<MeetingRow>(ctx.db, 'meetings', caller.companyId, id);
 }
 
-export function getMeeting(ctx: Context, caller: Caller, id: string): MeetingRow {
-  const row = findMeeting(ctx, caller, id);
+export async function getMeeting(ctx: Context, caller: Caller, id: string): Promise<MeetingRow> {
+  const row = await findMeeting(ctx, caller, id);
   if (!row) throw new ApiError('NOT_FOUND');
   return row;
 }
@@ -86,10 +90,10 @@ const normalizedGuests = (guests: readonly string[]) => [
  * The fields of an input as stored: the host checked to be the company's, the end not before the start (a meeting
  * moved by its start alone keeps its duration).
  */
-function storedFields(ctx: Context, caller: Caller, input: MeetingUpdateInput, current?: MeetingRow) {
+async function storedFields(ctx: Context, caller: Caller, input: MeetingUpdateInput, current?: MeetingRow) {
   const { companyId: _company, guests, ...fields } = input;
   const hostId = input.hostId ?? current?.hostId;
-  if (input.hostId !== undefined && !findHost(ctx, caller, input.hostId)) throw new ApiError('HOST_NOT_FOUND');
+  if (input.hostId !== undefined && !(await findHost(ctx, caller, input.hostId))) throw new ApiError('HOST_NOT_FOUND');
   const timeZone = (input.timezone === undefined ? current?.timezone : input.timezone) ?? caller.timeZone;
   const dates = resolveDates(input, timeZone);
   if (current && dates.start != null && dates.end === undefined) dates.end = current.end + dates.start - current.start;
@@ -105,11 +109,11 @@ function storedFields(ctx: Context, caller: Caller, input: MeetingUpdateInput, c
   };
 }
 
-function meetingInvitees(ctx: Context, caller: Caller, meetingId: string): InviteeRow[] {
-  return prepared(
+async function meetingInvitees(ctx: Context, caller: Caller, meetingId: string): Promise<InviteeRow[]> {
+  return (await prepared(
     ctx.db,
     'SELECT * FROM invitees WHERE meetingId = ? AND companyId = ? AND deletedAt IS NULL ORDER BY rowid',
-  ).all(meetingId, caller.companyId) as InviteeRow[];
+  ).all(meetingId, caller.companyId)) as InviteeRow[];
 }
 
 /**
@@ -119,48 +123,53 @@ function meetingInvitees(ctx: Context, caller: Caller, meetingId: string): Invit
  * canceled. An invitee canceled by someone else stays canceled, a deleted one is not made again, and one who
  * arrived is history and stays as it is.
  */
-function syncInvitees(ctx: Context, caller: Caller, meeting: MeetingRow, previousGuests: readonly string[]): void {
+async function syncInvitees(
+  ctx: Context,
+  caller: Caller,
+  meeting: MeetingRow,
+  previousGuests: readonly string[],
+): Promise<void> {
   const guests = meeting.deletedAt === null ? guestsOf(meeting) : [];
   const expectedAt = meeting.start / 1000;
   const placed = { expectedAt, hostId: meeting.hostId };
-  const invitees = meetingInvitees(ctx, caller, meeting.id);
+  const invitees = await meetingInvitees(ctx, caller, meeting.id);
   const inviteeOf = (guest: string) => invitees.find((i) => emailKey(i.email as string | null) === guest);
   for (const guest of guests) {
     const invitee = inviteeOf(guest);
     const added = !previousGuests.includes(guest);
     if (!invitee && added) {
-      createInvitee(
+      await createInvitee(
         ctx,
         caller,
         { name: guest, email: guest, lang: meeting.lang, ...placed },
         { meetingId: meeting.id },
       );
     } else if (invitee?.status === 'canceled' && added) {
-      updateInvitee(ctx, caller, invitee.id, { ...placed, status: 'confirmed' });
+      await updateInvitee(ctx, caller, invitee.id, { ...placed, status: 'confirmed' });
     } else if (
       invitee?.status === 'confirmed' &&
       (invitee.expectedAt !== meeting.start || invitee.hostId !== meeting.hostId)
     ) {
-      updateInvitee(ctx, caller, invitee.id, placed);
+      await updateInvitee(ctx, caller, invitee.id, placed);
     }
   }
   for (const guest of previousGuests) {
     const invitee = inviteeOf(guest);
     if (!guests.includes(guest) && invitee?.status === 'confirmed') {
-      updateInvitee(ctx, caller, invitee.id, { status: 'canceled' });
+      await updateInvitee(ctx, caller, invitee.id, { status: 'canceled' });
     }
   }
 }
 
 const guestsOf = (meeting: MeetingRow): string[] => JSON.parse(meeting.guests) as string[];
 
-export function createMeeting(ctx: Context, caller: Caller, input: MeetingCreateInput): MeetingRow {
-  return inTransaction(ctx, () => {
-    const fields = storedFields(ctx, caller, input);
+export async function createMeeting(ctx: Context, caller: Caller, input: MeetingCreateInput): Promise<MeetingRow> {
+  return await inTransaction(ctx, async () => {
+    const fields = await storedFields(ctx, caller, input);
     const id = newRecordId(ctx.random);
     const now = ctx.clock.now();
-    ctx.events.decide('meeting.created', caller);
-    insertRow(ctx.db, 'meetings', {
+    await ctx.events.decide('meeting.created', caller);
+    await insertRow(ctx.db, 'meetings', {
       lang: caller.lang,
       ...fields,
       id,
@@ -168,40 +177,45 @@ export function createMeeting(ctx: Context, caller: Caller, input: MeetingCreate
       createdAt: now,
       updatedAt: now,
     });
-    const row = getMeeting(ctx, caller, id);
-    ctx.events.publish('meeting.created', caller, () => meetingObject(ctx, caller, row));
-    syncInvitees(ctx, caller, row, []);
+    const row = await getMeeting(ctx, caller, id);
+    await ctx.events.publish('meeting.created', caller, async () => await meetingObject(ctx, caller, row));
+    await syncInvitees(ctx, caller, row, []);
     return row;
   });
 }
 
-export function updateMeeting(ctx: Context, caller: Caller, id: string, input: MeetingUpdateInput): MeetingRow {
-  return inTransaction(ctx, () => {
-    const current = getMeeting(ctx, caller, id);
-    ctx.events.decide('meeting.updated', caller);
-    updateRow(ctx.db, 'meetings', caller.companyId, id, {
-      ...storedFields(ctx, caller, input, current),
+export async function updateMeeting(
+  ctx: Context,
+  caller: Caller,
+  id: string,
+  input: MeetingUpdateInput,
+): Promise<MeetingRow> {
+  return await inTransaction(ctx, async () => {
+    const current = await getMeeting(ctx, caller, id);
+    await ctx.events.decide('meeting.updated', caller);
+    await updateRow(ctx.db, 'meetings', caller.companyId, id, {
+      ...(await storedFields(ctx, caller, input, current)),
       updatedAt: ctx.clock.now(),
     });
-    const row = getMeeting(ctx, caller, id);
-    ctx.events.publish('meeting.updated', caller, () => meetingObject(ctx, caller, row));
-    syncInvitees(ctx, caller, row, guestsOf(current));
+    const row = await getMeeting(ctx, caller, id);
+    await ctx.events.publish('meeting.updated', caller, async () => await meetingObject(ctx, caller, row));
+    await syncInvitees(ctx, caller, row, guestsOf(current));
     return row;
   });
 }
 
 /** Deletes a meeting and cancels the invitees it made (those who arrived stay arrived). */
-export function deleteMeeting(ctx: Context, caller: Caller, id: string): void {
-  inTransaction(ctx, () => {
-    const row = getMeeting(ctx, caller, id);
+export async function deleteMeeting(ctx: Context, caller: Caller, id: string): Promise<void> {
+  await inTransaction(ctx, async () => {
+    const row = await getMeeting(ctx, caller, id);
     const now = ctx.clock.now();
-    ctx.events.decide('meeting.deleted', caller);
-    updateRow(ctx.db, 'meetings', caller.companyId, id, { deletedAt: now, updatedAt: now });
+    await ctx.events.decide('meeting.deleted', caller);
+    await updateRow(ctx.db, 'meetings', caller.companyId, id, { deletedAt: now, updatedAt: now });
     const deleted = { ...row, deletedAt: now, updatedAt: now };
-    ctx.events.publish('meeting.deleted', caller, () => meetingObject(ctx, caller, deleted));
-    syncInvitees(ctx, caller, deleted, guestsOf(row));
+    await ctx.events.publish('meeting.deleted', caller, async () => await meetingObject(ctx, caller, deleted));
+    await syncInvitees(ctx, caller, deleted, guestsOf(row));
   });
 }
 
-export const listMeetings = (ctx: Context, caller: Caller, query: ListQuery) =>
-  listRows<MeetingRow>(ctx.db, 'meetings', caller.companyId, query);
+export const listMeetings = async (ctx: Context, caller: Caller, query: ListQuery) =>
+  await listRows<MeetingRow>(ctx.db, 'meetings', caller.companyId, query);

@@ -48,7 +48,7 @@ const email: Channel = {
     const timer = setTimeout(() => deadline.abort(), attemptTimeoutMs);
     const stop = () => deadline.abort();
     signal.addEventListener('abort', stop, { once: true });
-    const policy = destinationPolicy(ctx);
+    const policy = await destinationPolicy(ctx);
     const transport = nodemailer.createTransport({
       host: settings.smtpHost,
       port: settings.smtpPort,

@@ -28,8 +28,8 @@ export interface HostMessage {
 }
 
 /** The channels a company has configured; none when it saved no settings. */
-function openChannels(ctx: Context, companyId: string): DeliveryChannel[] {
-  const settings = findNotificationSettings(ctx, companyId);
+async function openChannels(ctx: Context, companyId: string): Promise<DeliveryChannel[]> {
+  const settings = await findNotificationSettings(ctx, companyId);
   return settings ? deliveryChannels.filter((channel) => channels[channel].isConfigured(settings)) : [];
 }
 
@@ -37,14 +37,14 @@ function openChannels(ctx: Context, companyId: string): DeliveryChannel[] {
  * Queues a message to each host through each configured channel, in the caller's transaction: it is sent once the
  * write commits, retried until the peer takes it, and sent once however often the same `source` is queued.
  */
-export function notifyHosts(
+export async function notifyHosts(
   ctx: Context,
   caller: Caller,
   source: { key: string; notificationId?: string },
   hosts: readonly HostRow[],
   message: HostMessage,
-): void {
-  const open = openChannels(ctx, caller.companyId);
+): Promise<void> {
+  const open = await openChannels(ctx, caller.companyId);
   for (const host of hosts) {
     const to = [host.email, ...(JSON.parse(String(host.additionalEmails ?? '[]')) as string[])];
     for (const channel of open) {
@@ -69,7 +69,7 @@ export function notifyHosts(
           },
         },
       };
-      enqueue(ctx, {
+      await enqueue(ctx, {
         companyId: caller.companyId,
         kind: notificationJobKind,
         idempotencyKey: key,
@@ -81,11 +81,11 @@ export function notifyHosts(
 }
 
 /** The hosts who watch the door: a blocked visitor is their business. */
-function doorHosts(ctx: Context, caller: Caller): HostRow[] {
-  return prepared(
+async function doorHosts(ctx: Context, caller: Caller): Promise<HostRow[]> {
+  return (await prepared(
     ctx.db,
     `SELECT * FROM hosts WHERE companyId = ? AND deletedAt IS NULL AND role IN ('SECURITY', 'FRONTDESK') ORDER BY rowid`,
-  ).all(caller.companyId) as HostRow[];
+  ).all(caller.companyId)) as HostRow[];
 }
 
 interface CheckedInVisit {
@@ -109,39 +109,43 @@ interface CheckedInVisit {
  * holds the visitor the kiosk let in: then the hub tells the door's hosts.
  */
 export function notifyOnCheckin(ctx: Context): EventListener {
-  return (event) => {
-    if (event.name !== 'visit.checkin' || openChannels(ctx, event.caller.companyId).length === 0) return;
+  return async (event) => {
+    if (event.name !== 'visit.checkin' || (await openChannels(ctx, event.caller.companyId)).length === 0) return;
     const replayed = event.caller.replayedFor !== undefined;
     const { caller } = event;
-    const visit = event.object() as unknown as CheckedInVisit;
+    const visit = (await event.object()) as unknown as CheckedInVisit;
     const words = catalogueFor(caller.lang);
     const visitor = visit.company ? `${visit.name ?? ''} (${visit.company})` : (visit.name ?? '');
     const values = { visitor, time: localTime(Date.parse(visit.checkinAt), caller.lang, caller.timeZone) };
     const details = { visitId: visit.id };
     // The door's hosts, for a visitor blocked or held at the door.
-    const tellTheDoor = (kind: 'blocked' | 'held', subject: string, text: string) =>
-      notifyHosts(ctx, caller, { key: `${kind}:${visit.id}` }, doorHosts(ctx, caller), {
+    const tellTheDoor = async (kind: 'blocked' | 'held', subject: string, text: string) =>
+      await notifyHosts(ctx, caller, { key: `${kind}:${visit.id}` }, await doorHosts(ctx, caller), {
         subject: fill(subject, values),
         text: fill(text, { ...values, note: visit.statusNote ?? '' }).trim(),
         kind: `visit.${kind}`,
         details,
       });
     if (visit.visitorStatus === 'BLOCKED' && !(replayed && visit.isInsideCompany === false)) {
-      tellTheDoor('blocked', words.blockedSubject, visit.isInsideCompany ? words.blockedInsideText : words.blockedText);
+      await tellTheDoor(
+        'blocked',
+        words.blockedSubject,
+        visit.isInsideCompany ? words.blockedInsideText : words.blockedText,
+      );
       return;
     }
     if (visit.heldAtDoor) {
       // A replayed visit that waits was held by the kiosk that took it, which told the door's hosts.
       const letInOffline = replayed && visit.authorizationStatus !== 'waiting';
       if (!replayed || letInOffline) {
-        tellTheDoor('held', words.heldSubject, letInOffline ? words.blockedInsideText : words.heldText);
+        await tellTheDoor('held', words.heldSubject, letInOffline ? words.blockedInsideText : words.heldText);
       }
       return;
     }
     if (replayed) return;
-    const host = visit.host ? findHost(ctx, caller, visit.host.id) : undefined;
+    const host = visit.host ? await findHost(ctx, caller, visit.host.id) : undefined;
     if (host?.preCheckinNotifications !== 1) return;
-    notifyHosts(ctx, caller, { key: `checkin:${visit.id}` }, [host], {
+    await notifyHosts(ctx, caller, { key: `checkin:${visit.id}` }, [host], {
       subject: fill(words.arrivedSubject, values),
       text: fill(words.arrivedText, values),
       kind: 'visit.checkin',
@@ -154,29 +158,29 @@ export function notifyOnCheckin(ctx: Context): EventListener {
  * Whether the host of a check-in was told: a "your visitor is here" message queued for them on a channel the
  * company set up (the check-in's own transaction queues it). The kiosk says "we have let … know" only then.
  */
-export function hostNotified(ctx: Pick<Context, 'db'>, companyId: string, visitId: string): boolean {
+export async function hostNotified(ctx: Pick<Context, 'db'>, companyId: string, visitId: string): Promise<boolean> {
   // The keys of a check-in's messages are `checkin:<visit>:<host>:<channel>`: a range of the unique index.
   const prefix = `checkin:${visitId}:`;
   return (
-    prepared(
+    (await prepared(
       ctx.db,
       'SELECT 1 FROM jobs WHERE kind = ? AND idempotencyKey >= ? AND idempotencyKey < ? AND companyId = ? LIMIT 1',
-    ).get(notificationJobKind, prefix, `${prefix.slice(0, -1)};`, companyId) !== undefined
+    ).get(notificationJobKind, prefix, `${prefix.slice(0, -1)};`, companyId)) !== undefined
   );
 }
 
-const isLiveNotification = (ctx: Context, companyId: string, id: string) =>
-  prepared(ctx.db, 'SELECT 1 FROM notifications WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
+const isLiveNotification = async (ctx: Context, companyId: string, id: string) =>
+  (await prepared(ctx.db, 'SELECT 1 FROM notifications WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
     id,
     companyId,
-  ) !== undefined;
+  )) !== undefined;
 
 /** Sends one queued delivery with the company's settings of now (a corrected password helps the retries). */
 export function deliverNotification(ctx: Context): JobHandler {
   return async (job, signal) => {
     const payload = job.payload as DeliveryPayload;
-    if (payload.notificationId && !isLiveNotification(ctx, job.companyId, payload.notificationId)) return;
-    const settings = findNotificationSettings(ctx, job.companyId);
+    if (payload.notificationId && !(await isLiveNotification(ctx, job.companyId, payload.notificationId))) return;
+    const settings = await findNotificationSettings(ctx, job.companyId);
     const channel: Channel = channels[payload.channel];
     if (!settings || !channel.isConfigured(settings)) {
       throw new PermanentJobError(`the ${payload.channel} channel is no longer configured`);

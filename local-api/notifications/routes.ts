@@ -50,9 +50,9 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
       query: listQueryInput(notificationPaging),
       response: z.object({ notifications: z.array(notificationObjectSchema), size: z.number().int() }),
       errors: listErrors,
-      handle: ({ req, caller }) => {
+      handle: async ({ req, caller }) => {
         const query = parseListQuery(req.query, notificationPaging, notificationQueryFields);
-        const notifications = notificationObjects(ctx, caller, listNotifications(ctx, caller, query));
+        const notifications = await notificationObjects(ctx, caller, await listNotifications(ctx, caller, query));
         return { notifications, size: notifications.length };
       },
     }),
@@ -65,7 +65,8 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: notificationInputCodes,
       response: notificationObjectSchema,
       errors: ['HOST_NOT_FOUND', 'INVALID_PARAMETER'],
-      handle: ({ caller, body }) => notificationObject(ctx, caller, createNotification(ctx, caller, body)),
+      handle: async ({ caller, body }) =>
+        await notificationObject(ctx, caller, await createNotification(ctx, caller, body)),
     }),
     route({
       method: 'get',
@@ -75,7 +76,8 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve a notification and the state of its deliveries',
       response: notificationObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => notificationObject(ctx, caller, getNotification(ctx, caller, String(params.id))),
+      handle: async ({ caller, params }) =>
+        await notificationObject(ctx, caller, await getNotification(ctx, caller, String(params.id))),
     }),
     route({
       method: 'patch',
@@ -86,8 +88,8 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: notificationInputCodes,
       response: notificationObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID', 'HOST_NOT_FOUND', 'INVALID_PARAMETER'],
-      handle: ({ caller, params, body }) =>
-        notificationObject(ctx, caller, updateNotification(ctx, caller, String(params.id), body)),
+      handle: async ({ caller, params, body }) =>
+        await notificationObject(ctx, caller, await updateNotification(ctx, caller, String(params.id), body)),
     }),
     route({
       method: 'delete',
@@ -96,8 +98,8 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
       summary: 'Delete a notification (deliveries not yet made are dropped)',
       response: successSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => {
-        deleteNotification(ctx, caller, String(params.id));
+      handle: async ({ caller, params }) => {
+        await deleteNotification(ctx, caller, String(params.id));
         return { success: true };
       },
     }),
@@ -109,7 +111,8 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve how notifications are delivered (SMTP, webhook) and the state of the delivery queue',
       response: notificationSettingsSchema,
       errors: ['NOT_FOUND'],
-      handle: ({ caller }) => notificationSettingsObject(ctx, caller, getNotificationSettings(ctx, caller)),
+      handle: async ({ caller }) =>
+        await notificationSettingsObject(ctx, caller, await getNotificationSettings(ctx, caller)),
     }),
     route({
       method: 'post',
@@ -120,8 +123,8 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
       body: notificationSettingsInput,
       response: notificationSettingsSchema,
       errors: ['INVALID_PARAMETER', 'DESTINATION_REFUSED'],
-      handle: ({ caller, body }) =>
-        notificationSettingsObject(ctx, caller, saveNotificationSettings(ctx, caller, body)),
+      handle: async ({ caller, body }) =>
+        await notificationSettingsObject(ctx, caller, await saveNotificationSettings(ctx, caller, body)),
     }),
     route({
       method: 'post',
@@ -132,9 +135,10 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
       body: notificationTestInput,
       response: notificationTestSchema,
       errors: ['CHANNEL_NOT_CONFIGURED', 'INVALID_PARAMETER'],
+      ownTransactions: true,
       handle: async ({ caller, body }) => {
         const sent = await sendTestNotification(ctx, caller, body);
-        recordAudit(ctx, auditActor(caller), {
+        await recordAudit(ctx, auditActor(caller), {
           action: 'notifications.channel.tested',
           objectType: 'notificationSettings',
           details: { channel: sent.channel, delivered: sent.delivered },
@@ -152,8 +156,8 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
       query: listQueryInput(deliveryPaging).pick({ limit: true }),
       response: z.object({ deliveries: z.array(notificationDeliveryRowSchema), size: z.number().int() }),
       errors: ['INVALID_LIMIT_VALUE'],
-      handle: ({ req, caller }) => {
-        const deliveries = recentDeliveries(ctx, caller, parseLimit(req.query, deliveryPaging)).map((row) => ({
+      handle: async ({ req, caller }) => {
+        const deliveries = (await recentDeliveries(ctx, caller, parseLimit(req.query, deliveryPaging))).map((row) => ({
           ...row,
           createdAt: formatInZone(row.createdAt, caller.timeZone),
           updatedAt: formatInZone(row.updatedAt, caller.timeZone),
@@ -169,8 +173,8 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
       summary: 'Delete the delivery settings (nothing is sent until they are saved again)',
       response: successSchema,
       errors: [],
-      handle: ({ caller }) => {
-        deleteNotificationSettings(ctx, caller);
+      handle: async ({ caller }) => {
+        await deleteNotificationSettings(ctx, caller);
         return { success: true };
       },
     }),

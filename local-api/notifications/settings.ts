@@ -24,8 +24,11 @@ export interface NotificationSettings {
 }
 
 /** A company's delivery settings with their secrets opened, or undefined when none were saved. */
-export function findNotificationSettings(ctx: Context, companyId: string): NotificationSettings | undefined {
-  const row = prepared(ctx.db, 'SELECT * FROM notification_settings WHERE companyId = ?').get(companyId) as
+export async function findNotificationSettings(
+  ctx: Context,
+  companyId: string,
+): Promise<NotificationSettings | undefined> {
+  const row = (await prepared(ctx.db, 'SELECT * FROM notification_settings WHERE companyId = ?').get(companyId)) as
     | (NotificationSettings & { companyId: string })
     | undefined;
   if (!row) return undefined;
@@ -34,21 +37,21 @@ export function findNotificationSettings(ctx: Context, companyId: string): Notif
   return settings;
 }
 
-export function getNotificationSettings(ctx: Context, caller: Caller): NotificationSettings {
-  const settings = findNotificationSettings(ctx, caller.companyId);
+export async function getNotificationSettings(ctx: Context, caller: Caller): Promise<NotificationSettings> {
+  const settings = await findNotificationSettings(ctx, caller.companyId);
   if (!settings) throw new ApiError('NOT_FOUND');
   return settings;
 }
 
 /** The settings as the interface shows them: secrets masked, times in the company's zone, the queue's state. */
-export function notificationSettingsObject(ctx: Context, caller: Caller, settings: NotificationSettings) {
+export async function notificationSettingsObject(ctx: Context, caller: Caller, settings: NotificationSettings) {
   return {
     ...settings,
     smtpPassword: settings.smtpPassword ? secretMask : '',
     webhookSecret: settings.webhookSecret ? secretMask : '',
     createdAt: formatInZone(settings.createdAt, caller.timeZone),
     updatedAt: formatInZone(settings.updatedAt, caller.timeZone),
-    queue: deliveryStatus(ctx, caller, notificationJobKind),
+    queue: await deliveryStatus(ctx, caller, notificationJobKind),
   };
 }
 
@@ -59,15 +62,15 @@ const defaultSmtpPort = 587;
  * A partial upsert; secrets are sealed, and the mask (a client sending back what it read) keeps them. The webhook's
  * address and the SMTP server's are judged by the device's destination policy as they are saved.
  */
-export function saveNotificationSettings(
+export async function saveNotificationSettings(
   ctx: Context,
   caller: Caller,
   input: NotificationSettingsInput,
-): NotificationSettings {
-  if (input.webhookUrl) requireAllowedDestination(ctx, 'webhookUrl', { url: input.webhookUrl });
+): Promise<NotificationSettings> {
+  if (input.webhookUrl) await requireAllowedDestination(ctx, 'webhookUrl', { url: input.webhookUrl });
   if (input.smtpHost) {
-    const port = input.smtpPort ?? findNotificationSettings(ctx, caller.companyId)?.smtpPort ?? defaultSmtpPort;
-    requireAllowedDestination(ctx, 'smtpHost', { host: input.smtpHost, port });
+    const port = input.smtpPort ?? (await findNotificationSettings(ctx, caller.companyId))?.smtpPort ?? defaultSmtpPort;
+    await requireAllowedDestination(ctx, 'smtpHost', { host: input.smtpHost, port });
   }
   const row: Record<string, unknown> = { ...input };
   for (const key of notificationSettingsSecrets) {
@@ -76,37 +79,41 @@ export function saveNotificationSettings(
     else if (value !== undefined) row[key] = ctx.secrets.seal(value);
   }
   const now = ctx.clock.now();
-  return inTransaction(ctx, () => {
-    ctx.events.decide('notifications.settings.updated', caller);
-    if (findNotificationSettings(ctx, caller.companyId)) {
+  return await inTransaction(ctx, async () => {
+    await ctx.events.decide('notifications.settings.updated', caller);
+    if (await findNotificationSettings(ctx, caller.companyId)) {
       const columns = Object.keys(row);
-      prepared(
+      await prepared(
         ctx.db,
         `UPDATE notification_settings SET ${[...columns, 'updatedAt'].map((c) => `${c} = :${c}`).join(', ')}
          WHERE companyId = :companyId`,
       ).run({ ...row, updatedAt: now, companyId: caller.companyId });
     } else {
-      insertRow(ctx.db, 'notification_settings', {
+      await insertRow(ctx.db, 'notification_settings', {
         ...row,
         companyId: caller.companyId,
         createdAt: now,
         updatedAt: now,
       });
     }
-    const settings = getNotificationSettings(ctx, caller);
-    ctx.events.publish('notifications.settings.updated', caller, () =>
-      notificationSettingsObject(ctx, caller, settings),
+    const settings = await getNotificationSettings(ctx, caller);
+    await ctx.events.publish(
+      'notifications.settings.updated',
+      caller,
+      async () => await notificationSettingsObject(ctx, caller, settings),
     );
     return settings;
   });
 }
 
-export function deleteNotificationSettings(ctx: Context, caller: Caller): void {
-  inTransaction(ctx, () => {
-    ctx.events.decide('notifications.settings.deleted', caller);
-    const deleted = prepared(ctx.db, 'DELETE FROM notification_settings WHERE companyId = ?').run(caller.companyId);
+export async function deleteNotificationSettings(ctx: Context, caller: Caller): Promise<void> {
+  await inTransaction(ctx, async () => {
+    await ctx.events.decide('notifications.settings.deleted', caller);
+    const deleted = await prepared(ctx.db, 'DELETE FROM notification_settings WHERE companyId = ?').run(
+      caller.companyId,
+    );
     if (deleted.changes > 0) {
-      ctx.events.publish('notifications.settings.deleted', caller, () => ({ type: 'notificationSettings' }));
+      await ctx.events.publish('notifications.settings.deleted', caller, () => ({ type: 'notificationSettings' }));
     }
   });
 }

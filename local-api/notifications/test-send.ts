@@ -14,7 +14,7 @@ import { findNotificationSettings, notificationJobKind } from './settings.ts';
  * without waiting for the queue's retries. Nothing is queued or stored.
  */
 export async function sendTestNotification(ctx: Context, caller: Caller, input: NotificationTestInput) {
-  const settings = findNotificationSettings(ctx, caller.companyId);
+  const settings = await findNotificationSettings(ctx, caller.companyId);
   const channel = channels[input.channel];
   if (!settings || !channel.isConfigured(settings)) throw new ApiError('CHANNEL_NOT_CONFIGURED');
   if (input.channel === 'email' && !input.to) throw new ApiError('INVALID_PARAMETER', { field: 'to' });
@@ -60,12 +60,12 @@ interface DeliveryJobRow {
 }
 
 /** The company's latest notification deliveries (check-in messages included), newest first. */
-export function recentDeliveries(ctx: Context, caller: Caller, limit: number) {
-  const rows = prepared(
+export async function recentDeliveries(ctx: Context, caller: Caller, limit: number) {
+  const rows = (await prepared(
     ctx.db,
     `SELECT id, createdAt, updatedAt, status, attempts, lastError, payload FROM jobs
      WHERE companyId = ? AND kind = ? ORDER BY id DESC LIMIT ?`,
-  ).all(caller.companyId, notificationJobKind, limit) as DeliveryJobRow[];
+  ).all(caller.companyId, notificationJobKind, limit)) as DeliveryJobRow[];
   const hostIds = new Set<string>();
   const payloads = rows.map((row) => {
     const payload = JSON.parse(row.payload) as {
@@ -78,7 +78,7 @@ export function recentDeliveries(ctx: Context, caller: Caller, limit: number) {
   });
   const names = new Map(
     (
-      prepared(ctx.db, 'SELECT id, name FROM hosts WHERE companyId = ?').all(caller.companyId) as {
+      (await prepared(ctx.db, 'SELECT id, name FROM hosts WHERE companyId = ?').all(caller.companyId)) as {
         id: string;
         name: string;
       }[]

@@ -14,8 +14,8 @@ export function registerOwnPort(db: Db, port: number): void {
 }
 
 /** The ranges the device owner allows, as saved (`portaria serve --allow-destinations`). */
-export function allowedDestinations(ctx: Pick<Context, 'db'>): Cidr[] {
-  const row = prepared(ctx.db, 'SELECT allowedDestinations FROM outgoing_policy WHERE id = 1').get() as
+export async function allowedDestinations(ctx: Pick<Context, 'db'>): Promise<Cidr[]> {
+  const row = (await prepared(ctx.db, 'SELECT allowedDestinations FROM outgoing_policy WHERE id = 1').get()) as
     | { allowedDestinations: string }
     | undefined;
   const parsed = parseCidrList(row?.allowedDestinations ?? '');
@@ -23,8 +23,11 @@ export function allowedDestinations(ctx: Pick<Context, 'db'>): Cidr[] {
 }
 
 /** Saves the owner's ranges (already validated with parseCidrList); an empty list allows nothing more. */
-export function saveAllowedDestinations(ctx: Pick<Context, 'db' | 'clock'>, cidrs: readonly Cidr[]): void {
-  prepared(
+export async function saveAllowedDestinations(
+  ctx: Pick<Context, 'db' | 'clock'>,
+  cidrs: readonly Cidr[],
+): Promise<void> {
+  await prepared(
     ctx.db,
     `INSERT INTO outgoing_policy (id, allowedDestinations, updatedAt) VALUES (1, ?, ?)
      ON CONFLICT (id) DO UPDATE SET allowedDestinations = excluded.allowedDestinations, updatedAt = excluded.updatedAt`,
@@ -40,16 +43,16 @@ function deviceAddresses(): string[] {
  * its gate is on the LAN) and on a service of one company, whose owner is the device's; on a hub shared by several
  * companies only the ranges the device owner allows: a tenant must not reach, or probe, the network it runs in.
  */
-export function destinationPolicy(ctx: Pick<Context, 'db'>): DestinationPolicy {
-  const kiosk = prepared(ctx.db, 'SELECT upstreamUrl FROM sync_state WHERE id = 1').get() as
+export async function destinationPolicy(ctx: Pick<Context, 'db'>): Promise<DestinationPolicy> {
+  const kiosk = (await prepared(ctx.db, 'SELECT upstreamUrl FROM sync_state WHERE id = 1').get()) as
     | { upstreamUrl: string | null }
     | undefined;
-  const companies = prepared(ctx.db, 'SELECT COUNT(*) AS n FROM companies WHERE deletedAt IS NULL').get() as {
+  const companies = (await prepared(ctx.db, 'SELECT COUNT(*) AS n FROM companies WHERE deletedAt IS NULL').get()) as {
     n: number;
   };
   return {
     allowPrivate: Boolean(kiosk?.upstreamUrl) || companies.n <= 1,
-    allowed: allowedDestinations(ctx),
+    allowed: await allowedDestinations(ctx),
     ownPorts: ownPorts.get(ctx.db) ?? [],
     ownAddresses: deviceAddresses(),
   };
@@ -77,10 +80,14 @@ function hostAndPort(destination: Destination): { host: string; port: number } {
  * delivery. A name is judged at each connection, after DNS (it may resolve differently later); so is everything
  * again at send time, as the policy may have changed (a second company makes a hub shared).
  */
-export function requireAllowedDestination(ctx: Pick<Context, 'db'>, field: string, destination: Destination): void {
+export async function requireAllowedDestination(
+  ctx: Pick<Context, 'db'>,
+  field: string,
+  destination: Destination,
+): Promise<void> {
   const { host, port } = hostAndPort(destination);
   if (host === '' || isIP(host) === 0) return;
-  const refusal = refusalOf(destinationPolicy(ctx), host, port);
+  const refusal = refusalOf(await destinationPolicy(ctx), host, port);
   if (refusal) {
     throw new ApiError('DESTINATION_REFUSED', {
       field,

@@ -22,28 +22,29 @@ interface FileRow {
 }
 
 /** The person's pictures and signed NDAs, with their bytes; a file whose bytes are gone is listed without them. */
-function exportedFiles(ctx: Context, caller: Caller, paths: readonly string[]) {
-  return paths.flatMap((path) => {
+async function exportedFiles(ctx: Context, caller: Caller, paths: readonly string[]) {
+  const files = [];
+  for (const path of paths) {
     const id = storedFileId(path);
-    const row = prepared(ctx.db, 'SELECT * FROM files WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
+    const row = (await prepared(ctx.db, 'SELECT * FROM files WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
       id ?? '',
       caller.companyId,
-    ) as FileRow | undefined;
-    if (!row) return [];
+    )) as FileRow | undefined;
+    if (!row) continue;
     const content =
-      readFileBytes(ctx, { companyId: caller.companyId, name: `${row.id}.${row.extension}` }) ?? Buffer.alloc(0);
-    return [
-      {
-        name: `${row.id}.${row.extension}`,
-        purpose: row.purpose,
-        mediaType: row.mediaType,
-        size: row.size,
-        sha256: row.sha256,
-        createdAt: formatInZone(row.createdAt, caller.timeZone),
-        contentBase64: content.toString('base64'),
-      },
-    ];
-  });
+      (await readFileBytes(ctx, { companyId: caller.companyId, name: `${row.id}.${row.extension}` })) ??
+      Buffer.alloc(0);
+    files.push({
+      name: `${row.id}.${row.extension}`,
+      purpose: row.purpose,
+      mediaType: row.mediaType,
+      size: row.size,
+      sha256: row.sha256,
+      createdAt: formatInZone(row.createdAt, caller.timeZone),
+      contentBase64: content.toString('base64'),
+    });
+  }
+  return files;
 }
 
 /**
@@ -53,27 +54,27 @@ function exportedFiles(ctx: Context, caller: Caller, paths: readonly string[]) {
  * (bytes in Base64), and the audit log's entries about their records (who read or changed them). The export is
  * itself audited (`privacy.exported`, with the counts), as the caller's or as the given actor's (the device owner's).
  */
-export function exportPerson(
+export async function exportPerson(
   ctx: Context,
   caller: Caller,
   who: PersonIdentifiers,
   actor: AuditActor = auditActor(caller),
 ) {
   const person = requirePerson(who);
-  return inTransaction(ctx, () => {
-    const found = findPersonsRows(ctx, caller.companyId, person);
+  return await inTransaction(ctx, async () => {
+    const found = await findPersonsRows(ctx, caller.companyId, person);
     const rows = found.flatMap((f) => f.rows);
     const ids = rows.map((row) => row.id);
     const values = tellingValues(rows);
-    const objects = (table: string) => {
+    const objects = async (table: string) => {
       const entry = found.find((f) => f.table.table === table);
-      return entry ? entry.rows.map((row) => entry.table.object(ctx, caller, row)) : [];
+      return entry ? await Promise.all(entry.rows.map(async (row) => await entry.table.object(ctx, caller, row))) : [];
     };
     const paths = found.flatMap(({ table, rows: tableRows }) =>
       tableRows.flatMap((row) => table.files.map((column) => row[column]).filter((p) => typeof p === 'string')),
     ) as string[];
     const meetings = (
-      prepared(ctx.db, 'SELECT * FROM meetings WHERE companyId = ?').all(caller.companyId) as MeetingRow[]
+      (await prepared(ctx.db, 'SELECT * FROM meetings WHERE companyId = ?').all(caller.companyId)) as MeetingRow[]
     )
       .filter(
         (meeting) =>
@@ -81,16 +82,16 @@ export function exportPerson(
           mentionsAny([meeting.title, meeting.message, meeting.notes].join('\n'), values),
       )
       .map((meeting) => meetingWithoutHost(meeting, caller));
-    const notifications = notificationObjects(
+    const notifications = await notificationObjects(
       ctx,
       caller,
       (
-        prepared(ctx.db, 'SELECT * FROM notifications WHERE companyId = ? AND message IS NOT NULL').all(
+        (await prepared(ctx.db, 'SELECT * FROM notifications WHERE companyId = ? AND message IS NOT NULL').all(
           caller.companyId,
-        ) as NotificationRow[]
+        )) as NotificationRow[]
       ).filter((row) => mentionsAny(row.message, values)),
     );
-    const deliveries = jobsAbout(ctx, caller.companyId, { ids, values }).map(({ id: _id, ...job }) => ({
+    const deliveries = (await jobsAbout(ctx, caller.companyId, { ids, values })).map(({ id: _id, ...job }) => ({
       ...job,
       createdAt: formatInZone(job.createdAt, caller.timeZone),
       updatedAt: formatInZone(job.updatedAt, caller.timeZone),
@@ -100,17 +101,17 @@ export function exportPerson(
       type: 'subjectAccess' as const,
       generatedAt: formatInZone(ctx.clock.now(), caller.timeZone),
       companyId: caller.companyId,
-      visitors: objects('visitors'),
-      visits: objects('visits'),
-      invitees: objects('invitees'),
-      blocklist: objects('blocklist'),
+      visitors: await objects('visitors'),
+      visits: await objects('visits'),
+      invitees: await objects('invitees'),
+      blocklist: await objects('blocklist'),
       meetings,
       notifications,
       deliveries,
-      files: exportedFiles(ctx, caller, paths),
-      audit: auditOfObjects(ctx, caller, ids),
+      files: await exportedFiles(ctx, caller, paths),
+      audit: await auditOfObjects(ctx, caller, ids),
     };
-    recordAudit(ctx, actor, {
+    await recordAudit(ctx, actor, {
       action: 'privacy.exported',
       objectType: 'subjectAccess',
       details: {

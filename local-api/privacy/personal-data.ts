@@ -31,7 +31,11 @@ export interface PersonalTable {
   erasedWith?: { column: string; table: string };
   /** Published for each live row an erasure removes, so webhooks and sync learn of it. */
   deletedEvent: EventName;
-  object(ctx: Context, caller: Caller, row: Record<string, unknown>): Record<string, unknown>;
+  object(
+    ctx: Context,
+    caller: Caller,
+    row: Record<string, unknown>,
+  ): Record<string, unknown> | Promise<Record<string, unknown>>;
 }
 
 /** Who the visitor is, as invitees, visits and visitors store it (the columns an erasure matches are among them). */
@@ -46,7 +50,7 @@ export const personalTables: readonly PersonalTable[] = [
     answers: ['customFields'],
     files: ['pictureFile'],
     deletedEvent: 'invitee.deleted',
-    object: (ctx, caller, row) => inviteeObject(ctx, caller, row as InviteeRow),
+    object: async (ctx, caller, row) => await inviteeObject(ctx, caller, row as InviteeRow),
   },
   {
     table: 'visits',
@@ -56,7 +60,7 @@ export const personalTables: readonly PersonalTable[] = [
     files: ['pictureFile', 'ndaFile'],
     erasedWith: { column: 'inviteeId', table: 'invitees' },
     deletedEvent: 'visit.deleted',
-    object: (ctx, caller, row) => visitObject(ctx, caller, row as VisitRow),
+    object: async (ctx, caller, row) => await visitObject(ctx, caller, row as VisitRow),
   },
   {
     // The record that recognizes a returning visitor, with the keys it is recognized by.

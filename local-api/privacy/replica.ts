@@ -16,12 +16,14 @@ const retentionReceived = new WeakMap<Db, string>();
 const holdsData = (table: PersonalTable, row: FeedRow) => table.personal.some((column) => row[column] != null);
 
 /** Whether the path names a file this service holds for the company (a picture taken at this kiosk). */
-function isLocalFile(ctx: Pick<Context, 'db'>, companyId: string, path: unknown): boolean {
+async function isLocalFile(ctx: Pick<Context, 'db'>, companyId: string, path: unknown): Promise<boolean> {
   const id = storedFileId(path);
   return (
     id !== undefined &&
-    prepared(ctx.db, 'SELECT 1 FROM files WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(id, companyId) !==
-      undefined
+    (await prepared(ctx.db, 'SELECT 1 FROM files WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
+      id,
+      companyId,
+    )) !== undefined
   );
 }
 
@@ -34,24 +36,32 @@ function isLocalFile(ctx: Pick<Context, 'db'>, companyId: string, path: unknown)
  *   so that erasure and retention here still find them.
  * Runs inside the pull's transaction; `settleErasures` deletes the files and empties the WAL after it.
  */
-export function receivePulledRow(ctx: Context, tableName: string, companyId: string, row: FeedRow): FeedRow {
+export async function receivePulledRow(
+  ctx: Context,
+  tableName: string,
+  companyId: string,
+  row: FeedRow,
+): Promise<FeedRow> {
   if (tableName === erasureFeedTable) {
-    applyHubErasure(ctx, companyId, String(row.rowIds));
+    await applyHubErasure(ctx, companyId, String(row.rowIds));
     return row;
   }
   if (tableName === 'privacy_settings') retentionReceived.set(ctx.db, companyId);
   const table = personalTables.find((t) => t.table === tableName);
   if (!table) return row;
-  const local = prepared(ctx.db, `SELECT * FROM ${table.table} WHERE id = ? AND companyId = ?`).get(
+  const local = (await prepared(ctx.db, `SELECT * FROM ${table.table} WHERE id = ? AND companyId = ?`).get(
     row.id,
     companyId,
-  ) as FeedRow | undefined;
+  )) as FeedRow | undefined;
   if (!local) return row;
   if (typeof row.deletedAt === 'number') {
-    if (holdsData(table, local)) forgetDeletedRow(ctx, companyId, table.table, String(row.id), ctx.clock.now());
+    if (holdsData(table, local)) await forgetDeletedRow(ctx, companyId, table.table, String(row.id), ctx.clock.now());
     return row;
   }
-  const kept = table.files.filter((column) => row[column] == null && isLocalFile(ctx, companyId, local[column]));
+  const kept: string[] = [];
+  for (const column of table.files) {
+    if (row[column] == null && (await isLocalFile(ctx, companyId, local[column]))) kept.push(column);
+  }
   return kept.length === 0
     ? row
     : { ...row, ...Object.fromEntries(kept.map((column) => [column, local[column] ?? null])) };
@@ -61,10 +71,10 @@ export function receivePulledRow(ctx: Context, tableName: string, companyId: str
  * After a page of the hub's feed is applied: a retention the hub set or changed is applied to what this kiosk
  * holds at once (not at the next daily sweep), and the files of what was forgotten are deleted, the WAL emptied.
  */
-export function afterPulledPage(ctx: Context): void {
+export async function afterPulledPage(ctx: Context): Promise<void> {
   const companyId = retentionReceived.get(ctx.db);
   retentionReceived.delete(ctx.db);
-  const caller = companyId === undefined ? undefined : companyCaller(ctx, companyId);
-  if (caller) sweepCompany(ctx, caller);
-  settleErasures(ctx);
+  const caller = companyId === undefined ? undefined : await companyCaller(ctx, companyId);
+  if (caller) await sweepCompany(ctx, caller);
+  await ctx.db.afterCommit(() => settleErasures(ctx));
 }

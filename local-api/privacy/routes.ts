@@ -24,7 +24,7 @@ export function privacyRoutes(ctx: Context): RouteSpec[] {
       summary: "Retrieve the company's retention of visitor data",
       response: retentionOutput,
       errors: [],
-      handle: ({ caller }) => retentionObject(findRetention(ctx, caller.companyId), caller),
+      handle: async ({ caller }) => retentionObject(await findRetention(ctx, caller.companyId), caller),
     }),
     route({
       method: 'put',
@@ -34,7 +34,7 @@ export function privacyRoutes(ctx: Context): RouteSpec[] {
       body: retentionInput,
       response: retentionOutput,
       errors: ['INVALID_PARAMETER'],
-      handle: ({ caller, body }) => retentionObject(saveRetention(ctx, caller, body.retentionDays), caller),
+      handle: async ({ caller, body }) => retentionObject(await saveRetention(ctx, caller, body.retentionDays), caller),
     }),
     route({
       method: 'post',
@@ -46,7 +46,7 @@ export function privacyRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: erasureInputCodes,
       response: erasureOutput,
       errors: ['MISSING_IDENTIFIER', 'INVALID_EMAIL', 'INVALID_CPF', 'INVALID_PARAMETER'],
-      handle: ({ caller, body }) => ({ type: 'erasure', ...eraseVisitor(ctx, caller, body) }),
+      handle: async ({ caller, body }) => ({ type: 'erasure', ...(await eraseVisitor(ctx, caller, body)) }),
     }),
     route({
       method: 'post',
@@ -57,7 +57,7 @@ export function privacyRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: erasureInputCodes,
       response: subjectAccessOutput,
       errors: ['MISSING_IDENTIFIER', 'INVALID_EMAIL', 'INVALID_CPF', 'INVALID_PARAMETER'],
-      handle: ({ caller, body }) => exportPerson(ctx, caller, body),
+      handle: async ({ caller, body }) => await exportPerson(ctx, caller, body),
     }),
   ];
 }

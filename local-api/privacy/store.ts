@@ -32,22 +32,22 @@ const walToTruncate = new WeakSet<Db>();
  * Takes the person's data out of the rows, erases their files (`forgetFile`: the bytes, and the rows marked deleted
  * without their hash and size, which are the person's too); returns how many files.
  */
-function anonymise(
+async function anonymise(
   ctx: Pick<Context, 'db'>,
   companyId: string,
   table: PersonalTable,
   rows: Row[],
   now: number,
-): number {
+): Promise<number> {
   let files = 0;
   for (const row of rows) {
     for (const column of table.files) {
       const path = row[column];
       if (typeof path !== 'string' || path === '') continue;
-      forgetFile(ctx, companyId, path, now);
+      await forgetFile(ctx, companyId, path, now);
       files++;
     }
-    prepared(ctx.db, anonymiseSql(table)).run({ id: row.id, now });
+    await prepared(ctx.db, anonymiseSql(table)).run({ id: row.id, now });
   }
   if (rows.length > 0) walToTruncate.add(ctx.db);
   return files;
@@ -64,8 +64,8 @@ function truncateWal(ctx: Context): void {
 }
 
 /** After the transaction of an anonymisation: the files go, and the WAL is emptied of what the rows held. */
-export function settleErasures(ctx: Context): void {
-  deleteQueuedFiles(ctx);
+export async function settleErasures(ctx: Context): Promise<void> {
+  await deleteQueuedFiles(ctx);
   if (walToTruncate.delete(ctx.db)) truncateWal(ctx);
 }
 
@@ -94,13 +94,13 @@ export interface JobAbout {
 }
 
 /** The company's jobs whose payload holds one of the ids or texts, oldest first. */
-export function jobsAbout(ctx: Pick<Context, 'db'>, companyId: string, traces: Traces): JobAbout[] {
+export async function jobsAbout(ctx: Pick<Context, 'db'>, companyId: string, traces: Traces): Promise<JobAbout[]> {
   if (traces.ids.length + traces.values.length === 0) return [];
-  return prepared(
+  return (await prepared(
     ctx.db,
     `SELECT id, kind, status, attempts, createdAt, updatedAt, payload FROM jobs
      WHERE companyId = :companyId AND ${mentions(ctx.db, 'payload')} ORDER BY id`,
-  ).all({ companyId, ...traceParams(traces) }) as JobAbout[];
+  ).all({ companyId, ...traceParams(traces) })) as JobAbout[];
 }
 
 /** What a delivered job keeps once the person it carried is erased: its kind, key, status, attempts and times. */
@@ -111,16 +111,16 @@ export const deliveryProof = JSON.stringify({ erased: true });
  * gone with the row), any other (a meeting's guest list, a blocklist entry) is sent without them; delivered or
  * given up: only the proof of delivery is kept. Answers how many jobs changed.
  */
-function scrubQueue(ctx: Pick<Context, 'db'>, companyId: string, traces: Traces): number {
-  const jobs = jobsAbout(ctx, companyId, traces);
+async function scrubQueue(ctx: Pick<Context, 'db'>, companyId: string, traces: Traces): Promise<number> {
+  const jobs = await jobsAbout(ctx, companyId, traces);
   for (const job of jobs) {
     if (job.status === 'done' || job.status === 'failed') {
-      prepared(ctx.db, 'UPDATE jobs SET payload = ?, lastError = NULL WHERE id = ?').run(deliveryProof, job.id);
+      await prepared(ctx.db, 'UPDATE jobs SET payload = ?, lastError = NULL WHERE id = ?').run(deliveryProof, job.id);
     } else if (traces.ids.some((id) => job.payload.includes(id))) {
-      prepared(ctx.db, 'DELETE FROM jobs WHERE id = ?').run(job.id);
+      await prepared(ctx.db, 'DELETE FROM jobs WHERE id = ?').run(job.id);
     } else {
       const payload = JSON.stringify(redactJson(JSON.parse(job.payload) as unknown, traces.values));
-      prepared(ctx.db, 'UPDATE jobs SET payload = ? WHERE id = ?').run(payload, job.id);
+      await prepared(ctx.db, 'UPDATE jobs SET payload = ? WHERE id = ?').run(payload, job.id);
     }
   }
   return jobs.length;
@@ -130,15 +130,16 @@ function scrubQueue(ctx: Pick<Context, 'db'>, companyId: string, traces: Traces)
  * A kiosk's mutations not yet at the hub, and the hub's mutations it could not apply, that carry the person: they
  * are removed (a pending check-in of an erased person is not pushed).
  */
-function scrubSyncQueues(ctx: Pick<Context, 'db'>, companyId: string, traces: Traces): number {
+async function scrubSyncQueues(ctx: Pick<Context, 'db'>, companyId: string, traces: Traces): Promise<number> {
   if (traces.ids.length + traces.values.length === 0) return 0;
   const params = { companyId, ...traceParams(traces) };
   let removed = 0;
   for (const table of ['sync_outbox', 'sync_rejections']) {
-    removed += prepared(
-      ctx.db,
-      `DELETE FROM ${table} WHERE companyId = :companyId AND ${mentions(ctx.db, 'args')}`,
-    ).run(params).changes;
+    removed += (
+      await prepared(ctx.db, `DELETE FROM ${table} WHERE companyId = :companyId AND ${mentions(ctx.db, 'args')}`).run(
+        params,
+      )
+    ).changes;
   }
   return removed;
 }
@@ -153,11 +154,17 @@ interface MeetingText {
 }
 
 /** Takes the person out of the company's meetings: off the guest lists, and out of titles, messages and notes. */
-function scrubMeetings(ctx: Pick<Context, 'db'>, companyId: string, person: Person, values: string[], now: number) {
-  const meetings = prepared(
+async function scrubMeetings(
+  ctx: Pick<Context, 'db'>,
+  companyId: string,
+  person: Person,
+  values: string[],
+  now: number,
+) {
+  const meetings = (await prepared(
     ctx.db,
     'SELECT id, guests, title, message, notes, location FROM meetings WHERE companyId = ?',
-  ).all(companyId) as MeetingText[];
+  ).all(companyId)) as MeetingText[];
   let changed = 0;
   for (const meeting of meetings) {
     const guests = JSON.parse(meeting.guests) as string[];
@@ -172,7 +179,7 @@ function scrubMeetings(ctx: Pick<Context, 'db'>, companyId: string, person: Pers
       scrubbed.notes === meeting.notes &&
       location === meeting.location;
     if (same) continue;
-    prepared(
+    await prepared(
       ctx.db,
       `UPDATE meetings SET guests = :guests, title = :title, message = :message, notes = :notes,
        location = :location, updatedAt = :now WHERE id = :id`,
@@ -184,15 +191,20 @@ function scrubMeetings(ctx: Pick<Context, 'db'>, companyId: string, person: Pers
 }
 
 /** Takes the person's name, e-mail, phone and documents out of the texts of the company's notifications. */
-function scrubNotifications(ctx: Pick<Context, 'db'>, companyId: string, values: string[], now: number): number {
+async function scrubNotifications(
+  ctx: Pick<Context, 'db'>,
+  companyId: string,
+  values: string[],
+  now: number,
+): Promise<number> {
   if (values.length === 0) return 0;
-  const rows = prepared(
+  const rows = (await prepared(
     ctx.db,
     `SELECT id, message FROM notifications WHERE companyId = :companyId AND message IS NOT NULL
      AND ${mentions(ctx.db, 'message')}`,
-  ).all({ companyId, ...traceParams({ ids: [], values }) }) as { id: string; message: string }[];
+  ).all({ companyId, ...traceParams({ ids: [], values }) })) as { id: string; message: string }[];
   for (const row of rows) {
-    prepared(ctx.db, 'UPDATE notifications SET message = ?, updatedAt = ? WHERE id = ?').run(
+    await prepared(ctx.db, 'UPDATE notifications SET message = ?, updatedAt = ? WHERE id = ?').run(
       redactText(row.message, values),
       now,
       row.id,
@@ -213,19 +225,22 @@ export interface FoundRows {
  * table), or made from a row found (a visit from an invitee's). What a row found says of the person (its e-mail,
  * CPF, document, name and phone) is looked for in turn, until nothing new is found.
  */
-export function findPersonsRows(
+export async function findPersonsRows(
   ctx: Pick<Context, 'db'>,
   companyId: string,
   person: Person,
   seeds: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
-): FoundRows[] {
-  const candidates = personalTables.map((table) => ({
-    table,
-    rows: prepared(ctx.db, `SELECT * FROM ${table.table} WHERE companyId = ? AND (${holdsPersonalData(table)})`).all(
-      companyId,
-    ) as Row[],
-    found: new Map<string, Row>(),
-  }));
+): Promise<FoundRows[]> {
+  const candidates = await Promise.all(
+    personalTables.map(async (table) => ({
+      table,
+      rows: (await prepared(
+        ctx.db,
+        `SELECT * FROM ${table.table} WHERE companyId = ? AND (${holdsPersonalData(table)})`,
+      ).all(companyId)) as Row[],
+      found: new Map<string, Row>(),
+    })),
+  );
   const foundIn = (table: string) => candidates.find((c) => c.table.table === table)?.found;
   for (let grew = true; grew; ) {
     grew = false;
@@ -261,22 +276,28 @@ const countOf = (found: FoundRows[], table: string) => found.find((f) => f.table
  * Erases what the company holds of the person: the rows found, their files, the meetings, notifications, queued
  * deliveries and pending mutations that name them. Runs inside the caller's transaction; publishes nothing.
  */
-function eraseFound(ctx: Pick<Context, 'db'>, companyId: string, person: Person, found: FoundRows[], now: number) {
+async function eraseFound(
+  ctx: Pick<Context, 'db'>,
+  companyId: string,
+  person: Person,
+  found: FoundRows[],
+  now: number,
+) {
   const rows = found.flatMap((f) => f.rows);
   const traces: Traces = { ids: rows.map((row) => row.id), values: tellingValues(rows) };
   let files = 0;
-  for (const { table, rows: tableRows } of found) files += anonymise(ctx, companyId, table, tableRows, now);
+  for (const { table, rows: tableRows } of found) files += await anonymise(ctx, companyId, table, tableRows, now);
   const counts: ErasureCounts = {
     visits: countOf(found, 'visits'),
     invitees: countOf(found, 'invitees'),
     visitors: countOf(found, 'visitors'),
     blocklist: countOf(found, 'blocklist'),
     files,
-    meetings: scrubMeetings(ctx, companyId, person, traces.values, now),
-    notifications: scrubNotifications(ctx, companyId, traces.values, now),
-    deliveries: scrubQueue(ctx, companyId, traces),
+    meetings: await scrubMeetings(ctx, companyId, person, traces.values, now),
+    notifications: await scrubNotifications(ctx, companyId, traces.values, now),
+    deliveries: await scrubQueue(ctx, companyId, traces),
   };
-  scrubSyncQueues(ctx, companyId, traces);
+  await scrubSyncQueues(ctx, companyId, traces);
   return counts;
 }
 
@@ -293,33 +314,33 @@ export function requirePerson(who: PersonIdentifiers): Person {
  * notifications, queued deliveries and sync queues. Kiosks learn of it by the feed (`privacy_erasures`, written
  * before the rows change, so it reaches a kiosk before the anonymised rows do) and erase their own copies.
  */
-export function eraseVisitor(ctx: Context, caller: Caller, who: PersonIdentifiers): ErasureCounts {
+export async function eraseVisitor(ctx: Context, caller: Caller, who: PersonIdentifiers): Promise<ErasureCounts> {
   const person = requirePerson(who);
-  const counts = inTransaction(ctx, () => {
+  const counts = await inTransaction(ctx, async () => {
     const now = ctx.clock.now();
-    const found = findPersonsRows(ctx, caller.companyId, person);
-    ctx.events.decide('privacy.erased', caller);
+    const found = await findPersonsRows(ctx, caller.companyId, person);
+    await ctx.events.decide('privacy.erased', caller);
     if (found.some((f) => f.rows.length > 0)) {
       const rowIds = Object.fromEntries(found.map((f) => [f.table.table, f.rows.map((row) => row.id)]));
-      prepared(ctx.db, 'INSERT INTO privacy_erasures (id, companyId, createdAt, rowIds) VALUES (?, ?, ?, ?)').run(
+      await prepared(ctx.db, 'INSERT INTO privacy_erasures (id, companyId, createdAt, rowIds) VALUES (?, ?, ?, ?)').run(
         newRecordId(ctx.random),
         caller.companyId,
         now,
         JSON.stringify(rowIds),
       );
     }
-    const result = eraseFound(ctx, caller.companyId, person, found, now);
+    const result = await eraseFound(ctx, caller.companyId, person, found, now);
     // Published once everything is scrubbed: the events' objects (and the deliveries they queue) hold no trace.
     for (const { table, rows } of found) {
       for (const row of rows.filter((r) => r.deletedAt === null)) {
-        const tombstone = prepared(ctx.db, `SELECT * FROM ${table.table} WHERE id = ?`).get(row.id) as Row;
-        ctx.events.publish(table.deletedEvent, caller, () => table.object(ctx, caller, tombstone));
+        const tombstone = (await prepared(ctx.db, `SELECT * FROM ${table.table} WHERE id = ?`).get(row.id)) as Row;
+        await ctx.events.publish(table.deletedEvent, caller, async () => await table.object(ctx, caller, tombstone));
       }
     }
-    ctx.events.publish('privacy.erased', caller, () => ({ type: 'erasure', ...result }));
+    await ctx.events.publish('privacy.erased', caller, () => ({ type: 'erasure', ...result }));
     return result;
   });
-  settleErasures(ctx);
+  await ctx.db.afterCommit(() => settleErasures(ctx));
   return counts;
 }
 
@@ -328,19 +349,23 @@ export function eraseVisitor(ctx: Context, caller: Caller, who: PersonIdentifier
  * person's data (the anonymised rows come after it); they say whom to look for in what only the kiosk holds (its
  * visitor records, pictures and NDAs, queued deliveries, check-ins not yet pushed). Runs in the pull's transaction.
  */
-export function applyHubErasure(ctx: Pick<Context, 'db' | 'clock'>, companyId: string, rowIds: string): void {
+export async function applyHubErasure(
+  ctx: Pick<Context, 'db' | 'clock'>,
+  companyId: string,
+  rowIds: string,
+): Promise<void> {
   const named = JSON.parse(rowIds) as Record<string, string[]>;
   const seeds = new Map(Object.entries(named).map(([table, ids]) => [table, new Set(ids)]));
   const person: Person = { emails: new Set(), cpfs: new Set(), documents: new Set(), namePhones: new Map() };
-  const found = findPersonsRows(ctx, companyId, person, seeds);
-  eraseFound(ctx, companyId, person, found, ctx.clock.now());
+  const found = await findPersonsRows(ctx, companyId, person, seeds);
+  await eraseFound(ctx, companyId, person, found, ctx.clock.now());
 }
 
 /**
  * A row deleted through the API keeps no personal data: it is anonymised in the deletion's transaction, its files
  * are queued for deletion, and the deliveries about it are dropped or reduced to their proof.
  */
-export function forgetDeletedRow(
+export async function forgetDeletedRow(
   ctx: Pick<Context, 'db'>,
   companyId: string,
   tableName: string,
@@ -348,12 +373,13 @@ export function forgetDeletedRow(
   now: number,
 ) {
   const table = personalTables.find((t) => t.table === tableName);
-  const row = prepared(ctx.db, `SELECT * FROM ${tableName} WHERE id = ? AND companyId = ?`).get(id, companyId) as
-    | Row
-    | undefined;
+  const row = (await prepared(ctx.db, `SELECT * FROM ${tableName} WHERE id = ? AND companyId = ?`).get(
+    id,
+    companyId,
+  )) as Row | undefined;
   if (!table || !row) return;
-  anonymise(ctx, companyId, table, [row], now);
-  scrubQueue(ctx, companyId, { ids: [id], values: [] });
+  await anonymise(ctx, companyId, table, [row], now);
+  await scrubQueue(ctx, companyId, { ids: [id], values: [] });
 }
 
 export interface Retention {
@@ -362,11 +388,11 @@ export interface Retention {
   updatedAt: number | null;
 }
 
-export function findRetention(ctx: Context, companyId: string): Retention {
-  const row = prepared(
+export async function findRetention(ctx: Context, companyId: string): Promise<Retention> {
+  const row = (await prepared(
     ctx.db,
     'SELECT retentionDays, lastSweepAt, updatedAt FROM privacy_settings WHERE companyId = ?',
-  ).get(companyId) as Retention | undefined;
+  ).get(companyId)) as Retention | undefined;
   return row ?? { retentionDays: null, lastSweepAt: null, updatedAt: null };
 }
 
@@ -381,19 +407,19 @@ export function retentionObject(retention: Retention, caller: Caller) {
 }
 
 /** Sets the company's retention and applies it at once (the daily sweep keeps applying it). */
-export function saveRetention(ctx: Context, caller: Caller, retentionDays: number | null): Retention {
-  inTransaction(ctx, () => {
+export async function saveRetention(ctx: Context, caller: Caller, retentionDays: number | null): Promise<Retention> {
+  await inTransaction(ctx, async () => {
     const now = ctx.clock.now();
-    ctx.events.decide('privacy.retention.updated', caller);
-    prepared(
+    await ctx.events.decide('privacy.retention.updated', caller);
+    await prepared(
       ctx.db,
       `INSERT INTO privacy_settings (companyId, createdAt, updatedAt, retentionDays) VALUES (?, ?, ?, ?)
        ON CONFLICT (companyId) DO UPDATE SET retentionDays = excluded.retentionDays, updatedAt = excluded.updatedAt`,
     ).run(caller.companyId, now, now, retentionDays);
-    ctx.events.publish('privacy.retention.updated', caller, () => ({ type: 'retention', retentionDays }));
+    await ctx.events.publish('privacy.retention.updated', caller, () => ({ type: 'retention', retentionDays }));
   });
-  sweepCompany(ctx, caller);
-  return findRetention(ctx, caller.companyId);
+  await sweepCompany(ctx, caller);
+  return await findRetention(ctx, caller.companyId);
 }
 
 export interface SweepCounts {
@@ -413,11 +439,11 @@ export interface SweepCounts {
  * own age (pending ones dropped, delivered ones reduced to their proof), and finished deliveries older than the
  * retention are dropped. Writes an audit entry when it removed anything.
  */
-export function sweepCompany(ctx: Context, caller: Caller): SweepCounts | undefined {
-  const { retentionDays } = findRetention(ctx, caller.companyId);
+export async function sweepCompany(ctx: Context, caller: Caller): Promise<SweepCounts | undefined> {
+  const { retentionDays } = await findRetention(ctx, caller.companyId);
   if (retentionDays === null) return undefined;
-  const counts = inTransaction(ctx, () => {
-    ctx.events.decide('privacy.retention.swept', caller);
+  const counts = await inTransaction(ctx, async () => {
+    await ctx.events.decide('privacy.retention.swept', caller);
     const now = ctx.clock.now();
     const before = now - retentionDays * dayMs;
     const found: Record<string, number> = {};
@@ -425,33 +451,38 @@ export function sweepCompany(ctx: Context, caller: Caller): SweepCounts | undefi
     let files = 0;
     for (const table of personalTables) {
       if (!table.retainedFrom) continue;
-      const rows = prepared(
+      const rows = (await prepared(
         ctx.db,
         `SELECT * FROM ${table.table} WHERE companyId = ? AND ${table.retainedFrom} < ? AND (${holdsPersonalData(table)})`,
-      ).all(caller.companyId, before) as Row[];
-      files += anonymise(ctx, caller.companyId, table, rows, now);
+      ).all(caller.companyId, before)) as Row[];
+      files += await anonymise(ctx, caller.companyId, table, rows, now);
       found[table.table] = rows.length;
       ids.push(...rows.map((row) => row.id));
     }
-    const meetings = prepared(
+    const meetings = (await prepared(
       ctx.db,
       `UPDATE meetings SET guests = '[]', title = '', message = NULL, notes = NULL,
        deletedAt = COALESCE(deletedAt, :now), updatedAt = :now
        WHERE companyId = :companyId AND "end" < :before AND (guests <> '[]' OR title <> '' OR message IS NOT NULL
        OR notes IS NOT NULL) RETURNING id`,
-    ).all({ now, before, companyId: caller.companyId }) as { id: string }[];
-    const notifications = prepared(
+    ).all({ now, before, companyId: caller.companyId })) as { id: string }[];
+    const notifications = (await prepared(
       ctx.db,
       `UPDATE notifications SET message = NULL, deletedAt = COALESCE(deletedAt, :now), updatedAt = :now
        WHERE companyId = :companyId AND createdAt < :before AND message IS NOT NULL RETURNING id`,
-    ).all({ now, before, companyId: caller.companyId }) as { id: string }[];
+    ).all({ now, before, companyId: caller.companyId })) as { id: string }[];
     ids.push(...meetings.map((m) => m.id), ...notifications.map((n) => n.id));
-    const scrubbed = scrubQueue(ctx, caller.companyId, { ids, values: [] });
-    const aged = prepared(
-      ctx.db,
-      "DELETE FROM jobs WHERE companyId = ? AND status IN ('done', 'failed') AND updatedAt < ?",
-    ).run(caller.companyId, before).changes;
-    prepared(ctx.db, 'UPDATE privacy_settings SET lastSweepAt = ? WHERE companyId = ?').run(now, caller.companyId);
+    const scrubbed = await scrubQueue(ctx, caller.companyId, { ids, values: [] });
+    const aged = (
+      await prepared(
+        ctx.db,
+        "DELETE FROM jobs WHERE companyId = ? AND status IN ('done', 'failed') AND updatedAt < ?",
+      ).run(caller.companyId, before)
+    ).changes;
+    await prepared(ctx.db, 'UPDATE privacy_settings SET lastSweepAt = ? WHERE companyId = ?').run(
+      now,
+      caller.companyId,
+    );
     if (meetings.length + notifications.length + aged > 0) walToTruncate.add(ctx.db);
     const result: SweepCounts = {
       visits: found.visits ?? 0,
@@ -463,7 +494,7 @@ export function sweepCompany(ctx: Context, caller: Caller): SweepCounts | undefi
       jobs: scrubbed + aged,
     };
     if (Object.values(result).some((n) => n > 0)) {
-      ctx.events.publish('privacy.retention.swept', caller, () => ({
+      await ctx.events.publish('privacy.retention.swept', caller, () => ({
         type: 'retentionSweep',
         retentionDays,
         ...result,
@@ -471,39 +502,39 @@ export function sweepCompany(ctx: Context, caller: Caller): SweepCounts | undefi
     }
     return result;
   });
-  settleErasures(ctx);
+  await ctx.db.afterCommit(() => settleErasures(ctx));
   return counts;
 }
 
 /** The sweep of every company with a retention set; one company's failure does not stop the others'. */
-export function sweepAll(ctx: Context): void {
-  const companies = prepared(
+export async function sweepAll(ctx: Context): Promise<void> {
+  const companies = (await prepared(
     ctx.db,
     'SELECT companyId FROM privacy_settings WHERE retentionDays IS NOT NULL',
-  ).all() as { companyId: string }[];
+  ).all()) as { companyId: string }[];
   for (const { companyId } of companies) {
-    const caller = companyCaller(ctx, companyId);
+    const caller = await companyCaller(ctx, companyId);
     if (!caller) continue;
     try {
-      sweepCompany(ctx, caller);
+      await sweepCompany(ctx, caller);
     } catch (error) {
       ctx.log.error({ err: error, companyId }, 'retention sweep failed');
     }
   }
-  deleteQueuedFiles(ctx);
+  await ctx.db.afterCommit(() => deleteQueuedFiles(ctx));
 }
 
 /** Sweeps at start (files left by a crash included) and then every `intervalMs`, a day by default. */
 export function startRetentionSweeper(ctx: Context, intervalMs = dayMs): { stop(): void } {
-  const run = () => {
+  const run = async () => {
     try {
-      sweepAll(ctx);
+      await sweepAll(ctx);
     } catch (error) {
       ctx.log.error({ err: error }, 'retention sweep failed');
     }
   };
-  const first = setTimeout(run, 0);
-  const timer = setInterval(run, intervalMs);
+  const first = setTimeout(() => void run(), 0);
+  const timer = setInterval(() => void run(), intervalMs);
   first.unref();
   timer.unref();
   return {

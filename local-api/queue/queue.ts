@@ -43,9 +43,9 @@ export type JobHandler = (job: Job, signal: AbortSignal) => Promise<void>;
 const wakers = new WeakMap<Db, () => void>();
 
 /** Adds a job. Call it inside the transaction that makes the job necessary; the worker sees it once committed. */
-export function enqueue(ctx: Pick<Context, 'db' | 'clock'>, job: JobInput): void {
+export async function enqueue(ctx: Pick<Context, 'db' | 'clock'>, job: JobInput): Promise<void> {
   const now = ctx.clock.now();
-  prepared(
+  await prepared(
     ctx.db,
     `INSERT INTO jobs (companyId, kind, endpoint, priority, idempotencyKey, payload, nextAttemptAt, giveUpAt,
        createdAt, updatedAt)
@@ -63,7 +63,7 @@ export function enqueue(ctx: Pick<Context, 'db' | 'clock'>, job: JobInput): void
     now,
   );
   const wake = wakers.get(ctx.db);
-  if (wake) setImmediate(wake);
+  if (wake) await ctx.db.afterCommit(wake);
 }
 
 export interface QueueStatus {
@@ -74,16 +74,16 @@ export interface QueueStatus {
   oldestPendingAt: number | null;
 }
 
-export function queueStatus(ctx: Pick<Context, 'db'>, companyId: string, kind: string): QueueStatus {
-  const counts = prepared(
+export async function queueStatus(ctx: Pick<Context, 'db'>, companyId: string, kind: string): Promise<QueueStatus> {
+  const counts = (await prepared(
     ctx.db,
     'SELECT status, COUNT(*) AS n, MIN(createdAt) AS oldest FROM jobs WHERE companyId = ? AND kind = ? GROUP BY status',
-  ).all(companyId, kind) as { status: string; n: number; oldest: number }[];
-  const last = prepared(
+  ).all(companyId, kind)) as { status: string; n: number; oldest: number }[];
+  const last = (await prepared(
     ctx.db,
     `SELECT lastError FROM jobs WHERE companyId = ? AND kind = ? AND lastError IS NOT NULL
      ORDER BY updatedAt DESC LIMIT 1`,
-  ).get(companyId, kind) as { lastError: string } | undefined;
+  ).get(companyId, kind)) as { lastError: string } | undefined;
   const count = (status: string) => counts.find((c) => c.status === status)?.n ?? 0;
   return {
     pending: count('pending'),
@@ -177,11 +177,11 @@ interface Breaker {
  * whichever process sends it. The slot limits are each process's own: they share its sockets and memory, and N
  * processes send up to N times `perCompany` and `perEndpoint` jobs at once.
  */
-export function startWorker(
+export async function startWorker(
   ctx: Pick<Context, 'db' | 'clock' | 'random' | 'log'>,
   handlers: Readonly<Record<string, JobHandler>>,
   options: WorkerOptions = {},
-): Worker {
+): Promise<Worker> {
   const settings = { ...defaultWorkerOptions, ...options };
   const kinds = Object.keys(handlers);
   const kindList = kinds.map(() => '?').join(', ') || "''";
@@ -214,55 +214,60 @@ export function startWorker(
       ${ctx.db.sqlite ? '' : 'FOR UPDATE SKIP LOCKED'})`;
 
   /** Takes the job for this worker until its lease runs out; false when another worker holds it or ran it. */
-  function claim(row: JobRow, now: number): boolean {
-    return prepared(ctx.db, claimSql).run(workerId, now + leaseMs, row.id, now, now).changes === 1;
+  async function claim(row: JobRow, now: number): Promise<boolean> {
+    return (await prepared(ctx.db, claimSql).run(workerId, now + leaseMs, row.id, now, now)).changes === 1;
   }
 
   /** Takes an open breaker's one trial: the endpoint stays closed to every other attempt while it runs. */
-  function claimTrial(row: JobRow, now: number): boolean {
+  async function claimTrial(row: JobRow, now: number): Promise<boolean> {
     return (
-      prepared(
-        ctx.db,
-        `UPDATE job_endpoints SET openUntil = ?, updatedAt = ? WHERE companyId = ? AND endpoint = ? AND failures >= ?
+      (
+        await prepared(
+          ctx.db,
+          `UPDATE job_endpoints SET openUntil = ?, updatedAt = ? WHERE companyId = ? AND endpoint = ? AND failures >= ?
          AND (openUntil IS NULL OR openUntil <= ?)`,
-      ).run(now + leaseMs, now, row.companyId, row.endpoint, settings.breakerThreshold, now).changes === 1
+        ).run(now + leaseMs, now, row.companyId, row.endpoint, settings.breakerThreshold, now)
+      ).changes === 1
     );
   }
 
-  function release(row: JobRow): void {
-    prepared(ctx.db, 'UPDATE jobs SET claimedBy = NULL, claimedUntil = NULL WHERE id = ? AND claimedBy = ?').run(
+  async function release(row: JobRow): Promise<void> {
+    await prepared(ctx.db, 'UPDATE jobs SET claimedBy = NULL, claimedUntil = NULL WHERE id = ? AND claimedBy = ?').run(
       row.id,
       workerId,
     );
   }
 
-  function recordSuccess(row: JobRow): void {
+  async function recordSuccess(row: JobRow): Promise<void> {
     const now = ctx.clock.now();
     // Done, whoever holds the claim now: the peer has it, and a worker that took the job over must not send it again.
-    prepared(
+    await prepared(
       ctx.db,
       `UPDATE jobs SET status = 'done', attempts = attempts + 1, claimedBy = NULL, claimedUntil = NULL, updatedAt = ?
        WHERE id = ?`,
     ).run(now, row.id);
-    prepared(ctx.db, 'DELETE FROM job_endpoints WHERE companyId = ? AND endpoint = ?').run(row.companyId, row.endpoint);
+    await prepared(ctx.db, 'DELETE FROM job_endpoints WHERE companyId = ? AND endpoint = ?').run(
+      row.companyId,
+      row.endpoint,
+    );
   }
 
   /** Pauses an endpoint: its pending jobs wait for the trial; those whose give-up time comes first fail now. */
-  function openBreaker(row: JobRow, breaker: Breaker, message: string, detail: string): void {
+  async function openBreaker(row: JobRow, breaker: Breaker, message: string, detail: string): Promise<void> {
     const now = ctx.clock.now();
     const cooldownMs =
       breaker.cooldownMs === 0 ? settings.breakerCooldownMs : Math.min(settings.breakerMaxMs, breaker.cooldownMs * 2);
     const openUntil = now + cooldownMs;
-    prepared(
+    await prepared(
       ctx.db,
       'UPDATE job_endpoints SET openUntil = ?, cooldownMs = ?, updatedAt = ? WHERE companyId = ? AND endpoint = ?',
     ).run(openUntil, cooldownMs, now, row.companyId, row.endpoint);
-    const given = prepared(
+    const given = await prepared(
       ctx.db,
       `UPDATE jobs SET status = 'failed', lastError = ?, updatedAt = ?
        WHERE companyId = ? AND endpoint = ? AND status = 'pending' AND giveUpAt <= ?`,
     ).run(`${message} (kept failing; given up)`.slice(0, 500), now, row.companyId, row.endpoint, openUntil);
-    prepared(
+    await prepared(
       ctx.db,
       `UPDATE jobs SET nextAttemptAt = ? WHERE companyId = ? AND endpoint = ? AND status = 'pending'
        AND nextAttemptAt < ?`,
@@ -280,14 +285,14 @@ export function startWorker(
     );
   }
 
-  function recordFailure(row: JobRow, trial: boolean, error: unknown): void {
+  async function recordFailure(row: JobRow, trial: boolean, error: unknown): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
     const cause = error instanceof Error ? (error.cause as { detail?: string } | undefined) : undefined;
     const now = ctx.clock.now();
     const permanent = error instanceof PermanentJobError;
     const giveUp = permanent || now >= row.giveUpAt;
-    const recorded = inTransaction(ctx, () => {
-      const updated = prepared(
+    const recorded = await inTransaction(ctx, async () => {
+      const updated = await prepared(
         ctx.db,
         `UPDATE jobs SET status = ?, attempts = attempts + 1, lastError = ?, nextAttemptAt = ?, claimedBy = NULL,
          claimedUntil = NULL, updatedAt = ? WHERE id = ? AND claimedBy = ?`,
@@ -303,17 +308,17 @@ export function startWorker(
       if (updated.changes === 0) return false;
       // A refusal of this one request says nothing of the endpoint's health.
       if (permanent) return true;
-      const breaker = prepared(
+      const breaker = (await prepared(
         ctx.db,
         `INSERT INTO job_endpoints (companyId, endpoint, failures, updatedAt) VALUES (?, ?, 1, ?)
          ON CONFLICT (companyId, endpoint) DO UPDATE SET failures = job_endpoints.failures + 1,
            updatedAt = excluded.updatedAt
          RETURNING failures, openUntil, cooldownMs`,
-      ).get(row.companyId, row.endpoint, now) as Breaker;
+      ).get(row.companyId, row.endpoint, now)) as Breaker;
       // A failed trial opens the breaker again; other failures open it once the threshold is reached, not again
       // while it is open (attempts that started before it opened end while it is).
       if (trial || (breaker.failures >= settings.breakerThreshold && (breaker.openUntil ?? 0) <= now)) {
-        openBreaker(row, breaker, message, cause?.detail ?? message);
+        await openBreaker(row, breaker, message, cause?.detail ?? message);
       }
       return true;
     });
@@ -337,11 +342,11 @@ export function startWorker(
     const timeout = setTimeout(expire, settings.attemptTimeoutMs);
     try {
       await Promise.race([handler(job, controller.signal), expired]);
-      recordSuccess(row);
+      await recordSuccess(row);
     } catch (error) {
       // Aborted by shutdown: the attempt does not count, and the job is free for another worker at once.
-      if (stopped) release(row);
-      else recordFailure(row, trial, error);
+      if (stopped) await release(row);
+      else await recordFailure(row, trial, error);
     } finally {
       clearTimeout(timeout);
     }
@@ -364,51 +369,81 @@ export function startWorker(
   }
 
   /** Claims `row` and starts it, if it may start here; false when it may not or another worker has it. */
-  function start(row: JobRow, now: number): boolean {
+  async function start(row: JobRow, now: number): Promise<boolean> {
     const slot = slotFor(row);
-    if (!slot || !claim(row, now)) return false;
-    if (slot.trial && !claimTrial(row, now)) {
-      release(row);
+    if (!slot || !(await claim(row, now))) return false;
+    if (slot.trial && !(await claimTrial(row, now))) {
+      await release(row);
       return false;
     }
     const controller = new AbortController();
     const done = attempt(row, slot.trial, controller)
       .catch((error: unknown) => ctx.log.error({ err: error }, 'job attempt failed unexpectedly'))
-      .finally(() => {
+      .finally(async () => {
         running.delete(row.id);
-        pump();
+        void (await wake());
       });
     running.set(row.id, { row, done, controller });
     return true;
   }
 
   /** Starts what may start; then sleeps until the next job is due or the next claim runs out. */
-  function pump(): void {
+  async function pump(): Promise<void> {
     if (stopped) return;
     const now = ctx.clock.now();
     if (running.size < settings.concurrency) {
-      const rows = prepared(ctx.db, candidatesSql).all(now, now, ...kinds, settings.perEndpoint, now, 500) as JobRow[];
+      const rows = (await prepared(ctx.db, candidatesSql).all(
+        now,
+        now,
+        ...kinds,
+        settings.perEndpoint,
+        now,
+        500,
+      )) as JobRow[];
       for (const row of rows) {
         if (running.size >= settings.concurrency) break;
-        if (!running.has(row.id)) start(row, now);
+        if (!running.has(row.id)) await start(row, now);
       }
     }
     clearTimeout(timer);
-    const next = prepared(
+    const next = (await prepared(
       ctx.db,
       `SELECT MIN(CASE WHEN claimedUntil > nextAttemptAt THEN claimedUntil ELSE nextAttemptAt END) AS at FROM jobs
        WHERE status = 'pending' AND kind IN (${kindList}) AND (nextAttemptAt > ? OR claimedUntil > ?)`,
-    ).get(...kinds, now, now) as { at: number | null };
+    ).get(...kinds, now, now)) as { at: number | null };
     const delay = next.at === null ? settings.idleMs : Math.max(0, Math.min(settings.idleMs, next.at - now));
-    timer = setTimeout(pump, delay);
+    timer = setTimeout(() => void wake(), delay);
     timer.unref();
+  }
+
+  let pumping: Promise<void> | undefined;
+  let pumpAgain = false;
+  /** Pumps, one pump at a time: a wake while one runs makes it run once more after (each pump awaits the store). */
+  function wake(): Promise<void> {
+    if (pumping) {
+      pumpAgain = true;
+      return pumping;
+    }
+    pumping = (async () => {
+      do {
+        pumpAgain = false;
+        await pump();
+      } while (pumpAgain && !stopped);
+    })()
+      .catch((error: unknown) => ctx.log.error({ err: error }, 'job queue pump failed'))
+      .finally(() => {
+        pumping = undefined;
+      });
+    return pumping;
   }
 
   async function drain(): Promise<void> {
     for (;;) {
-      pump();
-      if (stopped || running.size === 0) return;
-      await Promise.race([...running.values()].map((r) => r.done));
+      await wake();
+      if (stopped) return;
+      // A job that ended as the pump did has woken another pump: it may start more.
+      if (running.size === 0 && !pumping) return;
+      if (running.size > 0) await Promise.race([...running.values()].map((r) => r.done));
     }
   }
 
@@ -416,9 +451,9 @@ export function startWorker(
   // lost power mid-callback), and its job goes at once rather than after the claim. On PostgreSQL other processes
   // hold claims; a dead one's run out.
   if (ctx.db.sqlite)
-    prepared(ctx.db, 'UPDATE jobs SET claimedBy = NULL, claimedUntil = NULL WHERE claimedBy IS NOT NULL').run();
-  wakers.set(ctx.db, pump);
-  pump();
+    await prepared(ctx.db, 'UPDATE jobs SET claimedBy = NULL, claimedUntil = NULL WHERE claimedBy IS NOT NULL').run();
+  wakers.set(ctx.db, () => void wake());
+  await wake();
   return {
     drain,
     async stop() {
@@ -439,10 +474,10 @@ export interface JobState {
 }
 
 /** The jobs of one kind whose idempotency key starts with `keyPrefix` (the deliveries of one notification). */
-export function jobsWithKeyPrefix(ctx: Pick<Context, 'db'>, companyId: string, kind: string, keyPrefix: string) {
-  return prepared(
+export async function jobsWithKeyPrefix(ctx: Pick<Context, 'db'>, companyId: string, kind: string, keyPrefix: string) {
+  return (await prepared(
     ctx.db,
     `SELECT idempotencyKey, status, attempts, lastError FROM jobs
      WHERE kind = ? AND idempotencyKey >= ? AND idempotencyKey < ? AND companyId = ? ORDER BY id`,
-  ).all(kind, keyPrefix, `${keyPrefix}\uffff`, companyId) as JobState[];
+  ).all(kind, keyPrefix, `${keyPrefix}\uffff`, companyId)) as JobState[];
 }

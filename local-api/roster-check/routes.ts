@@ -17,7 +17,7 @@ export function rosterCheckRoutes(ctx: Context): RouteSpec[] {
       summary: 'The roll call of the roster: who has been accounted for, when and by whom',
       response: rosterCheckSchema,
       errors: [],
-      handle: ({ caller }) => rosterCheck(ctx, caller),
+      handle: async ({ caller }) => await rosterCheck(ctx, caller),
     }),
     route({
       method: 'post',
@@ -27,7 +27,7 @@ export function rosterCheckRoutes(ctx: Context): RouteSpec[] {
       summary: 'Begin a new roll call (a new evacuation): every tick of the last one is cleared',
       response: rosterCheckSchema,
       errors: [],
-      handle: ({ caller }) => startRollCall(ctx, caller),
+      handle: async ({ caller }) => await startRollCall(ctx, caller),
     }),
     route({
       method: 'put',
@@ -37,7 +37,7 @@ export function rosterCheckRoutes(ctx: Context): RouteSpec[] {
       summary: "Account for the person of a roster's row (again: the first tick is kept)",
       response: rosterTickSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => tickVisit(ctx, caller, String(params.visitId)),
+      handle: async ({ caller, params }) => await tickVisit(ctx, caller, String(params.visitId)),
     }),
     route({
       method: 'delete',
@@ -47,8 +47,8 @@ export function rosterCheckRoutes(ctx: Context): RouteSpec[] {
       summary: 'Take a tick back',
       response: successSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => {
-        untickVisit(ctx, caller, String(params.visitId));
+      handle: async ({ caller, params }) => {
+        await untickVisit(ctx, caller, String(params.visitId));
         return { success: true };
       },
     }),

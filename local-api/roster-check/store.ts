@@ -23,18 +23,18 @@ const tickObject = (row: TickRow, caller: Caller): RosterTick => ({
   checkedBy: row.checkedBy,
 });
 
-const rollCallOf = (ctx: Context, caller: Caller) =>
-  prepared(ctx.db, 'SELECT startedAt, startedBy FROM roster_roll_calls WHERE companyId = ?').get(caller.companyId) as
-    | RollCallRow
-    | undefined;
+const rollCallOf = async (ctx: Context, caller: Caller) =>
+  (await prepared(ctx.db, 'SELECT startedAt, startedBy FROM roster_roll_calls WHERE companyId = ?').get(
+    caller.companyId,
+  )) as RollCallRow | undefined;
 
 /** The company's roll call as it stands. */
-export function rosterCheck(ctx: Context, caller: Caller): RosterCheck {
-  const rollCall = rollCallOf(ctx, caller);
-  const ticks = prepared(
+export async function rosterCheck(ctx: Context, caller: Caller): Promise<RosterCheck> {
+  const rollCall = await rollCallOf(ctx, caller);
+  const ticks = (await prepared(
     ctx.db,
     'SELECT visitId, checkedAt, checkedBy FROM roster_checks WHERE companyId = ? ORDER BY checkedAt, visitId',
-  ).all(caller.companyId) as TickRow[];
+  ).all(caller.companyId)) as TickRow[];
   return {
     startedAt: rollCall ? formatInZone(Number(rollCall.startedAt), caller.timeZone) : null,
     startedBy: rollCall?.startedBy ?? null,
@@ -43,8 +43,8 @@ export function rosterCheck(ctx: Context, caller: Caller): RosterCheck {
 }
 
 /** Makes the caller's roll call the company's current one, begun now; its ticks are the next ones made. */
-function beginRollCall(ctx: Context, caller: Caller, now: number): void {
-  prepared(
+async function beginRollCall(ctx: Context, caller: Caller, now: number): Promise<void> {
+  await prepared(
     ctx.db,
     `INSERT INTO roster_roll_calls (companyId, startedAt, startedBy) VALUES (?, ?, ?)
      ON CONFLICT (companyId) DO UPDATE SET startedAt = excluded.startedAt, startedBy = excluded.startedBy`,
@@ -52,57 +52,62 @@ function beginRollCall(ctx: Context, caller: Caller, now: number): void {
 }
 
 /** A new evacuation: the last roll call's ticks are cleared, and this one begins now. */
-export function startRollCall(ctx: Context, caller: Caller): RosterCheck {
-  inTransaction(ctx, () => {
-    const cleared = prepared(ctx.db, 'DELETE FROM roster_checks WHERE companyId = ?').run(caller.companyId).changes;
-    beginRollCall(ctx, caller, ctx.clock.now());
-    recordAudit(ctx, auditActor(caller), {
+export async function startRollCall(ctx: Context, caller: Caller): Promise<RosterCheck> {
+  await inTransaction(ctx, async () => {
+    const cleared = (await prepared(ctx.db, 'DELETE FROM roster_checks WHERE companyId = ?').run(caller.companyId))
+      .changes;
+    await beginRollCall(ctx, caller, ctx.clock.now());
+    await recordAudit(ctx, auditActor(caller), {
       action: 'roster.check.started',
       objectType: 'rosterCheck',
       details: { cleared },
     });
   });
-  return rosterCheck(ctx, caller);
+  return await rosterCheck(ctx, caller);
 }
 
 /**
  * Accounts for the person of a visit. Ticking them again keeps the first tick (who found them first, and when); the
  * first tick of a company that never began a roll call begins one.
  */
-export function tickVisit(ctx: Context, caller: Caller, visitId: string): RosterTick {
-  if (!findLiveRow(ctx.db, 'visits', caller.companyId, visitId)) throw new ApiError('NOT_FOUND');
-  return inTransaction(ctx, () => {
+export async function tickVisit(ctx: Context, caller: Caller, visitId: string): Promise<RosterTick> {
+  if (!(await findLiveRow(ctx.db, 'visits', caller.companyId, visitId))) throw new ApiError('NOT_FOUND');
+  return await inTransaction(ctx, async () => {
     const now = ctx.clock.now();
-    if (!rollCallOf(ctx, caller)) beginRollCall(ctx, caller, now);
-    const added = prepared(
-      ctx.db,
-      `INSERT INTO roster_checks (companyId, visitId, checkedAt, checkedBy) VALUES (?, ?, ?, ?)
+    if (!(await rollCallOf(ctx, caller))) await beginRollCall(ctx, caller, now);
+    const added = (
+      await prepared(
+        ctx.db,
+        `INSERT INTO roster_checks (companyId, visitId, checkedAt, checkedBy) VALUES (?, ?, ?, ?)
        ON CONFLICT (companyId, visitId) DO NOTHING`,
-    ).run(caller.companyId, visitId, now, caller.credentialId).changes;
+      ).run(caller.companyId, visitId, now, caller.credentialId)
+    ).changes;
     if (added > 0) {
-      recordAudit(ctx, auditActor(caller), {
+      await recordAudit(ctx, auditActor(caller), {
         action: 'roster.check.ticked',
         objectType: 'visit',
         objectId: visitId,
       });
     }
-    const row = prepared(
+    const row = (await prepared(
       ctx.db,
       'SELECT visitId, checkedAt, checkedBy FROM roster_checks WHERE companyId = ? AND visitId = ?',
-    ).get(caller.companyId, visitId) as TickRow;
+    ).get(caller.companyId, visitId)) as TickRow;
     return tickObject(row, caller);
   });
 }
 
 /** Takes a tick back (made on the wrong row); a visit not ticked is NOT_FOUND. */
-export function untickVisit(ctx: Context, caller: Caller, visitId: string): void {
-  inTransaction(ctx, () => {
-    const removed = prepared(ctx.db, 'DELETE FROM roster_checks WHERE companyId = ? AND visitId = ?').run(
-      caller.companyId,
-      visitId,
+export async function untickVisit(ctx: Context, caller: Caller, visitId: string): Promise<void> {
+  await inTransaction(ctx, async () => {
+    const removed = (
+      await prepared(ctx.db, 'DELETE FROM roster_checks WHERE companyId = ? AND visitId = ?').run(
+        caller.companyId,
+        visitId,
+      )
     ).changes;
     if (removed === 0) throw new ApiError('NOT_FOUND');
-    recordAudit(ctx, auditActor(caller), {
+    await recordAudit(ctx, auditActor(caller), {
       action: 'roster.check.unticked',
       objectType: 'visit',
       objectId: visitId,

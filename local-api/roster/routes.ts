@@ -15,9 +15,9 @@ export function rosterRoutes(ctx: Context): RouteSpec[] {
       summary: 'Who is inside now (one row per person, repeated check-ins flagged) and who waits for approval',
       response: rosterSchema,
       errors: [],
-      handle: ({ caller }) => {
+      handle: async ({ caller }) => {
         auditRead(ctx, caller, { action: 'roster.read', objectType: 'visit' });
-        return roster(ctx, caller);
+        return await roster(ctx, caller);
       },
     }),
   ];

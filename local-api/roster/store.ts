@@ -49,10 +49,10 @@ export function groupRoster(open: readonly VisitRow[]): RosterGroups {
   return { inside: people.map((person) => person.visits), waiting };
 }
 
-export function roster(ctx: Context, caller: Caller) {
-  const open = prepared(ctx.db, openVisitsSql).all(caller.companyId) as VisitRow[];
+export async function roster(ctx: Context, caller: Caller) {
+  const open = (await prepared(ctx.db, openVisitsSql).all(caller.companyId)) as VisitRow[];
   const groups = groupRoster(open);
-  const latest = visitObjects(
+  const latest = await visitObjects(
     ctx,
     caller,
     groups.inside.map((visits) => visits[0] as VisitRow),
@@ -65,14 +65,14 @@ export function roster(ctx: Context, caller: Caller) {
         checkinAt: formatInZone(Number(other.checkinAt), caller.timeZone),
       })),
     })),
-    waiting: visitObjects(ctx, caller, groups.waiting),
+    waiting: await visitObjects(ctx, caller, groups.waiting),
     at: formatInZone(ctx.clock.now(), caller.timeZone),
   };
 }
 
 /** The roster's counts without its rows: people inside, those of them without a host, and visits waiting. */
-export function rosterCounts(ctx: Context, companyId: string) {
-  const groups = groupRoster(prepared(ctx.db, openVisitsSql).all(companyId) as VisitRow[]);
+export async function rosterCounts(ctx: Context, companyId: string) {
+  const groups = groupRoster((await prepared(ctx.db, openVisitsSql).all(companyId)) as VisitRow[]);
   const hostless = (visit: VisitRow) => !visit.hostId && !visit.customHostName;
   return {
     inside: groups.inside.length,

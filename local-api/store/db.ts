@@ -4,8 +4,9 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import type { Db, Engine } from './engine.ts';
 import { PostgresDb } from './postgres.ts';
+import { SqliteDb } from './sqlite.ts';
 
-export type { Db, Engine, RunResult, SqlStatement, Transaction } from './engine.ts';
+export type { Db, Engine, RunResult, SqlStatement } from './engine.ts';
 
 import { privateDatabase } from './private-files.ts';
 
@@ -34,30 +35,8 @@ export function loadMigrations(engine: Engine = 'sqlite', dir = migrationsDir): 
     }));
 }
 
-/** A better-sqlite3 handle as the store's Db (its own statements and transactions, unwrapped). */
-export function sqliteDb(database: Database.Database): Db {
-  return {
-    engine: 'sqlite',
-    sqlite: database,
-    prepare: (sql) => database.prepare(sql),
-    exec: (sql) => {
-      database.exec(sql);
-    },
-    transaction: (work) => database.transaction(work),
-    close: () => database.close(),
-    get open() {
-      return database.open;
-    },
-    withoutReferenceChecks(work) {
-      database.pragma('foreign_keys = OFF');
-      try {
-        return work();
-      } finally {
-        database.pragma('foreign_keys = ON');
-      }
-    },
-  };
-}
+/** A better-sqlite3 handle as the store's Db (store/sqlite.ts). */
+export const sqliteDb = (database: Database.Database): Db => new SqliteDb(database);
 
 /**
  * Opens the database with the settings the kiosk relies on.
@@ -68,7 +47,7 @@ export function sqliteDb(database: Database.Database): Db {
  * `secure_delete` zeroes what a delete or an update frees, so an erased visitor's data does not linger in free
  * space of the file. The file and its WAL and shared memory are the user's alone (mode 0600).
  */
-export function openDatabase(file: string, migrations = loadMigrations()): Db {
+export async function openDatabase(file: string, migrations = loadMigrations()): Promise<Db> {
   privateDatabase(file);
   const database = new Database(file);
   database.pragma('journal_mode = WAL');
@@ -77,7 +56,7 @@ export function openDatabase(file: string, migrations = loadMigrations()): Db {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   const db = sqliteDb(database);
-  migrate(db, migrations);
+  await migrate(db, migrations);
   return db;
 }
 
@@ -87,34 +66,37 @@ export const isPostgresUrl = (location: string): boolean => /^postgres(ql)?:\/\/
  * Opens (and migrates) a PostgreSQL database: `postgres://user:password@host:port/database`. Several hub processes
  * may start at once: an advisory lock lets one of them migrate while the others wait.
  */
-export function openPostgres(url: string, migrations = loadMigrations('postgres')): Db {
-  const db = new PostgresDb(
+export async function openPostgres(url: string, migrations = loadMigrations('postgres')): Promise<Db> {
+  const db = await PostgresDb.connect(
     url,
     [...loadMigrations('sqlite'), ...migrations].map((migration) => migration.sql),
   );
   try {
-    db.exec('SELECT pg_advisory_lock(7364021)');
-    try {
-      migrate(db, migrations);
-    } finally {
-      db.exec('SELECT pg_advisory_unlock(7364021)');
-    }
+    // On one session of the pool: an advisory lock belongs to the connection that took it.
+    await db.onOneConnection(async () => {
+      await db.exec('SELECT pg_advisory_lock(7364021)');
+      try {
+        await migrate(db, migrations);
+      } finally {
+        await db.exec('SELECT pg_advisory_unlock(7364021)');
+      }
+    });
   } catch (error) {
-    db.close();
+    await db.close();
     throw error;
   }
   return db;
 }
 
-export function migrate(db: Db, migrations: Migration[]): void {
+export async function migrate(db: Db, migrations: Migration[]): Promise<void> {
   // SQLite's STRICT tables know INTEGER (8 bytes); PostgreSQL's INTEGER has 4, too few for milliseconds.
   const integer = db.sqlite ? 'INTEGER' : 'BIGINT';
-  db.exec(`CREATE TABLE IF NOT EXISTS __migrations__ (
+  await db.exec(`CREATE TABLE IF NOT EXISTS __migrations__ (
     version ${integer} PRIMARY KEY,
     name TEXT NOT NULL,
     appliedAt ${integer} NOT NULL
   )${db.sqlite ? ' STRICT' : ''}`);
-  const applied = db.prepare('SELECT version, name FROM __migrations__ ORDER BY version').all() as {
+  const applied = (await db.prepare('SELECT version, name FROM __migrations__ ORDER BY version').all()) as {
     version: number;
     name: string;
   }[];
@@ -129,9 +111,9 @@ export function migrate(db: Db, migrations: Migration[]): void {
   const record = db.prepare('INSERT INTO __migrations__ (version, name, appliedAt) VALUES (?, ?, ?)');
   for (const migration of migrations) {
     if (done.has(migration.version)) continue;
-    db.transaction(() => {
-      db.exec(migration.sql);
-      record.run(migration.version, migration.name, Date.now());
-    }).immediate();
+    await db.transaction(async () => {
+      await db.exec(migration.sql);
+      await record.run(migration.version, migration.name, Date.now());
+    });
   }
 }

@@ -1,22 +1,25 @@
-import { createRequire } from 'node:module';
-import type Libpq from 'libpq';
-import type { Db, RunResult, SqlStatement, Transaction } from './engine.ts';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type pg from 'pg';
+import type { Db, RunResult, SqlStatement } from './engine.ts';
+import { runInTurn } from './sqlite.ts';
 
 /*
- * The store on PostgreSQL, behind the same synchronous interface as better-sqlite3 (store/db.ts), over libpq's
- * synchronous calls. The service's handlers run a request's reads and writes as one uninterrupted step, with no
- * await between a read and the write it decides; kept on PostgreSQL, that model needs no change to any store
- * module, and a hub grows by processes rather than by interleaving requests inside one (docs/deployment.md).
+ * The store on PostgreSQL, behind the same asynchronous interface as SQLite's (store/sqlite.ts), over node-postgres
+ * with a pool of connections: a hub process serves many requests while their statements travel to a database on
+ * another machine. A transaction holds one connection of the pool for its whole call chain (AsyncLocalStorage);
+ * a statement outside any transaction takes whichever connection is free.
  *
  * Store SQL is written once, for both engines. What this module adapts, mechanically:
  * - placeholders: `?`, `:name` and `@name` become `$1`, `$2`…;
  * - identifiers: PostgreSQL folds unquoted names to lower case, so quoted ones ("end") are lowered too, and result
  *   columns are given back their camelCase names (the schema's and the statement's own spelling);
- * - values: 8-byte integers and numerics are numbers (times are milliseconds, well within 2^53), bytea is a Buffer;
+ * - values: 8-byte integers and numerics are numbers (times are milliseconds, well within 2^53), bytea is a Buffer,
+ *   other types their text, as SQLite gives them;
  * - `rowid`: the listed tables have one, the order of creation as SQLite's rowid is (migration 0017); like SQLite's,
  *   it is not one of the row's columns, so a result leaves out a column of that name (`rowid AS x` reads it);
- * - transactions are SERIALIZABLE, as SQLite's are, and one that loses a conflict to another process runs again
- *   (its work is a synchronous function of what it reads, so running it again is safe).
+ * - transactions are SERIALIZABLE, as SQLite's are, and one that loses a conflict to another runs its work again
+ *   (the work only reads and writes the store, so running it again is safe).
  */
 
 export class PostgresError extends Error {
@@ -31,9 +34,6 @@ export class PostgresError extends Error {
 
 const serializationFailure = new Set(['40001', '40P01']);
 const maxAttempts = 30;
-/** Conflicts lost before a transaction runs alone (see `#outermost`); the advisory lock's key. */
-const aloneAfter = 3;
-const turnLock = 7364022;
 
 /** The SQL as PostgreSQL reads it, and the order in which named or positional parameters fill `$n`. */
 interface Translated {
@@ -95,11 +95,11 @@ export function translateSql(sql: string): Translated {
   return { text, names, positional, spelled: spellings(sql) };
 }
 
-type Value = string | null;
+type Value = string | Buffer | null;
 
 function sqlValue(value: unknown): Value {
   if (value === null || value === undefined) return null;
-  if (Buffer.isBuffer(value)) return `\\x${value.toString('hex')}`;
+  if (Buffer.isBuffer(value)) return value;
   if (typeof value === 'boolean') return value ? '1' : '0';
   return String(value);
 }
@@ -107,15 +107,46 @@ function sqlValue(value: unknown): Value {
 /** Result type OIDs read as something other than text. */
 const numberTypes = new Set([20, 21, 23, 26, 700, 701, 1700]);
 const byteaType = 17;
+const boolType = 16;
+const readText = (text: string): string => text;
+const readBoolean = (text: string): boolean => text === 't';
+
+/** Per query rather than pg's global parsers, which other code in the process may rely on. */
+function storeTypes(driver: typeof pg): pg.CustomTypesConfig {
+  const readBytea = driver.types.getTypeParser(byteaType);
+  return {
+    getTypeParser: ((oid: number) => {
+      if (numberTypes.has(oid)) return Number;
+      if (oid === byteaType) return readBytea;
+      if (oid === boolType) return readBoolean;
+      return readText;
+    }) as pg.CustomTypesConfig['getTypeParser'],
+  };
+}
 /** SQLite's `SELECT *` never includes the rowid; PostgreSQL's includes the column that stands for it. */
 const hiddenRowid = 'rowid';
-const boolType = 16;
 
-function parseValue(text: string, type: number): unknown {
-  if (numberTypes.has(type)) return Number(text);
-  if (type === byteaType) return Buffer.from(text.slice(2), 'hex');
-  if (type === boolType) return text === 't';
-  return text;
+/** Server-side prepared statements are named by their text, the same on every connection of the process. */
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `p${statementNames.size + 1}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/** node-postgres's errors as the store's: the SQLSTATE, and connection failures as class 08. */
+function storeError(error: unknown): Error {
+  if (error instanceof PostgresError) return error;
+  // The server's errors (pg's DatabaseError) carry a severity and a SQLSTATE; a socket's error has neither.
+  const { severity, code } = (error ?? {}) as { severity?: unknown; code?: unknown };
+  if (typeof severity === 'string' && typeof code === 'string' && error instanceof Error) {
+    return new PostgresError(error.message, code);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new PostgresError(`cannot connect to PostgreSQL: ${message.trim()}`, '08006');
 }
 
 class PostgresStatement implements SqlStatement {
@@ -146,258 +177,238 @@ class PostgresStatement implements SqlStatement {
     return flat.map(sqlValue);
   }
 
-  #execute(parameters: unknown[]): Libpq {
-    return this.#db.execute(this.#sql, this.#values(parameters));
+  async all(...parameters: unknown[]): Promise<unknown[]> {
+    const plucked = this.#plucked;
+    const result = await this.#db.query(this.#sql, this.#values(parameters));
+    return this.#db.rowsOf(result, this.#sql.spelled, plucked);
   }
 
-  all(...parameters: unknown[]): unknown[] {
-    const pq = this.#execute(parameters);
-    const rows = this.#db.rowsOf(pq, this.#sql.spelled, this.#plucked);
-    pq.clear();
-    return rows;
+  async get(...parameters: unknown[]): Promise<unknown> {
+    return (await this.all(...parameters))[0];
   }
 
-  get(...parameters: unknown[]): unknown {
-    return this.all(...parameters)[0];
-  }
-
-  *iterate(...parameters: unknown[]): IterableIterator<unknown> {
-    yield* this.all(...parameters);
-  }
-
-  run(...parameters: unknown[]): RunResult {
-    const pq = this.#execute(parameters);
-    const changes = Number(pq.cmdTuples()) || 0;
-    pq.clear();
-    return { changes };
+  async run(...parameters: unknown[]): Promise<RunResult> {
+    const result = await this.#db.query(this.#sql, this.#values(parameters));
+    return { changes: result.rowCount ?? 0 };
   }
 }
 
-/** libpq's calls that its published types (1.8) do not list yet. */
-type Connection = Libpq & {
-  /** 0 idle, 1 active, 2 in a transaction, 3 in a failed transaction, 4 the connection is bad. */
-  transactionStatus(): number;
-};
-
-/**
- * libpq is loaded when a PostgreSQL database is opened, not before: a kiosk never needs it (nor its start-up time),
- * and it is an optional dependency, built only where PostgreSQL's client library is installed.
- */
-function connection(): Connection {
-  let Client: new () => Libpq;
-  try {
-    Client = createRequire(import.meta.url)('libpq') as new () => Libpq;
-  } catch {
-    throw new PostgresError(
-      'PostgreSQL support is not installed: install libpq-dev (Debian) and run npm rebuild libpq',
-      '08001',
-    );
-  }
-  return new Client() as Connection;
+/** A connection held by a call chain: a transaction's, or one taken for session-level work (`onOneConnection`). */
+interface Session {
+  client: pg.PoolClient;
+  /** Open savepoints (nested transactions); -1 outside a transaction. */
+  depth: number;
+  /** False once the chain gave the connection back: a timer its work left behind is outside it. */
+  active: boolean;
+  /** A statement lost a serialization conflict: the transaction is aborted and runs again. */
+  lostConflict: boolean;
+  /** What runs once the transaction commits (`afterCommit`). */
+  committed: (() => unknown)[];
 }
 
-const closing = new Set<Libpq>();
-
-/**
- * Closes a connection. libpq's module closes its socket watcher asynchronously, and a connection collected as
- * garbage before the event loop finishes that close aborts the process: each one is kept until the loop has turned.
- */
-export function finishConnection(pq: Libpq): void {
-  pq.finish();
-  closing.add(pq);
-  setTimeout(() => closing.delete(pq), 0).unref();
-}
-
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
+/** How many connections a hub process opens at most (PORTARIA_PG_POOL); PostgreSQL's default limit is 100. */
+const defaultPoolSize = 10;
 
 export class PostgresDb implements Db {
   readonly engine = 'postgres';
-  #pq = connection();
-  readonly #url: string;
+  readonly #pool: pg.Pool;
+  readonly #types: pg.CustomTypesConfig;
   /** The schema's camelCase column names by their lower-case form. */
   readonly #schemaNames: Map<string, string>;
-  /** Server-side prepared statements of this connection, by SQL text. */
-  #preparedNames = new Map<string, string>();
-  #depth = 0;
-  #failedSerialization = false;
+  readonly #session = new AsyncLocalStorage<Session>();
+  /**
+   * Set by `withoutReferenceChecks` for the next outermost transaction of its chain, and taken by it: what that
+   * transaction's work starts (a worker it wakes) inherits the chain, not the exemption.
+   */
+  readonly #uncheckedReferences = new AsyncLocalStorage<{ untaken: boolean }>();
+  #open = true;
 
-  constructor(url: string, schemaSql: readonly string[]) {
-    this.#url = url;
+  /**
+   * Opens a pool on `url` and checks that the database answers. The driver is loaded here, not before: a kiosk
+   * never needs it, nor its start-up time.
+   */
+  static async connect(url: string, schemaSql: readonly string[]): Promise<PostgresDb> {
+    const { default: driver } = await import('pg');
+    const db = new PostgresDb(driver, url, schemaSql);
+    try {
+      await db.exec('SELECT 1');
+    } catch (error) {
+      await db.close();
+      const failure = storeError(error) as PostgresError;
+      throw failure.code.startsWith('08') ? new PostgresError(failure.message, '08001') : failure;
+    }
+    return db;
+  }
+
+  private constructor(driver: typeof pg, url: string, schemaSql: readonly string[]) {
+    this.#types = storeTypes(driver);
     this.#schemaNames = new Map();
     for (const sql of schemaSql) spellings(sql, this.#schemaNames);
-    this.#connect();
+    const max = Number(process.env.PORTARIA_PG_POOL) || defaultPoolSize;
+    this.#pool = new driver.Pool({ connectionString: url, max, options: '-c client_min_messages=warning' });
+    // An idle connection the server closed (a restart, a fail-over) is dropped by the pool, which opens another
+    // when one is needed; the error itself needs no one.
+    this.#pool.on('error', () => {});
   }
 
-  #connect(): void {
+  get open(): boolean {
+    return this.#open;
+  }
+
+  async query(sql: Translated, values: Value[]): Promise<pg.QueryArrayResult> {
+    const config: pg.QueryArrayConfig = {
+      name: statementName(sql.text),
+      text: sql.text,
+      values,
+      rowMode: 'array',
+      types: this.#types,
+    };
+    const session = this.#session.getStore();
     try {
-      this.#pq.connectSync(this.#url);
+      return session?.active ? await session.client.query(config) : await this.#pool.query(config);
     } catch (error) {
-      throw new PostgresError(`cannot connect to PostgreSQL: ${(error as Error).message.trim()}`, '08001');
-    }
-    this.#preparedNames = new Map();
-    this.#checked(() => this.#pq.exec("SET client_min_messages = 'warning'")).clear();
-  }
-
-  /** Runs a libpq call and answers the connection holding its result, or throws the error it reported. */
-  #checked(call: () => void): Libpq {
-    call();
-    const pq = this.#pq;
-    const status = pq.resultStatus();
-    if (status === 'PGRES_COMMAND_OK' || status === 'PGRES_TUPLES_OK' || status === 'PGRES_EMPTY_QUERY') return pq;
-    const fields = pq.resultErrorFields() as { sqlState?: string; messagePrimary?: string };
-    const code = fields.sqlState ?? (pq.errorMessage() ? '08006' : 'XX000');
-    const message = (fields.messagePrimary ?? pq.errorMessage()).trim();
-    pq.clear();
-    if (serializationFailure.has(code) && this.#depth > 0) this.#failedSerialization = true;
-    throw new PostgresError(message, code);
-  }
-
-  /** A broken connection is opened again before a statement outside a transaction (a failed-over server). */
-  #ensureConnected(): void {
-    if (this.#depth === 0 && this.#pq.transactionStatus() === 4) {
-      finishConnection(this.#pq);
-      this.#pq = connection();
-      this.#connect();
+      const failure = storeError(error) as PostgresError;
+      if (session?.active && serializationFailure.has(failure.code)) session.lostConflict = true;
+      throw failure;
     }
   }
 
-  execute(sql: Translated, values: Value[]): Libpq {
-    this.#ensureConnected();
-    const name = this.#preparedNames.get(sql.text) ?? this.#prepare(sql, values);
-    return this.#checked(() => this.#pq.execPrepared(name, values as string[]));
-  }
-
-  #prepare(sql: Translated, values: Value[]): string {
-    const name = `s${this.#preparedNames.size + 1}`;
-    this.#checked(() => this.#pq.prepare(name, sql.text, values.length)).clear();
-    this.#preparedNames.set(sql.text, name);
-    return name;
-  }
-
-  rowsOf(pq: Libpq, spelled: Map<string, string>, plucked: boolean): unknown[] {
-    const fieldCount = pq.nfields();
-    const keys: string[] = [];
-    const types: number[] = [];
-    for (let f = 0; f < fieldCount; f++) {
-      const name = pq.fname(f);
-      keys.push(name === hiddenRowid ? '' : (spelled.get(name) ?? this.#schemaNames.get(name) ?? name));
-      types.push(pq.ftype(f));
-    }
-    const rows: unknown[] = [];
-    const count = pq.ntuples();
-    for (let r = 0; r < count; r++) {
-      if (plucked) {
-        rows.push(pq.getisnull(r, 0) ? null : parseValue(pq.getvalue(r, 0), types[0] as number));
-        continue;
-      }
+  rowsOf(result: pg.QueryArrayResult, spelled: Map<string, string>, plucked: boolean): unknown[] {
+    if (plucked) return result.rows.map((row) => row[0] ?? null);
+    const keys = result.fields.map(({ name }) =>
+      name === hiddenRowid ? '' : (spelled.get(name) ?? this.#schemaNames.get(name) ?? name),
+    );
+    return result.rows.map((values) => {
       const row: Record<string, unknown> = {};
-      for (let f = 0; f < fieldCount; f++) {
-        if (keys[f] === '') continue;
-        row[keys[f] as string] = pq.getisnull(r, f) ? null : parseValue(pq.getvalue(r, f), types[f] as number);
+      for (let f = 0; f < keys.length; f++) {
+        if (keys[f] !== '') row[keys[f] as string] = values[f] ?? null;
       }
-      rows.push(row);
-    }
-    return rows;
+      return row;
+    });
   }
 
   prepare(sql: string): SqlStatement {
     return new PostgresStatement(this, translateSql(sql));
   }
 
-  exec(sql: string): void {
-    this.#ensureConnected();
-    this.#checked(() => this.#pq.exec(sql)).clear();
-  }
-
-  transaction<A extends unknown[], R>(work: (...args: A) => R): Transaction<A, R> {
-    const run = (...args: A): R => (this.#depth > 0 ? this.#nested(work, args) : this.#outermost(work, args));
-    return Object.assign(run, { immediate: run, deferred: run, exclusive: run });
-  }
-
-  #nested<A extends unknown[], R>(work: (...args: A) => R, args: A): R {
-    const savepoint = `s${this.#depth}`;
-    this.exec(`SAVEPOINT ${savepoint}`);
-    this.#depth += 1;
+  /** Runs SQL as it is written (several statements, no parameters): migrations and session settings. */
+  async exec(sql: string): Promise<void> {
+    const session = this.#session.getStore();
     try {
-      const result = work(...args);
-      this.#depth -= 1;
-      this.exec(`RELEASE SAVEPOINT ${savepoint}`);
-      return result;
+      if (session?.active) await session.client.query(sql);
+      else await this.#pool.query(sql);
     } catch (error) {
-      this.#depth -= 1;
-      if (!this.#failedSerialization) this.exec(`ROLLBACK TO SAVEPOINT ${savepoint}`);
-      throw error;
+      throw storeError(error);
     }
   }
 
-  /**
-   * The outermost transaction. Transactions run side by side, each holding the shared side of one advisory lock;
-   * one that has lost conflicts again and again (a hot row: every push moves the hub's clock) runs again alone,
-   * holding the lock exclusively: PostgreSQL queues new shared requests behind it, so it cannot starve.
-   */
-  #outermost<A extends unknown[], R>(work: (...args: A) => R, args: A): R {
+  /** Runs `work` with one connection of the pool for all its statements (an advisory lock is a connection's). */
+  async onOneConnection<T>(work: () => Promise<T>): Promise<T> {
+    const client = await this.#connection();
+    const session: Session = { client, depth: -1, active: true, lostConflict: false, committed: [] };
+    try {
+      return await this.#session.run(session, work);
+    } finally {
+      session.active = false;
+      client.release();
+    }
+  }
+
+  async #connection(): Promise<pg.PoolClient> {
+    try {
+      return await this.#pool.connect();
+    } catch (error) {
+      throw storeError(error);
+    }
+  }
+
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    const outer = this.#session.getStore();
+    if (outer?.active && outer.depth >= 0) return await this.#savepoint(outer, work);
+    const exemption = this.#uncheckedReferences.getStore();
+    const unchecked = exemption?.untaken === true;
+    if (exemption) exemption.untaken = false;
     for (let attempt = 1; ; attempt++) {
-      const alone = attempt > aloneAfter;
-      this.exec(alone ? `SELECT pg_advisory_lock(${turnLock})` : `SELECT pg_advisory_lock_shared(${turnLock})`);
+      // Another transaction won the last conflict: wait a moment (growing, jittered) and run the work again.
+      if (attempt > 1) await sleep(Math.min(50, attempt * 2) * Math.random());
+      const client = outer?.active ? outer.client : await this.#connection();
+      const session: Session = { client, depth: 0, active: true, lostConflict: false, committed: [] };
+      let broken: Error | undefined;
+      let result: T;
       try {
-        return this.#attempt(work, args);
+        result = await this.#session.run(session, () => this.#attempt(session, unchecked, work));
       } catch (error) {
+        broken = await this.#rollback(client);
         const conflict =
-          this.#failedSerialization || (error instanceof PostgresError && serializationFailure.has(error.code));
+          session.lostConflict || (error instanceof PostgresError && serializationFailure.has(error.code));
         if (!conflict || attempt === maxAttempts) throw error;
+        continue;
       } finally {
-        if (this.#pq.transactionStatus() !== 4) {
-          this.exec(alone ? `SELECT pg_advisory_unlock(${turnLock})` : `SELECT pg_advisory_unlock_shared(${turnLock})`);
-        }
+        session.active = false;
+        if (!outer?.active) client.release(broken);
       }
-      // Another process won the conflict: wait a moment (growing, jittered) and run the work again.
-      Atomics.wait(sleeper, 0, 0, Math.min(50, attempt * 2) * Math.random());
+      await this.#session.exit(() => runInTurn(session.committed));
+      return result;
     }
   }
 
-  #attempt<A extends unknown[], R>(work: (...args: A) => R, args: A): R {
-    this.exec('BEGIN ISOLATION LEVEL SERIALIZABLE');
-    if (this.#deferReferences) this.exec('SET CONSTRAINTS ALL DEFERRED');
-    this.#depth = 1;
-    this.#failedSerialization = false;
+  async #attempt<T>(session: Session, unchecked: boolean, work: () => Promise<T>): Promise<T> {
+    await this.exec('BEGIN ISOLATION LEVEL SERIALIZABLE');
+    if (unchecked) await this.exec('SET CONSTRAINTS ALL DEFERRED');
+    const result = await work();
+    // A statement that failed inside the work, its error caught there (not in a nested transaction, which rolls
+    // back to its savepoint), leaves the transaction aborted, and COMMIT then rolls back without an error.
+    const ended = await session.client.query('COMMIT').catch((error: unknown) => {
+      throw storeError(error);
+    });
+    if (ended.command !== 'COMMIT') {
+      if (session.lostConflict) throw new PostgresError('the transaction lost a conflict', '40001');
+      throw new PostgresError('a statement failed inside the transaction, its error caught: rolled back', '25P02');
+    }
+    return result;
+  }
+
+  /** Ends a failed transaction; answers the error when the connection itself is broken (the pool drops it). */
+  async #rollback(client: pg.PoolClient): Promise<Error | undefined> {
     try {
-      const result = work(...args);
-      // A statement that failed inside the work, its error caught there (not in a nested transaction, which rolls
-      // back to its savepoint), leaves the transaction aborted, and COMMIT then rolls back without an error.
-      const ended = this.#checked(() => this.#pq.exec('COMMIT'));
-      const status = ended.cmdStatus();
-      ended.clear();
-      if (status !== 'COMMIT') {
-        // Lost to a conflict: run again. Otherwise a caught error left the work half done: never silently.
-        if (this.#failedSerialization) throw new PostgresError('the transaction lost a conflict', '40001');
-        throw new PostgresError('a statement failed inside the transaction, its error caught: rolled back', '25P02');
-      }
+      await client.query('ROLLBACK');
+      return undefined;
+    } catch (error) {
+      return storeError(error);
+    }
+  }
+
+  async afterCommit(callback: () => unknown): Promise<void> {
+    const session = this.#session.getStore();
+    if (session?.active && session.depth >= 0) session.committed.push(callback);
+    else await callback();
+  }
+
+  async #savepoint<T>(session: Session, work: () => Promise<T>): Promise<T> {
+    session.depth += 1;
+    const savepoint = `s${session.depth}`;
+    const registered = session.committed.length;
+    await this.exec(`SAVEPOINT ${savepoint}`);
+    try {
+      const result = await work();
+      await this.exec(`RELEASE SAVEPOINT ${savepoint}`);
       return result;
     } catch (error) {
-      if (this.#pq.transactionStatus() !== 4) this.exec('ROLLBACK');
+      if (!session.lostConflict) await this.exec(`ROLLBACK TO SAVEPOINT ${savepoint}`);
+      session.committed.length = registered;
       throw error;
     } finally {
-      this.#depth = 0;
+      session.depth -= 1;
     }
   }
 
-  #open = true;
-  get open(): boolean {
-    return this.#open;
+  withoutReferenceChecks<T>(work: () => Promise<T>): Promise<T> {
+    return this.#uncheckedReferences.run({ untaken: true }, work);
   }
 
-  #deferReferences = false;
-  withoutReferenceChecks<T>(work: () => T): T {
-    this.#deferReferences = true;
-    try {
-      return work();
-    } finally {
-      this.#deferReferences = false;
-    }
-  }
-
-  close(): void {
+  async close(): Promise<void> {
+    if (!this.#open) return;
     this.#open = false;
-    finishConnection(this.#pq);
+    await this.#pool.end();
   }
 }

@@ -81,29 +81,29 @@ export function prepared(db: Db, sql: string): SqlStatement {
 /** A column name as SQL: quoted, since API field names include keywords (a meeting's `end`). */
 const column = (name: string): string => `"${name}"`;
 
-export function insertRow(db: Db, table: string, row: Row): void {
+export async function insertRow(db: Db, table: string, row: Row): Promise<void> {
   const columns = Object.keys(row);
-  prepared(
+  await prepared(
     db,
     `INSERT INTO ${table} (${columns.map(column).join(', ')}) VALUES (${columns.map((c) => `:${c}`).join(', ')})`,
   ).run(row);
 }
 
 /** One live row of a company's table by id; another company's row is as absent as a deleted one. */
-export function findLiveRow<T>(db: Db, table: string, companyId: string, id: string): T | undefined {
-  return prepared(db, `SELECT * FROM ${table} WHERE id = ? AND companyId = ? AND deletedAt IS NULL`).get(
+export async function findLiveRow<T>(db: Db, table: string, companyId: string, id: string): Promise<T | undefined> {
+  return (await prepared(db, `SELECT * FROM ${table} WHERE id = ? AND companyId = ? AND deletedAt IS NULL`).get(
     id,
     companyId,
-  ) as T | undefined;
+  )) as T | undefined;
 }
 
 /** Updates the given columns of one live row of the caller's company; returns whether a row changed. */
-export function updateRow(db: Db, table: string, companyId: string, id: string, row: Row): boolean {
+export async function updateRow(db: Db, table: string, companyId: string, id: string, row: Row): Promise<boolean> {
   const columns = Object.keys(row);
   if (columns.length === 0) return true;
   const sql = `UPDATE ${table} SET ${columns.map((c) => `${column(c)} = :${c}`).join(', ')}
     WHERE id = :__id AND companyId = :__companyId AND deletedAt IS NULL`;
-  return prepared(db, sql).run({ ...row, __id: id, __companyId: companyId }).changes === 1;
+  return (await prepared(db, sql).run({ ...row, __id: id, __companyId: companyId })).changes === 1;
 }
 
 /** The SQL of one page of a company's live rows (its parameters: `listParameters`). */
@@ -121,15 +121,21 @@ export const listParameters = (companyId: string, query: ListQuery) => ({
 });
 
 /** One page of a company's live rows, filtered and ordered as the list query says. */
-export function listRows<T>(db: Db, table: string, companyId: string, query: ListQuery): T[] {
-  return prepared(db, listSql(table, query)).all(listParameters(companyId, query)) as T[];
+export async function listRows<T>(db: Db, table: string, companyId: string, query: ListQuery): Promise<T[]> {
+  return (await prepared(db, listSql(table, query)).all(listParameters(companyId, query))) as T[];
 }
 
 /**
  * A company's rows of one table by id, deleted ones included (an object still names what it referred to), for a
  * whole page of objects at once; in chunks, since SQLite limits the parameters of one statement.
  */
-export function rowsByIds<T>(db: Db, table: string, columns: string, companyId: string, ids: Iterable<unknown>): T[] {
+export async function rowsByIds<T>(
+  db: Db,
+  table: string,
+  columns: string,
+  companyId: string,
+  ids: Iterable<unknown>,
+): Promise<T[]> {
   const unique = [...new Set([...ids].filter((id): id is string => typeof id === 'string'))];
   const rows: T[] = [];
   for (let start = 0; start < unique.length; start += 500) {
@@ -139,7 +145,7 @@ export function rowsByIds<T>(db: Db, table: string, columns: string, companyId: 
     // no unary + on text, and its planner needs no such hint.
     const company = db.sqlite ? '+companyId' : 'companyId';
     const sql = `SELECT ${columns} FROM ${table} WHERE ${company} = ? AND id IN (${chunk.map(() => '?').join(', ')})`;
-    rows.push(...(prepared(db, sql).all(companyId, ...chunk) as T[]));
+    rows.push(...((await prepared(db, sql).all(companyId, ...chunk)) as T[]));
   }
   return rows;
 }

@@ -37,11 +37,11 @@ export const keptTombstones = 10_000;
  * Readies a database for sync: the change feed's triggers, this service's sync identity, old tombstones pruned, and
  * on a kiosk the service's time set by its hub's as last measured (a kiosk restarted offline keeps the hub's time).
  */
-export function prepareSync(ctx: Pick<Context, 'db' | 'random' | 'clock'>): void {
-  installChangeFeed(ctx.db);
-  ensureSyncState(ctx);
-  pruneTombstones(ctx, keptTombstones);
-  const { upstreamUrl, clockSkewMs } = syncState(ctx);
+export async function prepareSync(ctx: Pick<Context, 'db' | 'random' | 'clock'>): Promise<void> {
+  await installChangeFeed(ctx.db);
+  await ensureSyncState(ctx);
+  await pruneTombstones(ctx, keptTombstones);
+  const { upstreamUrl, clockSkewMs } = await syncState(ctx);
   if (upstreamUrl !== null && clockSkewMs !== null) hubTimeOf(ctx.clock)?.adopt(clockSkewMs);
 }
 
@@ -96,7 +96,7 @@ async function hubRequest<T>(
   let status: number;
   let text: string;
   try {
-    const response = await sendRequest(destinationPolicy(ctx), {
+    const response = await sendRequest(await destinationPolicy(ctx), {
       url: `${upstream.url}/v1${path}`,
       method: options.body === undefined ? 'GET' : 'POST',
       headers: {
@@ -136,9 +136,9 @@ async function hubRequest<T>(
  * matters in memory: the outbox, the cursor and the outcome live in SQLite, so a kill loses no work. One log
  * line per change between online and offline, none per retry.
  */
-export function startSyncAgent(ctx: Context): SyncAgent {
+export async function startSyncAgent(ctx: Context): Promise<SyncAgent> {
   const controller = new AbortController();
-  let state: AgentState = upstreamOf(ctx) ? 'connecting' : 'hub';
+  let state: AgentState = (await upstreamOf(ctx)) ? 'connecting' : 'hub';
   let attempt = 0;
   let lastAttemptAt: number | null = null;
   let nextAttemptAt: number | null = null;
@@ -147,14 +147,14 @@ export function startSyncAgent(ctx: Context): SyncAgent {
   let followUp: Promise<void> | undefined;
   let stopped = false;
   let clockOff = false;
-  let lastSuccessAt = syncState(ctx).lastSuccessAt;
+  let lastSuccessAt = (await syncState(ctx)).lastSuccessAt;
   let savedSuccessAt = lastSuccessAt;
   // The offset to the hub is measured with the device's own clock, not with the time it corrects.
   const hubTime = hubTimeOf(ctx.clock);
   const device = hubTime?.device ?? ctx.clock;
 
-  const current = (upstream: Upstream) => {
-    const now = upstreamOf(ctx);
+  const current = async (upstream: Upstream) => {
+    const now = await upstreamOf(ctx);
     return now !== undefined && now.url === upstream.url && now.apiKey === upstream.apiKey;
   };
 
@@ -163,9 +163,9 @@ export function startSyncAgent(ctx: Context): SyncAgent {
     let rotated = false;
     let recovered = false;
     for (;;) {
-      const { companyId, clientId, confirmedMutationId } = syncState(ctx);
+      const { companyId, clientId, confirmedMutationId } = await syncState(ctx);
       if (!companyId || stopped) return;
-      const batch = pendingBatch(ctx, companyId, batchLimits);
+      const batch = await pendingBatch(ctx, companyId, batchLimits);
       const first = batch[0];
       if (!first) return;
       let answer: z.output<typeof pushAnswer>;
@@ -175,11 +175,11 @@ export function startSyncAgent(ctx: Context): SyncAgent {
           signal: controller.signal,
         });
       } catch (error) {
-        const refusal = error instanceof UpstreamError ? pushRefusal(syncState(ctx), error) : undefined;
+        const refusal = error instanceof UpstreamError ? pushRefusal(await syncState(ctx), error) : undefined;
         if (refusal === 'renumbered' && !rotated) {
           // This kiosk was restored from a backup: go on as a new client (see applyPush).
           rotated = true;
-          updateSyncState(ctx, { clientId: hexId(ctx.random, 16), confirmedMutationId: 0 });
+          await updateSyncState(ctx, { clientId: hexId(ctx.random, 16), confirmedMutationId: 0 });
           ctx.log.warn(
             { upstream: upstream.url },
             'sync: mutation ids out of step with the hub (a database restored from a backup); new client id',
@@ -189,17 +189,18 @@ export function startSyncAgent(ctx: Context): SyncAgent {
         if (refusal !== undefined && refusal !== 'renumbered' && !recovered) {
           // The hub lost what it had confirmed: everything this kiosk holds goes again, check-ins first.
           recovered = true;
-          inTransaction(ctx, () => resendVisits(ctx, companyId, refusal));
+          await inTransaction(ctx, async () => await resendVisits(ctx, companyId, refusal));
           continue;
         }
         throw error;
       }
       if (answer.lastMutationId < first.id) throw new UpstreamError('hub confirmed none of the batch');
       const rejected = answer.results.filter((r) => r.result === 'rejected');
-      inTransaction(ctx, () => {
-        acknowledge(ctx, companyId, answer.lastMutationId);
-        receiveRemoteHlc(ctx, answer.hlc);
-        if (rejected.length > 0) updateSyncState(ctx, { rejected: syncState(ctx).rejected + rejected.length });
+      await inTransaction(ctx, async () => {
+        await acknowledge(ctx, companyId, answer.lastMutationId);
+        await receiveRemoteHlc(ctx, answer.hlc);
+        if (rejected.length > 0)
+          await updateSyncState(ctx, { rejected: (await syncState(ctx)).rejected + rejected.length });
       });
       for (const r of rejected) ctx.log.warn({ mutationId: r.id, type: r.type }, 'sync: the hub rejected a mutation');
     }
@@ -207,7 +208,7 @@ export function startSyncAgent(ctx: Context): SyncAgent {
 
   async function pull(upstream: Upstream): Promise<void> {
     for (;;) {
-      const { cursor, clientId } = syncState(ctx);
+      const { cursor, clientId } = await syncState(ctx);
       const query = new URLSearchParams({
         limit: String(changesPaging.defaultLimit),
         clientId,
@@ -218,22 +219,22 @@ export function startSyncAgent(ctx: Context): SyncAgent {
         signal: controller.signal,
       });
       // Settings changed while the page travelled: it belongs to the old upstream.
-      if (stopped || !current(upstream)) return;
-      if (!mayFollowCompany(ctx, page.companyId)) {
+      if (stopped || !(await current(upstream))) return;
+      if (!(await mayFollowCompany(ctx, page.companyId))) {
         throw new UpstreamError(`hub names company ${page.companyId}, not the company this kiosk is enrolled for`);
       }
       const clockSkewMs = page.now - Math.round((sentAt + device.now()) / 2);
-      const startOver = applyPulledPage(ctx, page);
-      observeClock(clockSkewMs);
+      const startOver = await applyPulledPage(ctx, page);
+      await observeClock(clockSkewMs);
       if (!page.hasMore && !startOver) return;
     }
   }
 
   /** Keeps the service on the hub's time; saves the offset for the status when it moved past noise. */
-  function observeClock(clockSkewMs: number): void {
+  async function observeClock(clockSkewMs: number): Promise<void> {
     hubTime?.adopt(clockSkewMs);
-    const saved = syncState(ctx).clockSkewMs;
-    if (saved === null || Math.abs(clockSkewMs - saved) > offsetNoiseMs) updateSyncState(ctx, { clockSkewMs });
+    const saved = (await syncState(ctx)).clockSkewMs;
+    if (saved === null || Math.abs(clockSkewMs - saved) > offsetNoiseMs) await updateSyncState(ctx, { clockSkewMs });
     if (clockOff !== clockIsOff(clockSkewMs)) {
       clockOff = !clockOff;
       if (clockOff) ctx.log.warn({ clockSkewMs }, "sync: this clock is off from the hub's; the hub's time is used");
@@ -249,7 +250,7 @@ export function startSyncAgent(ctx: Context): SyncAgent {
     timer.unref();
   }
 
-  function settle(upstream: Upstream, error: unknown): void {
+  async function settle(upstream: Upstream, error: unknown): Promise<void> {
     const now = ctx.clock.now();
     if (error === undefined) {
       attempt = 0;
@@ -258,17 +259,17 @@ export function startSyncAgent(ctx: Context): SyncAgent {
       // sparing kiosks that run on flash storage a write per poll.
       if (state !== 'online' || savedSuccessAt === null || now - savedSuccessAt >= 60_000) {
         // The error is history once the hub answers again.
-        updateSyncState(ctx, { lastSuccessAt: now, lastError: null, lastErrorAt: null });
+        await updateSyncState(ctx, { lastSuccessAt: now, lastError: null, lastErrorAt: null });
         savedSuccessAt = now;
       }
-      if (state !== 'online') ctx.log.info({ upstream: upstream.url, ...pendingSummary(ctx) }, 'sync online');
+      if (state !== 'online') ctx.log.info({ upstream: upstream.url, ...(await pendingSummary(ctx)) }, 'sync online');
       state = 'online';
       schedule(pollMs);
       return;
     }
     const expected = error instanceof UpstreamError;
     const message = expected ? error.message : `sync failed: ${String(error)}`;
-    updateSyncState(ctx, { lastError: message, lastErrorAt: now });
+    await updateSyncState(ctx, { lastError: message, lastErrorAt: now });
     if (state !== 'offline') {
       ctx.log.warn({ upstream: upstream.url, error: message, ...(expected ? {} : { err: error }) }, 'sync offline');
     }
@@ -277,7 +278,7 @@ export function startSyncAgent(ctx: Context): SyncAgent {
   }
 
   async function attemptSync(): Promise<void> {
-    const upstream = upstreamOf(ctx);
+    const upstream = await upstreamOf(ctx);
     if (!upstream) {
       state = 'hub';
       nextAttemptAt = null;
@@ -293,7 +294,7 @@ export function startSyncAgent(ctx: Context): SyncAgent {
     } catch (error) {
       failure = error;
     }
-    if (!stopped) settle(upstream, failure);
+    if (!stopped) await settle(upstream, failure);
   }
 
   function run(): Promise<void> {

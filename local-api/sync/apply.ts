@@ -17,7 +17,7 @@ export interface PulledPage extends ChangesPage {
 }
 
 /** The columns of the tables here, read once a page: a hub newer than its kiosk may send columns it lacks. */
-function columnsReader(db: Db): (table: string) => Set<string> {
+function columnsReader(db: Db): (table: string) => Promise<Set<string>> {
   const known = new Map<string, Set<string>>();
   // PostgreSQL folds column names to lower case: there the set holds them, and the feed's names are compared so.
   const read = db
@@ -28,10 +28,10 @@ function columnsReader(db: Db): (table: string) => Set<string> {
            WHERE table_schema = current_schema() AND table_name = ?`,
     )
     .pluck();
-  return (table) => {
+  return async (table) => {
     let columns = known.get(table);
     if (!columns) {
-      columns = new Set(read.all(table) as string[]);
+      columns = new Set((await read.all(table)) as string[]);
       known.set(table, columns);
     }
     return columns;
@@ -43,18 +43,18 @@ function columnsReader(db: Db): (table: string) => Set<string> {
  * it is created here with the hub's id (its details follow in the feed), and a device not yet enrolled is enrolled
  * to it. The hub key opens nothing here (docs/sync.md): the kiosk's local clients use keys made on the kiosk.
  */
-function adoptCompany(ctx: Context, companyId: string): void {
+async function adoptCompany(ctx: Context, companyId: string): Promise<void> {
   const now = ctx.clock.now();
-  prepared(
+  await prepared(
     ctx.db,
     `INSERT INTO companies (id, createdAt, updatedAt, name, trialUntil) VALUES (?, ?, ?, '', ?)
      ON CONFLICT (id) DO NOTHING`,
   ).run(companyId, now, now, now);
-  if (!deviceEnrolment(ctx)) enrolDevice(ctx, companyId);
+  if (!(await deviceEnrolment(ctx))) await enrolDevice(ctx, companyId);
 }
 
 /** Writes the hub's row as it is (columns this kiosk lacks left out, secrets sealed with this device's key). */
-function writeRow(ctx: Context, spec: FeedTable, row: FeedRow, known: Set<string>): void {
+async function writeRow(ctx: Context, spec: FeedTable, row: FeedRow, known: Set<string>): Promise<void> {
   const values: FeedRow = {};
   for (const [column, value] of Object.entries(row)) {
     if (!known.has(ctx.db.sqlite ? column : column.toLowerCase())) continue;
@@ -68,33 +68,39 @@ function writeRow(ctx: Context, spec: FeedTable, row: FeedRow, known: Set<string
   const sql = ctx.db.sqlite
     ? `INSERT OR REPLACE ${insert}`
     : `INSERT ${insert} ON CONFLICT (${spec.key}) DO UPDATE SET ${columns.map((c) => `${c} = excluded.${c}`).join(', ')}`;
-  prepared(ctx.db, sql).run(values);
+  await prepared(ctx.db, sql).run(values);
 }
 
-function applyChange(
+async function applyChange(
   ctx: Context,
-  page: { companyId: string; resyncing: boolean; columns: (table: string) => Set<string> },
+  page: { companyId: string; resyncing: boolean; columns: (table: string) => Promise<Set<string>> },
   change: Change,
-): void {
+): Promise<void> {
   const spec = feedTableNamed(change.table);
   if (!spec) return;
   if (change.row && change.row[spec.company] !== page.companyId) return;
   if (page.resyncing) {
-    prepared(ctx.db, 'INSERT INTO sync_resync_seen (tableName, rowKey) VALUES (?, ?) ON CONFLICT DO NOTHING').run(
+    await prepared(ctx.db, 'INSERT INTO sync_resync_seen (tableName, rowKey) VALUES (?, ?) ON CONFLICT DO NOTHING').run(
       spec.table,
       change.key,
     );
   }
   // The kiosk's own change is newer than the hub's copy until the hub has it; the hub re-sends the row after.
-  if (hasPendingMutation(ctx, spec.table, change.key)) return;
+  if (await hasPendingMutation(ctx, spec.table, change.key)) return;
   if (!change.row) {
-    if (!spec.witnessed) prepared(ctx.db, `DELETE FROM ${spec.table} WHERE ${spec.key} = ?`).run(change.key);
+    if (!spec.witnessed) await prepared(ctx.db, `DELETE FROM ${spec.table} WHERE ${spec.key} = ?`).run(change.key);
     return;
   }
   // A row that arrives deleted and was never here (an old visit anonymised at the hub) need not be kept.
-  const known = prepared(ctx.db, `SELECT 1 FROM ${spec.table} WHERE ${spec.key} = ?`).get(change.key) !== undefined;
+  const known =
+    (await prepared(ctx.db, `SELECT 1 FROM ${spec.table} WHERE ${spec.key} = ?`).get(change.key)) !== undefined;
   if (typeof change.row.deletedAt === 'number' && !known) return;
-  writeRow(ctx, spec, receivePulledRow(ctx, spec.table, page.companyId, change.row), page.columns(spec.table));
+  await writeRow(
+    ctx,
+    spec,
+    await receivePulledRow(ctx, spec.table, page.companyId, change.row),
+    await page.columns(spec.table),
+  );
 }
 
 /**
@@ -102,16 +108,16 @@ function applyChange(
  * the hub sends only in part, and witnessed rows (visits), are left alone: a row missing from them may be one the
  * hub keeps but does not send, or one it lost (restored from a backup) that only this kiosk still has.
  */
-function sweep(ctx: Context, companyId: string): void {
+async function sweep(ctx: Context, companyId: string): Promise<void> {
   for (const spec of feedTables.filter((t) => t.keep === undefined && !t.witnessed)) {
-    prepared(
+    await prepared(
       ctx.db,
       `DELETE FROM ${spec.table} WHERE ${spec.company} = :companyId
        AND CAST(${spec.key} AS TEXT) NOT IN (SELECT rowKey FROM sync_resync_seen WHERE tableName = :table)
        AND CAST(${spec.key} AS TEXT) NOT IN (SELECT rowKey FROM sync_outbox_rows WHERE tableName = :table)`,
     ).run({ companyId, table: spec.table });
   }
-  prepared(ctx.db, 'DELETE FROM sync_resync_seen').run();
+  await prepared(ctx.db, 'DELETE FROM sync_resync_seen').run();
 }
 
 /**
@@ -124,8 +130,8 @@ function sweep(ctx: Context, companyId: string): void {
  * page cannot overwrite them with the hub's older copies. Answers true when the pull must start over from the top
  * (the hub lost this kiosk's pushes without its feed starting over): the kiosk then mirrors the restored hub whole.
  */
-export function applyPulledPage(ctx: Context, page: PulledPage): boolean {
-  const before = syncState(ctx);
+export async function applyPulledPage(ctx: Context, page: PulledPage): Promise<boolean> {
+  const before = await syncState(ctx);
   const loss = hubLoss(before, page);
   const idle =
     loss === undefined &&
@@ -136,29 +142,31 @@ export function applyPulledPage(ctx: Context, page: PulledPage): boolean {
     page.companyId === before.companyId;
   // Nothing new (the usual answer to a poll): no write, sparing kiosks that run on flash storage.
   if (idle) return false;
-  const startOver = ctx.db.withoutReferenceChecks(() =>
-    inTransaction(ctx, () => {
-      if (loss) resendVisits(ctx, page.companyId, loss);
-      if (loss && !page.reset) return true;
-      const state = syncState(ctx);
-      let resyncing = page.reset || state.resyncing === 1;
-      if (page.reset) prepared(ctx.db, 'DELETE FROM sync_resync_seen').run();
-      if (page.reset || state.companyId !== page.companyId) adoptCompany(ctx, page.companyId);
-      const columns = columnsReader(ctx.db);
-      for (const change of page.changes) applyChange(ctx, { companyId: page.companyId, resyncing, columns }, change);
-      if (resyncing && !page.hasMore) {
-        sweep(ctx, page.companyId);
-        resyncing = false;
-      }
-      receiveRemoteHlc(ctx, page.hlc);
-      updateSyncState(ctx, {
-        cursor: page.cursor,
-        companyId: page.companyId,
-        resyncing: resyncing ? 1 : 0,
-      });
-      return false;
-    }),
+  const startOver = await ctx.db.withoutReferenceChecks(
+    async () =>
+      await inTransaction(ctx, async () => {
+        if (loss) await resendVisits(ctx, page.companyId, loss);
+        if (loss && !page.reset) return true;
+        const state = await syncState(ctx);
+        let resyncing = page.reset || state.resyncing === 1;
+        if (page.reset) await prepared(ctx.db, 'DELETE FROM sync_resync_seen').run();
+        if (page.reset || state.companyId !== page.companyId) await adoptCompany(ctx, page.companyId);
+        const columns = columnsReader(ctx.db);
+        for (const change of page.changes)
+          await applyChange(ctx, { companyId: page.companyId, resyncing, columns }, change);
+        if (resyncing && !page.hasMore) {
+          await sweep(ctx, page.companyId);
+          resyncing = false;
+        }
+        await receiveRemoteHlc(ctx, page.hlc);
+        await updateSyncState(ctx, {
+          cursor: page.cursor,
+          companyId: page.companyId,
+          resyncing: resyncing ? 1 : 0,
+        });
+        return false;
+      }),
   );
-  afterPulledPage(ctx);
+  await afterPulledPage(ctx);
   return startOver;
 }

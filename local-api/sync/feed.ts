@@ -32,22 +32,22 @@ function triggerSql(spec: FeedTable, event: 'INSERT' | 'UPDATE' | 'DELETE'): str
  * Creates the feed's triggers for tables that have none yet and enters their existing rows into the feed, in one
  * transaction: a table added to `feedTables` joins the feed, history included, at the next start.
  */
-export function installChangeFeed(db: Db, tables: readonly FeedTable[] = feedTables): void {
+export async function installChangeFeed(db: Db, tables: readonly FeedTable[] = feedTables): Promise<void> {
   const engine = db.sqlite ? sqliteFeed : postgresFeed;
   const hasTrigger = db.prepare(engine.hasTrigger);
   const hasTable = db.prepare(engine.hasTable);
   for (const spec of tables) {
     checkIdentifiers(spec);
-    if (hasTrigger.get(engine.triggerName(spec))) continue;
-    if (!hasTable.get(db.sqlite ? spec.table : spec.table.toLowerCase())) {
+    if (await hasTrigger.get(engine.triggerName(spec))) continue;
+    if (!(await hasTable.get(db.sqlite ? spec.table : spec.table.toLowerCase()))) {
       throw new Error(`change feed: table ${spec.table} does not exist`);
     }
-    db.transaction(() => {
-      for (const sql of engine.triggers(spec)) db.exec(sql);
-      db.prepare('DELETE FROM sync_changes WHERE tableName = ?').run(spec.table);
-      db.exec(`INSERT INTO sync_changes (tableName, rowKey, companyId, deleted)
+    await db.transaction(async () => {
+      for (const sql of engine.triggers(spec)) await db.exec(sql);
+      await db.prepare('DELETE FROM sync_changes WHERE tableName = ?').run(spec.table);
+      await db.exec(`INSERT INTO sync_changes (tableName, rowKey, companyId, deleted)
         SELECT '${spec.table}', ${spec.key}, ${spec.company}, 0 FROM ${spec.table}`);
-    }).immediate();
+    });
   }
 }
 
@@ -75,16 +75,17 @@ const postgresFeed = {
  * mutation concerns, so the kiosk receives the hub's version even when the mutation changed nothing there. A key
  * that names another company's row is left alone: that row is not the kiosk's to receive.
  */
-export function touchRow(ctx: Pick<Context, 'db'>, table: string, key: string, companyId: string): void {
+export async function touchRow(ctx: Pick<Context, 'db'>, table: string, key: string, companyId: string): Promise<void> {
   const spec = feedTableNamed(table);
   if (!spec) return;
-  const owner = prepared(ctx.db, `SELECT ${spec.company} AS companyId FROM ${spec.table} WHERE ${spec.key} = ?`).get(
-    key,
-  ) as { companyId: string } | undefined;
+  const owner = (await prepared(
+    ctx.db,
+    `SELECT ${spec.company} AS companyId FROM ${spec.table} WHERE ${spec.key} = ?`,
+  ).get(key)) as { companyId: string } | undefined;
   if (owner && owner.companyId !== companyId) return;
   const exists = owner !== undefined;
-  prepared(ctx.db, 'DELETE FROM sync_changes WHERE tableName = ? AND rowKey = ?').run(table, key);
-  prepared(ctx.db, 'INSERT INTO sync_changes (tableName, rowKey, companyId, deleted) VALUES (?, ?, ?, ?)').run(
+  await prepared(ctx.db, 'DELETE FROM sync_changes WHERE tableName = ? AND rowKey = ?').run(table, key);
+  await prepared(ctx.db, 'INSERT INTO sync_changes (tableName, rowKey, companyId, deleted) VALUES (?, ?, ?, ?)').run(
     table,
     key,
     companyId,
@@ -96,18 +97,16 @@ export function touchRow(ctx: Pick<Context, 'db'>, table: string, key: string, c
  * Forgets all but the newest `keep` tombstones (entries of rows deleted outright). A reader whose cursor is older
  * than the newest forgotten one may have missed a deletion, so it is sent through a full resync.
  */
-export function pruneTombstones(ctx: Pick<Context, 'db'>, keep: number): void {
-  const cutoff = prepared(
+export async function pruneTombstones(ctx: Pick<Context, 'db'>, keep: number): Promise<void> {
+  const cutoff = (await prepared(
     ctx.db,
     'SELECT seq FROM sync_changes WHERE deleted = 1 ORDER BY seq DESC LIMIT 1 OFFSET ?',
-  ).get(keep) as { seq: number } | undefined;
+  ).get(keep)) as { seq: number } | undefined;
   if (!cutoff) return;
-  ctx.db
-    .transaction(() => {
-      prepared(ctx.db, 'DELETE FROM sync_changes WHERE deleted = 1 AND seq <= ?').run(cutoff.seq);
-      updateSyncState(ctx, { horizon: Math.max(syncState(ctx).horizon, cutoff.seq) });
-    })
-    .immediate();
+  await ctx.db.transaction(async () => {
+    await prepared(ctx.db, 'DELETE FROM sync_changes WHERE deleted = 1 AND seq <= ?').run(cutoff.seq);
+    await updateSyncState(ctx, { horizon: Math.max((await syncState(ctx)).horizon, cutoff.seq) });
+  });
 }
 
 export type SqlValue = string | number | null;
@@ -137,9 +136,9 @@ const fullPass = 'full';
  * PostgreSQL with the database's own id besides, which a restore into a new database changes (docs/deployment.md,
  * "Backups"). A restored hub's feed is then another feed to its kiosks, even once it has grown past their cursors.
  */
-function feedId(db: Db, nodeId: string): string {
+async function feedId(db: Db, nodeId: string): Promise<string> {
   if (db.sqlite) return nodeId;
-  return `${nodeId}-${prepared(db, 'SELECT oid FROM pg_database WHERE datname = current_database()').pluck().get()}`;
+  return `${nodeId}-${await prepared(db, 'SELECT oid FROM pg_database WHERE datname = current_database()').pluck().get()}`;
 }
 
 /**
@@ -192,40 +191,40 @@ function travellingRow(ctx: Pick<Context, 'secrets'>, spec: FeedTable, stored: F
  * and the company's largest visible number is the end: a number drawn and not yet committed is larger, and is
  * read once it is. The horizon keeps the end where pruned tombstones were.
  */
-function feedEnd(db: Db, companyId: string, horizon: number): number {
+async function feedEnd(db: Db, companyId: string, horizon: number): Promise<number> {
   if (db.sqlite) {
-    const sequence = prepared(db, "SELECT seq FROM sqlite_sequence WHERE name = 'sync_changes'").pluck().get();
+    const sequence = await prepared(db, "SELECT seq FROM sqlite_sequence WHERE name = 'sync_changes'").pluck().get();
     return (sequence as number | undefined) ?? 0;
   }
-  const last = prepared(db, 'SELECT MAX(seq) FROM sync_changes WHERE companyId = ?').pluck().get(companyId);
+  const last = await prepared(db, 'SELECT MAX(seq) FROM sync_changes WHERE companyId = ?').pluck().get(companyId);
   return Math.max((last as number | null) ?? 0, horizon);
 }
 
 /** One page of a company's changes after `since` (a cursor from an earlier page; none to start from the top). */
-export function readChanges(
+export async function readChanges(
   ctx: Pick<Context, 'db' | 'clock' | 'secrets'>,
   companyId: string,
   since: string | undefined,
   limit: number,
   tables: readonly FeedTable[] = feedTables,
-): ChangesPage {
-  return ctx.db.transaction(() => {
-    const state = syncState(ctx);
-    const last = feedEnd(ctx.db, companyId, state.horizon);
-    const id = feedId(ctx.db, state.nodeId);
+): Promise<ChangesPage> {
+  return await ctx.db.transaction(async () => {
+    const state = await syncState(ctx);
+    const last = await feedEnd(ctx.db, companyId, state.horizon);
+    const id = await feedId(ctx.db, state.nodeId);
     const position = positionOf(since, { id, horizon: state.horizon, last });
     const full = position === undefined || position.full;
-    const entries = prepared(ctx.db, feedQuery(tables, full)).all({
+    const entries = (await prepared(ctx.db, feedQuery(tables, full)).all({
       companyId,
       after: position?.seq ?? 0,
       limit,
       recentSince: ctx.clock.now() - recentVisitsMs,
-    }) as { seq: number; tableName: string; rowKey: string }[];
+    })) as { seq: number; tableName: string; rowKey: string }[];
     const changes: Change[] = [];
     for (const entry of entries) {
       const spec = feedTableNamed(entry.tableName, tables);
       if (!spec) continue;
-      const stored = prepared(ctx.db, `SELECT * FROM ${spec.table} WHERE ${spec.key} = ?`).get(entry.rowKey) as
+      const stored = (await prepared(ctx.db, `SELECT * FROM ${spec.table} WHERE ${spec.key} = ?`).get(entry.rowKey)) as
         | FeedRow
         | undefined;
       changes.push({ table: spec.table, key: entry.rowKey, row: stored ? travellingRow(ctx, spec, stored) : null });
@@ -240,5 +239,5 @@ export function readChanges(
       cursor: `${id}.${reached}${full && hasMore ? `.${fullPass}` : ''}`,
       hasMore,
     };
-  })();
+  });
 }

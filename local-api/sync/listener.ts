@@ -24,8 +24,8 @@ export function hubManagedRefusal(
 
 /** `hubManagedRefusal` as the rule every write is decided by, before it runs (docs/sync.md). */
 export function hubManagedRule(ctx: Context): WriteRule {
-  return (name, caller) => {
-    const refusal = hubManagedRefusal(name, caller.companyId, syncState(ctx));
+  return async (name, caller) => {
+    const refusal = hubManagedRefusal(name, caller.companyId, await syncState(ctx));
     if (refusal) throw new ApiError(refusal);
   };
 }
@@ -39,16 +39,16 @@ export function hubManagedRule(ctx: Context): WriteRule {
  * On a kiosk, for its hub company, a write becomes a mutation in the outbox, committed with the write itself.
  */
 export function syncListener(ctx: Context): EventListener {
-  return (event) => {
+  return async (event) => {
     const authorization = event.name === 'visit.allowed' || event.name === 'visit.denied';
-    const state = syncState(ctx);
+    const state = await syncState(ctx);
     const kiosk = isKioskOf(state, event.caller.companyId);
     if (!kiosk && !authorization) return;
-    const mutation = kiosk ? mutationOfEvent(ctx, event) : null;
+    const mutation = kiosk ? await mutationOfEvent(ctx, event) : null;
     // A write the hub owns was refused by `hubManagedRule` before it ran; one that reaches here skipped the rule.
     if (mutation === undefined) throw new Error(`${event.name} was written on a kiosk without ctx.events.decide`);
-    const hlc = nextHlc(ctx);
-    if (authorization) setRegisterHlc(ctx, 'visits', String(event.object().id), 'authorization', hlc);
-    if (mutation) recordMutation(ctx, event.caller.companyId, mutation, hlc);
+    const hlc = await nextHlc(ctx);
+    if (authorization) await setRegisterHlc(ctx, 'visits', String((await event.object()).id), 'authorization', hlc);
+    if (mutation) await recordMutation(ctx, event.caller.companyId, mutation, hlc);
   };
 }

@@ -39,7 +39,7 @@ export interface MutationKind<Args> {
   /** The row an earlier mutation made that this one changes (a check-out's visit): see `applyPush`. */
   needs?(args: Args): RowRef;
   /** Applies it at the hub, inside the push's transaction; throws ApiError when it cannot be applied. */
-  apply(ctx: Context, caller: Caller, args: Args, hlc: string): void;
+  apply(ctx: Context, caller: Caller, args: Args, hlc: string): Promise<void>;
 }
 
 const kind = <Args>(spec: MutationKind<Args>) => spec as unknown as MutationKind<unknown>;
@@ -47,16 +47,22 @@ const kind = <Args>(spec: MutationKind<Args>) => spec as unknown as MutationKind
 const visitRef = (id: string): RowRef => ({ table: 'visits', key: id });
 
 /** A register's timestamp (see `sync_registers`). */
-export function registerHlc(ctx: Pick<Context, 'db'>, table: string, key: string, register: string) {
-  const row = prepared(
+export async function registerHlc(ctx: Pick<Context, 'db'>, table: string, key: string, register: string) {
+  const row = (await prepared(
     ctx.db,
     'SELECT hlc FROM sync_registers WHERE tableName = ? AND rowKey = ? AND register = ?',
-  ).get(table, key, register) as { hlc: string } | undefined;
+  ).get(table, key, register)) as { hlc: string } | undefined;
   return row?.hlc;
 }
 
-export function setRegisterHlc(ctx: Pick<Context, 'db'>, table: string, key: string, register: string, hlc: string) {
-  prepared(
+export async function setRegisterHlc(
+  ctx: Pick<Context, 'db'>,
+  table: string,
+  key: string,
+  register: string,
+  hlc: string,
+) {
+  await prepared(
     ctx.db,
     `INSERT INTO sync_registers (tableName, rowKey, register, hlc) VALUES (?, ?, ?, ?)
      ON CONFLICT (tableName, rowKey, register) DO UPDATE SET hlc = excluded.hlc`,
@@ -85,8 +91,8 @@ export const mutationKinds: Readonly<Record<string, MutationKind<unknown>>> = {
   'visit.checkin': kind({
     args: visitCreateInput,
     rows: (args) => [visitRef(args.visit.id)],
-    apply: (ctx, caller, args) => {
-      checkinWalkIn(ctx, caller, args, { replayed: true });
+    apply: async (ctx, caller, args) => {
+      await checkinWalkIn(ctx, caller, args, { replayed: true });
     },
   }),
   /**
@@ -96,11 +102,11 @@ export const mutationKinds: Readonly<Record<string, MutationKind<unknown>>> = {
   'invitee.checkin': kind({
     args: inviteeCheckinArgs,
     rows: (args) => [visitRef(args.checkin.id), { table: 'invitees', key: args.inviteeId }],
-    apply: (ctx, caller, args) => {
-      if (args.record && !findInvitee(ctx, caller, args.inviteeId)) {
-        checkinWalkIn(ctx, caller, args.record, { replayed: true, lostInviteeId: args.inviteeId });
+    apply: async (ctx, caller, args) => {
+      if (args.record && !(await findInvitee(ctx, caller, args.inviteeId))) {
+        await checkinWalkIn(ctx, caller, args.record, { replayed: true, lostInviteeId: args.inviteeId });
       } else {
-        checkinInvitee(ctx, caller, args.inviteeId, args.checkin, { replayed: true });
+        await checkinInvitee(ctx, caller, args.inviteeId, args.checkin, { replayed: true });
       }
     },
   }),
@@ -109,9 +115,9 @@ export const mutationKinds: Readonly<Record<string, MutationKind<unknown>>> = {
     args: checkoutArgs,
     rows: (args) => [visitRef(args.id)],
     needs: (args) => visitRef(args.id),
-    apply: (ctx, caller, args) => {
+    apply: async (ctx, caller, args) => {
       try {
-        checkoutVisit(ctx, caller, args.id, args.checkout);
+        await checkoutVisit(ctx, caller, args.id, args.checkout);
       } catch (error) {
         if (!(error instanceof ApiError && error.type === 'ALREADY_CHECKOUT')) throw error;
       }
@@ -122,14 +128,17 @@ export const mutationKinds: Readonly<Record<string, MutationKind<unknown>>> = {
     args: authorizeArgs,
     rows: (args) => [visitRef(args.id)],
     needs: (args) => visitRef(args.id),
-    apply: (ctx, caller, args, mutationHlc) => {
-      getVisit(ctx, caller, args.id);
+    apply: async (ctx, caller, args, mutationHlc) => {
+      await getVisit(ctx, caller, args.id);
       const hlc = args.decidedHlc ?? mutationHlc;
-      const held = registerHlc(ctx, 'visits', args.id, 'authorization');
+      const held = await registerHlc(ctx, 'visits', args.id, 'authorization');
       if (held !== undefined && compareHlc(held, hlc) >= 0) return;
-      authorizeVisit(ctx, caller, args.id, args.status, args.authorization);
-      prepared(ctx.db, 'UPDATE visits SET authorizedAt = ? WHERE id = ?').run(Date.parse(args.authorizedAt), args.id);
-      setRegisterHlc(ctx, 'visits', args.id, 'authorization', hlc);
+      await authorizeVisit(ctx, caller, args.id, args.status, args.authorization);
+      await prepared(ctx.db, 'UPDATE visits SET authorizedAt = ? WHERE id = ?').run(
+        Date.parse(args.authorizedAt),
+        args.id,
+      );
+      await setRegisterHlc(ctx, 'visits', args.id, 'authorization', hlc);
     },
   }),
 };
@@ -152,12 +161,14 @@ function inputFields(row: VisitRow, columns: readonly (keyof VisitRow)[]): Recor
   return fields;
 }
 
-function visitRowOf(ctx: Pick<Context, 'db'>, event: DomainEvent): VisitRow {
-  return prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(String(event.object().id)) as VisitRow;
+async function visitRowOf(ctx: Pick<Context, 'db'>, event: DomainEvent): Promise<VisitRow> {
+  return (await prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(
+    String((await event.object()).id),
+  )) as VisitRow;
 }
 
 /** A visit's check-in as the kiosk's mutation: a walk-in's, or an invitee's with the kiosk's record beside it. */
-function checkinOf(ctx: Pick<Context, 'db'>, row: VisitRow): Mutation {
+async function checkinOf(ctx: Pick<Context, 'db'>, row: VisitRow): Promise<Mutation> {
   const record = {
     visit: inputFields(row, visitSyncFields.walkIn),
     visitor: inputFields(row, visitSyncFields.visitor),
@@ -165,7 +176,7 @@ function checkinOf(ctx: Pick<Context, 'db'>, row: VisitRow): Mutation {
   if (row.inviteeId === null) return { name: 'visit.checkin', args: record, rows: [visitRef(row.id)] };
   const checkin = inputFields(row, visitSyncFields.inviteeCheckin);
   // Answers copied from the invitee are left for the hub to copy from its own invitee, with their field types.
-  const invitee = findLiveRow<InviteeRow>(ctx.db, 'invitees', row.companyId, row.inviteeId);
+  const invitee = await findLiveRow<InviteeRow>(ctx.db, 'invitees', row.companyId, row.inviteeId);
   if (invitee && row.customFields === JSON.stringify(inviteeAnswers(invitee))) delete checkin.customFields;
   return {
     name: 'invitee.checkin',
@@ -194,8 +205,8 @@ function authorizationOf(row: VisitRow, status: 'ALLOWED' | 'DENIED', decidedHlc
  * The mutations that bring a hub that lost a visit (or part of it) to the kiosk's record of it: its check-in, its
  * check-out, and its allow or deny with the decision's timestamp (`decidedHlc`).
  */
-export function visitMutations(ctx: Pick<Context, 'db'>, row: VisitRow, decidedHlc: string): Mutation[] {
-  const mutations = [checkinOf(ctx, row)];
+export async function visitMutations(ctx: Pick<Context, 'db'>, row: VisitRow, decidedHlc: string): Promise<Mutation[]> {
+  const mutations = [await checkinOf(ctx, row)];
   if (row.checkoutAt !== null) mutations.push(checkoutOf(row));
   const status = row.authorizationStatus;
   if ((status === 'ALLOWED' || status === 'DENIED') && row.authorizedAt !== null) {
@@ -216,23 +227,23 @@ export interface Mutation {
  * (hosts, invitees, a visit's details, the access-control and privacy settings, erasures) and are refused on a
  * kiosk.
  */
-const recorders: Partial<Record<EventName, (ctx: Context, event: DomainEvent) => Mutation | null>> = {
-  'visit.checkin': (ctx, event) => checkinOf(ctx, visitRowOf(ctx, event)),
-  'visit.checkout': (ctx, event) => checkoutOf(visitRowOf(ctx, event)),
-  'visit.allowed': (ctx, event) => authorizationOf(visitRowOf(ctx, event), 'ALLOWED'),
-  'visit.denied': (ctx, event) => authorizationOf(visitRowOf(ctx, event), 'DENIED'),
-  'invitee.arrived': () => null,
+const recorders: Partial<Record<EventName, (ctx: Context, event: DomainEvent) => Promise<Mutation | null>>> = {
+  'visit.checkin': async (ctx, event) => await checkinOf(ctx, await visitRowOf(ctx, event)),
+  'visit.checkout': async (ctx, event) => checkoutOf(await visitRowOf(ctx, event)),
+  'visit.allowed': async (ctx, event) => authorizationOf(await visitRowOf(ctx, event), 'ALLOWED'),
+  'visit.denied': async (ctx, event) => authorizationOf(await visitRowOf(ctx, event), 'DENIED'),
+  'invitee.arrived': async () => null,
   // Visitor records are each service's own (recognition at its door), not the hub's.
-  'visitor.deleted': () => null,
+  'visitor.deleted': async () => null,
   // Every service applies the company's retention (synced from the hub) to the rows it holds.
-  'privacy.retention.swept': () => null,
+  'privacy.retention.swept': async () => null,
 };
 
 /** Whether a kiosk makes the write of this event itself for its hub company (as a mutation, or needing none). */
 export const isKioskWrite = (name: EventName): boolean => Object.hasOwn(recorders, name);
 
 /** The mutation an event makes on a kiosk; `undefined` when the event is not a kiosk's to make. */
-export function mutationOfEvent(ctx: Context, event: DomainEvent): Mutation | null | undefined {
+export async function mutationOfEvent(ctx: Context, event: DomainEvent): Promise<Mutation | null | undefined> {
   const recorder = recorders[event.name];
-  return recorder ? recorder(ctx, event) : undefined;
+  return recorder ? await recorder(ctx, event) : undefined;
 }

@@ -37,12 +37,19 @@ function rowNeeded(kind: MutationKind<unknown> | undefined, args: unknown): RowR
 }
 
 /** Applies one mutation in a savepoint: a refused mutation leaves nothing behind, and the batch goes on. */
-function applyOne(ctx: Context, caller: Caller, clientId: string, mutation: PendingMutation): string | undefined {
+async function applyOne(
+  ctx: Context,
+  caller: Caller,
+  clientId: string,
+  mutation: PendingMutation,
+): Promise<string | undefined> {
   const kind = mutationKinds[mutation.name];
   try {
     if (!kind) throw new ApiError('INVALID_PARAMETER', { field: 'name' });
     const replaying: Caller = { ...caller, replayedFor: clientId };
-    ctx.db.transaction(() => kind.apply(ctx, replaying, validate(kind.args, mutation.args), mutation.hlc))();
+    await ctx.db.transaction(
+      async () => await kind.apply(ctx, replaying, validate(kind.args, mutation.args), mutation.hlc),
+    );
     return undefined;
   } catch (error) {
     if (error instanceof ApiError) return error.type;
@@ -57,11 +64,14 @@ function applyOne(ctx: Context, caller: Caller, clientId: string, mutation: Pend
  * check-in it refused leaves one). A kiosk's mutation that needs such a row (a check-out of a visit) proves the hub
  * lost the check-in it confirmed: restored from a backup.
  */
-function neverHeardOf(ctx: Pick<Context, 'db'>, row: RowRef): boolean {
+async function neverHeardOf(ctx: Pick<Context, 'db'>, row: RowRef): Promise<boolean> {
   const spec = feedTableNamed(row.table);
   if (!spec) return false;
-  const held = prepared(ctx.db, `SELECT 1 FROM ${spec.table} WHERE ${spec.key} = ?`).get(row.key);
-  const fed = prepared(ctx.db, 'SELECT 1 FROM sync_changes WHERE tableName = ? AND rowKey = ?').get(row.table, row.key);
+  const held = await prepared(ctx.db, `SELECT 1 FROM ${spec.table} WHERE ${spec.key} = ?`).get(row.key);
+  const fed = await prepared(ctx.db, 'SELECT 1 FROM sync_changes WHERE tableName = ? AND rowKey = ?').get(
+    row.table,
+    row.key,
+  );
   return held === undefined && fed === undefined;
 }
 
@@ -79,20 +89,20 @@ function neverHeardOf(ctx: Pick<Context, 'db'>, row: RowRef): boolean {
  * from a kiosk too old to say (`resent` absent), which would not understand the answer. Mutations it cannot apply are kept in `sync_rejections` and count as done. Every row a mutation concerns
  * is moved to the end of the feed, so the kiosk pulls the hub's version of it.
  */
-export function applyPush(
+export async function applyPush(
   ctx: Context,
   caller: Caller,
   clientId: string,
   mutations: readonly PendingMutation[],
   kiosk: { confirmedMutationId?: number | undefined; resent?: boolean | undefined } = {},
-): PushResult {
-  return inTransaction(ctx, () => {
+): Promise<PushResult> {
+  return await inTransaction(ctx, async () => {
     const now = ctx.clock.now();
     const first = mutations[0];
-    const client = prepared(
+    const client = (await prepared(
       ctx.db,
       'SELECT lastMutationId, lastMutationHlc FROM sync_clients WHERE companyId = ? AND clientId = ?',
-    ).get(caller.companyId, clientId) as ClientRow | undefined;
+    ).get(caller.companyId, clientId)) as ClientRow | undefined;
     let last = client?.lastMutationId ?? (first ? first.id - 1 : 0);
     let lastHlc = client?.lastMutationHlc ?? '';
     if (mutations.some((m, i) => m.id !== (first?.id ?? 0) + i)) {
@@ -102,7 +112,7 @@ export function applyPush(
       throw new ApiError('SYNC_GAP', { lastMutationId: client?.lastMutationId ?? null });
     }
     const latest = mutations.map((m) => m.hlc).reduce((a, b) => (compareHlc(a, b) >= 0 ? a : b), '');
-    if (latest) receiveRemoteHlc(ctx, latest);
+    if (latest) await receiveRemoteHlc(ctx, latest);
     const results: MutationResult[] = [];
     const counts = { applied: 0, duplicates: 0, rejected: 0 };
     for (const mutation of mutations) {
@@ -114,14 +124,14 @@ export function applyPush(
         counts.duplicates++;
       } else {
         const needed = rowNeeded(kind, mutation.args);
-        if (needed && kiosk.resent === false && neverHeardOf(ctx, needed))
+        if (needed && kiosk.resent === false && (await neverHeardOf(ctx, needed)))
           throw new ApiError('SYNC_ROW_MISSING', { ...needed });
-        const refusal = applyOne(ctx, caller, clientId, mutation);
+        const refusal = await applyOne(ctx, caller, clientId, mutation);
         if (refusal === undefined) {
           results.push({ id: mutation.id, result: 'applied' });
           counts.applied++;
         } else {
-          prepared(
+          await prepared(
             ctx.db,
             `INSERT INTO sync_rejections (companyId, clientId, mutationId, name, args, hlc, type, createdAt)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -141,9 +151,9 @@ export function applyPush(
         last = mutation.id;
         lastHlc = mutation.hlc;
       }
-      for (const row of rowsOf(kind, mutation.args)) touchRow(ctx, row.table, row.key, caller.companyId);
+      for (const row of rowsOf(kind, mutation.args)) await touchRow(ctx, row.table, row.key, caller.companyId);
     }
-    prepared(
+    await prepared(
       ctx.db,
       `INSERT INTO sync_clients (companyId, clientId, lastMutationId, lastMutationHlc, applied, duplicates, rejected,
          createdAt, lastPushAt)
@@ -152,16 +162,20 @@ export function applyPush(
          applied = sync_clients.applied + :applied, duplicates = sync_clients.duplicates + :duplicates,
          rejected = sync_clients.rejected + :rejected, lastPushAt = :now`,
     ).run({ companyId: caller.companyId, clientId, last, lastHlc, now, ...counts });
-    return { lastMutationId: last, results, hlc: syncState(ctx).hlc };
+    return { lastMutationId: last, results, hlc: (await syncState(ctx)).hlc };
   });
 }
 
 /** The last mutation the hub applied for a kiosk's client id; null when it does not know that client. */
-export function clientLastMutationId(ctx: Pick<Context, 'db'>, companyId: string, clientId: string): number | null {
-  const row = prepared(ctx.db, 'SELECT lastMutationId FROM sync_clients WHERE companyId = ? AND clientId = ?').get(
-    companyId,
-    clientId,
-  ) as { lastMutationId: number } | undefined;
+export async function clientLastMutationId(
+  ctx: Pick<Context, 'db'>,
+  companyId: string,
+  clientId: string,
+): Promise<number | null> {
+  const row = (await prepared(
+    ctx.db,
+    'SELECT lastMutationId FROM sync_clients WHERE companyId = ? AND clientId = ?',
+  ).get(companyId, clientId)) as { lastMutationId: number } | undefined;
   return row?.lastMutationId ?? null;
 }
 
@@ -175,12 +189,12 @@ export interface SyncClient {
 }
 
 /** The kiosks that pushed to this hub for the company, most recent first. */
-export function syncClients(ctx: Pick<Context, 'db'>, companyId: string): SyncClient[] {
-  return prepared(
+export async function syncClients(ctx: Pick<Context, 'db'>, companyId: string): Promise<SyncClient[]> {
+  return (await prepared(
     ctx.db,
     `SELECT clientId, lastMutationId, applied, duplicates, rejected, lastPushAt FROM sync_clients
      WHERE companyId = ? ORDER BY lastPushAt DESC LIMIT 100`,
-  ).all(companyId) as SyncClient[];
+  ).all(companyId)) as SyncClient[];
 }
 
 export interface Rejection {
@@ -194,11 +208,11 @@ export interface Rejection {
 }
 
 /** The company's mutations the hub could not apply, newest first: what a kiosk recorded that needs a person. */
-export function syncRejections(ctx: Pick<Context, 'db'>, companyId: string, limit: number): Rejection[] {
-  const rows = prepared(
+export async function syncRejections(ctx: Pick<Context, 'db'>, companyId: string, limit: number): Promise<Rejection[]> {
+  const rows = (await prepared(
     ctx.db,
     `SELECT clientId, mutationId, name, args, hlc, type, createdAt FROM sync_rejections
      WHERE companyId = ? ORDER BY createdAt DESC, id DESC LIMIT ?`,
-  ).all(companyId, limit) as (Omit<Rejection, 'args'> & { args: string })[];
+  ).all(companyId, limit)) as (Omit<Rejection, 'args'> & { args: string })[];
   return rows.map((row) => ({ ...row, args: JSON.parse(row.args) as unknown }));
 }

@@ -53,13 +53,13 @@ export function pushRefusal(
  * pass covers (the last 7 days; scheduled backups are daily, the newest 7 kept), and every one with a change not
  * yet pushed. Deleted and anonymised ones are not sent back.
  */
-function visitsToResend(ctx: Pick<Context, 'db' | 'clock'>, companyId: string): VisitRow[] {
-  return prepared(
+async function visitsToResend(ctx: Pick<Context, 'db' | 'clock'>, companyId: string): Promise<VisitRow[]> {
+  return (await prepared(
     ctx.db,
     `SELECT * FROM visits WHERE companyId = ? AND deletedAt IS NULL AND (checkoutAt IS NULL OR updatedAt >= ?
        OR id IN (SELECT rowKey FROM sync_outbox_rows WHERE tableName = 'visits'))
      ORDER BY checkinAt, id`,
-  ).all(companyId, ctx.clock.now() - recentVisitsMs) as VisitRow[];
+  ).all(companyId, ctx.clock.now() - recentVisitsMs)) as VisitRow[];
 }
 
 /** Each database's last resend: the client id it went on as, and the last mutation it queued. */
@@ -82,25 +82,25 @@ export function sendsEverything(ctx: Pick<Context, 'db'>, clientId: string, firs
  * the restored hub's feed from the top: a position in the feed it had may name other entries there. The pending
  * mutations keep the rows from being overwritten by the hub's older copies until the hub has them.
  */
-export function resendVisits(ctx: Context, companyId: string, loss: HubLoss): number {
-  const { nodeId } = syncState(ctx);
-  const visits = visitsToResend(ctx, companyId);
-  prepared(
+export async function resendVisits(ctx: Context, companyId: string, loss: HubLoss): Promise<number> {
+  const { nodeId } = await syncState(ctx);
+  const visits = await visitsToResend(ctx, companyId);
+  await prepared(
     ctx.db,
     'DELETE FROM sync_outbox_rows WHERE mutationId IN (SELECT id FROM sync_outbox WHERE companyId = ?)',
   ).run(companyId);
-  prepared(ctx.db, 'DELETE FROM sync_outbox WHERE companyId = ?').run(companyId);
+  await prepared(ctx.db, 'DELETE FROM sync_outbox WHERE companyId = ?').run(companyId);
   const clientId = hexId(ctx.random, 16);
-  updateSyncState(ctx, { clientId, confirmedMutationId: 0, cursor: null, resyncing: 0 });
+  await updateSyncState(ctx, { clientId, confirmedMutationId: 0, cursor: null, resyncing: 0 });
   for (const row of visits) {
     const decidedHlc =
-      registerHlc(ctx, 'visits', row.id, 'authorization') ??
+      (await registerHlc(ctx, 'visits', row.id, 'authorization')) ??
       formatHlc({ wallMs: Number(row.authorizedAt ?? 0), counter: 0, node: nodeId });
-    for (const mutation of visitMutations(ctx, row, decidedHlc)) {
-      recordMutation(ctx, companyId, mutation, nextHlc(ctx));
+    for (const mutation of await visitMutations(ctx, row, decidedHlc)) {
+      await recordMutation(ctx, companyId, mutation, await nextHlc(ctx));
     }
   }
-  const lastId = prepared(ctx.db, 'SELECT MAX(id) FROM sync_outbox WHERE companyId = ?').pluck().get(companyId);
+  const lastId = await prepared(ctx.db, 'SELECT MAX(id) FROM sync_outbox WHERE companyId = ?').pluck().get(companyId);
   resends.set(ctx.db, { clientId, lastId: Number(lastId ?? 0) });
   ctx.log.warn(
     { loss, visits: visits.length },

@@ -29,15 +29,15 @@ const tag = 'Sync';
 const shown = (ms: number | null, caller: Caller) => (ms === null ? null : formatInZone(ms, caller.timeZone));
 
 /** Where this service stands: a hub (and the kiosks that push to it), or a kiosk and its way to its hub. */
-function statusOf(ctx: Context, caller: Caller) {
-  const state = syncState(ctx);
+async function statusOf(ctx: Context, caller: Caller) {
+  const state = await syncState(ctx);
   const memory = syncAgentOf(ctx.db)?.memory() ?? {
     state: 'hub',
     lastSuccessAt: state.lastSuccessAt,
     lastAttemptAt: null,
     nextAttemptAt: null,
   };
-  const { pending, oldestPendingAt } = pendingSummary(ctx);
+  const { pending, oldestPendingAt } = await pendingSummary(ctx);
   return {
     role: state.upstreamUrl ? ('kiosk' as const) : ('hub' as const),
     state: memory.state,
@@ -54,7 +54,7 @@ function statusOf(ctx: Context, caller: Caller) {
     cursor: state.cursor,
     clockSkewMs: state.clockSkewMs,
     clockWarning: clockIsOff(state.clockSkewMs),
-    clients: syncClients(ctx, caller.companyId).map((c) => ({
+    clients: (await syncClients(ctx, caller.companyId)).map((c) => ({
       ...c,
       lastPushAt: formatInZone(c.lastPushAt, caller.timeZone),
     })),
@@ -70,8 +70,8 @@ function kioskClientId(value: unknown): string | undefined {
   return value;
 }
 
-function upstreamView(ctx: Context) {
-  const state = syncState(ctx);
+async function upstreamView(ctx: Context) {
+  const state = await syncState(ctx);
   return { url: state.upstreamUrl, companyId: state.companyId, hasKey: state.upstreamKey !== null };
 }
 
@@ -86,15 +86,17 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       query: changesQuery,
       response: changesPage,
       errors: ['INVALID_LIMIT_VALUE', 'INVALID_PARAMETER'],
-      handle: ({ req, caller }) => {
+      handle: async ({ req, caller }) => {
         const since = typeof req.query.since === 'string' ? req.query.since : undefined;
         const clientId = kioskClientId(req.query.clientId);
-        const page = readChanges(ctx, caller.companyId, since, parseLimit(req.query, changesPaging));
+        const page = await readChanges(ctx, caller.companyId, since, parseLimit(req.query, changesPaging));
         return {
           ...page,
-          hlc: syncState(ctx).hlc,
+          hlc: (await syncState(ctx)).hlc,
           now: ctx.clock.now(),
-          ...(clientId === undefined ? {} : { lastMutationId: clientLastMutationId(ctx, caller.companyId, clientId) }),
+          ...(clientId === undefined
+            ? {}
+            : { lastMutationId: await clientLastMutationId(ctx, caller.companyId, clientId) }),
         };
       },
     }),
@@ -107,8 +109,8 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       body: pushInput,
       response: pushAnswer,
       errors: ['INVALID_PARAMETER', 'SYNC_GAP', 'SYNC_ROW_MISSING'],
-      handle: ({ caller, body }) => ({
-        ...applyPush(ctx, caller, body.clientId, body.mutations, body),
+      handle: async ({ caller, body }) => ({
+        ...(await applyPush(ctx, caller, body.clientId, body.mutations, body)),
         now: ctx.clock.now(),
       }),
     }),
@@ -121,11 +123,13 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       query: changesQuery.pick({ limit: true }),
       response: rejectionsAnswer,
       errors: ['INVALID_LIMIT_VALUE'],
-      handle: ({ req, caller }) => {
-        const rejections = syncRejections(ctx, caller.companyId, parseLimit(req.query, rejectionsPaging)).map((r) => ({
-          ...r,
-          createdAt: formatInZone(r.createdAt, caller.timeZone),
-        }));
+      handle: async ({ req, caller }) => {
+        const rejections = (await syncRejections(ctx, caller.companyId, parseLimit(req.query, rejectionsPaging))).map(
+          (r) => ({
+            ...r,
+            createdAt: formatInZone(r.createdAt, caller.timeZone),
+          }),
+        );
         return { rejections, size: rejections.length };
       },
     }),
@@ -137,7 +141,7 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       roles: roles.company,
       response: statusObject,
       errors: [],
-      handle: ({ caller }) => statusOf(ctx, caller),
+      handle: async ({ caller }) => await statusOf(ctx, caller),
     }),
     route({
       method: 'post',
@@ -147,10 +151,11 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       roles: roles.staff,
       response: statusObject,
       errors: [],
+      ownTransactions: true,
       handle: async ({ caller }) => {
         // A failed sync is part of the status, not an error of this request.
         await syncAgentOf(ctx.db)?.runNow();
-        return statusOf(ctx, caller);
+        return await statusOf(ctx, caller);
       },
     }),
     route({
@@ -161,7 +166,7 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       summary: "The kiosk's hub (its key is never shown); the device owner's",
       response: upstreamObject,
       errors: [],
-      handle: () => upstreamView(ctx),
+      handle: async () => await upstreamView(ctx),
     }),
     route({
       method: 'put',
@@ -174,9 +179,9 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       body: upstreamInput,
       response: upstreamObject,
       errors: ['INVALID_PARAMETER'],
-      handle: ({ body }) => {
-        if (configureUpstream(ctx, body)) syncAgentOf(ctx.db)?.wake(true);
-        return upstreamView(ctx);
+      handle: async ({ body }) => {
+        if (await configureUpstream(ctx, body)) syncAgentOf(ctx.db)?.wake(true);
+        return await upstreamView(ctx);
       },
     }),
   ];

@@ -26,9 +26,9 @@ export interface SyncState {
 }
 
 /** Creates the row on a new database; ids come from the context's randomness. */
-export function ensureSyncState(ctx: Pick<Context, 'db' | 'random'>): void {
+export async function ensureSyncState(ctx: Pick<Context, 'db' | 'random'>): Promise<void> {
   const nodeId = hexId(ctx.random, 16);
-  prepared(
+  await prepared(
     ctx.db,
     'INSERT INTO sync_state (id, nodeId, clientId, hlc) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
   ).run(nodeId, hexId(ctx.random, 16), formatHlc(zeroHlc(nodeId)));
@@ -43,16 +43,18 @@ export function renewedIdentity(hlc: string, nodeId: string): { nodeId: string; 
   return { nodeId, hlc: formatHlc({ ...(parseHlc(hlc) ?? zeroHlc(nodeId)), node: nodeId }) };
 }
 
-export function syncState(ctx: Pick<Context, 'db'>): SyncState {
-  return prepared(ctx.db, 'SELECT * FROM sync_state WHERE id = 1').get() as SyncState;
+export async function syncState(ctx: Pick<Context, 'db'>): Promise<SyncState> {
+  return (await prepared(ctx.db, 'SELECT * FROM sync_state WHERE id = 1').get()) as SyncState;
 }
 
 type StateChange = Partial<Omit<SyncState, 'nodeId'>>;
 
-export function updateSyncState(ctx: Pick<Context, 'db'>, change: StateChange): void {
+export async function updateSyncState(ctx: Pick<Context, 'db'>, change: StateChange): Promise<void> {
   const columns = Object.keys(change);
   if (columns.length === 0) return;
-  prepared(ctx.db, `UPDATE sync_state SET ${columns.map((c) => `${c} = :${c}`).join(', ')} WHERE id = 1`).run(change);
+  await prepared(ctx.db, `UPDATE sync_state SET ${columns.map((c) => `${c} = :${c}`).join(', ')} WHERE id = 1`).run(
+    change,
+  );
 }
 
 function storedHlc(state: SyncState) {
@@ -60,18 +62,18 @@ function storedHlc(state: SyncState) {
 }
 
 /** The timestamp of a local write; the clock is saved with the write (call inside its transaction). */
-export function nextHlc(ctx: Pick<Context, 'db' | 'clock'>): string {
-  const next = formatHlc(tickHlc(storedHlc(syncState(ctx)), ctx.clock.now()));
-  updateSyncState(ctx, { hlc: next });
+export async function nextHlc(ctx: Pick<Context, 'db' | 'clock'>): Promise<string> {
+  const next = formatHlc(tickHlc(storedHlc(await syncState(ctx)), ctx.clock.now()));
+  await updateSyncState(ctx, { hlc: next });
   return next;
 }
 
 /** Advances the clock past a timestamp received from another service. */
-export function receiveRemoteHlc(ctx: Pick<Context, 'db' | 'clock'>, remote: string): void {
+export async function receiveRemoteHlc(ctx: Pick<Context, 'db' | 'clock'>, remote: string): Promise<void> {
   const parsed = parseHlc(remote);
   if (!parsed) return;
-  const state = syncState(ctx);
-  updateSyncState(ctx, { hlc: formatHlc(receiveHlc(storedHlc(state), parsed, ctx.clock.now())) });
+  const state = await syncState(ctx);
+  await updateSyncState(ctx, { hlc: formatHlc(receiveHlc(storedHlc(state), parsed, ctx.clock.now())) });
 }
 
 export interface Upstream {
@@ -81,8 +83,8 @@ export interface Upstream {
   companyId: string | null;
 }
 
-export function upstreamOf(ctx: Pick<Context, 'db' | 'secrets'>): Upstream | undefined {
-  const state = syncState(ctx);
+export async function upstreamOf(ctx: Pick<Context, 'db' | 'secrets'>): Promise<Upstream | undefined> {
+  const state = await syncState(ctx);
   if (!state.upstreamUrl || !state.upstreamKey) return undefined;
   return { url: state.upstreamUrl, apiKey: ctx.secrets.open(state.upstreamKey), companyId: state.companyId };
 }
@@ -91,22 +93,20 @@ export function upstreamOf(ctx: Pick<Context, 'db' | 'secrets'>): Upstream | und
  * Points this service at a hub, making it a kiosk. A new key starts the feed over (it may be another company's).
  * The same URL and key change nothing, so a kiosk restarted with its flags keeps its place in the feed.
  */
-export function configureUpstream(ctx: Context, input: { url: string; apiKey: string }): boolean {
+export async function configureUpstream(ctx: Context, input: { url: string; apiKey: string }): Promise<boolean> {
   const url = input.url.replace(/\/+$/, '');
-  const current = upstreamOf(ctx);
+  const current = await upstreamOf(ctx);
   if (current && current.url === url && current.apiKey === input.apiKey) return false;
-  ctx.db
-    .transaction(() => {
-      const keyChanged = current?.apiKey !== input.apiKey;
-      updateSyncState(ctx, {
-        upstreamUrl: url,
-        upstreamKey: ctx.secrets.seal(input.apiKey),
-        ...(keyChanged ? { companyId: null, cursor: null, resyncing: 0 } : {}),
-        lastError: null,
-        lastErrorAt: null,
-      });
-    })
-    .immediate();
+  await ctx.db.transaction(async () => {
+    const keyChanged = current?.apiKey !== input.apiKey;
+    await updateSyncState(ctx, {
+      upstreamUrl: url,
+      upstreamKey: ctx.secrets.seal(input.apiKey),
+      ...(keyChanged ? { companyId: null, cursor: null, resyncing: 0 } : {}),
+      lastError: null,
+      lastErrorAt: null,
+    });
+  });
   ctx.log.info({ upstream: url }, 'sync upstream set');
   return true;
 }
@@ -115,7 +115,7 @@ export function configureUpstream(ctx: Context, input: { url: string; apiKey: st
  * The hub key opens nothing on the kiosk, which holds it only to reach the hub (docs/sync.md): a kiosk made before
  * this rule stored it as a local admin credential, revoked here when the service starts.
  */
-export function refuseUpstreamKeyLocally(ctx: Context): void {
-  const upstream = upstreamOf(ctx);
-  if (upstream) revokeKey(ctx, upstream.apiKey);
+export async function refuseUpstreamKeyLocally(ctx: Context): Promise<void> {
+  const upstream = await upstreamOf(ctx);
+  if (upstream) await revokeKey(ctx, upstream.apiKey);
 }

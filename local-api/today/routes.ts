@@ -16,7 +16,7 @@ export function todayRoutes(ctx: Context): RouteSpec[] {
         'messages to hosts, people inside without a host',
       response: todaySchema,
       errors: [],
-      handle: ({ caller }) => todayCounts(ctx, caller),
+      handle: async ({ caller }) => await todayCounts(ctx, caller),
     }),
   ];
 }

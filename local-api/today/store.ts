@@ -25,24 +25,25 @@ const failingNotificationsSql = `SELECT COUNT(*) AS n FROM jobs
  * The front desk's counts for today in the company's zone: four indexed reads (open visits, today's visits
  * turned away, today's invitees, today's host messages), no rows sent, nothing audited (it holds no one's data).
  */
-export function todayCounts(ctx: Context, caller: Caller): Today {
+export async function todayCounts(ctx: Context, caller: Caller): Promise<Today> {
   const now = ctx.clock.now();
   const { from, to } = visitLogFilter({}, caller.timeZone, now);
-  const turnedAway = prepared(ctx.db, turnedAwaySql).all(caller.companyId, from, to) as {
+  const turnedAway = (await prepared(ctx.db, turnedAwaySql).all(caller.companyId, from, to)) as {
     visitorStatus: string | null;
     n: number;
   }[];
   const blocked = turnedAway.filter((group) => group.visitorStatus === 'BLOCKED');
   const sum = (groups: readonly { n: number }[]) => groups.reduce((total, group) => total + group.n, 0);
-  const single = (sql: string, ...args: unknown[]) => (prepared(ctx.db, sql).get(...args) as { n: number }).n;
+  const single = async (sql: string, ...args: unknown[]) =>
+    ((await prepared(ctx.db, sql).get(...args)) as { n: number }).n;
   const at = formatInZone(now, caller.timeZone);
   return {
     day: at.slice(0, 10),
     at,
-    ...rosterCounts(ctx, caller.companyId),
-    expected: single(expectedSql, caller.companyId, from, to),
+    ...(await rosterCounts(ctx, caller.companyId)),
+    expected: await single(expectedSql, caller.companyId, from, to),
     blocked: sum(blocked),
     denied: sum(turnedAway) - sum(blocked),
-    notificationFailures: single(failingNotificationsSql, caller.companyId, notificationJobKind, from),
+    notificationFailures: await single(failingNotificationsSql, caller.companyId, notificationJobKind, from),
   };
 }

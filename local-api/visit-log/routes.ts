@@ -19,8 +19,8 @@ export function visitLogRoutes(ctx: Context): RouteSpec[] {
       query: visitLogQuery,
       response: visitHistorySchema,
       errors: ['INVALID_PARAMETER', 'INVALID_LIMIT_VALUE', 'INVALID_OFFSET_VALUE'],
-      handle: ({ req, caller }) => {
-        const history = visitHistory(ctx, caller, req.query);
+      handle: async ({ req, caller }) => {
+        const history = await visitHistory(ctx, caller, req.query);
         auditRead(ctx, caller, { action: 'visits.history.read', objectType: 'visit', size: history.size });
         return history;
       },
@@ -34,8 +34,8 @@ export function visitLogRoutes(ctx: Context): RouteSpec[] {
       query: visitLogQuery,
       produces: ['text/csv'],
       errors: ['INVALID_PARAMETER'],
-      handle: ({ req, res, caller }) => {
-        const csv = visitLogCsv(ctx, caller, req.query);
+      handle: async ({ req, res, caller }) => {
+        const csv = await visitLogCsv(ctx, caller, req.query);
         auditRead(ctx, caller, { action: 'visits.exported', objectType: 'visit' });
         const from = typeof req.query.from === 'string' ? req.query.from : 'today';
         res

@@ -86,19 +86,19 @@ const parameters = (caller: Caller, filter: VisitLogFilter) => ({
 });
 
 /** A page of the visit log, as visit objects. */
-export function visitHistory(ctx: Context, caller: Caller, query: Record<string, unknown>) {
+export async function visitHistory(ctx: Context, caller: Caller, query: Record<string, unknown>) {
   const filter = visitLogFilter(query, caller.timeZone, ctx.clock.now());
   const limit = parseLimit(query, visitLogPaging);
   const offset = query.offset === undefined ? 0 : Number(query.offset);
   if (!Number.isSafeInteger(offset) || offset < 0 || !/^\d+$/.test(String(query.offset ?? '0'))) {
     throw new ApiError('INVALID_OFFSET_VALUE');
   }
-  const rows = prepared(ctx.db, visitLogSql(filter, 'LIMIT :limit OFFSET :offset')).all({
+  const rows = (await prepared(ctx.db, visitLogSql(filter, 'LIMIT :limit OFFSET :offset')).all({
     ...parameters(caller, filter),
     limit,
     offset,
-  }) as VisitRow[];
-  const visits = visitObjects(ctx, caller, rows);
+  })) as VisitRow[];
+  const visits = await visitObjects(ctx, caller, rows);
   return { visits, size: visits.length };
 }
 
@@ -127,11 +127,11 @@ export const visitLogColumns = [
 ] as const;
 
 /** The span's visits as CSV (header line first), read row by row: the rows are never all in memory beside it. */
-export function visitLogCsv(ctx: Context, caller: Caller, query: Record<string, unknown>): string {
+export async function visitLogCsv(ctx: Context, caller: Caller, query: Record<string, unknown>): Promise<string> {
   const filter = visitLogFilter(query, caller.timeZone, ctx.clock.now());
   const hostNames = new Map(
     (
-      prepared(ctx.db, 'SELECT id, name FROM hosts WHERE companyId = ?').all(caller.companyId) as {
+      (await prepared(ctx.db, 'SELECT id, name FROM hosts WHERE companyId = ?').all(caller.companyId)) as {
         id: string;
         name: string;
       }[]
@@ -139,9 +139,7 @@ export function visitLogCsv(ctx: Context, caller: Caller, query: Record<string, 
   );
   const time = (ms: number | null) => (ms === null ? '' : formatInZone(ms, caller.timeZone));
   const lines = [csvLine(visitLogColumns)];
-  for (const row of prepared(ctx.db, visitLogSql(filter, '')).iterate(
-    parameters(caller, filter),
-  ) as Iterable<VisitRow>) {
+  for (const row of (await prepared(ctx.db, visitLogSql(filter, '')).all(parameters(caller, filter))) as VisitRow[]) {
     lines.push(
       csvLine([
         time(row.checkinAt),

@@ -34,9 +34,9 @@ export function visitorTypeRoutes(ctx: Context): RouteSpec[] {
       query: listQueryInput(visitorTypePaging),
       response: z.object({ visitorTypes: z.array(visitorTypeObjectSchema), size: z.number().int() }),
       errors: listErrors,
-      handle: ({ req, caller }) => {
+      handle: async ({ req, caller }) => {
         const query = parseListQuery(req.query, visitorTypePaging, visitorTypeQueryFields);
-        const visitorTypes = listVisitorTypes(ctx, caller, query).map((row) => visitorTypeObject(row, caller));
+        const visitorTypes = (await listVisitorTypes(ctx, caller, query)).map((row) => visitorTypeObject(row, caller));
         return { visitorTypes, size: visitorTypes.length };
       },
     }),
@@ -50,7 +50,7 @@ export function visitorTypeRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: visitorTypeInputCodes,
       response: visitorTypeObjectSchema,
       errors: ['MISSING_NAME', 'INVALID_PARAMETER'],
-      handle: ({ caller, body }) => visitorTypeObject(createVisitorType(ctx, caller, body), caller),
+      handle: async ({ caller, body }) => visitorTypeObject(await createVisitorType(ctx, caller, body), caller),
     }),
     route({
       method: 'get',
@@ -60,7 +60,8 @@ export function visitorTypeRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve a visitor type',
       response: visitorTypeObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => visitorTypeObject(getVisitorType(ctx, caller, String(params.id)), caller),
+      handle: async ({ caller, params }) =>
+        visitorTypeObject(await getVisitorType(ctx, caller, String(params.id)), caller),
     }),
     route({
       method: 'patch',
@@ -72,8 +73,8 @@ export function visitorTypeRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: visitorTypeInputCodes,
       response: visitorTypeObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID', 'MISSING_NAME', 'INVALID_PARAMETER'],
-      handle: ({ caller, params, body }) =>
-        visitorTypeObject(updateVisitorType(ctx, caller, String(params.id), body), caller),
+      handle: async ({ caller, params, body }) =>
+        visitorTypeObject(await updateVisitorType(ctx, caller, String(params.id), body), caller),
     }),
     route({
       method: 'delete',
@@ -83,8 +84,8 @@ export function visitorTypeRoutes(ctx: Context): RouteSpec[] {
       summary: 'Delete a visitor type (visits and invitees keep naming it)',
       response: successSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => {
-        deleteVisitorType(ctx, caller, String(params.id));
+      handle: async ({ caller, params }) => {
+        await deleteVisitorType(ctx, caller, String(params.id));
         return { success: true };
       },
     }),

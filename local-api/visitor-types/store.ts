@@ -36,24 +36,28 @@ export function visitorTypeObject(row: VisitorTypeRow, caller: Caller): VisitorT
   return object as unknown as VisitorType;
 }
 
-export function findVisitorType(ctx: Context, caller: Caller, id: string): VisitorTypeRow | undefined {
-  return findLiveRow<VisitorTypeRow>(ctx.db, 'visitor_types', caller.companyId, id);
+export async function findVisitorType(ctx: Context, caller: Caller, id: string): Promise<VisitorTypeRow | undefined> {
+  return await findLiveRow<VisitorTypeRow>(ctx.db, 'visitor_types', caller.companyId, id);
 }
 
-export function getVisitorType(ctx: Context, caller: Caller, id: string): VisitorTypeRow {
-  const row = findVisitorType(ctx, caller, id);
+export async function getVisitorType(ctx: Context, caller: Caller, id: string): Promise<VisitorTypeRow> {
+  const row = await findVisitorType(ctx, caller, id);
   if (!row) throw new ApiError('NOT_FOUND');
   return row;
 }
 
 /** A visit's or invitee's type: one of the company's live types, or VISITOR_TYPE_NOT_FOUND. */
-export function requireVisitorType(ctx: Context, caller: Caller, id: string | null | undefined): void {
-  if (id && !findVisitorType(ctx, caller, id)) throw new ApiError('VISITOR_TYPE_NOT_FOUND');
+export async function requireVisitorType(ctx: Context, caller: Caller, id: string | null | undefined): Promise<void> {
+  if (id && !(await findVisitorType(ctx, caller, id))) throw new ApiError('VISITOR_TYPE_NOT_FOUND');
 }
 
 /** The rules of a type as `effectiveRules` reads them; undefined for no type (or one deleted since). */
-export function typeRules(ctx: Context, caller: Caller, id: string | null | undefined): TypeRules | undefined {
-  const row = id ? findVisitorType(ctx, caller, id) : undefined;
+export async function typeRules(
+  ctx: Context,
+  caller: Caller,
+  id: string | null | undefined,
+): Promise<TypeRules | undefined> {
+  const row = id ? await findVisitorType(ctx, caller, id) : undefined;
   if (!row) return undefined;
   const type = visitorTypeObject(row, caller);
   return {
@@ -67,11 +71,15 @@ export function typeRules(ctx: Context, caller: Caller, id: string | null | unde
 }
 
 /** Every id a type lists must name one of the company's custom fields: a typo would silently ask nothing. */
-function requireCustomFields(ctx: Context, caller: Caller, ids: readonly string[] | null | undefined): void {
+async function requireCustomFields(
+  ctx: Context,
+  caller: Caller,
+  ids: readonly string[] | null | undefined,
+): Promise<void> {
   if (!ids) return;
   const known = prepared(ctx.db, 'SELECT 1 FROM custom_fields WHERE id = ? AND companyId = ? AND deletedAt IS NULL');
   for (const id of ids) {
-    if (!known.get(id, caller.companyId)) throw new ApiError('INVALID_PARAMETER', { field: 'customFieldIds' });
+    if (!(await known.get(id, caller.companyId))) throw new ApiError('INVALID_PARAMETER', { field: 'customFieldIds' });
   }
 }
 
@@ -94,60 +102,69 @@ function withDefaults(caller: Caller, input: VisitorTypeCreateInput): VisitorTyp
   };
 }
 
-export function createVisitorType(ctx: Context, caller: Caller, input: VisitorTypeCreateInput): VisitorTypeRow {
+export async function createVisitorType(
+  ctx: Context,
+  caller: Caller,
+  input: VisitorTypeCreateInput,
+): Promise<VisitorTypeRow> {
   const values = withDefaults(caller, input);
-  return inTransaction(ctx, () => {
-    requireCustomFields(ctx, caller, values.customFieldIds);
+  return await inTransaction(ctx, async () => {
+    await requireCustomFields(ctx, caller, values.customFieldIds);
     const taken = prepared(ctx.db, 'SELECT 1 FROM visitor_types WHERE id = ?');
     let id = newCustomFieldId(ctx.random);
-    while (taken.get(id)) id = newCustomFieldId(ctx.random);
+    while (await taken.get(id)) id = newCustomFieldId(ctx.random);
     const now = ctx.clock.now();
-    ctx.events.decide('visitortype.created', caller);
-    insertRow(ctx.db, 'visitor_types', {
+    await ctx.events.decide('visitortype.created', caller);
+    await insertRow(ctx.db, 'visitor_types', {
       ...objectToRow(values, visitorTypeColumns),
       id,
       companyId: caller.companyId,
       createdAt: now,
       updatedAt: now,
     });
-    const row = getVisitorType(ctx, caller, id);
-    ctx.events.publish('visitortype.created', caller, () => visitorTypeObject(row, caller));
+    const row = await getVisitorType(ctx, caller, id);
+    await ctx.events.publish('visitortype.created', caller, () => visitorTypeObject(row, caller));
     return row;
   });
 }
 
-export function updateVisitorType(
+export async function updateVisitorType(
   ctx: Context,
   caller: Caller,
   id: string,
   input: VisitorTypeUpdateInput,
-): VisitorTypeRow {
-  return inTransaction(ctx, () => {
-    getVisitorType(ctx, caller, id);
-    requireCustomFields(ctx, caller, input.customFieldIds);
-    ctx.events.decide('visitortype.updated', caller);
-    updateRow(ctx.db, 'visitor_types', caller.companyId, id, {
+): Promise<VisitorTypeRow> {
+  return await inTransaction(ctx, async () => {
+    await getVisitorType(ctx, caller, id);
+    await requireCustomFields(ctx, caller, input.customFieldIds);
+    await ctx.events.decide('visitortype.updated', caller);
+    await updateRow(ctx.db, 'visitor_types', caller.companyId, id, {
       ...objectToRow(input, visitorTypeColumns),
       updatedAt: ctx.clock.now(),
     });
-    const row = getVisitorType(ctx, caller, id);
-    ctx.events.publish('visitortype.updated', caller, () => visitorTypeObject(row, caller));
+    const row = await getVisitorType(ctx, caller, id);
+    await ctx.events.publish('visitortype.updated', caller, () => visitorTypeObject(row, caller));
     return row;
   });
 }
 
 /** Visits and invitees keep naming a deleted type; the kiosk treats them as having none. */
-export function deleteVisitorType(ctx: Context, caller: Caller, id: string): void {
-  inTransaction(ctx, () => {
-    const row = getVisitorType(ctx, caller, id);
+export async function deleteVisitorType(ctx: Context, caller: Caller, id: string): Promise<void> {
+  await inTransaction(ctx, async () => {
+    const row = await getVisitorType(ctx, caller, id);
     const now = ctx.clock.now();
-    ctx.events.decide('visitortype.deleted', caller);
-    updateRow(ctx.db, 'visitor_types', caller.companyId, id, { deletedAt: now, updatedAt: now });
-    ctx.events.publish('visitortype.deleted', caller, () => visitorTypeObject({ ...row, updatedAt: now }, caller));
+    await ctx.events.decide('visitortype.deleted', caller);
+    await updateRow(ctx.db, 'visitor_types', caller.companyId, id, { deletedAt: now, updatedAt: now });
+    await ctx.events.publish('visitortype.deleted', caller, () =>
+      visitorTypeObject({ ...row, updatedAt: now }, caller),
+    );
   });
 }
 
 /** Types in the order the kiosk offers them. */
-export function listVisitorTypes(ctx: Context, caller: Caller, query: ListQuery): VisitorTypeRow[] {
-  return listRows<VisitorTypeRow>(ctx.db, 'visitor_types', caller.companyId, { ...query, orderBy: 'sort, rowid' });
+export async function listVisitorTypes(ctx: Context, caller: Caller, query: ListQuery): Promise<VisitorTypeRow[]> {
+  return await listRows<VisitorTypeRow>(ctx.db, 'visitor_types', caller.companyId, {
+    ...query,
+    orderBy: 'sort, rowid',
+  });
 }

@@ -24,9 +24,9 @@ export function visitorRoutes(ctx: Context): RouteSpec[] {
       query: listQueryInput(visitorPaging),
       response: z.object({ visitors: z.array(visitorObjectSchema), size: z.number().int() }),
       errors: listErrors,
-      handle: ({ req, caller }) => {
+      handle: async ({ req, caller }) => {
         const query = parseListQuery(req.query, visitorPaging, visitorQueryFields);
-        const visitors = listVisitors(ctx, caller, query).map((row) => visitorObject(row, caller.timeZone));
+        const visitors = (await listVisitors(ctx, caller, query)).map((row) => visitorObject(row, caller.timeZone));
         auditRead(ctx, caller, { action: 'visitors.listed', objectType: 'visitor', size: visitors.length });
         return { visitors, size: visitors.length };
       },
@@ -39,8 +39,8 @@ export function visitorRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve a visitor',
       response: visitorObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => {
-        const visitor = getVisitor(ctx, caller, String(params.id));
+      handle: async ({ caller, params }) => {
+        const visitor = await getVisitor(ctx, caller, String(params.id));
         auditRead(ctx, caller, { action: 'visitor.read', objectType: 'visitor', objectId: visitor.id });
         return visitorObject(visitor, caller.timeZone);
       },
@@ -52,8 +52,8 @@ export function visitorRoutes(ctx: Context): RouteSpec[] {
       summary: 'Forget a visitor record (their visits keep their own copy of the data)',
       response: successSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => {
-        deleteVisitor(ctx, caller, String(params.id));
+      handle: async ({ caller, params }) => {
+        await deleteVisitor(ctx, caller, String(params.id));
         return { success: true };
       },
     }),

@@ -11,12 +11,12 @@ import { visitorObject } from './present.ts';
 
 export type VisitorData = Partial<Record<(typeof visitorDataFields)[number], string | null>>;
 
-function findVisitor(ctx: Context, caller: Caller, id: string): VisitorRow | undefined {
-  return findLiveRow<VisitorRow>(ctx.db, 'visitors', caller.companyId, id);
+async function findVisitor(ctx: Context, caller: Caller, id: string): Promise<VisitorRow | undefined> {
+  return await findLiveRow<VisitorRow>(ctx.db, 'visitors', caller.companyId, id);
 }
 
-export function getVisitor(ctx: Context, caller: Caller, id: string): VisitorRow {
-  const row = findVisitor(ctx, caller, id);
+export async function getVisitor(ctx: Context, caller: Caller, id: string): Promise<VisitorRow> {
+  const row = await findVisitor(ctx, caller, id);
   if (!row) throw new ApiError('NOT_FOUND');
   return row;
 }
@@ -29,8 +29,8 @@ const recognitionKeys = (person: VisitorData) => ({
 });
 
 /** A visitor a visit names must be the company's. */
-export function requireVisitor(ctx: Context, caller: Caller, id: string | null | undefined): void {
-  if (id && !findVisitor(ctx, caller, id)) throw new ApiError('VISITOR_NOT_FOUND');
+export async function requireVisitor(ctx: Context, caller: Caller, id: string | null | undefined): Promise<void> {
+  if (id && !(await findVisitor(ctx, caller, id))) throw new ApiError('VISITOR_NOT_FOUND');
 }
 
 /**
@@ -38,25 +38,25 @@ export function requireVisitor(ctx: Context, caller: Caller, id: string | null |
  * e-mail (in that order of trust) matches, else a new one. The record takes the person's newest data (what was
  * given; absent fields keep their value) and counts the visit. Runs inside the check-in's transaction.
  */
-export function recognizeVisitor(
+export async function recognizeVisitor(
   ctx: Context,
   caller: Caller,
   person: VisitorData,
   at: number,
   visitorId?: string | null,
-): string {
+): Promise<string> {
   const keys = recognitionKeys(person);
   let known: VisitorRow | undefined;
   if (visitorId) {
-    known = findVisitor(ctx, caller, visitorId);
+    known = await findVisitor(ctx, caller, visitorId);
     if (!known) throw new ApiError('VISITOR_NOT_FOUND');
   } else {
     for (const key of ['cpfKey', 'documentKey', 'emailKey'] as const) {
       if (keys[key] === null) continue;
-      known = prepared(
+      known = (await prepared(
         ctx.db,
         `SELECT * FROM visitors WHERE companyId = ? AND ${key} = ? AND deletedAt IS NULL ORDER BY createdAt LIMIT 1`,
-      ).get(caller.companyId, keys[key]) as VisitorRow | undefined;
+      ).get(caller.companyId, keys[key])) as VisitorRow | undefined;
       if (known) break;
     }
   }
@@ -65,7 +65,7 @@ export function recognizeVisitor(
   );
   const givenKeys = Object.fromEntries(Object.entries(keys).filter(([, value]) => value !== null));
   if (known) {
-    updateRow(ctx.db, 'visitors', caller.companyId, known.id, {
+    await updateRow(ctx.db, 'visitors', caller.companyId, known.id, {
       ...given,
       ...givenKeys,
       lastVisitAt: at,
@@ -76,7 +76,7 @@ export function recognizeVisitor(
   }
   const id = newRecordId(ctx.random);
   const now = ctx.clock.now();
-  insertRow(ctx.db, 'visitors', {
+  await insertRow(ctx.db, 'visitors', {
     ...given,
     ...keys,
     id,
@@ -90,16 +90,16 @@ export function recognizeVisitor(
 }
 
 /** Forgets a visitor record, keeping none of its data; their visits keep the data they were made with. */
-export function deleteVisitor(ctx: Context, caller: Caller, id: string): void {
-  inTransaction(ctx, () => {
-    getVisitor(ctx, caller, id);
-    ctx.events.decide('visitor.deleted', caller);
-    forgetDeletedRow(ctx, caller.companyId, 'visitors', id, ctx.clock.now());
-    const row = prepared(ctx.db, 'SELECT * FROM visitors WHERE id = ?').get(id) as VisitorRow;
-    ctx.events.publish('visitor.deleted', caller, () => visitorObject(row, caller.timeZone));
+export async function deleteVisitor(ctx: Context, caller: Caller, id: string): Promise<void> {
+  await inTransaction(ctx, async () => {
+    await getVisitor(ctx, caller, id);
+    await ctx.events.decide('visitor.deleted', caller);
+    await forgetDeletedRow(ctx, caller.companyId, 'visitors', id, ctx.clock.now());
+    const row = (await prepared(ctx.db, 'SELECT * FROM visitors WHERE id = ?').get(id)) as VisitorRow;
+    await ctx.events.publish('visitor.deleted', caller, () => visitorObject(row, caller.timeZone));
   });
-  settleErasures(ctx);
+  await ctx.db.afterCommit(() => settleErasures(ctx));
 }
 
-export const listVisitors = (ctx: Context, caller: Caller, query: ListQuery) =>
-  listRows<VisitorRow>(ctx.db, 'visitors', caller.companyId, query);
+export const listVisitors = async (ctx: Context, caller: Caller, query: ListQuery) =>
+  await listRows<VisitorRow>(ctx.db, 'visitors', caller.companyId, query);

@@ -39,10 +39,10 @@ export function presentVisit(row: VisitRow, lookups: VisitLookups): Record<strin
 }
 
 /** What the visit objects of these rows show of other rows, read once for the page. */
-export function visitLookups(ctx: Context, caller: Caller, rows: readonly VisitRow[]): VisitLookups {
+export async function visitLookups(ctx: Context, caller: Caller, rows: readonly VisitRow[]): Promise<VisitLookups> {
   return {
     timeZone: caller.timeZone,
-    hosts: hostSummaries(
+    hosts: await hostSummaries(
       ctx,
       caller,
       rows.map((row) => row.hostId),
@@ -52,9 +52,14 @@ export function visitLookups(ctx: Context, caller: Caller, rows: readonly VisitR
 }
 
 /** The visit objects of a page of rows. */
-export function visitObjects(ctx: Context, caller: Caller, rows: readonly VisitRow[]): Record<string, unknown>[] {
-  const lookups = visitLookups(ctx, caller, rows);
+export async function visitObjects(
+  ctx: Context,
+  caller: Caller,
+  rows: readonly VisitRow[],
+): Promise<Record<string, unknown>[]> {
+  const lookups = await visitLookups(ctx, caller, rows);
   return rows.map((row) => presentVisit(row, lookups));
 }
 
-export const visitObject = (ctx: Context, caller: Caller, row: VisitRow) => visitObjects(ctx, caller, [row])[0] ?? {};
+export const visitObject = async (ctx: Context, caller: Caller, row: VisitRow) =>
+  (await visitObjects(ctx, caller, [row]))[0] ?? {};

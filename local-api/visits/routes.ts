@@ -56,11 +56,11 @@ const visitorErrors = [
 ] as const;
 
 export function visitRoutes(ctx: Context): RouteSpec[] {
-  const answer = (caller: Parameters<typeof visitObject>[1], row: Parameters<typeof visitObject>[2]) =>
-    visitObject(ctx, caller, row);
-  const checkinAnswer = (caller: Parameters<typeof visitObject>[1], row: Parameters<typeof visitObject>[2]) => ({
-    ...visitObject(ctx, caller, row),
-    hostNotified: hostNotified(ctx, caller.companyId, row.id),
+  const answer = async (caller: Parameters<typeof visitObject>[1], row: Parameters<typeof visitObject>[2]) =>
+    await visitObject(ctx, caller, row);
+  const checkinAnswer = async (caller: Parameters<typeof visitObject>[1], row: Parameters<typeof visitObject>[2]) => ({
+    ...(await visitObject(ctx, caller, row)),
+    hostNotified: await hostNotified(ctx, caller.companyId, row.id),
   });
   return [
     route({
@@ -72,11 +72,11 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       response: z.object({ visits: z.array(visitObjectSchema), size: z.number().int() }),
       query: listQueryInput(visitPaging),
       errors: listErrors,
-      handle: ({ req, caller }) => {
-        const visits = visitObjects(
+      handle: async ({ req, caller }) => {
+        const visits = await visitObjects(
           ctx,
           caller,
-          listVisits(ctx, caller, parseListQuery(req.query, visitPaging, visitQueryFields)),
+          await listVisits(ctx, caller, parseListQuery(req.query, visitPaging, visitQueryFields)),
         );
         auditRead(ctx, caller, { action: 'visits.listed', objectType: 'visit', size: visits.length });
         return { visits, size: visits.length };
@@ -100,7 +100,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
         'CHECKOUT_AT_BEFORE_CHECKIN',
         ...visitorErrors,
       ],
-      handle: ({ caller, body }) => checkinAnswer(caller, checkinWalkIn(ctx, caller, body)),
+      handle: async ({ caller, body }) => await checkinAnswer(caller, await checkinWalkIn(ctx, caller, body)),
     }),
     route({
       method: 'post',
@@ -120,7 +120,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
         'INVITEE_CANCELED',
         ...visitorErrors,
       ],
-      handle: ({ caller, body }) => screenCheckin(ctx, caller, body),
+      handle: async ({ caller, body }) => await screenCheckin(ctx, caller, body),
     }),
     route({
       method: 'patch',
@@ -132,8 +132,8 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       body: authorizationInput,
       fieldCodes: visitInputCodes,
       errors: ['NOT_FOUND', 'MISSING_ID', 'HOST_NOT_FOUND', 'INVALID_PARAMETER'],
-      handle: ({ caller, params, body }) =>
-        answer(caller, authorizeVisit(ctx, caller, String(params.id), 'ALLOWED', body)),
+      handle: async ({ caller, params, body }) =>
+        await answer(caller, await authorizeVisit(ctx, caller, String(params.id), 'ALLOWED', body)),
     }),
     route({
       method: 'patch',
@@ -145,8 +145,8 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       body: authorizationInput,
       fieldCodes: visitInputCodes,
       errors: ['NOT_FOUND', 'MISSING_ID', 'HOST_NOT_FOUND', 'INVALID_PARAMETER'],
-      handle: ({ caller, params, body }) =>
-        answer(caller, authorizeVisit(ctx, caller, String(params.id), 'DENIED', body)),
+      handle: async ({ caller, params, body }) =>
+        await answer(caller, await authorizeVisit(ctx, caller, String(params.id), 'DENIED', body)),
     }),
     route({
       method: 'patch',
@@ -158,7 +158,8 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       body: checkoutInput,
       fieldCodes: visitInputCodes,
       errors: ['NOT_FOUND', 'MISSING_ID', ...checkoutErrors],
-      handle: ({ caller, params, body }) => answer(caller, checkoutVisit(ctx, caller, String(params.id), body)),
+      handle: async ({ caller, params, body }) =>
+        await answer(caller, await checkoutVisit(ctx, caller, String(params.id), body)),
     }),
     route({
       method: 'post',
@@ -178,8 +179,8 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
         'WRONG_CHECKIN_AT_FORMAT',
         'INVALID_CUSTOM_FIELD',
       ],
-      handle: ({ caller, params, body }) =>
-        checkinAnswer(caller, checkinInvitee(ctx, caller, String(params.inviteeId), body)),
+      handle: async ({ caller, params, body }) =>
+        await checkinAnswer(caller, await checkinInvitee(ctx, caller, String(params.inviteeId), body)),
     }),
     route({
       method: 'post',
@@ -191,8 +192,8 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       body: checkoutInput,
       fieldCodes: visitInputCodes,
       errors: ['INVITEE_NOT_FOUND', 'NOT_FOUND', 'MISSING_ID', ...checkoutErrors],
-      handle: ({ caller, params, body }) =>
-        answer(caller, checkoutInvitee(ctx, caller, String(params.inviteeId), body)),
+      handle: async ({ caller, params, body }) =>
+        await answer(caller, await checkoutInvitee(ctx, caller, String(params.inviteeId), body)),
     }),
     route({
       method: 'get',
@@ -202,10 +203,10 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve a visit',
       response: checkinAnswerSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => {
-        const visit = getVisit(ctx, caller, String(params.id));
+      handle: async ({ caller, params }) => {
+        const visit = await getVisit(ctx, caller, String(params.id));
         auditRead(ctx, caller, { action: 'visit.read', objectType: 'visit', objectId: visit.id });
-        return checkinAnswer(caller, visit);
+        return await checkinAnswer(caller, visit);
       },
     }),
     route({
@@ -217,7 +218,8 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       body: visitUpdateInput,
       fieldCodes: visitInputCodes,
       errors: ['NOT_FOUND', 'MISSING_ID', ...visitorErrors],
-      handle: ({ caller, params, body }) => answer(caller, updateVisit(ctx, caller, String(params.id), body)),
+      handle: async ({ caller, params, body }) =>
+        await answer(caller, await updateVisit(ctx, caller, String(params.id), body)),
     }),
     route({
       method: 'put',
@@ -227,10 +229,10 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       upload: pictureUpload,
       response: visitObjectSchema,
       errors: ['NOT_FOUND', 'INVALID_PICTURE'],
-      handle: ({ caller, params, bytes }) =>
-        answer(
+      handle: async ({ caller, params, bytes }) =>
+        await answer(
           caller,
-          putVisitFile(
+          await putVisitFile(
             ctx,
             caller,
             String(params.id),
@@ -246,8 +248,11 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       upload: ndaUpload,
       response: visitObjectSchema,
       errors: ['NOT_FOUND', 'INVALID_NDA'],
-      handle: ({ caller, params, bytes }) =>
-        answer(caller, putVisitFile(ctx, caller, String(params.id), ndaOf(bytes ?? Buffer.alloc(0), 'visitNda'))),
+      handle: async ({ caller, params, bytes }) =>
+        await answer(
+          caller,
+          await putVisitFile(ctx, caller, String(params.id), ndaOf(bytes ?? Buffer.alloc(0), 'visitNda')),
+        ),
     }),
     route({
       method: 'delete',
@@ -256,8 +261,8 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
       summary: 'Delete a visit',
       response: successSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => {
-        deleteVisit(ctx, caller, String(params.id));
+      handle: async ({ caller, params }) => {
+        await deleteVisit(ctx, caller, String(params.id));
         return { success: true };
       },
     }),

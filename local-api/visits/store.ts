@@ -43,16 +43,16 @@ export const visitQueryFields: QueryFields = {
   },
 };
 
-function findVisitAnyState(ctx: Context, id: string): VisitRow | undefined {
-  return prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(id) as VisitRow | undefined;
+async function findVisitAnyState(ctx: Context, id: string): Promise<VisitRow | undefined> {
+  return (await prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(id)) as VisitRow | undefined;
 }
 
-export function findVisit(ctx: Context, caller: Caller, id: string): VisitRow | undefined {
-  return findLiveRow<VisitRow>(ctx.db, 'visits', caller.companyId, id);
+export async function findVisit(ctx: Context, caller: Caller, id: string): Promise<VisitRow | undefined> {
+  return await findLiveRow<VisitRow>(ctx.db, 'visits', caller.companyId, id);
 }
 
-export function getVisit(ctx: Context, caller: Caller, id: string): VisitRow {
-  const row = findVisit(ctx, caller, id);
+export async function getVisit(ctx: Context, caller: Caller, id: string): Promise<VisitRow> {
+  const row = await findVisit(ctx, caller, id);
   if (!row) throw new ApiError('NOT_FOUND');
   return row;
 }
@@ -80,8 +80,8 @@ function resolveDates(input: Record<string, unknown>, caller: Caller): Record<st
   return resolved;
 }
 
-function requireHost(ctx: Context, caller: Caller, hostId: string | null | undefined): void {
-  if (hostId && !findHost(ctx, caller, hostId)) throw new ApiError('HOST_NOT_FOUND');
+async function requireHost(ctx: Context, caller: Caller, hostId: string | null | undefined): Promise<void> {
+  if (hostId && !(await findHost(ctx, caller, hostId))) throw new ApiError('HOST_NOT_FOUND');
 }
 
 interface VisitReferences {
@@ -96,26 +96,36 @@ interface VisitReferences {
  * and is kept, as `checkinReferences` keeps it: a reference to a row the company deleted meanwhile stays, one the
  * company has no row for is dropped (null).
  */
-function ownReferences<T extends VisitReferences>(ctx: Context, caller: Caller, fields: T, replayed: boolean): T {
+async function ownReferences<T extends VisitReferences>(
+  ctx: Context,
+  caller: Caller,
+  fields: T,
+  replayed: boolean,
+): Promise<T> {
   const checked = { ...fields };
-  const own = (table: 'hosts' | 'meetings', id: string, live: boolean, code: ErrorCode) => {
+  const own = async (table: 'hosts' | 'meetings', id: string, live: boolean, code: ErrorCode) => {
     if (live) return id;
     if (!replayed) throw new ApiError(code);
-    return companyHasRow(ctx, caller, table, id) ? id : null;
+    return (await companyHasRow(ctx, caller, table, id)) ? id : null;
   };
   if (checked.meetingId) {
     const id = checked.meetingId;
-    checked.meetingId = own('meetings', id, findMeeting(ctx, caller, id) !== undefined, 'MEETING_NOT_FOUND');
+    checked.meetingId = await own(
+      'meetings',
+      id,
+      (await findMeeting(ctx, caller, id)) !== undefined,
+      'MEETING_NOT_FOUND',
+    );
   }
   for (const key of ['checkinByHostId', 'checkoutByHostId'] as const) {
     const id = checked[key];
-    if (id) checked[key] = own('hosts', id, findHost(ctx, caller, id) !== undefined, 'HOST_NOT_FOUND');
+    if (id) checked[key] = await own('hosts', id, (await findHost(ctx, caller, id)) !== undefined, 'HOST_NOT_FOUND');
   }
   return checked;
 }
 
-function publishVisit(ctx: Context, caller: Caller, name: EventName, row: VisitRow): void {
-  ctx.events.publish(name, caller, () => visitObject(ctx, caller, row));
+async function publishVisit(ctx: Context, caller: Caller, name: EventName, row: VisitRow): Promise<void> {
+  await ctx.events.publish(name, caller, async () => await visitObject(ctx, caller, row));
 }
 
 /** A check-in's files, decoded and checked before the write begins: undefined not sent, null removed. */
@@ -134,15 +144,15 @@ function decodeUploads(input: { visitPicture?: string | null; visitNda?: string 
 }
 
 /** The visit's file columns after the uploads: new files saved, the ones they replace retired. */
-function fileColumns(uploads: VisitUploads, files: FileBatch, current?: VisitRow) {
+async function fileColumns(uploads: VisitUploads, files: FileBatch, current?: VisitRow) {
   const columns: { pictureFile?: string | null; ndaFile?: string | null } = {};
   if (uploads.picture !== undefined) {
-    files.retire(current?.pictureFile);
-    columns.pictureFile = uploads.picture && files.save(uploads.picture);
+    await files.retire(current?.pictureFile);
+    columns.pictureFile = uploads.picture && (await files.save(uploads.picture));
   }
   if (uploads.nda !== undefined) {
-    files.retire(current?.ndaFile);
-    columns.ndaFile = uploads.nda && files.save(uploads.nda);
+    await files.retire(current?.ndaFile);
+    columns.ndaFile = uploads.nda && (await files.save(uploads.nda));
   }
   return columns;
 }
@@ -180,7 +190,7 @@ const answerMode = (options: CheckinOptions) =>
  * match marks the visit, which alerts the door's hosts, without changing its presence or authorization; and the
  * kiosk's own visitor id means nothing here, the person is recognized by their identifiers.
  */
-function atTheDoor(
+async function atTheDoor(
   ctx: Context,
   caller: Caller,
   person: PersonAtDoor & Record<string, string | null | undefined>,
@@ -188,12 +198,12 @@ function atTheDoor(
   requested: { visitorId?: string | null; visitorStatus?: string | null; statusNote?: string | null },
   options: CheckinOptions,
 ) {
-  const match = screenVisitor(ctx, caller, person);
+  const match = await screenVisitor(ctx, caller, person);
   const held = match?.on === 'name';
   const blocked = match !== undefined && !held;
   const requestedBlock = requested.visitorStatus === 'BLOCKED';
   return {
-    visitorId: recognizeVisitor(ctx, caller, person, at, options.replayed ? undefined : requested.visitorId),
+    visitorId: await recognizeVisitor(ctx, caller, person, at, options.replayed ? undefined : requested.visitorId),
     visitorStatus: blocked ? 'BLOCKED' : (requested.visitorStatus ?? null),
     statusNote: match ? blockedNote(caller.lang, match.on, match.entry.reason) : (requested.statusNote ?? null),
     heldAtDoor: held,
@@ -203,9 +213,15 @@ function atTheDoor(
 }
 
 /** Whether the company has the row, live or deleted. */
-function companyHasRow(ctx: Context, caller: Caller, table: 'hosts' | 'invitees' | 'meetings', id: string): boolean {
+async function companyHasRow(
+  ctx: Context,
+  caller: Caller,
+  table: 'hosts' | 'invitees' | 'meetings',
+  id: string,
+): Promise<boolean> {
   return (
-    prepared(ctx.db, `SELECT 1 FROM ${table} WHERE id = ? AND companyId = ?`).get(id, caller.companyId) !== undefined
+    (await prepared(ctx.db, `SELECT 1 FROM ${table} WHERE id = ? AND companyId = ?`).get(id, caller.companyId)) !==
+    undefined
   );
 }
 
@@ -217,26 +233,27 @@ type WalkInFields = Omit<VisitCreateInput['visit'], 'customFields' | 'questionna
  * still has a row for (a deleted one), drops one it has none for (lost to a restore from a backup), and is flagged
  * for review when the invitation or the visit's host is gone.
  */
-function checkinReferences(ctx: Context, caller: Caller, fields: WalkInFields, options: CheckinOptions) {
+async function checkinReferences(ctx: Context, caller: Caller, fields: WalkInFields, options: CheckinOptions) {
   if (!options.replayed) {
-    requireHost(ctx, caller, fields.hostId);
-    requireHost(ctx, caller, fields.authorizedById);
+    await requireHost(ctx, caller, fields.hostId);
+    await requireHost(ctx, caller, fields.authorizedById);
     return { fields, inviteeId: null };
   }
-  const kept = (table: 'hosts' | 'invitees', id: string | null | undefined) =>
-    id && companyHasRow(ctx, caller, table, id) ? id : null;
-  const hostGone = Boolean(fields.hostId) && !findHost(ctx, caller, String(fields.hostId));
-  const authorizerGone = Boolean(fields.authorizedById) && !findHost(ctx, caller, String(fields.authorizedById));
+  const kept = async (table: 'hosts' | 'invitees', id: string | null | undefined) =>
+    id && (await companyHasRow(ctx, caller, table, id)) ? id : null;
+  const hostGone = Boolean(fields.hostId) && !(await findHost(ctx, caller, String(fields.hostId)));
+  const authorizerGone =
+    Boolean(fields.authorizedById) && !(await findHost(ctx, caller, String(fields.authorizedById)));
   const lostInvitee = options.lostInviteeId;
   const flag = lostInvitee !== undefined ? 'INVITEE_NOT_FOUND' : hostGone ? 'HOST_NOT_FOUND' : null;
   return {
     fields: {
       ...fields,
-      ...(hostGone ? { hostId: kept('hosts', fields.hostId) } : {}),
-      ...(authorizerGone ? { authorizedById: kept('hosts', fields.authorizedById) } : {}),
+      ...(hostGone ? { hostId: await kept('hosts', fields.hostId) } : {}),
+      ...(authorizerGone ? { authorizedById: await kept('hosts', fields.authorizedById) } : {}),
       ...(flag ? { statusNote: flag, authorizationStatus: 'AWAITING' as const } : {}),
     },
-    inviteeId: kept('invitees', lostInvitee),
+    inviteeId: await kept('invitees', lostInvitee),
   };
 }
 
@@ -244,27 +261,27 @@ function checkinReferences(ctx: Context, caller: Caller, fields: WalkInFields, o
  * Walk-in check-in. The visit's id is made by the client, so a retried POST (the kiosk lost the answer) finds
  * the visit it already made and answers it unchanged instead of creating a second one.
  */
-export function checkinWalkIn(
+export async function checkinWalkIn(
   ctx: Context,
   caller: Caller,
   input: VisitCreateInput,
   options: CheckinOptions = {},
-): VisitRow {
+): Promise<VisitRow> {
   const { visit, visitor } = input;
   if (!isUuidV4(visit.id)) throw new ApiError('INVALID_ID');
   const uploads = decodeUploads(input);
-  return inTransactionWithFiles(ctx, caller, (files) => {
-    const existing = findVisitAnyState(ctx, visit.id);
+  return await inTransactionWithFiles(ctx, caller, async (files) => {
+    const existing = await findVisitAnyState(ctx, visit.id);
     if (existing) {
       if (existing.companyId !== caller.companyId || existing.deletedAt !== null) throw new ApiError('ALREADY_EXISTS');
       return existing;
     }
     if (!visitor.name) throw new ApiError('MISSING_NAME');
     const { companyId: _ignored, customFields, questionnaireFields, feedbacks, ...requested } = visit;
-    if (!options.replayed) requireVisitorType(ctx, caller, visit.visitorTypeId);
-    const rules = typeRules(ctx, caller, visit.visitorTypeId);
-    const references = checkinReferences(ctx, caller, requested, options);
-    const fields = ownReferences(ctx, caller, references.fields, options.replayed === true);
+    if (!options.replayed) await requireVisitorType(ctx, caller, visit.visitorTypeId);
+    const rules = await typeRules(ctx, caller, visit.visitorTypeId);
+    const references = await checkinReferences(ctx, caller, requested, options);
+    const fields = await ownReferences(ctx, caller, references.fields, options.replayed === true);
     const { inviteeId } = references;
     // The type's approval rule, unless the client decided the authorization itself.
     if (fields.authorizationStatus === undefined && rules?.requireAuthorization)
@@ -276,21 +293,21 @@ export function checkinWalkIn(
     if (checkoutAt !== null && Math.floor(checkoutAt / 1000) < Math.floor(checkinAt / 1000)) {
       throw new ApiError('CHECKOUT_AT_BEFORE_CHECKIN');
     }
-    const answers = checkinAnswers(
+    const answers = await checkinAnswers(
       ctx,
       caller,
       { customFields, questionnaireFields, feedbacks },
       answerMode(options),
       rules?.customFieldIds ?? null,
     );
-    ctx.events.decide('visit.checkin', caller);
-    const { letIn, ...door } = atTheDoor(ctx, caller, visitor, checkinAt, fields, options);
-    insertRow(ctx.db, 'visits', {
+    await ctx.events.decide('visit.checkin', caller);
+    const { letIn, ...door } = await atTheDoor(ctx, caller, visitor, checkinAt, fields, options);
+    await insertRow(ctx.db, 'visits', {
       ...objectToRow({ ...dates, ...visitor, ...answers, ...door }, visitColumns),
-      ...fileColumns(uploads, files),
+      ...(await fileColumns(uploads, files)),
       ...(inviteeId ? { inviteeId } : {}),
       checkinType: visit.checkinType ?? 'API',
-      cardNumber: visit.cardNumber ?? String(freeCardNumber(ctx, caller)),
+      cardNumber: visit.cardNumber ?? String(await freeCardNumber(ctx, caller)),
       checkinAt,
       checkoutAt,
       isInsideCompany: checkoutAt === null && letIn ? 1 : 0,
@@ -298,22 +315,22 @@ export function checkinWalkIn(
       createdAt: now,
       updatedAt: now,
     });
-    const row = getVisit(ctx, caller, visit.id);
-    publishVisit(ctx, caller, 'visit.checkin', row);
+    const row = await getVisit(ctx, caller, visit.id);
+    await publishVisit(ctx, caller, 'visit.checkin', row);
     return row;
   });
 }
 
-function openVisitOfInvitee(ctx: Context, caller: Caller, inviteeId: string): VisitRow | undefined {
-  return prepared(
+async function openVisitOfInvitee(ctx: Context, caller: Caller, inviteeId: string): Promise<VisitRow | undefined> {
+  return (await prepared(
     ctx.db,
     `SELECT * FROM visits WHERE inviteeId = ? AND companyId = ? AND deletedAt IS NULL
      ORDER BY checkoutAt IS NULL DESC, checkinAt DESC LIMIT 1`,
-  ).get(inviteeId, caller.companyId) as VisitRow | undefined;
+  ).get(inviteeId, caller.companyId)) as VisitRow | undefined;
 }
 
-function requireInvitee(ctx: Context, caller: Caller, inviteeId: string): InviteeRow {
-  const invitee = findInvitee(ctx, caller, inviteeId);
+async function requireInvitee(ctx: Context, caller: Caller, inviteeId: string): Promise<InviteeRow> {
+  const invitee = await findInvitee(ctx, caller, inviteeId);
   if (!invitee) throw new ApiError('INVITEE_NOT_FOUND');
   return invitee;
 }
@@ -323,19 +340,19 @@ function requireInvitee(ctx: Context, caller: Caller, inviteeId: string): Invite
  * the visit waits for the host when the invitee requires authorization. Checking in an invitee who is inside
  * already answers that visit (a retried scan is not a second entry).
  */
-export function checkinInvitee(
+export async function checkinInvitee(
   ctx: Context,
   caller: Caller,
   inviteeId: string,
   input: InviteeCheckinInput,
   options: CheckinOptions = {},
-): VisitRow {
+): Promise<VisitRow> {
   if (input.id !== undefined && !isUuidV4(input.id)) throw new ApiError('INVALID_ID');
   const uploads = decodeUploads(input);
-  return inTransactionWithFiles(ctx, caller, (files) => {
-    const invitee = requireInvitee(ctx, caller, inviteeId);
+  return await inTransactionWithFiles(ctx, caller, async (files) => {
+    const invitee = await requireInvitee(ctx, caller, inviteeId);
     if (input.id) {
-      const existing = findVisitAnyState(ctx, input.id);
+      const existing = await findVisitAnyState(ctx, input.id);
       if (existing) {
         if (existing.companyId !== caller.companyId || existing.inviteeId !== inviteeId) {
           throw new ApiError('ALREADY_EXISTS');
@@ -343,7 +360,7 @@ export function checkinInvitee(
         return existing;
       }
     }
-    const open = openVisitOfInvitee(ctx, caller, inviteeId);
+    const open = await openVisitOfInvitee(ctx, caller, inviteeId);
     const canceled = invitee.status === 'canceled';
     if (open && open.checkoutAt === null && !options.replayed) return open;
     if (canceled && !options.replayed) throw new ApiError('INVITEE_CANCELED');
@@ -352,30 +369,30 @@ export function checkinInvitee(
     const checkinAt = (resolveDate(input.checkinAt, caller, 'WRONG_CHECKIN_AT_FORMAT') as number | undefined) ?? now;
     const id = input.id ?? newUuid(ctx.random);
     const visitorTypeId = (invitee.visitorTypeId as string | null) ?? null;
-    const rules = typeRules(ctx, caller, visitorTypeId);
+    const rules = await typeRules(ctx, caller, visitorTypeId);
     const asked = rules?.customFieldIds ?? null;
     const given = {
-      customFields: mergeAnswers(liveAnswers(ctx, caller, inviteeAnswers(invitee)), input.customFields ?? []),
+      customFields: mergeAnswers(await liveAnswers(ctx, caller, inviteeAnswers(invitee)), input.customFields ?? []),
       questionnaireFields: input.questionnaireFields,
     };
     const waived = input.waiveReason !== undefined && !options.replayed && !options.stoppedAtDoor;
-    const answers = checkinAnswers(ctx, caller, given, waived ? 'waived' : answerMode(options), asked);
-    ctx.events.decide('visit.checkin', caller);
+    const answers = await checkinAnswers(ctx, caller, given, waived ? 'waived' : answerMode(options), asked);
+    await ctx.events.decide('visit.checkin', caller);
     if (waived) {
       // The log is append-only, out of an erasure's reach: the reason is kept without the visitor's data.
       const reason = redactText(input.waiveReason ?? '', tellingValues([invitee]));
-      recordAudit(ctx, auditActor(caller), {
+      await recordAudit(ctx, auditActor(caller), {
         action: 'visit.requirements.waived',
         objectType: 'visit',
         objectId: id,
-        details: { reason, unanswered: unansweredRequired(ctx, caller, answers, asked) },
+        details: { reason, unanswered: await unansweredRequired(ctx, caller, answers, asked) },
       });
     }
     const person = invitee as InviteeRow & PersonIds & Record<string, string | null>;
-    const { letIn, ...door } = atTheDoor(ctx, caller, person, checkinAt, {}, options);
-    insertRow(ctx.db, 'visits', {
+    const { letIn, ...door } = await atTheDoor(ctx, caller, person, checkinAt, {}, options);
+    await insertRow(ctx.db, 'visits', {
       ...objectToRow({ ...answers, ...door }, visitColumns),
-      ...fileColumns(uploads, files),
+      ...(await fileColumns(uploads, files)),
       id,
       companyId: caller.companyId,
       createdAt: now,
@@ -408,9 +425,9 @@ export function checkinInvitee(
       statusNote: door.statusNote ?? flag,
       isInsideCompany: letIn ? 1 : 0,
     });
-    if (!canceled) markInviteeArrived(ctx, caller, inviteeId);
-    const row = getVisit(ctx, caller, id);
-    publishVisit(ctx, caller, 'visit.checkin', row);
+    if (!canceled) await markInviteeArrived(ctx, caller, inviteeId);
+    const row = await getVisit(ctx, caller, id);
+    await publishVisit(ctx, caller, 'visit.checkin', row);
     return row;
   });
 }
@@ -428,23 +445,23 @@ const stopsAtDoor = (match: BlocklistMatch | undefined) => match !== undefined &
  * a visitor learns nothing more by asking than by checking in; no match records nothing. The answer says only
  * whether to stop: never why, nor anything of the entry.
  */
-export function screenCheckin(ctx: Context, caller: Caller, input: ScreenInput): { stop: boolean } {
+export async function screenCheckin(ctx: Context, caller: Caller, input: ScreenInput): Promise<{ stop: boolean }> {
   if (!isUuidV4(input.visit.id)) throw new ApiError('INVALID_ID');
   if (input.inviteeId !== undefined) {
-    const invitee = requireInvitee(ctx, caller, input.inviteeId);
+    const invitee = await requireInvitee(ctx, caller, input.inviteeId);
     if (
-      !findVisitAnyState(ctx, input.visit.id) &&
-      !stopsAtDoor(screenVisitor(ctx, caller, invitee as InviteeRow & PersonIds))
+      !(await findVisitAnyState(ctx, input.visit.id)) &&
+      !stopsAtDoor(await screenVisitor(ctx, caller, invitee as InviteeRow & PersonIds))
     ) {
       return { stop: false };
     }
-    const visit = checkinInvitee(ctx, caller, input.inviteeId, { id: input.visit.id }, { stoppedAtDoor: true });
+    const visit = await checkinInvitee(ctx, caller, input.inviteeId, { id: input.visit.id }, { stoppedAtDoor: true });
     return { stop: visit.visitorStatus === 'BLOCKED' };
   }
   const visitor = input.visitor ?? {};
-  if (!findVisitAnyState(ctx, input.visit.id) && !stopsAtDoor(screenVisitor(ctx, caller, visitor)))
+  if (!(await findVisitAnyState(ctx, input.visit.id)) && !stopsAtDoor(await screenVisitor(ctx, caller, visitor)))
     return { stop: false };
-  const visit = checkinWalkIn(ctx, caller, { visit: input.visit, visitor }, { stoppedAtDoor: true });
+  const visit = await checkinWalkIn(ctx, caller, { visit: input.visit, visitor }, { stoppedAtDoor: true });
   return { stop: visit.visitorStatus === 'BLOCKED' };
 }
 
@@ -465,7 +482,7 @@ export function inviteeAnswers(invitee: InviteeRow): AnswerItem[] {
   return fields.map((f) => ({ customFieldId: f.id, name: f.name, type: f.type, value: f.value ?? '' }));
 }
 
-function applyCheckout(ctx: Context, caller: Caller, row: VisitRow, input: CheckoutInput): VisitRow {
+async function applyCheckout(ctx: Context, caller: Caller, row: VisitRow, input: CheckoutInput): Promise<VisitRow> {
   if (row.checkoutAt !== null) throw new ApiError('ALREADY_CHECKOUT');
   const now = ctx.clock.now();
   // A check-out "now" of a visit stamped later than now (by a device clock running ahead) ends it at its check-in:
@@ -479,108 +496,114 @@ function applyCheckout(ctx: Context, caller: Caller, row: VisitRow, input: Check
     checkoutAt,
     isInsideCompany: 0,
     checkoutType: input.checkoutType ?? 'API',
-    checkoutByHostId: ownReferences(ctx, caller, input, caller.replayedFor !== undefined).checkoutByHostId ?? null,
+    checkoutByHostId:
+      (await ownReferences(ctx, caller, input, caller.replayedFor !== undefined)).checkoutByHostId ?? null,
     checkoutByIpadId: input.checkoutByIpadId ?? null,
     updatedAt: now,
   };
-  ctx.events.decide('visit.checkout', caller);
-  updateRow(ctx.db, 'visits', caller.companyId, row.id, changes);
+  await ctx.events.decide('visit.checkout', caller);
+  await updateRow(ctx.db, 'visits', caller.companyId, row.id, changes);
   // The stored row is the one read with exactly these columns set: no need to read it back.
   const updated: VisitRow = { ...row, ...changes };
-  publishVisit(ctx, caller, 'visit.checkout', updated);
+  await publishVisit(ctx, caller, 'visit.checkout', updated);
   return updated;
 }
 
 /** Ends a visit's presence. A visit checked out stays checked out: a second check-out is ALREADY_CHECKOUT. */
-export function checkoutVisit(ctx: Context, caller: Caller, id: string, input: CheckoutInput): VisitRow {
-  return inTransaction(ctx, () => applyCheckout(ctx, caller, getVisit(ctx, caller, id), input));
+export async function checkoutVisit(ctx: Context, caller: Caller, id: string, input: CheckoutInput): Promise<VisitRow> {
+  return await inTransaction(ctx, async () => await applyCheckout(ctx, caller, await getVisit(ctx, caller, id), input));
 }
 
 /** Checks out the invitee's visit that is still open. */
-export function checkoutInvitee(ctx: Context, caller: Caller, inviteeId: string, input: CheckoutInput): VisitRow {
-  return inTransaction(ctx, () => {
-    requireInvitee(ctx, caller, inviteeId);
-    const visit = openVisitOfInvitee(ctx, caller, inviteeId);
+export async function checkoutInvitee(
+  ctx: Context,
+  caller: Caller,
+  inviteeId: string,
+  input: CheckoutInput,
+): Promise<VisitRow> {
+  return await inTransaction(ctx, async () => {
+    await requireInvitee(ctx, caller, inviteeId);
+    const visit = await openVisitOfInvitee(ctx, caller, inviteeId);
     if (!visit) throw new ApiError('NOT_FOUND');
-    return applyCheckout(ctx, caller, visit, input);
+    return await applyCheckout(ctx, caller, visit, input);
   });
 }
 
-export function authorizeVisit(
+export async function authorizeVisit(
   ctx: Context,
   caller: Caller,
   id: string,
   status: 'ALLOWED' | 'DENIED',
   input: AuthorizationInput,
-): VisitRow {
-  return inTransaction(ctx, () => {
-    getVisit(ctx, caller, id);
-    requireHost(ctx, caller, input.authorizedById);
+): Promise<VisitRow> {
+  return await inTransaction(ctx, async () => {
+    await getVisit(ctx, caller, id);
+    await requireHost(ctx, caller, input.authorizedById);
     const event = status === 'ALLOWED' ? 'visit.allowed' : 'visit.denied';
-    ctx.events.decide(event, caller);
+    await ctx.events.decide(event, caller);
     const now = ctx.clock.now();
-    updateRow(ctx.db, 'visits', caller.companyId, id, {
+    await updateRow(ctx.db, 'visits', caller.companyId, id, {
       authorizationStatus: status,
       authorizedAt: now,
       authorizedById: input.authorizedById ?? null,
       authorizationVia: input.authorizationVia ?? 'DASHBOARD',
       updatedAt: now,
     });
-    const row = getVisit(ctx, caller, id);
-    publishVisit(ctx, caller, event, row);
+    const row = await getVisit(ctx, caller, id);
+    await publishVisit(ctx, caller, event, row);
     return row;
   });
 }
 
 /** Updates a visit; `uploads` are its files, from the input's Base64 fields unless sent as themselves. */
-export function updateVisit(
+export async function updateVisit(
   ctx: Context,
   caller: Caller,
   id: string,
   input: VisitUpdateInput,
   uploads: VisitUploads = decodeUploads(input),
-): VisitRow {
-  return inTransactionWithFiles(ctx, caller, (files) => {
-    const current = getVisit(ctx, caller, id);
+): Promise<VisitRow> {
+  return await inTransactionWithFiles(ctx, caller, async (files) => {
+    const current = await getVisit(ctx, caller, id);
     const { customFields, questionnaireFields, feedbacks, ...given } = input.visit ?? {};
-    const fields = ownReferences(ctx, caller, given, caller.replayedFor !== undefined);
-    requireHost(ctx, caller, fields.hostId);
-    requireHost(ctx, caller, fields.authorizedById);
-    requireVisitor(ctx, caller, fields.visitorId);
-    const answers = checkinAnswers(ctx, caller, { customFields, questionnaireFields, feedbacks }, 'update');
-    ctx.events.decide('visit.updated', caller);
-    updateRow(ctx.db, 'visits', caller.companyId, id, {
+    const fields = await ownReferences(ctx, caller, given, caller.replayedFor !== undefined);
+    await requireHost(ctx, caller, fields.hostId);
+    await requireHost(ctx, caller, fields.authorizedById);
+    await requireVisitor(ctx, caller, fields.visitorId);
+    const answers = await checkinAnswers(ctx, caller, { customFields, questionnaireFields, feedbacks }, 'update');
+    await ctx.events.decide('visit.updated', caller);
+    await updateRow(ctx.db, 'visits', caller.companyId, id, {
       ...objectToRow({ ...resolveDates(fields, caller), ...input.visitor, ...answers }, visitColumns),
-      ...fileColumns(uploads, files, current),
+      ...(await fileColumns(uploads, files, current)),
       updatedAt: ctx.clock.now(),
     });
-    const row = getVisit(ctx, caller, id);
-    publishVisit(ctx, caller, 'visit.updated', row);
+    const row = await getVisit(ctx, caller, id);
+    await publishVisit(ctx, caller, 'visit.updated', row);
     return row;
   });
 }
 
 /** Replaces a visit's picture or signed NDA with the file sent as itself (PUT /v1/visit/:id/picture and /nda). */
-export function putVisitFile(ctx: Context, caller: Caller, id: string, file: Upload): VisitRow {
+export async function putVisitFile(ctx: Context, caller: Caller, id: string, file: Upload): Promise<VisitRow> {
   const uploads = file.purpose === 'visit-nda' ? { picture: undefined, nda: file } : { picture: file, nda: undefined };
-  return updateVisit(ctx, caller, id, {}, uploads);
+  return await updateVisit(ctx, caller, id, {}, uploads);
 }
 
 /** Deletes a visit, keeping none of the visitor's data in its row (see `forgetDeletedRow`). */
-export function deleteVisit(ctx: Context, caller: Caller, id: string): void {
-  inTransaction(ctx, () => {
-    getVisit(ctx, caller, id);
-    ctx.events.decide('visit.deleted', caller);
-    forgetDeletedRow(ctx, caller.companyId, 'visits', id, ctx.clock.now());
-    publishVisit(
+export async function deleteVisit(ctx: Context, caller: Caller, id: string): Promise<void> {
+  await inTransaction(ctx, async () => {
+    await getVisit(ctx, caller, id);
+    await ctx.events.decide('visit.deleted', caller);
+    await forgetDeletedRow(ctx, caller.companyId, 'visits', id, ctx.clock.now());
+    await publishVisit(
       ctx,
       caller,
       'visit.deleted',
-      prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(id) as VisitRow,
+      (await prepared(ctx.db, 'SELECT * FROM visits WHERE id = ?').get(id)) as VisitRow,
     );
   });
-  settleErasures(ctx);
+  await ctx.db.afterCommit(() => settleErasures(ctx));
 }
 
-export const listVisits = (ctx: Context, caller: Caller, query: ListQuery) =>
-  listRows<VisitRow>(ctx.db, 'visits', caller.companyId, query);
+export const listVisits = async (ctx: Context, caller: Caller, query: ListQuery) =>
+  await listRows<VisitRow>(ctx.db, 'visits', caller.companyId, query);

@@ -42,7 +42,7 @@ export async function postJson(
   const origin = new URL(url).origin;
   let status: number;
   try {
-    ({ status } = await sendRequest(destinationPolicy(ctx), {
+    ({ status } = await sendRequest(await destinationPolicy(ctx), {
       url,
       method: 'POST',
       body,
@@ -61,8 +61,8 @@ export async function postJson(
 }
 
 /** A job kind's counts for one company, its oldest pending job's time in the company's zone. */
-export function deliveryStatus(ctx: Context, caller: Caller, kind: string) {
-  const status = queueStatus(ctx, caller.companyId, kind);
+export async function deliveryStatus(ctx: Context, caller: Caller, kind: string) {
+  const status = await queueStatus(ctx, caller.companyId, kind);
   return {
     ...status,
     oldestPendingAt: status.oldestPendingAt === null ? null : formatInZone(status.oldestPendingAt, caller.timeZone),

@@ -24,21 +24,21 @@ interface DeliveryPayload {
  * commits. The body is the object as the API answers it, with `event` set (docs/access-control.md, "Webhooks").
  */
 export function webhookListener(ctx: Context): EventListener {
-  return ({ name, caller, object }) => {
-    const hooks = prepared(
+  return async ({ name, caller, object }) => {
+    const hooks = (await prepared(
       ctx.db,
       'SELECT id, events FROM webhooks WHERE companyId = ? AND isActive = 1 AND deletedAt IS NULL',
-    ).all(caller.companyId) as { id: string; events: string }[];
+    ).all(caller.companyId)) as { id: string; events: string }[];
     const subscribed = hooks.filter((hook) => {
       const events = JSON.parse(hook.events) as string[];
       return events.includes('*') || events.includes(name);
     });
     if (subscribed.length === 0) return;
-    const body = JSON.stringify({ ...object(), event: name });
+    const body = JSON.stringify({ ...(await object()), event: name });
     const eventId = newUuid(ctx.random);
     for (const hook of subscribed) {
       const payload: DeliveryPayload = { webhookId: hook.id, event: name, body };
-      enqueue(ctx, {
+      await enqueue(ctx, {
         companyId: caller.companyId,
         kind: webhookJobKind,
         idempotencyKey: `${eventId}.${hook.id}`,
@@ -55,10 +55,10 @@ export function webhookListener(ctx: Context): EventListener {
 export function webhookDeliveryHandler(ctx: Context): JobHandler {
   return async (job, signal) => {
     const { webhookId, event, body } = job.payload as DeliveryPayload;
-    const hook = prepared(
+    const hook = (await prepared(
       ctx.db,
       'SELECT url, secret FROM webhooks WHERE id = ? AND companyId = ? AND isActive = 1 AND deletedAt IS NULL',
-    ).get(webhookId, job.companyId) as { url: string; secret: string } | undefined;
+    ).get(webhookId, job.companyId)) as { url: string; secret: string } | undefined;
     if (!hook) return;
     await postJson(
       ctx,

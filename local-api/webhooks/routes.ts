@@ -43,9 +43,9 @@ export function webhookRoutes(ctx: Context): RouteSpec[] {
       query: listQueryInput(webhookPaging),
       response: z.object({ webhooks: z.array(webhookObjectSchema), size: z.number().int() }),
       errors: listErrors,
-      handle: ({ req, caller }) => {
+      handle: async ({ req, caller }) => {
         const query = parseListQuery(req.query, webhookPaging, webhookQueryFields);
-        const webhooks = listWebhooks(ctx, caller, query).map((row) => webhookObject(row, caller));
+        const webhooks = (await listWebhooks(ctx, caller, query)).map((row) => webhookObject(row, caller));
         return { webhooks, size: webhooks.length };
       },
     }),
@@ -58,8 +58,8 @@ export function webhookRoutes(ctx: Context): RouteSpec[] {
       body: webhookCreateInput,
       fieldCodes: webhookInputCodes,
       errors: [...inputErrors, 'TOO_MANY_WEBHOOKS'],
-      handle: ({ caller, body }) => {
-        const { row, secret } = createWebhook(ctx, caller, body);
+      handle: async ({ caller, body }) => {
+        const { row, secret } = await createWebhook(ctx, caller, body);
         return webhookObject(row, caller, secret);
       },
     }),
@@ -71,7 +71,7 @@ export function webhookRoutes(ctx: Context): RouteSpec[] {
       summary: 'Deliveries pending, failed (given up) and done, with the last error',
       response: deliveryStatusSchema,
       errors: [],
-      handle: ({ caller }) => deliveryStatus(ctx, caller, webhookJobKind),
+      handle: async ({ caller }) => await deliveryStatus(ctx, caller, webhookJobKind),
     }),
     route({
       method: 'get',
@@ -80,7 +80,7 @@ export function webhookRoutes(ctx: Context): RouteSpec[] {
       summary: 'Retrieve a webhook',
       response: webhookObjectSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => webhookObject(getWebhook(ctx, caller, String(params.id)), caller),
+      handle: async ({ caller, params }) => webhookObject(await getWebhook(ctx, caller, String(params.id)), caller),
     }),
     route({
       method: 'patch',
@@ -91,7 +91,8 @@ export function webhookRoutes(ctx: Context): RouteSpec[] {
       body: webhookUpdateInput,
       fieldCodes: webhookInputCodes,
       errors: ['NOT_FOUND', 'MISSING_ID', ...inputErrors],
-      handle: ({ caller, params, body }) => webhookObject(updateWebhook(ctx, caller, String(params.id), body), caller),
+      handle: async ({ caller, params, body }) =>
+        webhookObject(await updateWebhook(ctx, caller, String(params.id), body), caller),
     }),
     route({
       method: 'delete',
@@ -100,8 +101,8 @@ export function webhookRoutes(ctx: Context): RouteSpec[] {
       summary: 'Delete a webhook; its pending deliveries are dropped',
       response: successSchema,
       errors: ['NOT_FOUND', 'MISSING_ID'],
-      handle: ({ caller, params }) => {
-        deleteWebhook(ctx, caller, String(params.id));
+      handle: async ({ caller, params }) => {
+        await deleteWebhook(ctx, caller, String(params.id));
         return { success: true };
       },
     }),

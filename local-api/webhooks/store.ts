@@ -36,11 +36,11 @@ const auditedWebhook = (row: WebhookRow) => ({
   details: { isActive: row.isActive === 1 },
 });
 
-export function getWebhook(ctx: Context, caller: Caller, id: string): WebhookRow {
-  const row = prepared(ctx.db, 'SELECT * FROM webhooks WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
-    id,
-    caller.companyId,
-  ) as WebhookRow | undefined;
+export async function getWebhook(ctx: Context, caller: Caller, id: string): Promise<WebhookRow> {
+  const row = (await prepared(
+    ctx.db,
+    'SELECT * FROM webhooks WHERE id = ? AND companyId = ? AND deletedAt IS NULL',
+  ).get(id, caller.companyId)) as WebhookRow | undefined;
   if (!row) throw new ApiError('NOT_FOUND');
   return row;
 }
@@ -48,30 +48,30 @@ export function getWebhook(ctx: Context, caller: Caller, id: string): WebhookRow
 /** Queryable as every list is (docs/api.md, "Lists"): the URL and the times and activity of the webhook. */
 export const webhookQueryFields: QueryFields = queryFieldsOf(['url'], webhookColumns);
 
-export const listWebhooks = (ctx: Context, caller: Caller, query: ListQuery) =>
-  listRows<WebhookRow>(ctx.db, 'webhooks', caller.companyId, query);
+export const listWebhooks = async (ctx: Context, caller: Caller, query: ListQuery) =>
+  await listRows<WebhookRow>(ctx.db, 'webhooks', caller.companyId, query);
 
 /** Sealed before storage, like every secret; the field is dropped when the input has none. */
 function sealedSecret(ctx: Context, secret: string | undefined): { secret?: string } {
   return secret === undefined ? {} : { secret: ctx.secrets.seal(secret) };
 }
 
-export function createWebhook(
+export async function createWebhook(
   ctx: Context,
   caller: Caller,
   input: WebhookCreateInput,
-): { row: WebhookRow; secret: string } {
-  requireAllowedDestination(ctx, 'url', { url: input.url });
+): Promise<{ row: WebhookRow; secret: string }> {
+  await requireAllowedDestination(ctx, 'url', { url: input.url });
   const secret = input.secret ?? `whsec_${ctx.random.bytes(24).toString('base64url')}`;
-  return inTransaction(ctx, () => {
-    const { count } = prepared(
+  return await inTransaction(ctx, async () => {
+    const { count } = (await prepared(
       ctx.db,
       'SELECT COUNT(*) AS count FROM webhooks WHERE companyId = ? AND deletedAt IS NULL',
-    ).get(caller.companyId) as { count: number };
+    ).get(caller.companyId)) as { count: number };
     if (count >= maxWebhooksPerCompany) throw new ApiError('TOO_MANY_WEBHOOKS');
     const id = newUuid(ctx.random);
     const now = ctx.clock.now();
-    insertRow(ctx.db, 'webhooks', {
+    await insertRow(ctx.db, 'webhooks', {
       ...objectToRow({ ...input, events: input.events ?? ['*'] }, webhookColumns),
       ...sealedSecret(ctx, secret),
       id,
@@ -79,32 +79,37 @@ export function createWebhook(
       createdAt: now,
       updatedAt: now,
     });
-    const row = getWebhook(ctx, caller, id);
-    recordAudit(ctx, auditActor(caller), { action: 'webhook.created', ...auditedWebhook(row) });
+    const row = await getWebhook(ctx, caller, id);
+    await recordAudit(ctx, auditActor(caller), { action: 'webhook.created', ...auditedWebhook(row) });
     return { row, secret };
   });
 }
 
-export function updateWebhook(ctx: Context, caller: Caller, id: string, input: WebhookUpdateInput): WebhookRow {
-  if (input.url !== undefined) requireAllowedDestination(ctx, 'url', { url: input.url });
-  return inTransaction(ctx, () => {
-    getWebhook(ctx, caller, id);
-    updateRow(ctx.db, 'webhooks', caller.companyId, id, {
+export async function updateWebhook(
+  ctx: Context,
+  caller: Caller,
+  id: string,
+  input: WebhookUpdateInput,
+): Promise<WebhookRow> {
+  if (input.url !== undefined) await requireAllowedDestination(ctx, 'url', { url: input.url });
+  return await inTransaction(ctx, async () => {
+    await getWebhook(ctx, caller, id);
+    await updateRow(ctx.db, 'webhooks', caller.companyId, id, {
       ...objectToRow({ ...input, secret: undefined }, webhookColumns),
       ...sealedSecret(ctx, input.secret),
       updatedAt: ctx.clock.now(),
     });
-    const row = getWebhook(ctx, caller, id);
-    recordAudit(ctx, auditActor(caller), { action: 'webhook.updated', ...auditedWebhook(row) });
+    const row = await getWebhook(ctx, caller, id);
+    await recordAudit(ctx, auditActor(caller), { action: 'webhook.updated', ...auditedWebhook(row) });
     return row;
   });
 }
 
-export function deleteWebhook(ctx: Context, caller: Caller, id: string): void {
-  inTransaction(ctx, () => {
-    getWebhook(ctx, caller, id);
+export async function deleteWebhook(ctx: Context, caller: Caller, id: string): Promise<void> {
+  await inTransaction(ctx, async () => {
+    await getWebhook(ctx, caller, id);
     const now = ctx.clock.now();
-    updateRow(ctx.db, 'webhooks', caller.companyId, id, { deletedAt: now, updatedAt: now });
-    recordAudit(ctx, auditActor(caller), { action: 'webhook.deleted', objectType: 'webhook', objectId: id });
+    await updateRow(ctx.db, 'webhooks', caller.companyId, id, { deletedAt: now, updatedAt: now });
+    await recordAudit(ctx, auditActor(caller), { action: 'webhook.deleted', objectType: 'webhook', objectId: id });
   });
 }

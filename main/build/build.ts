@@ -109,10 +109,10 @@ const leanerPackages: Plugin = {
  * of pino's by path, in worker threads. Kept as imports: `notBundled`.
  */
 const notBundled = [
-  // Native addons (libpq only where PostgreSQL's client library is installed: an optional dependency).
+  // A native addon.
   'better-sqlite3',
-  'libpq',
-  // Loaded on first use (an e-mail, a QR code picture), so not paid for at start.
+  // Loaded on first use (PostgreSQL on a hub, an e-mail, a QR code picture), so not paid for at start.
+  'pg',
   'nodemailer',
   'qrcode',
   // Its code pages (1 MB) serve only bodies that are not UTF-8; as an import they load only when one comes.

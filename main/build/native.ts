@@ -52,8 +52,8 @@ export function nativePackages(root = repoRoot): string[] {
 }
 
 /**
- * The native packages the installers carry: those of package.json's `dependencies` (libpq, optional and for hubs
- * only, stays out).
+ * The native packages the installers carry: those of package.json's `dependencies` (a development tool's native
+ * package stays out).
  */
 export function appNativeDependencies(root = repoRoot): string[] {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {

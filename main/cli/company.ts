@@ -27,12 +27,12 @@ export const companyCreate = command({
     if (values.timezone !== undefined && !isTimeZone(values.timezone)) {
       throw new UsageError(`--timezone ${values.timezone} is not an IANA time zone: give one like Europe/Lisbon`);
     }
-    const ctx = openCommandService(values);
+    const ctx = await openCommandService(values);
     try {
       const company = await createCompanyForDevice(ctx, { name: values.name, apiKey, timezone: values.timezone });
       process.stdout.write(`${JSON.stringify(company)}\n`);
     } finally {
-      ctx.db.close();
+      await ctx.db.close();
     }
   },
 });

@@ -13,15 +13,15 @@ import { command, UsageError } from './command.ts';
 import { companyOption, databaseOption, dataOption } from './inputs.ts';
 import { onDataFolder } from './kiosk.ts';
 
-function requireCompany(ctx: Context, companyId: string): void {
-  if (!ctx.db.prepare('SELECT 1 FROM companies WHERE id = ? AND deletedAt IS NULL').get(companyId)) {
+async function requireCompany(ctx: Context, companyId: string): Promise<void> {
+  if (!(await ctx.db.prepare('SELECT 1 FROM companies WHERE id = ? AND deletedAt IS NULL').get(companyId))) {
     throw new ApiError('NOT_FOUND');
   }
 }
 
 /** A company's credentials as `GET /v1/credentials` lists them (times in UTC): never a key. */
-const listed = (ctx: Context, companyId: string) =>
-  companyCredentials(ctx, companyId).map((row) => credentialObject(row, 'UTC'));
+const listed = async (ctx: Context, companyId: string) =>
+  (await companyCredentials(ctx, companyId)).map((row) => credentialObject(row, 'UTC'));
 
 export const keysCreate = command({
   name: 'keys create',
@@ -36,15 +36,19 @@ export const keysCreate = command({
   run(values) {
     const role = issuableRoles.find((r) => r === values.role);
     if (!role) throw new UsageError(`--role ${values.role} is not a role to issue: give ${issuableRoles.join(', ')}`);
-    return onDataFolder(values, (ctx) => {
-      requireCompany(ctx, values.company);
-      const { id, key } = inTransaction(ctx, () => {
-        const made = insertCredential(ctx, { companyId: values.company, role, label: values.label ?? `${role} key` });
+    return onDataFolder(values, async (ctx) => {
+      await requireCompany(ctx, values.company);
+      const { id, key } = await inTransaction(ctx, async () => {
+        const made = await insertCredential(ctx, {
+          companyId: values.company,
+          role,
+          label: values.label ?? `${role} key`,
+        });
         const fact = { action: 'key.created', objectType: 'credential', objectId: made.id };
-        recordAudit(ctx, deviceOwnerActor(values.company), fact);
+        await recordAudit(ctx, deviceOwnerActor(values.company), fact);
         return made;
       });
-      return { ...listed(ctx, values.company).find((c) => c.id === id), key };
+      return { ...(await listed(ctx, values.company)).find((c) => c.id === id), key };
     });
   },
 });
@@ -54,9 +58,9 @@ export const keysList = command({
   summary: "Lists a company's credentials (role, label, prefix, created, last used; never a key), as JSON.",
   options: { data: dataOption, database: databaseOption, company: companyOption },
   run: (values) =>
-    onDataFolder(values, (ctx) => {
-      requireCompany(ctx, values.company);
-      return { credentials: listed(ctx, values.company) };
+    onDataFolder(values, async (ctx) => {
+      await requireCompany(ctx, values.company);
+      return { credentials: await listed(ctx, values.company) };
     }),
 });
 
@@ -70,12 +74,14 @@ export const keysRevoke = command({
     id: { type: 'string', value: '<id>', help: "the credential's id", required: true },
   },
   run: (values) =>
-    onDataFolder(values, (ctx) =>
-      inTransaction(ctx, () => {
-        const revoked = revokeCredential(ctx, values.company, values.id);
-        const fact = { action: 'key.revoked', objectType: 'credential', objectId: revoked.id };
-        recordAudit(ctx, deviceOwnerActor(values.company), fact);
-        return credentialObject(revoked, 'UTC');
-      }),
+    onDataFolder(
+      values,
+      async (ctx) =>
+        await inTransaction(ctx, async () => {
+          const revoked = await revokeCredential(ctx, values.company, values.id);
+          const fact = { action: 'key.revoked', objectType: 'credential', objectId: revoked.id };
+          await recordAudit(ctx, deviceOwnerActor(values.company), fact);
+          return credentialObject(revoked, 'UTC');
+        }),
     ),
 });

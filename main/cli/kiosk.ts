@@ -15,7 +15,7 @@ export async function onDataFolder(
   work: (ctx: Context) => unknown,
   notFound = 'no such company or credential in this data folder (see portaria keys list)',
 ): Promise<void> {
-  const ctx = openCommandService(store);
+  const ctx = await openCommandService(store);
   try {
     process.stdout.write(`${JSON.stringify(await work(ctx))}\n`);
   } catch (error) {
@@ -24,7 +24,7 @@ export async function onDataFolder(
     }
     throw error;
   } finally {
-    ctx.db.close();
+    await ctx.db.close();
   }
 }
 
@@ -43,11 +43,11 @@ export const kioskEnrol = command({
   },
   run: (values) =>
     onDataFolder(values, async (ctx) => {
-      const followed = syncState(ctx).companyId;
+      const followed = (await syncState(ctx)).companyId;
       if (followed !== null && followed !== values.company) {
         throw new CommandFailure(`this kiosk follows a hub for company ${followed}: it serves that company only`);
       }
-      enrolDevice(ctx, values.company);
+      await enrolDevice(ctx, values.company);
       const pin = await setFirstPin(ctx, values.company);
       return { companyId: values.company, enrolled: true, ...(pin ? { pin } : {}) };
     }),

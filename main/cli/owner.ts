@@ -9,7 +9,7 @@ import { databaseOption, dataOption } from './inputs.ts';
 import { onDataFolder } from './kiosk.ts';
 
 /** An owner token as `portaria owner list` lists it, as company credentials are (times in UTC): never the key. */
-const listed = (row: ReturnType<typeof ownerTokens>[number]) => credentialObject(row, 'UTC');
+const listed = (row: Awaited<ReturnType<typeof ownerTokens>>[number]) => credentialObject(row, 'UTC');
 
 /**
  * `portaria owner token`: a device-owner token, printed once (only its hash is kept). Whoever can run the command
@@ -24,8 +24,8 @@ export const ownerToken = command({
     label: { type: 'string', value: '<text>', help: 'what the token is for (default: Device owner)' },
   },
   run: (values) =>
-    onDataFolder(values, (ctx) => {
-      const { id, key } = insertCredential(ctx, {
+    onDataFolder(values, async (ctx) => {
+      const { id, key } = await insertCredential(ctx, {
         companyId: null,
         role: 'owner',
         label: values.label ?? 'Device owner',
@@ -38,7 +38,7 @@ export const ownerTokensList = command({
   name: 'owner list',
   summary: 'Lists the device-owner tokens as JSON (label, prefix, created, last used, revoked; never the token).',
   options: { data: dataOption, database: databaseOption },
-  run: (values) => onDataFolder(values, (ctx) => ({ tokens: ownerTokens(ctx).map(listed) })),
+  run: (values) => onDataFolder(values, async (ctx) => ({ tokens: (await ownerTokens(ctx)).map(listed) })),
 });
 
 export const ownerRevoke = command({
@@ -52,7 +52,7 @@ export const ownerRevoke = command({
   run: (values) =>
     onDataFolder(
       values,
-      (ctx) => listed(revokeOwnerToken(ctx, values.id)),
+      async (ctx) => listed(await revokeOwnerToken(ctx, values.id)),
       'no such device-owner token in this data folder (see portaria owner list)',
     ),
 });

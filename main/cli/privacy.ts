@@ -26,7 +26,7 @@ export const privacyExport = command({
     phone: { type: 'string', value: '<n>', help: "the person's phone (with --name)" },
     out: { type: 'string', value: '<file>', help: 'where to write it (default: stdout)' },
   },
-  run(values) {
+  async run(values) {
     const { email, cpf, document, name, phone } = values;
     const who = erasureInput.safeParse({ email, cpf, document, name, phone });
     if (!who.success) {
@@ -34,11 +34,11 @@ export const privacyExport = command({
         `privacy export: ${who.error.issues.map((i) => `--${i.path.join('.')} ${i.message}`).join('; ')}`,
       );
     }
-    const ctx = openCommandService(values);
+    const ctx = await openCommandService(values);
     try {
-      const company = companyCaller(ctx, values.company);
+      const company = await companyCaller(ctx, values.company);
       if (!company) throw new CommandFailure(`no company ${values.company} in ${values.data}: give one of its ids`);
-      const answer = `${JSON.stringify(exportPerson(ctx, company, who.data, deviceOwnerActor(company.companyId)), null, 2)}\n`;
+      const answer = `${JSON.stringify(await exportPerson(ctx, company, who.data, deviceOwnerActor(company.companyId)), null, 2)}\n`;
       if (values.out) writeFileSync(values.out, answer, { mode: 0o600 });
       else process.stdout.write(answer);
     } catch (error) {
@@ -47,7 +47,7 @@ export const privacyExport = command({
       }
       throw error;
     } finally {
-      ctx.db.close();
+      await ctx.db.close();
     }
   },
 });

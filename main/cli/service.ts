@@ -7,7 +7,7 @@ import { ServiceLockedError } from '../../local-api/store/service-lock.ts';
 import { CommandFailure } from './command.ts';
 import { database, dataFolder, listenFailure } from './inputs.ts';
 
-/** A database that cannot be reached, in one line (libpq's words never hold the password). */
+/** A database that cannot be reached, in one line (node-postgres's words never hold the password). */
 function databaseFailure(error: unknown): CommandFailure | undefined {
   if (error instanceof PostgresError && error.code.startsWith('08')) {
     return new CommandFailure(`${error.message}: check --database (or PORTARIA_DATABASE) and that the server runs`);
@@ -27,9 +27,13 @@ export async function startServiceOrExplain(options: StartOptions): Promise<Runn
 }
 
 /** The service's context for a command that works on the store itself (`company create`, `keys`, `kiosk enrol`…). */
-export function openCommandService(values: { data: string; database?: string | undefined }): Context {
+export async function openCommandService(values: { data: string; database?: string | undefined }): Promise<Context> {
   try {
-    return openService({ dataDir: dataFolder(values.data), database: database(values.database), logLevel: 'warn' });
+    return await openService({
+      dataDir: dataFolder(values.data),
+      database: database(values.database),
+      logLevel: 'warn',
+    });
   } catch (error) {
     throw databaseFailure(error) ?? error;
   }

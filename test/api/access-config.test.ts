@@ -8,7 +8,7 @@ let api: ReturnType<typeof client>;
 
 before(async () => {
   service = await startService();
-  api = client(service.url, service.company().apiKey);
+  api = client(service.url, (await service.company()).apiKey);
 });
 after(() => service.stop());
 
@@ -79,15 +79,15 @@ test('form-encoded POST is coerced', async () => {
   assert.equal(reply.body.qrcodeDuration, 45);
 });
 
-test('the AES key and password are not stored in clear', () => {
-  const raw = storedBytes(service.dataDir);
+test('the AES key and password are not stored in clear', async () => {
+  const raw = await storedBytes(service.dataDir);
   assert.ok(raw.length > 0);
   assert.equal(raw.includes('gate-password-s3cret'), false);
   assert.equal(raw.includes('gate-aes-key-0123456789abcdef'), false);
 });
 
 test('configurations are per company, and DELETE answers success', async () => {
-  const other = client(service.url, service.company('Other').apiKey);
+  const other = client(service.url, (await service.company('Other')).apiKey);
   assert.equal((await other('GET', '/v1/integration/access')).status, 404);
   const deleted = await api('DELETE', '/v1/integration/access');
   assert.deepEqual([deleted.status, deleted.body], [200, { success: true }]);

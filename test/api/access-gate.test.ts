@@ -37,7 +37,7 @@ async function callbacksAt(peer: GateProcess, keys: string[], timeoutMs?: number
 
 /** A company with a host and the integration pointed at `peer`. */
 async function companyFor(peer: GateProcess, name: string, config: Record<string, unknown> = {}) {
-  const { apiKey } = service.company(name);
+  const { apiKey } = await service.company(name);
   const api = client(service.url, apiKey);
   const configured = await api('POST', '/v1/integration/access', {
     enabled: true,

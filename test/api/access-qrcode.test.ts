@@ -32,7 +32,7 @@ before(async () => {
     startGateProcess({ aesKey, totp: true }),
     startGateProcess({ aesKey: 'not the company key' }),
   ]);
-  apiKey = service.company().apiKey;
+  apiKey = (await service.company()).apiKey;
   api = client(service.url, apiKey);
   const host = await api('POST', '/v1/hosts', {
     name: 'Ana',
@@ -60,7 +60,7 @@ describe('GET /v1/host/:id/qrcode', () => {
     await configure({ aesKey, qrcodeDuration: 30, totpEnabled: false });
     const cardless = await api('GET', `/v1/host/${cardlessHostId}/qrcode`);
     assert.deepEqual([cardless.status, cardless.body], [409, { type: 'MISSING_ACCESS_CARD_NUMBER' }]);
-    const other = client(service.url, service.company('Other').apiKey);
+    const other = client(service.url, (await service.company('Other')).apiKey);
     assert.equal((await other('GET', `/v1/host/${hostId}/qrcode`)).status, 404, 'another company’s host');
     const badFormat = await api('GET', `/v1/host/${hostId}/qrcode?format=gif`);
     assert.deepEqual([badFormat.status, badFormat.body], [400, { type: 'INVALID_PARAMETER', field: 'format' }]);

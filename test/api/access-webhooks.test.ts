@@ -17,7 +17,7 @@ before(async () => {
     startService({ args: allowLoopback }),
     startGateProcess({ aesKey: 'unused here', webhookSecret }),
   ]);
-  api = client(service.url, service.company().apiKey);
+  api = client(service.url, (await service.company()).apiKey);
 });
 after(() => Promise.all([service.stop(), gate.stop()]));
 
@@ -73,7 +73,7 @@ describe('webhook registration', () => {
     });
     assert.deepEqual([patched.body.events, patched.body.isActive], [['visit.checkin', 'visit.checkout'], false]);
     assert.equal((await api('GET', '/v1/webhooks')).body.size, 1);
-    const other = client(service.url, service.company('Other').apiKey);
+    const other = client(service.url, (await service.company('Other')).apiKey);
     assert.equal((await other('GET', `/v1/webhook/${created.body.id}`)).status, 404);
     assert.equal((await other('GET', '/v1/webhooks')).body.size, 0);
     assert.deepEqual((await api('DELETE', `/v1/webhook/${created.body.id}`)).body, { success: true });

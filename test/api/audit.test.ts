@@ -25,18 +25,18 @@ before(async () => {
   // The webhooks and notification webhook these tests save point at loopback, which the owner allows here.
   service = await startService({ args: allowLoopback });
   // The first company made here enrols the kiosk and gets its first PIN: the audited one sets its own.
-  lobby = service.company('Lobby');
-  company = service.company('Audited Co');
+  lobby = await service.company('Lobby');
+  company = await service.company('Audited Co');
   api = client(service.url, company.apiKey);
 });
 after(() => service.stop());
 
 /** The id of the credential an API key is, as the database holds it (by the key's SHA-256). */
-function credentialOf(apiKey: string): string {
+async function credentialOf(apiKey: string): Promise<string> {
   const hash = createHash('sha256').update(apiKey).digest();
-  return withServiceDb(
+  return await withServiceDb(
     service.dataDir,
-    (db) => (db.prepare('SELECT id FROM credentials WHERE keyHash = ?').get(hash) as { id: string }).id,
+    async (db) => ((await db.prepare('SELECT id FROM credentials WHERE keyHash = ?').get(hash)) as { id: string }).id,
   );
 }
 
@@ -58,7 +58,7 @@ async function entries(): Promise<Entry[]> {
 const ok = (method: string, path: string, body?: unknown) => succeeded(api, method, path, body);
 
 test('every staff and admin action, and every read of personal data, leaves an entry naming the credential', async () => {
-  const credential = credentialOf(company.apiKey);
+  const credential = await credentialOf(company.apiKey);
   const host = await ok('POST', '/v1/hosts', { name: 'Dora Desk', email: 'dora@audited.test' });
   await ok('PATCH', '/v1/company', { name: 'Audited Company' });
   await ok('PATCH', '/v1/kiosk/settings', { requireAuthorization: true });
@@ -217,20 +217,20 @@ test('reads of the same thing by the same key within a minute make one entry', a
   await ok('GET', '/v1/visitors');
   const after = (await entries()).filter((e) => e.action === 'visitors.listed').length;
   assert.equal(after, before, 'read a moment ago: not recorded again');
-  const other = service.company('Reader Co');
+  const other = await service.company('Reader Co');
   const reader = client(service.url, other.apiKey);
   assert.equal((await reader('GET', '/v1/visitors')).status, 200);
   const theirs = (await reader('GET', '/v1/audit')).body.entries as Entry[];
   assert.deepEqual(
     theirs.filter((e) => e.action === 'visitors.listed').map((e) => e.actorCredentialId),
-    [credentialOf(other.apiKey)],
+    [await credentialOf(other.apiKey)],
   );
 });
 
 test('reads are written together, stamped when they happened, and none is lost when the service stops', async () => {
   const own = await startService();
   try {
-    const made = own.company('Batch Co');
+    const made = await own.company('Batch Co');
     const admin = client(own.url, made.apiKey);
     const visits = [];
     for (const name of ['Ana Um', 'Bia Dois', 'Caio Tres']) {
@@ -239,10 +239,10 @@ test('reads are written together, stamped when they happened, and none is lost w
     const startedAt = Date.now();
     for (const visit of visits) assert.equal((await admin('GET', `/v1/visit/${visit.id}`)).status, 200);
     await own.stop();
-    const reads = withServiceDb(
+    const reads = await withServiceDb(
       own.dataDir,
-      (db) =>
-        db.prepare("SELECT objectId, at FROM audit_log WHERE action = 'visit.read' ORDER BY id").all() as {
+      async (db) =>
+        (await db.prepare("SELECT objectId, at FROM audit_log WHERE action = 'visit.read' ORDER BY id").all()) as {
           objectId: string;
           at: number;
         }[],
@@ -258,27 +258,30 @@ test('reads are written together, stamped when they happened, and none is lost w
   }
 });
 
-test('the audit log is append-only, even for someone holding the database file', () => {
-  withServiceDb(
+test('the audit log is append-only, even for someone holding the database file', async () => {
+  await withServiceDb(
     service.dataDir,
-    (db) => {
-      assert.throws(() => db.prepare('UPDATE audit_log SET action = ?').run('nothing'), /append-only/);
-      assert.throws(() => db.prepare('DELETE FROM audit_log').run(), /append-only/);
+    async (db) => {
+      await assert.rejects(
+        async () => await db.prepare('UPDATE audit_log SET action = ?').run('nothing'),
+        /append-only/,
+      );
+      await assert.rejects(async () => await db.prepare('DELETE FROM audit_log').run(), /append-only/);
       // PostgreSQL empties a table without deleting its rows one by one (SQLite has no such statement).
-      if (!db.sqlite) assert.throws(() => db.exec('TRUNCATE audit_log'), /append-only/);
+      if (!db.sqlite) await assert.rejects(async () => await db.exec('TRUNCATE audit_log'), /append-only/);
     },
     { readonly: false },
   );
 });
 
 test('the command line records the keys it makes and the exports it writes', async () => {
-  const made = service.company('Cli Co');
+  const made = await service.company('Cli Co');
   const exported = JSON.parse(
-    runCli(['privacy', 'export', '--data', service.dataDir, '--company', made.id, '--email', 'nobody@cli.test']),
+    await runCli(['privacy', 'export', '--data', service.dataDir, '--company', made.id, '--email', 'nobody@cli.test']),
   );
   assert.equal(exported.type, 'subjectAccess');
   const out = join(tempDir(), 'person.json');
-  runCli([
+  await runCli([
     'privacy',
     'export',
     '--data',
@@ -292,15 +295,16 @@ test('the command line records the keys it makes and the exports it writes', asy
   ]);
   assert.equal(JSON.parse(readFileSync(out, 'utf8')).companyId, made.id);
   assert.equal(statSync(out).mode & 0o777, 0o600, 'readable by its owner only');
-  assert.throws(
-    () => runCli(['privacy', 'export', '--data', service.dataDir, '--company', made.id, '--name', 'Only A Name']),
+  await assert.rejects(
+    async () =>
+      await runCli(['privacy', 'export', '--data', service.dataDir, '--company', made.id, '--name', 'Only A Name']),
     /--name with --phone/,
   );
   const log = (await client(service.url, made.apiKey)('GET', '/v1/audit')).body.entries as Entry[];
   assert.deepEqual(
     log.map((e) => [e.action, e.objectId, `${e.actorCredentialId} as ${e.actorRole}`]),
     [
-      ['key.created', credentialOf(made.apiKey), 'device-owner as owner'],
+      ['key.created', await credentialOf(made.apiKey), 'device-owner as owner'],
       ['privacy.exported', null, 'device-owner as owner'],
       ['privacy.exported', null, 'device-owner as owner'],
     ],

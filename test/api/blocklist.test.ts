@@ -15,10 +15,10 @@ let hostId: string;
 before(async () => {
   smtp = await startSmtp();
   service = await startService({ args: allowLoopback });
-  api = client(service.url, service.company('Acme', 'America/Sao_Paulo').apiKey);
-  other = client(service.url, service.company('Globex').apiKey);
-  door = client(service.url, service.company('Door', 'America/Sao_Paulo').apiKey);
-  alarm = client(service.url, service.company('Alarm', 'America/Sao_Paulo').apiKey);
+  api = client(service.url, (await service.company('Acme', 'America/Sao_Paulo')).apiKey);
+  other = client(service.url, (await service.company('Globex')).apiKey);
+  door = client(service.url, (await service.company('Door', 'America/Sao_Paulo')).apiKey);
+  alarm = client(service.url, (await service.company('Alarm', 'America/Sao_Paulo')).apiKey);
   hostId = (await api('POST', '/v1/hosts', { name: 'Helena', email: 'helena@acme.test' })).body.id;
 });
 after(async () => {
@@ -223,7 +223,7 @@ describe('a name on the blocklist, with nothing to tell the visitor apart, is he
   let visited: string;
 
   before(async () => {
-    hold = client(service.url, service.company('Hold', 'America/Sao_Paulo').apiKey);
+    hold = client(service.url, (await service.company('Hold', 'America/Sao_Paulo')).apiKey);
     visited = (await hold('POST', '/v1/hosts', { name: 'Vitor', email: 'vitor@hold.test' })).body.id;
     await hold('POST', '/v1/hosts', { name: 'Sara Security', email: 'sara@hold.test', role: 'SECURITY' });
     await mailsTo(hold, 'kiosk@hold.test');

@@ -10,7 +10,7 @@ let kiosk: ReturnType<typeof client>;
 
 before(async () => {
   service = await startService();
-  api = client(service.url, service.company('Acme', 'UTC').apiKey);
+  api = client(service.url, (await service.company('Acme', 'UTC')).apiKey);
   const session = (await (await fetch(`${service.url}/kiosk/session`)).json()) as { apiKey: string };
   kiosk = client(service.url, session.apiKey);
 });

@@ -11,7 +11,7 @@ let companyId: string;
 
 before(async () => {
   service = await startService();
-  const company = service.company('Acme', 'America/Sao_Paulo');
+  const company = await service.company('Acme', 'America/Sao_Paulo');
   companyId = company.id;
   api = client(service.url, company.apiKey);
 });

@@ -20,7 +20,7 @@ import { client, startService, type TestService } from '../helpers/service.ts';
  * operation (default 20); CONTRACT_SEED replays a run.
  */
 
-const routes = specRoutes();
+const routes = await specRoutes();
 const runsPerOperation = Number(process.env.CONTRACT_RUNS ?? 20);
 const seed = Number(process.env.CONTRACT_SEED ?? Date.now() % 2 ** 31);
 
@@ -33,7 +33,7 @@ let fileName = '';
 
 before(async () => {
   service = await startService();
-  apiKey = service.company('Contract Co').apiKey;
+  apiKey = (await service.company('Contract Co')).apiKey;
   const api = client(service.url, apiKey);
   document = (await api('GET', '/v1/openapi.json')).body;
   const host = (await api('POST', '/v1/hosts', { name: 'Contract Host', email: 'host@contract.test' })).body;

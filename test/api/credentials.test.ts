@@ -15,7 +15,7 @@ const session = async (url: string) => {
 
 before(async () => {
   service = await startService();
-  acme = service.company('Acme') as typeof acme;
+  acme = (await service.company('Acme')) as typeof acme;
   admin = client(service.url, acme.apiKey);
 });
 after(() => service.stop());
@@ -53,21 +53,32 @@ describe('credentials through /v1', () => {
     for (const role of ['owner', 'frontdesk', 'root']) {
       assert.equal((await admin('POST', '/v1/credentials', { role, label: 'x' })).status, 400, role);
     }
-    const other = client(service.url, service.company('Globex').apiKey);
+    const other = client(service.url, (await service.company('Globex')).apiKey);
     const theirs = (await other('GET', '/v1/credentials')).body.credentials[0];
     assert.deepEqual((await admin('DELETE', `/v1/credential/${theirs.id}`)).body, { type: 'NOT_FOUND' });
   });
 
   test('a key revoked by the CLI while the service runs fails on its next request', async () => {
     const created = JSON.parse(
-      runCli(['keys', 'create', '--data', service.dataDir, '--company', acme.id, '--role', 'sync', '--label', 'Hub']),
+      await runCli([
+        'keys',
+        'create',
+        '--data',
+        service.dataDir,
+        '--company',
+        acme.id,
+        '--role',
+        'sync',
+        '--label',
+        'Hub',
+      ]),
     );
     const sync = client(service.url, created.key);
     assert.equal((await sync('GET', '/v1/sync/changes')).status, 200);
     assert.deepEqual((await sync('GET', '/v1/hosts')).body, { type: 'FORBIDDEN' }, 'a sync credential syncs only');
-    const listed = JSON.parse(runCli(['keys', 'list', '--data', service.dataDir, '--company', acme.id]));
+    const listed = JSON.parse(await runCli(['keys', 'list', '--data', service.dataDir, '--company', acme.id]));
     assert.ok(listed.credentials.some((c: { id: string }) => c.id === created.id));
-    runCli(['keys', 'revoke', '--data', service.dataDir, '--company', acme.id, '--id', created.id]);
+    await runCli(['keys', 'revoke', '--data', service.dataDir, '--company', acme.id, '--id', created.id]);
     assert.deepEqual((await sync('GET', '/v1/sync/changes')).body, { type: 'UNAUTHORIZED' });
   });
 });
@@ -76,28 +87,31 @@ describe('enrolment', () => {
   test('the first company made on a data folder enrols its kiosk, with a first PIN; the next ones do not', async () => {
     assert.equal(acme.enrolled, true);
     assert.match(acme.pin ?? '', /^\d{8}$/);
-    const second = service.company('Initech') as typeof acme;
+    const second = (await service.company('Initech')) as typeof acme;
     assert.deepEqual([second.enrolled, second.pin], [false, undefined]);
     assert.equal((await session(service.url)).body.companyId, acme.id);
   });
 
   test('the device owner chooses another company: the old kiosk credential stops, the new one serves it', async () => {
     const before = (await session(service.url)).body.apiKey as string;
-    const other = service.company('Umbrella');
-    const enrolled = JSON.parse(runCli(['kiosk', 'enrol', '--data', service.dataDir, '--company', other.id]));
+    const other = await service.company('Umbrella');
+    const enrolled = JSON.parse(await runCli(['kiosk', 'enrol', '--data', service.dataDir, '--company', other.id]));
     assert.equal(enrolled.companyId, other.id);
     assert.match(enrolled.pin, /^\d{8}$/, 'a company without a PIN gets its first one');
     assert.equal((await client(service.url, before)('GET', '/v1/kiosk/company')).status, 401);
     const now = (await session(service.url)).body;
     assert.equal(now.companyId, other.id);
     assert.equal((await client(service.url, now.apiKey)('GET', '/v1/kiosk/company')).body.name, 'Umbrella');
-    const back = JSON.parse(runCli(['kiosk', 'enrol', '--data', service.dataDir, '--company', acme.id]));
+    const back = JSON.parse(await runCli(['kiosk', 'enrol', '--data', service.dataDir, '--company', acme.id]));
     assert.equal(back.pin, undefined, 'Acme keeps its PIN');
-    assert.throws(() => runCli(['kiosk', 'enrol', '--data', service.dataDir, '--company', 'nope']), /no such company/);
+    await assert.rejects(
+      async () => await runCli(['kiosk', 'enrol', '--data', service.dataDir, '--company', 'nope']),
+      /no such company/,
+    );
   });
 
   test('with an owner token: list companies, create one, choose the enrolled one; no company key reaches these', async () => {
-    const owner = client(service.url, JSON.parse(runCli(['owner', 'token', '--data', service.dataDir])).token);
+    const owner = client(service.url, JSON.parse(await runCli(['owner', 'token', '--data', service.dataDir])).token);
     const listed = await owner('GET', '/v1/companies');
     assert.deepEqual(
       listed.body.companies.filter((c: { enrolled: boolean }) => c.enrolled).map((c: { id: string }) => c.id),
@@ -111,22 +125,22 @@ describe('enrolment', () => {
     assert.deepEqual((await owner('GET', '/v1/hosts')).body, { type: 'FORBIDDEN' }, 'the owner reads no company');
     assert.deepEqual((await admin('GET', '/v1/companies')).body, { type: 'FORBIDDEN' });
     assert.deepEqual((await admin('POST', '/v1/companies', { name: 'Mine' })).body, { type: 'FORBIDDEN' });
-    runCli(['kiosk', 'enrol', '--data', service.dataDir, '--company', acme.id]);
+    await runCli(['kiosk', 'enrol', '--data', service.dataDir, '--company', acme.id]);
   });
 
   test('owner tokens are listed and revoked by the command line: a revoked one fails on its next request', async () => {
-    const cli = (...args: string[]) => JSON.parse(runCli(['owner', ...args, '--data', service.dataDir]));
-    const made = cli('token', '--label', 'Remote laptop');
+    const cli = async (...args: string[]) => JSON.parse(await runCli(['owner', ...args, '--data', service.dataDir]));
+    const made = await cli('token', '--label', 'Remote laptop');
     const owner = client(service.url, made.token);
     assert.equal((await owner('GET', '/v1/companies')).status, 200);
-    const listed = cli('list').tokens.find((token: { id: string }) => token.id === made.id);
+    const listed = (await cli('list')).tokens.find((token: { id: string }) => token.id === made.id);
     assert.deepEqual([listed.label, listed.prefix, listed.revokedAt], ['Remote laptop', made.token.slice(0, 12), null]);
     assert.equal(typeof listed.lastUsedAt, 'string', 'its use is seen');
-    assert.ok(!JSON.stringify(cli('list')).includes(made.token), 'never the token itself');
-    assert.equal(typeof cli('revoke', '--id', made.id).revokedAt, 'string');
+    assert.ok(!JSON.stringify(await cli('list')).includes(made.token), 'never the token itself');
+    assert.equal(typeof (await cli('revoke', '--id', made.id)).revokedAt, 'string');
     assert.equal((await owner('GET', '/v1/companies')).status, 401, 'refused while the service runs');
-    assert.throws(
-      () => runCli(['owner', 'revoke', '--id', 'nope', '--data', service.dataDir]),
+    await assert.rejects(
+      async () => await runCli(['owner', 'revoke', '--id', 'nope', '--data', service.dataDir]),
       /no such device-owner token in this data folder/,
     );
   });
@@ -135,9 +149,9 @@ describe('enrolment', () => {
     const fresh = await startService();
     try {
       assert.deepEqual(await session(fresh.url), { status: 409, body: { type: 'NOT_ENROLLED' } });
-      const owner = client(fresh.url, JSON.parse(runCli(['owner', 'token', '--data', fresh.dataDir])).token);
+      const owner = client(fresh.url, JSON.parse(await runCli(['owner', 'token', '--data', fresh.dataDir])).token);
       assert.deepEqual((await owner('GET', '/v1/companies')).body, { companies: [], size: 0 }, 'no "My Company"');
-      const made = fresh.company('Acme');
+      const made = await fresh.company('Acme');
       assert.equal((await session(fresh.url)).body.companyId, made.id);
     } finally {
       await fresh.stop();

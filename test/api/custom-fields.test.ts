@@ -12,10 +12,10 @@ let hostId: string;
 
 before(async () => {
   service = await startService();
-  api = client(service.url, service.company('Acme').apiKey);
-  other = client(service.url, service.company('Globex').apiKey);
-  lists = client(service.url, service.company('Field lists').apiKey);
-  checks = client(service.url, service.company('Checks').apiKey);
+  api = client(service.url, (await service.company('Acme')).apiKey);
+  other = client(service.url, (await service.company('Globex')).apiKey);
+  lists = client(service.url, (await service.company('Field lists')).apiKey);
+  checks = client(service.url, (await service.company('Checks')).apiKey);
   hostId = (await api('POST', '/v1/hosts', { name: 'Helena', email: 'helena@acme.test' })).body.id;
 });
 after(() => service.stop());

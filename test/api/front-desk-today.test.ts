@@ -20,9 +20,9 @@ const kioskKey = async () => {
 
 before(async () => {
   service = await startService({ args: allowLoopback });
-  const company = service.company('Acme', 'UTC');
+  const company = await service.company('Acme', 'UTC');
   admin = client(service.url, company.apiKey);
-  other = client(service.url, service.company('Other', 'UTC').apiKey);
+  other = client(service.url, (await service.company('Other', 'UTC')).apiKey);
   hostId = (await succeeded(admin, 'POST', '/v1/hosts', { name: 'Helena Dias', email: 'helena@acme.test' })).id;
   desk = client(service.url, (await succeeded(admin, 'POST', '/v1/kiosk/frontdesk', { pin: company.pin })).token);
   reader = client(

@@ -16,8 +16,8 @@ let hostId: string;
 before(async () => {
   smtp = await startSmtp();
   service = await startService({ args: allowLoopback });
-  api = client(service.url, service.company('Acme', 'America/Sao_Paulo').apiKey);
-  other = client(service.url, service.company('Other', 'UTC').apiKey);
+  api = client(service.url, (await service.company('Acme', 'America/Sao_Paulo')).apiKey);
+  other = client(service.url, (await service.company('Other', 'UTC')).apiKey);
   hostId = (await api('POST', '/v1/hosts', { name: 'Helena Dias', email: 'helena@acme.test' })).body.id;
 });
 after(async () => {
@@ -118,7 +118,7 @@ describe('the visit log', () => {
     await walkIn({ name: '=HYPERLINK("http://evil.test","click")', company: '+SUM(A1:A9)' });
     await walkIn({ name: '@cmd', company: 'Quote "Inc", Ltd' });
     const response = await fetch(`${service.url}/v1/visits/export?search=cmd`, {
-      headers: { authorization: `Bearer ${service.company('Csv', 'UTC').apiKey}` },
+      headers: { authorization: `Bearer ${(await service.company('Csv', 'UTC')).apiKey}` },
     });
     assert.equal(response.status, 200);
     const csvResponse = await api('GET', '/v1/visits/export');

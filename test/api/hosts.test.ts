@@ -8,8 +8,8 @@ let other: ReturnType<typeof client>;
 
 before(async () => {
   service = await startService();
-  api = client(service.url, service.company('Acme').apiKey);
-  other = client(service.url, service.company('Globex').apiKey);
+  api = client(service.url, (await service.company('Acme')).apiKey);
+  other = client(service.url, (await service.company('Globex')).apiKey);
 });
 after(() => service.stop());
 
@@ -156,7 +156,7 @@ describe('GET, PATCH, DELETE /v1/host/:id', () => {
 
 describe('GET /v1/hosts', () => {
   test('pages with limit and offset and filters with queryKey/queryOp/queryValue', async () => {
-    const fresh = client(service.url, service.company('Listing').apiKey);
+    const fresh = client(service.url, (await service.company('Listing')).apiKey);
     for (let i = 0; i < 12; i++) {
       const reply = await fresh('POST', '/v1/hosts', {
         name: `Host ${String(i).padStart(2, '0')}`,
@@ -232,7 +232,7 @@ describe('GET /v1/hosts', () => {
 
 describe('authentication', () => {
   test('accepts every credential form of docs/api.md, "Authentication" and refuses the rest with 401 UNAUTHORIZED', async () => {
-    const { apiKey } = service.company('Auth Co');
+    const { apiKey } = await service.company('Auth Co');
     const forms: Record<string, string>[] = [
       { authorization: `Bearer ${apiKey}` },
       { authentication: `Basic ${apiKey}` },

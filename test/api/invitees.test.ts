@@ -14,8 +14,8 @@ const validCpf = '529.982.247-25';
 
 before(async () => {
   service = await startService();
-  api = client(service.url, service.company('Acme', 'America/Sao_Paulo').apiKey);
-  other = client(service.url, service.company('Globex').apiKey);
+  api = client(service.url, (await service.company('Acme', 'America/Sao_Paulo')).apiKey);
+  other = client(service.url, (await service.company('Globex')).apiKey);
   hostId = (await api('POST', '/v1/hosts', { name: 'Carla Host', email: 'carla@acme.test' })).body.id;
   secondHostId = (await api('POST', '/v1/hosts', { name: 'Diego Host', email: 'diego@acme.test' })).body.id;
 });
@@ -146,7 +146,7 @@ describe('GET /v1/invitees', () => {
   const base = Date.UTC(2026, 11, 1, 12, 0, 0) / 1000;
 
   before(async () => {
-    listApi = client(service.url, service.company('Lists', 'UTC').apiKey);
+    listApi = client(service.url, (await service.company('Lists', 'UTC')).apiKey);
     const hosts = [];
     for (const name of ['Helena', 'Igor']) {
       hosts.push((await listApi('POST', '/v1/hosts', { name, email: `${name}@lists.test` })).body.id);

@@ -18,15 +18,18 @@ let service: RunningService;
 let admin: ReturnType<typeof client>;
 let kiosk: ReturnType<typeof client>;
 /** A kiosk of the company with a credential of its own (the limits are per credential). */
-let screen: () => ReturnType<typeof client>;
+let screen: () => Promise<ReturnType<typeof client>>;
 
 before(async () => {
   service = await startService({ port: 0, dataDir: tempDir(), logLevel: 'silent', clock });
-  const company = createCompany(service.ctx, { name: 'Acme', timezone: 'UTC' });
+  const company = await createCompany(service.ctx, { name: 'Acme', timezone: 'UTC' });
   admin = client(service.url, company.apiKey);
-  screen = () =>
-    client(service.url, insertCredential(service.ctx, { companyId: company.id, role: 'kiosk', label: 'Lobby' }).key);
-  kiosk = screen();
+  screen = async () =>
+    client(
+      service.url,
+      (await insertCredential(service.ctx, { companyId: company.id, role: 'kiosk', label: 'Lobby' })).key,
+    );
+  kiosk = await screen();
   const gate = await admin('POST', '/v1/integration/access', {
     enabled: true,
     aesKey: '0123456789abcdef0123456789abcdef',
@@ -156,7 +159,7 @@ describe("the badge's code at check-out", () => {
 
 describe('limits per kiosk credential', () => {
   test(`lookups that find nobody: at most ${lookupLimits.maxFailures} within any ${lookupLimits.windowMs / 60_000} minutes`, async () => {
-    const guesser = screen();
+    const guesser = await screen();
     const miss = () => guesser('POST', '/v1/kiosk/invitees/find', { code: String(Math.floor(Math.random() * 1e9)) });
     for (let i = 0; i < lookupLimits.maxFailures; i++) assert.deepEqual((await miss()).body, { invitees: [] });
     const locked = await miss();
@@ -176,7 +179,7 @@ describe('limits per kiosk credential', () => {
       const created = await admin('POST', '/v1/hosts', { name, email, isActive: true });
       assert.equal(created.status, 200, JSON.stringify(created.body));
     }
-    const harvester = screen();
+    const harvester = await screen();
     const short = await harvester('GET', `/v1/kiosk/hosts?name=${'a'.repeat(hostSearch.minLength - 1)}`);
     assert.deepEqual(short.body, { type: 'INVALID_PARAMETER', field: 'name' });
     // The whole alphabet, three letters at a time, as fast as the service answers.

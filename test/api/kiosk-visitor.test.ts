@@ -21,7 +21,7 @@ const today = () => Math.floor(Date.now() / 1000);
 
 before(async () => {
   service = await startService();
-  company = service.company('Acme', 'UTC') as typeof company;
+  company = (await service.company('Acme', 'UTC')) as typeof company;
   admin = client(service.url, company.apiKey);
   const session = (await (await fetch(`${service.url}/kiosk/session`)).json()) as { apiKey: string };
   kiosk = client(service.url, session.apiKey);
@@ -384,9 +384,9 @@ describe('the front-desk session', () => {
 
 describe('lookups that find nobody', () => {
   test(`pause the screen's lookups after ${lookupLimits.maxFailures} within ${lookupLimits.windowMs / 60_000} minutes`, async () => {
-    const other = service.company('Lookups Co');
+    const other = await service.company('Lookups Co');
     const key = JSON.parse(
-      runCli(['keys', 'create', '--data', service.dataDir, '--company', other.id, '--role', 'kiosk']),
+      await runCli(['keys', 'create', '--data', service.dataDir, '--company', other.id, '--role', 'kiosk']),
     ).key as string;
     const screen = client(service.url, key);
     for (let i = 0; i < lookupLimits.maxFailures; i++) {

@@ -19,9 +19,9 @@ before(async () => {
   service = await startService();
   // The first company made on the data folder enrols the kiosk (and gets its first PIN): the companies tested
   // below start with the defaults.
-  service.company('Lobby');
-  api = client(service.url, service.company('Acme').apiKey);
-  other = client(service.url, service.company('Globex').apiKey);
+  await service.company('Lobby');
+  api = client(service.url, (await service.company('Acme')).apiKey);
+  other = client(service.url, (await service.company('Globex')).apiKey);
 });
 after(() => service.stop());
 
@@ -104,7 +104,7 @@ describe('GET/PATCH /v1/kiosk/settings', () => {
 
 describe('the front-desk PIN', () => {
   test('is set on first use, verified, and changed only with the current PIN', async () => {
-    const pin = client(service.url, service.company('Pins').apiKey);
+    const pin = client(service.url, (await service.company('Pins')).apiKey);
     assert.deepEqual((await pin('POST', '/v1/kiosk/pin/verify', { pin: '123456' })).body, { type: 'PIN_NOT_SET' });
     assert.deepEqual((await pin('POST', '/v1/kiosk/pin', { pin: '1234' })).body, { type: 'INVALID_PIN' });
     assert.deepEqual((await pin('POST', '/v1/kiosk/pin', { pin: '12345a' })).body, { type: 'INVALID_PIN' });
@@ -123,7 +123,7 @@ describe('the front-desk PIN', () => {
   });
 
   test('locks after too many wrong PINs, even when they are sent all at once', async () => {
-    const pin = client(service.url, service.company('Guessers').apiKey);
+    const pin = client(service.url, (await service.company('Guessers')).apiKey);
     await pin('POST', '/v1/kiosk/pin', { pin: '908172' });
     const guesses = await Promise.all(
       Array.from({ length: pinLimits.maxFailures + 5 }, (_, i) =>
@@ -137,14 +137,17 @@ describe('the front-desk PIN', () => {
     assert.equal(locked.status, 429, 'the right PIN waits too while locked');
     // Sent at once, the guesses lock the PIN until the first of them leaves the window.
     assert.ok(locked.body.retryAfter > pinLimits.lockMs / 1000 && locked.body.retryAfter <= pinLimits.windowMs / 1000);
-    const elsewhere = client(service.url, service.company('Neighbours').apiKey);
+    const elsewhere = client(service.url, (await service.company('Neighbours')).apiKey);
     assert.deepEqual((await elsewhere('POST', '/v1/kiosk/pin/verify', { pin: '1' })).body, { type: 'PIN_NOT_SET' });
   });
 
   test('is stored as a sealed scrypt hash, never as the PIN', async () => {
-    const rows = withServiceDb(
+    const rows = await withServiceDb(
       service.dataDir,
-      (db) => db.prepare('SELECT pinHash FROM kiosk_settings WHERE pinHash IS NOT NULL').all() as { pinHash: string }[],
+      async (db) =>
+        (await db.prepare('SELECT pinHash FROM kiosk_settings WHERE pinHash IS NOT NULL').all()) as {
+          pinHash: string;
+        }[],
     );
     assert.ok(rows.length >= 2);
     for (const row of rows) {
@@ -188,7 +191,7 @@ describe('GET /kiosk/session', () => {
   test("of a kiosk that follows a hub, answers a kiosk credential of its own for the hub's company", async () => {
     const hub = await startService();
     try {
-      const company = hub.company('Hub Company');
+      const company = await hub.company('Hub Company');
       const kiosk = await startKiosk(hub.url, company.apiKey);
       try {
         const session = (await (await fetch(`${kiosk.url}/kiosk/session`)).json()) as {
@@ -251,7 +254,7 @@ describe('the kiosk page at /', () => {
   });
 
   test('says plainly when the page is not built', async () => {
-    const ctx = testContext();
+    const ctx = await testContext();
     const app = express();
     app.use(kioskPages(ctx, join(ctx.dataDir, 'no-such-build')));
     const server = app.listen(0, '127.0.0.1');
@@ -259,7 +262,7 @@ describe('the kiosk page at /', () => {
     const { port } = server.address() as { port: number };
     const answer = await fetch(`http://127.0.0.1:${port}/`);
     server.close();
-    ctx.db.close();
+    await ctx.db.close();
     assert.equal(answer.status, 503);
     assert.match(await answer.text(), /npm run build:renderer/);
   });

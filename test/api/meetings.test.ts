@@ -11,9 +11,9 @@ let igor: string;
 
 before(async () => {
   service = await startService();
-  api = client(service.url, service.company('Acme', 'America/Sao_Paulo').apiKey);
-  other = client(service.url, service.company('Globex').apiKey);
-  lists = client(service.url, service.company('Meeting lists', 'UTC').apiKey);
+  api = client(service.url, (await service.company('Acme', 'America/Sao_Paulo')).apiKey);
+  other = client(service.url, (await service.company('Globex')).apiKey);
+  lists = client(service.url, (await service.company('Meeting lists', 'UTC')).apiKey);
   helena = (await api('POST', '/v1/hosts', { name: 'Helena', email: 'helena@acme.test' })).body.id;
   igor = (await api('POST', '/v1/hosts', { name: 'Igor', email: 'igor@acme.test' })).body.id;
 });

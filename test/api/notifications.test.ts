@@ -20,13 +20,15 @@ let companies: Record<(typeof single)[number], Api>;
 before(async () => {
   smtp = await startSmtp({ credentials });
   service = await startService({ args: allowLoopback });
-  const sharedApi = client(service.url, service.company('Shared', 'America/Sao_Paulo').apiKey);
-  companies = Object.fromEntries(
-    single.map((name) => [
+  const sharedApi = client(service.url, (await service.company('Shared', 'America/Sao_Paulo')).apiKey);
+  const entries: [string, ReturnType<typeof client>][] = [];
+  for (const name of single) {
+    entries.push([
       name,
-      client(service.url, service.company(name, name === 'hooks' ? 'UTC' : undefined).apiKey),
-    ]),
-  ) as typeof companies;
+      client(service.url, (await service.company(name, name === 'hooks' ? 'UTC' : undefined)).apiKey),
+    ]);
+  }
+  companies = Object.fromEntries(entries) as typeof companies;
   shared = await withMail(sharedApi);
 });
 after(async () => {
@@ -115,7 +117,7 @@ describe('/v1/integration/notifications', () => {
       [second.body.smtpHost, second.body.smtpPort, second.body.smtpPassword, second.body.webhookSecret],
       ['mail.acme.test', 465, '********', '********'],
     );
-    const stored = storedBytes(service.dataDir);
+    const stored = await storedBytes(service.dataDir);
     assert.equal(stored.includes(credentials.pass), false);
     assert.equal(stored.includes(secret), false);
     for (const [body, field] of [

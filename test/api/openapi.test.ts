@@ -16,7 +16,7 @@ let document: any;
 
 before(async () => {
   service = await startService();
-  api = client(service.url, service.company('Conformance').apiKey);
+  api = client(service.url, (await service.company('Conformance')).apiKey);
   const reply = await client(service.url)('GET', '/v1/openapi.json');
   assert.equal(reply.status, 200, 'served without a key');
   document = reply.body;
@@ -52,8 +52,8 @@ test('is an OpenAPI 3.1 document of interface version 1.15.2 that a standard val
   assert.equal(result.valid, true);
 });
 
-test('describes every route spec with its body, answer and error codes', () => {
-  const ctx = testContext();
+test('describes every route spec with its body, answer and error codes', async () => {
+  const ctx = await testContext();
   try {
     for (const spec of v1Routes(ctx)) {
       const operation = document.paths[asOpenApi(spec.path)]?.[spec.method];
@@ -77,7 +77,7 @@ test('describes every route spec with its body, answer and error codes', () => {
       if (withKey) assert.equal(operation.security, undefined, `${spec.path} uses the document's security`);
     }
   } finally {
-    ctx.db.close();
+    await ctx.db.close();
   }
 });
 
@@ -87,8 +87,8 @@ interface Layer {
   match(path: string): boolean;
 }
 
-test('every route the Express app serves is in the document, and nothing else is', () => {
-  const ctx = testContext();
+test('every route the Express app serves is in the document, and nothing else is', async () => {
+  const ctx = await testContext();
   const served = new Set<string>();
   const walk = (stack: Layer[], prefix: string) => {
     for (const layer of stack) {
@@ -109,7 +109,7 @@ test('every route the Express app serves is in the document, and nothing else is
   try {
     walk((createApp(ctx) as unknown as { router: Router & { stack: Layer[] } }).router.stack, '');
   } finally {
-    ctx.db.close();
+    await ctx.db.close();
   }
   assert.ok(served.size > 40, `found only ${served.size} routes`);
   assert.deepEqual([...served].sort(), [...documented()].sort());
@@ -154,9 +154,9 @@ test('schemas come from the zod schemas that validate requests', () => {
 });
 
 test('what the service answers matches the documented answer schemas', async () => {
-  const ctx = testContext();
+  const ctx = await testContext();
   const specs = v1Routes(ctx);
-  ctx.db.close();
+  await ctx.db.close();
   const check = async (method: string, path: string, specPath: string, body?: unknown) => {
     const reply = await api(method, path, body);
     assert.equal(reply.status, 200, `${method} ${path}: ${JSON.stringify(reply.body)}`);
@@ -258,7 +258,7 @@ test('POST /v1/invitees says it needs an e-mail, a phone or a document; card num
   assert.deepEqual(bounded(visit.properties.visit.properties.cardNumber), [[-(2 ** 31), 2 ** 31 - 1]]);
 });
 
-test('names the interface’s objects and their lists as components, and refers to them by $ref wherever they are used', () => {
+test('names the interface’s objects and their lists as components, and refers to them by $ref wherever they are used', async () => {
   const names = Object.keys(document.components.schemas);
   for (const name of ['Host', 'Visit', 'Invitee', 'Meeting', 'VisitorType', 'CustomField', 'Company', 'Error']) {
     assert.ok(names.includes(name), `${name} is a component`);
@@ -283,7 +283,7 @@ test('names the interface’s objects and their lists as components, and refers 
   ]);
 
   // Every route whose body or answer is a named schema refers to it; no named schema is written out anywhere else.
-  const ctx = testContext();
+  const ctx = await testContext();
   try {
     for (const spec of v1Routes(ctx)) {
       const operation = document.paths[asOpenApi(spec.path)][spec.method];
@@ -295,7 +295,7 @@ test('names the interface’s objects and their lists as components, and refers 
       }
     }
   } finally {
-    ctx.db.close();
+    await ctx.db.close();
   }
   const { schemas, ...outsideSchemas } = document.components;
   const elsewhere = JSON.stringify({ ...document, components: outsideSchemas });

@@ -67,7 +67,7 @@ interface Tenant {
 }
 
 async function tenant(name: string): Promise<Tenant> {
-  const key = service.company(name).apiKey;
+  const key = (await service.company(name)).apiKey;
   const host = await client(service.url, key)('POST', '/v1/hosts', { name: 'Helena', email: `${randomUUID()}@a.test` });
   assert.equal(host.status, 200);
   return {

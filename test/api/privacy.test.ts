@@ -12,9 +12,9 @@ let hostId: string;
 
 before(async () => {
   service = await startService();
-  api = client(service.url, service.company('Acme').apiKey);
-  other = client(service.url, service.company('Globex').apiKey);
-  audited = client(service.url, service.company('Audited').apiKey);
+  api = client(service.url, (await service.company('Acme')).apiKey);
+  other = client(service.url, (await service.company('Globex')).apiKey);
+  audited = client(service.url, (await service.company('Audited')).apiKey);
   hostId = (await api('POST', '/v1/hosts', { name: 'Helena Host', email: 'helena@acme.test' })).body.id;
 });
 after(() => service.stop());
@@ -34,7 +34,7 @@ async function invite(as: ReturnType<typeof client>, invitee: Record<string, unk
 }
 
 /** What the database holds, as bytes (on SQLite the file and its WAL: what a copied disk would give away). */
-const databaseBytes = () => storedBytes(service.dataDir);
+const databaseBytes = async () => await storedBytes(service.dataDir);
 
 const auditOf = async (as: ReturnType<typeof client>, query = '') => {
   const reply = await as('GET', `/v1/audit?limit=1000${query}`);
@@ -111,14 +111,18 @@ describe('retention', () => {
     assert.equal((await api('GET', `/v1/invitee/${futureInvitee.id}`)).status, 200);
     assert.equal((await other('GET', `/v1/visit/${otherOld.id}`)).status, 200, "another company's retention");
 
-    const row = withServiceDb(
+    const row = await withServiceDb(
       service.dataDir,
-      (db) => db.prepare('SELECT * FROM visits WHERE id = ?').get(old.id) as Record<string, unknown>,
+      async (db) => (await db.prepare('SELECT * FROM visits WHERE id = ?').get(old.id)) as Record<string, unknown>,
     );
     assert.equal(row.name, null);
     assert.equal(row.email, null);
     assert.notEqual(row.deletedAt, null);
-    assert.equal(databaseBytes().includes('olga.retention@visitor.test'), false, 'not in the database (nor the WAL)');
+    assert.equal(
+      (await databaseBytes()).includes('olga.retention@visitor.test'),
+      false,
+      'not in the database (nor the WAL)',
+    );
 
     const entries = await auditOf(api, '&queryKey=action&queryOp===&queryValue=privacy.retention.swept');
     assert.equal(entries.length, 1);
@@ -173,7 +177,7 @@ describe('erasure', () => {
     const again = await api('POST', '/v1/privacy/erasure', { email });
     assert.deepEqual(again.body, erasure({}), 'nothing left to erase');
 
-    const stored = databaseBytes();
+    const stored = await databaseBytes();
     for (const gone of ['Erin Erased', 'Erin E.', 'Carla Cpf', '529.982.247-25', 'RG 12.345.678-9']) {
       assert.equal(stored.includes(gone), false, `${gone} is not in the database (nor its WAL)`);
     }

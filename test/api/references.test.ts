@@ -28,10 +28,10 @@ const meetingBody = (hostId: string) => ({
 before(async () => {
   // The webhooks and notification webhook these tests save point at loopback, which the owner allows here.
   service = await startService({ args: allowLoopback });
-  const acmeKey = service.company('Acme Refs');
+  const acmeKey = await service.company('Acme Refs');
   acmeId = acmeKey.id;
   acme = client(service.url, acmeKey.apiKey);
-  globex = client(service.url, service.company('Globex Refs').apiKey);
+  globex = client(service.url, (await service.company('Globex Refs')).apiKey);
   theirs.host = (await acme('POST', '/v1/hosts', { name: 'A Host', email: 'a@acme.test' })).body.id;
   theirs.meeting = (await acme('POST', '/v1/meetings', meetingBody(theirs.host as string))).body.id;
   ours.host = (await globex('POST', '/v1/hosts', { name: 'G Host', email: 'g@globex.test' })).body.id;

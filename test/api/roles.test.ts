@@ -122,7 +122,7 @@ const expected: Record<string, readonly string[]> = {
   ],
 };
 
-const routes = specRoutes().filter((spec) => spec.access !== 'public');
+const routes = (await specRoutes()).filter((spec) => spec.access !== 'public');
 const name = (spec: { method: string; path: string }) => `${spec.method.toUpperCase()} ${spec.path}`;
 const adminRoutes = routes
   .filter((s) => s.access !== 'owner')
@@ -131,7 +131,7 @@ const adminRoutes = routes
 
 let service: RunningService;
 const keys: Record<string, string> = {};
-let frontDeskKey: () => string;
+let frontDeskKey: () => Promise<string>;
 
 before(async () => {
   service = await startService({
@@ -141,20 +141,22 @@ before(async () => {
     backups: { intervalMs: 0, keep: 1 },
   });
   const { ctx } = service;
-  const company = createCompany(ctx, { name: 'Acme', timezone: 'UTC' });
+  const company = await createCompany(ctx, { name: 'Acme', timezone: 'UTC' });
   keys.admin = company.apiKey;
   for (const role of ['readonly', 'kiosk', 'sync'] as const) {
-    keys[role] = insertCredential(ctx, { companyId: company.id, role, label: role }).key;
+    keys[role] = (await insertCredential(ctx, { companyId: company.id, role, label: role })).key;
   }
-  frontDeskKey = () =>
-    insertCredential(ctx, {
-      companyId: company.id,
-      role: 'frontdesk',
-      label: 'Front desk',
-      expiresAt: Date.now() + frontDeskSession.maxMs,
-    }).key;
-  keys.frontdesk = frontDeskKey();
-  keys.owner = insertCredential(ctx, { companyId: null, role: 'owner', label: 'Owner' }).key;
+  frontDeskKey = async () =>
+    (
+      await insertCredential(ctx, {
+        companyId: company.id,
+        role: 'frontdesk',
+        label: 'Front desk',
+        expiresAt: Date.now() + frontDeskSession.maxMs,
+      })
+    ).key;
+  keys.frontdesk = await frontDeskKey();
+  keys.owner = (await insertCredential(ctx, { companyId: null, role: 'owner', label: 'Owner' })).key;
 });
 after(async () => {
   await service.close();
@@ -174,12 +176,12 @@ test('every route, called with every role, answers 403 FORBIDDEN exactly outside
   let cells = 0;
   for (const role of Object.keys(keys)) {
     // A session made now: the admin's walk cleared the PIN, which ends the front desk's sessions.
-    const key = role === 'frontdesk' ? frontDeskKey() : (keys[role] as string);
+    const key = role === 'frontdesk' ? await frontDeskKey() : (keys[role] as string);
     const allowed = new Set(role === 'admin' ? adminRoutes : expected[role]);
     for (const spec of routes) {
       // Ending a front-desk session revokes the credential that asks: a session of its own, not the one walking.
       const ending = role === 'frontdesk' && name(spec) === 'DELETE /kiosk/frontdesk';
-      const call = client(service.url, ending ? frontDeskKey() : key);
+      const call = client(service.url, ending ? await frontDeskKey() : key);
       const path = fillPath(spec.path, () => 'not-an-id');
       const reply = await call(spec.method.toUpperCase(), path, spec.method === 'get' ? undefined : {});
       const forbidden = reply.status === 403 && reply.body?.type === 'FORBIDDEN';
@@ -196,7 +198,7 @@ test('every route, called with every role, answers 403 FORBIDDEN exactly outside
 
 test('the OpenAPI document shows who may call each operation', async () => {
   const document = (await client(service.url)('GET', '/v1/openapi.json')).body;
-  for (const spec of specRoutes()) {
+  for (const spec of await specRoutes()) {
     const operation = document.paths[fillPath(spec.path, (param) => `{${param}}`)][spec.method];
     assert.deepEqual(operation['x-roles'], rolesOf(spec), name(spec));
     assert.match(operation.description, spec.access === 'public' ? /no credential/ : /Roles: |device owner/);

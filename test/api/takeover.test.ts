@@ -50,8 +50,8 @@ let companyB: { id: string; apiKey: string };
 
 before(async () => {
   service = await startService();
-  companyA = service.company('Company A');
-  companyB = service.company('Company B');
+  companyA = await service.company('Company A');
+  companyB = await service.company('Company B');
 });
 after(() => service.stop());
 
@@ -96,7 +96,7 @@ test('a device follows no hub that names a company it is not enrolled for', asyn
   const asA = client(service.url, companyA.apiKey);
   const asB = client(service.url, companyB.apiKey);
   const host = await asB('POST', '/v1/hosts', { name: 'Carla Dias', email: 'carla@b.test' });
-  const owner = client(service.url, JSON.parse(runCli(['owner', 'token', '--data', service.dataDir])).token);
+  const owner = client(service.url, JSON.parse(await runCli(['owner', 'token', '--data', service.dataDir])).token);
   const hub = await startFakeHub(companyB.id);
   try {
     const set = await owner('PUT', '/v1/sync/upstream', { url: hub.url, apiKey: 'a-key-of-the-fake-hub-0001' });

@@ -19,10 +19,10 @@ const b64 = (bytes: Buffer) => bytes.toString('base64');
 
 before(async () => {
   service = await startService();
-  const company = service.company('Acme', 'America/Sao_Paulo');
+  const company = await service.company('Acme', 'America/Sao_Paulo');
   companyId = company.id;
   api = client(service.url, company.apiKey);
-  other = client(service.url, service.company('Globex').apiKey);
+  other = client(service.url, (await service.company('Globex')).apiKey);
   hostId = (await api('POST', '/v1/hosts', { name: 'Helena', email: 'helena@acme.test' })).body.id;
   pdf = await pdfBytes();
 });
@@ -74,7 +74,7 @@ async function keyHeader(call: ReturnType<typeof client>): Promise<string | unde
   return header;
 }
 
-const storedFiles = () => storedFileNames(service.dataDir, companyId);
+const storedFiles = async () => await storedFileNames(service.dataDir, companyId);
 
 describe('visit picture and NDA', () => {
   test('are stored as files and exposed as key-protected URLs and short-lived signed links', async () => {
@@ -134,12 +134,12 @@ describe('visit picture and NDA', () => {
       [{ visitNda: b64(pdf.subarray(0, pdf.length - 10)) }, { type: 'INVALID_NDA', field: 'visitNda' }],
       [{ visitNda: b64(Buffer.from('%PDF-1.7 but not really')) }, { type: 'INVALID_NDA', field: 'visitNda' }],
     ];
-    const before = storedFiles().length;
+    const before = (await storedFiles()).length;
     for (const [extra, error] of cases) {
       const reply = await walkIn(extra);
       assert.deepEqual([reply.status, reply.body], [400, error], JSON.stringify(extra).slice(0, 80));
     }
-    assert.equal(storedFiles().length, before, 'a refused check-in leaves no file');
+    assert.equal((await storedFiles()).length, before, 'a refused check-in leaves no file');
   });
 
   test('pictures up to 5 MB and NDAs up to 10 MB; larger ones are 413 PAYLOAD_TOO_LARGE', async () => {
@@ -212,11 +212,11 @@ describe('visit picture and NDA', () => {
 
   test('a retried check-in with the same id stores its picture once', async () => {
     const id = randomUUID();
-    const before = storedFiles().length;
+    const before = (await storedFiles()).length;
     const first = await walkIn({ visitPicture: b64(pngBytes(3)) }, {}, id);
     const second = await walkIn({ visitPicture: b64(pngBytes(3)) }, {}, id);
     assert.equal(second.body.pictureUrl, first.body.pictureUrl);
-    assert.equal(storedFiles().length, before + 1);
+    assert.equal((await storedFiles()).length, before + 1);
   });
 
   test('PATCH replaces or removes the files; a replaced file is gone', async () => {
@@ -230,7 +230,7 @@ describe('visit picture and NDA', () => {
     assert.match(replaced.body.pictureUrl, /\.jpg$/);
     assert.match(replaced.body.ndaUrl, /\.pdf$/);
     assert.equal((await download(visit.pictureUrl)).status, 404);
-    assert.equal(storedFiles().includes(oldName), false);
+    assert.equal((await storedFiles()).includes(oldName), false);
     const removed = await api('PATCH', `/v1/visit/${visit.id}`, { visitPicture: null });
     assert.equal(removed.body.pictureUrl, null);
     assert.equal(removed.body.pictureSignedUrl, null);
@@ -380,13 +380,15 @@ describe('erasure (privacy)', () => {
       })
     ).body;
     const names = [visit.pictureUrl, visit.ndaUrl, invitee.pictureUrl].map((url: string) => basename(url));
-    assert.ok(names.every((name) => storedFiles().includes(name)));
+    const before = await storedFiles();
+    assert.ok(names.every((name) => before.includes(name)));
 
     const erased = await api('POST', '/v1/privacy/erasure', { email: 'erin@visitor.test' });
     assert.equal(erased.status, 200);
     assert.equal(erased.body.files, 3);
+    const left = await storedFiles();
     assert.deepEqual(
-      names.filter((name) => storedFiles().includes(name)),
+      names.filter((name) => left.includes(name)),
       [],
       'the bytes are gone',
     );

@@ -11,8 +11,8 @@ let hostId: string;
 before(async () => {
   // The webhooks and notification webhook these tests save point at loopback, which the owner allows here.
   service = await startService({ args: allowLoopback });
-  api = client(service.url, service.company('Acme').apiKey);
-  other = client(service.url, service.company('Globex').apiKey);
+  api = client(service.url, (await service.company('Acme')).apiKey);
+  other = client(service.url, (await service.company('Globex')).apiKey);
   await api('PATCH', '/v1/company', { lang: 'pt-BR' });
   hostId = (await api('POST', '/v1/hosts', { name: 'Helena', email: 'helena@acme.test' })).body.id;
 });
@@ -279,7 +279,7 @@ describe('POST /v1/visits/screen', () => {
 
 describe('hostNotified', () => {
   test("a check-in says whether its host's message was queued on a configured channel", async () => {
-    const company = client(service.url, service.company('Told').apiKey);
+    const company = client(service.url, (await service.company('Told')).apiKey);
     const host = (await company('POST', '/v1/hosts', { name: 'Nina', email: 'nina@told.test' })).body;
     const quiet = (await company('POST', '/v1/hosts', { name: 'Otto', email: 'otto@told.test' })).body;
     await company('PATCH', `/v1/host/${quiet.id}`, { preCheckinNotifications: false });

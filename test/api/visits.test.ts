@@ -12,8 +12,8 @@ const isoWithOffset = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-03:00$/;
 
 before(async () => {
   service = await startService();
-  api = client(service.url, service.company('Acme', 'America/Sao_Paulo').apiKey);
-  other = client(service.url, service.company('Globex').apiKey);
+  api = client(service.url, (await service.company('Acme', 'America/Sao_Paulo')).apiKey);
+  other = client(service.url, (await service.company('Globex')).apiKey);
   hostId = (await api('POST', '/v1/hosts', { name: 'Helena Host', email: 'helena@acme.test' })).body.id;
 });
 after(() => service.stop());
@@ -247,7 +247,7 @@ describe('invitee check-in and check-out', () => {
 
 describe('GET /v1/visits', () => {
   test('pages (default 500, max 1000) and queries the visit object’s fields', async () => {
-    const lists = client(service.url, service.company('Visits list', 'UTC').apiKey);
+    const lists = client(service.url, (await service.company('Visits list', 'UTC')).apiKey);
     const host = (await lists('POST', '/v1/hosts', { name: 'Jonas', email: 'jonas@lists.test' })).body.id;
     const base = Date.UTC(2026, 10, 10, 9, 0, 0) / 1000;
     const ids: string[] = [];

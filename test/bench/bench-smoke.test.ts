@@ -13,7 +13,7 @@ import { removeDir, tempDir } from '../helpers/service.ts';
 test('the ceiling comparison drives both servers and answers numbers', async () => {
   const dir = tempDir('portaria-bench-');
   try {
-    const seeded = seed(join(dir, 'hot'), { hosts: 5, invitees: 200, visits: 200 }, 'fresh');
+    const seeded = await seed(join(dir, 'hot'), { hosts: 5, invitees: 200, visits: 200 }, 'fresh');
     const run = await compareWithCeiling({
       seeded,
       workDir: join(dir, 'run'),

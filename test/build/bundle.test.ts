@@ -22,7 +22,7 @@ Module._load = function (request, ...rest) {
   );
   const service = await startService({ env: { NODE_OPTIONS: `--require ${watch}` } });
   try {
-    const api = client(service.url, service.company('Bundle').apiKey);
+    const api = client(service.url, (await service.company('Bundle')).apiKey);
     assert.equal((await api('GET', '/v1/hosts')).status, 200);
     assert.doesNotMatch(service.stderr(), /required iconv-lite/, 'a request without a body reads none');
     const created = await api('POST', '/v1/hosts', { name: 'Ana', email: 'ana@bundle.test' });

@@ -136,6 +136,6 @@ test("dist rebuilds the app's native dependencies, found from package.json, not 
   assert.deepEqual(nativePackages(root), ['@scope/b-native', 'a-native']);
   writeFileSync(join(root, 'package.json'), JSON.stringify({ dependencies: { 'a-native': '1', 'c-plain': '1' } }));
   assert.deepEqual(appNativeDependencies(root), ['a-native']);
-  // The project's: better-sqlite3; libpq is an optional dependency, for hubs, never in the installers.
+  // The project's: better-sqlite3 (PostgreSQL's driver, pg, is plain JavaScript).
   assert.deepEqual(appNativeDependencies(), ['better-sqlite3']);
 });

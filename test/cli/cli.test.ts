@@ -306,7 +306,7 @@ describe('one service per data folder', () => {
     const dataDir = fresh();
     const first = await startService({ dataDir });
     try {
-      const { apiKey } = first.company();
+      const { apiKey } = await first.company();
       const holder = readFileSync(join(dataDir, 'service.json'), 'utf8');
       assert.deepEqual(JSON.parse(holder), { pid: first.process.pid, url: first.url });
 

@@ -22,7 +22,7 @@ const crowd: Socket[] = [];
 
 before(async () => {
   dataDir = tempDir();
-  runCli(['company', 'create', '--data', dataDir, '--name', 'Acme']);
+  await runCli(['company', 'create', '--data', dataDir, '--name', 'Acme']);
   // `ulimit` is the shell's: the service inherits the limit (soft and hard, so Node cannot raise it).
   service = spawn(
     'sh',

@@ -29,7 +29,7 @@ test('between `serve` and `company create` the kiosk says it is not set up and h
   assert.equal(await page.getByText('Something went wrong', { exact: false }).count(), 0);
   assert.deepEqual(await axeProblems(page), []);
   await screenshot(page, 'not-set-up');
-  service.company('Acme');
+  await service.company('Acme');
   // The page retries every 3 s: the company's welcome follows without a reload.
   await page.getByRole('heading', { name: 'Welcome to Acme' }).waitFor({ timeout: 10_000 });
   assert.deepEqual(problems, []);

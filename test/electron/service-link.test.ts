@@ -9,7 +9,7 @@ let company: { id: string; pin: string };
 
 before(async () => {
   service = await startService();
-  company = service.company('Acme') as typeof company;
+  company = (await service.company('Acme')) as typeof company;
 });
 after(() => service.stop());
 

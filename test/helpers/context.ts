@@ -33,8 +33,10 @@ export function seededRandom(seed = 1): Random {
 }
 
 /** The service's context on a fresh data folder, in this process: for store and queue tests. */
-export function testContext(options: { clock?: Context['clock']; random?: Random; dataDir?: string } = {}): Context {
-  return openService({
+export async function testContext(
+  options: { clock?: Context['clock']; random?: Random; dataDir?: string } = {},
+): Promise<Context> {
+  return await openService({
     dataDir: options.dataDir ?? tempDir(),
     clock: options.clock,
     random: options.random,

@@ -20,7 +20,7 @@ export interface KioskFixture {
 
 export async function kioskFixture(): Promise<KioskFixture> {
   const service = await startService();
-  const company = service.company('Acme') as { id: string; apiKey: string; pin: string };
+  const company = (await service.company('Acme')) as { id: string; apiKey: string; pin: string };
   const session = (await (await fetch(`${service.url}/kiosk/session`)).json()) as { apiKey: string };
   const api = client(service.url, company.apiKey);
   await api('PATCH', '/v1/company', { name: 'Acme', timezone: 'America/Sao_Paulo', lang: 'en' });

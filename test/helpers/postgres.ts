@@ -9,8 +9,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type Libpq from 'libpq';
-import { finishConnection } from '../../local-api/store/postgres.ts';
+import pg from 'pg';
 
 export const testEngine: 'sqlite' | 'postgres' =
   process.env.PORTARIA_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
@@ -89,55 +88,41 @@ export async function startCluster(settings: Record<string, string> = {}): Promi
   };
 }
 
-function connect(url: string): Libpq {
-  const Client = createRequire(import.meta.url)('libpq') as new () => Libpq;
-  const pq = new Client();
-  pq.connectSync(url);
-  return pq;
+/** Runs `work` on a connection of its own to the server's `postgres` database, closed after. */
+async function onServer<T>(serverUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: `${serverUrl}/postgres` });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
 }
 
 /** Creates a database on the server, if it is not there yet, and answers its URL. */
-export function createDatabase(serverUrl: string, name: string): string {
-  const pq = connect(`${serverUrl}/postgres`);
-  try {
-    pq.execParams('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (pq.ntuples() === 0) {
-      pq.exec(`CREATE DATABASE ${name}`);
-      if (pq.resultStatus() !== 'PGRES_COMMAND_OK' && !/already exists/.test(pq.resultErrorMessage())) {
-        throw new Error(`cannot create database ${name}: ${pq.resultErrorMessage()}`);
-      }
-    }
-  } finally {
-    finishConnection(pq);
-  }
+export async function createDatabase(serverUrl: string, name: string): Promise<string> {
+  await onServer(serverUrl, async (client) => {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount !== 0) return;
+    // Another test process may create it at the same moment.
+    await client.query(`CREATE DATABASE ${name}`).catch((error: Error) => {
+      if (!/already exists|duplicate key/.test(error.message)) throw error;
+    });
+  });
   return `${serverUrl}/${name}`;
 }
 
 /** Drops a database made by `createDatabase`, if it is there (the connections to it ended first). */
-export function dropDatabase(serverUrl: string, name: string): void {
-  const pq = connect(`${serverUrl}/postgres`);
-  try {
-    pq.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    if (pq.resultStatus() !== 'PGRES_COMMAND_OK')
-      throw new Error(`cannot drop database ${name}: ${pq.resultErrorMessage()}`);
-  } finally {
-    finishConnection(pq);
-  }
+export async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  await onServer(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
 }
 
 /**
  * Copies a database into a new one of another name (`CREATE DATABASE … TEMPLATE`), PostgreSQL's own copy: no
  * connection to the source may be open. A hub's backup and its restore into a new database, for the drills.
  */
-export function copyDatabase(serverUrl: string, from: string, to: string): void {
-  const pq = connect(`${serverUrl}/postgres`);
-  try {
-    pq.exec(`CREATE DATABASE ${to} TEMPLATE ${from}`);
-    if (pq.resultStatus() !== 'PGRES_COMMAND_OK')
-      throw new Error(`cannot copy database ${from} to ${to}: ${pq.resultErrorMessage()}`);
-  } finally {
-    finishConnection(pq);
-  }
+export async function copyDatabase(serverUrl: string, from: string, to: string): Promise<void> {
+  await onServer(serverUrl, (client) => client.query(`CREATE DATABASE ${to} TEMPLATE ${from}`));
 }
 
 /**
@@ -149,33 +134,34 @@ export async function transactionCounts(
   serverUrl: string,
   name: string,
 ): Promise<{ commits: number; rollbacks: number }> {
-  const pq = connect(`${serverUrl}/postgres`);
-  try {
+  return await onServer(serverUrl, async (client) => {
     const until = Date.now() + 5000;
     for (;;) {
-      pq.execParams('SELECT count(*) FROM pg_stat_activity WHERE datname = $1', [name]);
-      if (pq.getvalue(0, 0) === '0' || Date.now() > until) break;
+      const open = await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+      if (open.rows[0]?.n === 0 || Date.now() > until) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    pq.execParams('SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = $1', [name]);
-    if (pq.ntuples() !== 1) throw new Error(`no statistics for database ${name}: ${pq.resultErrorMessage()}`);
-    return { commits: Number(pq.getvalue(0, 0)), rollbacks: Number(pq.getvalue(0, 1)) };
-  } finally {
-    finishConnection(pq);
-  }
+    const stats = await client.query(
+      'SELECT xact_commit::float8 AS commits, xact_rollback::float8 AS rollbacks FROM pg_stat_database WHERE datname = $1',
+      [name],
+    );
+    const row = stats.rows[0] as { commits: number; rollbacks: number } | undefined;
+    if (!row) throw new Error(`no statistics for database ${name}`);
+    return row;
+  });
 }
 
 /**
  * The environment that makes a service or a command on `dataDir` use PostgreSQL when the suite runs against it:
  * one database per data folder, so a service restarted on its folder finds its data again.
  */
-export function engineEnv(dataDir: string): NodeJS.ProcessEnv {
+export async function engineEnv(dataDir: string): Promise<NodeJS.ProcessEnv> {
   if (testEngine === 'sqlite') return {};
   const server = process.env.PORTARIA_TEST_POSTGRES;
   if (!server)
     throw new Error('PORTARIA_TEST_ENGINE=postgres needs PORTARIA_TEST_POSTGRES (test/helpers/with-postgres.ts)');
   const name = `portaria_${createHash('sha256').update(dataDir).digest('hex').slice(0, 20)}`;
-  return { PORTARIA_DATABASE: createDatabase(server, name) };
+  return { PORTARIA_DATABASE: await createDatabase(server, name) };
 }
 
 /** The PostgreSQL server the PostgreSQL-only tests use (`npm run test:postgres` provides one), if any. */
@@ -189,8 +175,11 @@ export const withoutPostgres: string | false = postgresServer
 let databases = 0;
 
 /** A new, empty database on the tests' server, named after the test process so parallel files never share one. */
-export function freshDatabase(label: string): string {
+export async function freshDatabase(label: string): Promise<string> {
   if (!postgresServer) throw new Error(`${label}: ${withoutPostgres}`);
   databases += 1;
-  return createDatabase(postgresServer, `portaria_${label}_${process.pid}_${databases}_${Date.now() % 1_000_000}`);
+  return await createDatabase(
+    postgresServer,
+    `portaria_${label}_${process.pid}_${databases}_${Date.now() % 1_000_000}`,
+  );
 }

@@ -11,19 +11,19 @@ if (!database || !dataDir || (mode !== 'hang' && mode !== 'run')) {
   process.stderr.write('usage: queue-worker.ts <database> <data folder> hang|run\n');
   process.exit(2);
 }
-const ctx = openService({ dataDir, database, logLevel: 'silent' });
+const ctx = await openService({ dataDir, database, logLevel: 'silent' });
 const handle = async (job: Job) => {
   process.stdout.write(`${mode} ${job.idempotencyKey}\n`);
   if (mode === 'hang') return new Promise<void>(() => undefined);
   await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
 };
-const worker = startWorker(ctx, { k: handle }, { attemptTimeoutMs: 60_000, idleMs: 20 });
+const worker = await startWorker(ctx, { k: handle }, { attemptTimeoutMs: 60_000, idleMs: 20 });
 if (mode === 'run') {
   const pending = ctx.db.prepare("SELECT COUNT(*) FROM jobs WHERE status = 'pending'").pluck();
-  while ((pending.get() as number) > 0) {
+  while (((await pending.get()) as number) > 0) {
     await worker.drain();
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   await worker.stop();
-  ctx.db.close();
+  await ctx.db.close();
 }

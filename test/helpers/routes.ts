@@ -8,12 +8,12 @@ import { removeDir } from './service.ts';
  * The /v1 routes exactly as app.ts lists them. Reliability tests walk these instead of listing paths, so every
  * endpoint a branch adds is fuzzed and checked for isolation without touching the tests.
  */
-export function specRoutes(): RouteSpec[] {
-  const ctx = testContext();
+export async function specRoutes(): Promise<RouteSpec[]> {
+  const ctx = await testContext();
   try {
     return v1Routes(ctx);
   } finally {
-    ctx.db.close();
+    await ctx.db.close();
     removeDir(ctx.dataDir);
   }
 }

@@ -22,7 +22,7 @@ export interface TestService {
    * Creates a company through the CLI (while the server runs, as the CLI promises) and returns its key; the first
    * one made on the data folder enrols the kiosk and comes with its first PIN.
    */
-  company(name?: string, timezone?: string): CreatedCompany;
+  company(name?: string, timezone?: string): Promise<CreatedCompany>;
   stop(signal?: NodeJS.Signals): Promise<void>;
   /** Output the service wrote to stderr (its log), for tests that check what is and is not logged. */
   stderr(): string;
@@ -39,15 +39,15 @@ export function tempDir(prefix = 'portaria-test-'): string {
 }
 
 /** The database of the `--data` folder a command names, when the suite runs against PostgreSQL. */
-function commandEngineEnv(args: string[]): NodeJS.ProcessEnv {
+async function commandEngineEnv(args: string[]): Promise<NodeJS.ProcessEnv> {
   const data = args[args.indexOf('--data') + 1];
-  return args.includes('--data') && data ? engineEnv(resolve(data)) : {};
+  return args.includes('--data') && data ? await engineEnv(resolve(data)) : {};
 }
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): string {
+export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
   return execFileSync(process.execPath, [cliPath, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, ...commandEngineEnv(args), ...env },
+    env: { ...process.env, ...(await commandEngineEnv(args)), ...env },
   });
 }
 
@@ -61,17 +61,18 @@ export interface CliResult {
  * Runs the command line without blocking this process (the HTTP client's idle connections keep their timers), and
  * answers its exit code and output, whatever the exit code. `uid`/`gid` run it as another user (when this is root).
  */
-export function cli(
+export async function cli(
   args: string[],
   options: { env?: NodeJS.ProcessEnv; uid?: number; gid?: number; cwd?: string } = {},
 ): Promise<CliResult> {
+  const engine = await commandEngineEnv(args);
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [cliPath, ...args],
       {
         encoding: 'utf8',
-        env: { ...process.env, ...commandEngineEnv(args), ...options.env },
+        env: { ...process.env, ...engine, ...options.env },
         ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid }),
         ...(options.cwd ? { cwd: options.cwd } : {}),
       },
@@ -106,7 +107,7 @@ export async function startService(
           env: { PORTARIA_TEST_CLOCK_OFFSET_MS: String(options.clockOffsetMs) },
         };
   const serve = [cliPath, 'serve', '--port', '0', '--data', dataDir, ...(options.args ?? [])];
-  const engine = options.database ? { PORTARIA_DATABASE: options.database } : engineEnv(resolve(dataDir));
+  const engine = options.database ? { PORTARIA_DATABASE: options.database } : await engineEnv(resolve(dataDir));
   const child = spawn(process.execPath, [...skewed.node, ...serve], {
     env: { ...process.env, PORTARIA_LOG_LEVEL: 'info', ...engine, ...skewed.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -135,9 +136,9 @@ export async function startService(
     url,
     dataDir,
     process: child,
-    company(name = 'Acme', timezone = 'America/Sao_Paulo') {
+    async company(name = 'Acme', timezone = 'America/Sao_Paulo') {
       const args = ['company', 'create', '--data', dataDir, '--name', name, '--timezone', timezone];
-      return JSON.parse(runCli(args, engine)) as CreatedCompany;
+      return JSON.parse(await runCli(args, engine)) as CreatedCompany;
     },
     stderr: () => stderr,
     async stop(signal = 'SIGTERM') {

@@ -9,25 +9,29 @@ import { databaseFile } from '../../local-api/backup/backup.ts';
 import { type Db, openPostgres, sqliteDb } from '../../local-api/store/db.ts';
 import { engineEnv } from './postgres.ts';
 
-const postgresUrl = (dataDir: string) => engineEnv(resolve(dataDir)).PORTARIA_DATABASE;
+const postgresUrl = async (dataDir: string) => (await engineEnv(resolve(dataDir))).PORTARIA_DATABASE;
 
 /** Opens the database of a service's data folder, read-only unless asked (the service may be running). */
-export function openServiceDb(dataDir: string, options: { readonly?: boolean } = {}): Db {
+export async function openServiceDb(dataDir: string, options: { readonly?: boolean } = {}): Promise<Db> {
   const readonly = options.readonly ?? true;
-  const url = postgresUrl(dataDir);
+  const url = await postgresUrl(dataDir);
   if (!url) return sqliteDb(new Database(databaseFile(dataDir), { readonly }));
-  const db = openPostgres(url);
-  if (readonly) db.exec('SET default_transaction_read_only = on');
+  const db = await openPostgres(url);
+  if (readonly) await db.exec('SET default_transaction_read_only = on');
   return db;
 }
 
 /** Reads the database of a service's data folder and closes it again. */
-export function withServiceDb<T>(dataDir: string, read: (db: Db) => T, options: { readonly?: boolean } = {}): T {
-  const db = openServiceDb(dataDir, options);
+export async function withServiceDb<T>(
+  dataDir: string,
+  read: (db: Db) => T | Promise<T>,
+  options: { readonly?: boolean } = {},
+): Promise<T> {
+  const db = await openServiceDb(dataDir, options);
   try {
-    return read(db);
+    return await read(db);
   } finally {
-    db.close();
+    await db.close();
   }
 }
 
@@ -38,8 +42,8 @@ export function withServiceDb<T>(dataDir: string, read: (db: Db) => T, options: 
  * its WAL until recycled, which the service does not control: there, every row of every table, as text, as a dump
  * (or a replica) gives it away.
  */
-export function storedBytes(dataDir: string): Buffer {
-  const url = postgresUrl(dataDir);
+export async function storedBytes(dataDir: string): Promise<Buffer> {
+  const url = await postgresUrl(dataDir);
   if (!url) {
     return Buffer.concat(
       readdirSync(dataDir)
@@ -47,12 +51,14 @@ export function storedBytes(dataDir: string): Buffer {
         .map((file) => readFileSync(join(dataDir, file))),
     );
   }
-  return withServiceDb(dataDir, (db) => {
-    const tables = db
+  return await withServiceDb(dataDir, async (db) => {
+    const tables = (await db
       .prepare("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")
       .pluck()
-      .all() as string[];
-    const rows = tables.flatMap((table) => db.prepare(`SELECT t::text FROM "${table}" t`).pluck().all() as string[]);
+      .all()) as string[];
+    const rows = tables.flatMap(
+      async (table) => (await db.prepare(`SELECT t::text FROM "${table}" t`).pluck().all()) as string[],
+    );
     return Buffer.from(rows.join('\n'));
   });
 }
@@ -61,20 +67,20 @@ export function storedBytes(dataDir: string): Buffer {
  * The names (`<id>.<ext>`) of a company's files whose bytes the service holds: the files of its folder in the data
  * folder on SQLite, the rows of `stored_files` on PostgreSQL (local-api/files/bytes.ts).
  */
-export function storedFileNames(dataDir: string, companyId: string): string[] {
-  if (!postgresUrl(dataDir)) {
+export async function storedFileNames(dataDir: string, companyId: string): Promise<string[]> {
+  if (!(await postgresUrl(dataDir))) {
     const folder = join(dataDir, 'files', companyId);
     return existsSync(folder) ? readdirSync(folder).sort() : [];
   }
-  return withServiceDb(
+  return await withServiceDb(
     dataDir,
-    (db) =>
-      db
+    async (db) =>
+      (await db
         .prepare(
           `SELECT files.id || '.' || files.extension FROM stored_files JOIN files ON files.id = stored_files.id
            WHERE stored_files.companyId = ? ORDER BY 1`,
         )
         .pluck()
-        .all(companyId) as string[],
+        .all(companyId)) as string[],
   );
 }

@@ -39,13 +39,13 @@ export function online(kiosk: TestService, localKey: string): Promise<Reply> {
  * nothing there (docs/sync.md), so its local clients use their own (`portaria keys create`).
  */
 export async function localAdminKey(kiosk: TestService): Promise<string> {
-  const owner = client(kiosk.url, JSON.parse(runCli(['owner', 'token', '--data', kiosk.dataDir])).token);
+  const owner = client(kiosk.url, JSON.parse(await runCli(['owner', 'token', '--data', kiosk.dataDir])).token);
   const companyId = await waitFor('the kiosk to adopt its hub company', async () => {
     const device = await owner('GET', '/v1/device');
     return device.status === 200 && typeof device.body.companyId === 'string' && device.body.companyId;
   });
   const args = ['keys', 'create', '--data', kiosk.dataDir, '--company', companyId, '--role', 'admin'];
-  return JSON.parse(runCli(args)).key;
+  return JSON.parse(await runCli(args)).key;
 }
 
 /** A kiosk service and an admin key of its own. */
@@ -86,7 +86,7 @@ export interface HubAndKiosk {
 /** A hub with one company, and a kiosk of it that reaches the hub through a fault proxy, online. */
 export async function startHubAndKiosk(): Promise<HubAndKiosk> {
   const hub = await startService();
-  const company = hub.company('Acme');
+  const company = await hub.company('Acme');
   const proxy = await startFaultProxy(hub.url);
   return { hub, company, proxy, kiosk: await startKiosk(proxy.url, company.apiKey) };
 }

@@ -11,15 +11,15 @@ import { configureUpstream, receiveRemoteHlc, syncState } from '../../local-api/
 import { manualClock, seededRandom, testContext } from './context.ts';
 
 /** A service in this process, its sync rule and listener subscribed as `startService` does. */
-export function syncedContext(clock: Context['clock'], seed: number): Context {
-  const ctx = testContext({ clock, random: seededRandom(seed) });
+export async function syncedContext(clock: Context['clock'], seed: number): Promise<Context> {
+  const ctx = await testContext({ clock, random: seededRandom(seed) });
   ctx.events.addRule(hubManagedRule(ctx));
   ctx.events.subscribe(syncListener(ctx));
   return ctx;
 }
 
-export function callerOf(ctx: Context, apiKey: string): Caller {
-  const caller = principalForKey(ctx, apiKey);
+export async function callerOf(ctx: Context, apiKey: string): Promise<Caller> {
+  const caller = await principalForKey(ctx, apiKey);
   if (!caller || caller.role === 'owner') throw new Error('the key opens no company here');
   return caller;
 }
@@ -30,10 +30,13 @@ const kioskCallers = new WeakMap<Context, Caller>();
  * The admin of the hub company on a kiosk, with a key made on the kiosk (`portaria keys create`): the hub key opens
  * nothing there (docs/sync.md). The company must have arrived (a first pull).
  */
-export function kioskAdminOf(kiosk: Context, companyId: string): Caller {
+export async function kioskAdminOf(kiosk: Context, companyId: string): Promise<Caller> {
   let caller = kioskCallers.get(kiosk);
   if (caller?.companyId !== companyId) {
-    caller = callerOf(kiosk, insertCredential(kiosk, { companyId, role: 'admin', label: 'Local admin' }).key);
+    caller = await callerOf(
+      kiosk,
+      (await insertCredential(kiosk, { companyId, role: 'admin', label: 'Local admin' })).key,
+    );
     kioskCallers.set(kiosk, caller);
   }
   return caller;
@@ -43,36 +46,37 @@ export function kioskAdminOf(kiosk: Context, companyId: string): Caller {
  * A hub and kiosks in one process, with the HTTP exchange replaced by direct calls and the clocks by hand-moved
  * ones: for the rules (ordering, idempotency, conflicts) without the network.
  */
-export function syncFixture(options: { kiosks?: number; pageLimit?: number } = {}) {
+export async function syncFixture(options: { kiosks?: number; pageLimit?: number } = {}) {
   const hubClock = manualClock();
-  const hub = syncedContext(hubClock, 1);
-  const company = createCompany(hub, { name: 'Acme', timezone: 'America/Sao_Paulo' });
-  const hubCaller = callerOf(hub, company.apiKey);
-  const kiosks = Array.from({ length: options.kiosks ?? 1 }, (_, i) => {
+  const hub = await syncedContext(hubClock, 1);
+  const company = await createCompany(hub, { name: 'Acme', timezone: 'America/Sao_Paulo' });
+  const hubCaller = await callerOf(hub, company.apiKey);
+  const kiosks: { ctx: Context; clock: ReturnType<typeof manualClock> }[] = [];
+  for (let i = 0; i < (options.kiosks ?? 1); i++) {
     const clock = manualClock();
-    const ctx = syncedContext(clock, 10 + i);
-    configureUpstream(ctx, { url: 'http://hub.test', apiKey: company.apiKey });
-    return { ctx, clock };
-  });
+    const ctx = await syncedContext(clock, 10 + i);
+    await configureUpstream(ctx, { url: 'http://hub.test', apiKey: company.apiKey });
+    kiosks.push({ ctx, clock });
+  }
 
-  function pull(kiosk: Context): number {
+  async function pull(kiosk: Context): Promise<number> {
     let applied = 0;
     for (;;) {
-      const since = syncState(kiosk).cursor ?? undefined;
-      const page = readChanges(hub, hubCaller.companyId, since, options.pageLimit ?? 500);
-      const lastMutationId = clientLastMutationId(hub, hubCaller.companyId, syncState(kiosk).clientId);
-      const startOver = applyPulledPage(kiosk, { ...page, hlc: syncState(hub).hlc, lastMutationId });
+      const since = (await syncState(kiosk)).cursor ?? undefined;
+      const page = await readChanges(hub, hubCaller.companyId, since, options.pageLimit ?? 500);
+      const lastMutationId = await clientLastMutationId(hub, hubCaller.companyId, (await syncState(kiosk)).clientId);
+      const startOver = await applyPulledPage(kiosk, { ...page, hlc: (await syncState(hub)).hlc, lastMutationId });
       applied += page.changes.length;
       if (!page.hasMore && !startOver) return applied;
     }
   }
 
-  function push(kiosk: Context): PushResult | undefined {
-    const batch = pendingBatch(kiosk, hubCaller.companyId);
+  async function push(kiosk: Context): Promise<PushResult | undefined> {
+    const batch = await pendingBatch(kiosk, hubCaller.companyId);
     if (batch.length === 0) return undefined;
-    const result = applyPush(hub, hubCaller, syncState(kiosk).clientId, batch);
-    acknowledge(kiosk, hubCaller.companyId, result.lastMutationId);
-    receiveRemoteHlc(kiosk, result.hlc);
+    const result = await applyPush(hub, hubCaller, (await syncState(kiosk)).clientId, batch);
+    await acknowledge(kiosk, hubCaller.companyId, result.lastMutationId);
+    await receiveRemoteHlc(kiosk, result.hlc);
     return result;
   }
 

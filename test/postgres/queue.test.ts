@@ -15,17 +15,23 @@ import { repoRoot, tempDir } from '../helpers/service.ts';
 
 const company = 'c1';
 
-function hubContext(database: string, clock?: Context['clock']): Context {
-  return openService({ dataDir: tempDir(), database, clock, logLevel: 'silent' });
+async function hubContext(database: string, clock?: Context['clock']): Promise<Context> {
+  return await openService({ dataDir: tempDir(), database, clock, logLevel: 'silent' });
 }
 
-function enqueueMany(ctx: Context, count: number): string[] {
+async function enqueueMany(ctx: Context, count: number): Promise<string[]> {
   const keys = Array.from({ length: count }, (_, i) => `job-${i}`);
-  ctx.db.transaction(() => {
+  await ctx.db.transaction(async () => {
     for (const [i, key] of keys.entries()) {
-      enqueue(ctx, { companyId: company, kind: 'k', endpoint: `hook-${i % 7}`, idempotencyKey: key, payload: {} });
+      await enqueue(ctx, {
+        companyId: company,
+        kind: 'k',
+        endpoint: `hook-${i % 7}`,
+        idempotencyKey: key,
+        payload: {},
+      });
     }
-  })();
+  });
   return keys;
 }
 
@@ -48,9 +54,9 @@ function workerProcess(database: string, mode: 'hang' | 'run') {
   return { child, keys, exited };
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 20_000;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -59,27 +65,27 @@ async function until(check: () => boolean, what: string): Promise<void> {
 const duplicates = (keys: string[]) => keys.filter((key, i) => keys.indexOf(key) !== i);
 
 test('two workers in one process on one database run every job once', { skip: withoutPostgres }, async () => {
-  const database = freshDatabase('queue_two');
-  const [a, b] = [hubContext(database), hubContext(database)] as [Context, Context];
-  const keys = enqueueMany(a, 150);
+  const database = await freshDatabase('queue_two');
+  const [a, b] = [await hubContext(database), await hubContext(database)] as [Context, Context];
+  const keys = await enqueueMany(a, 150);
   const ran: string[] = [];
   const handler = async (job: { idempotencyKey: string }) => {
     ran.push(job.idempotencyKey);
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
   };
-  const workers = [startWorker(a, { k: handler }), startWorker(b, { k: handler })];
-  await until(() => queueStatus(a, company, 'k').done === keys.length, 'every job done');
+  const workers = [await startWorker(a, { k: handler }), await startWorker(b, { k: handler })];
+  await until(async () => (await queueStatus(a, company, 'k')).done === keys.length, 'every job done');
   await Promise.all(workers.map((w) => w.stop()));
   assert.deepEqual(duplicates(ran), [], 'no job ran twice');
   assert.deepEqual([...ran].sort(), [...keys].sort());
-  a.db.close();
-  b.db.close();
+  await a.db.close();
+  await b.db.close();
 });
 
 test('two worker processes on one database run every job once', { skip: withoutPostgres }, async () => {
-  const database = freshDatabase('queue_processes');
-  const ctx = hubContext(database);
-  const keys = enqueueMany(ctx, 300);
+  const database = await freshDatabase('queue_processes');
+  const ctx = await hubContext(database);
+  const keys = await enqueueMany(ctx, 300);
   const workers = [workerProcess(database, 'run'), workerProcess(database, 'run')];
   assert.deepEqual(await Promise.all(workers.map((w) => w.exited)), [0, 0]);
   const ran = workers.flatMap((w) => w.keys);
@@ -89,28 +95,28 @@ test('two worker processes on one database run every job once', { skip: withoutP
     workers.every((w) => w.keys.length > 0),
     `both processes took jobs (${workers.map((w) => w.keys.length)})`,
   );
-  assert.equal(queueStatus(ctx, company, 'k').done, keys.length);
-  ctx.db.close();
+  assert.equal((await queueStatus(ctx, company, 'k')).done, keys.length);
+  await ctx.db.close();
 });
 
 test('the job of a worker killed while it runs it runs again after its claim', { skip: withoutPostgres }, async () => {
-  const database = freshDatabase('queue_killed');
+  const database = await freshDatabase('queue_killed');
   const clock = manualClock(Date.now());
-  const ctx = hubContext(database, clock);
-  enqueue(ctx, { companyId: company, kind: 'k', idempotencyKey: 'gate-1', payload: {}, priority: 'urgent' });
+  const ctx = await hubContext(database, clock);
+  await enqueue(ctx, { companyId: company, kind: 'k', idempotencyKey: 'gate-1', payload: {}, priority: 'urgent' });
   const doomed = workerProcess(database, 'hang');
   await until(() => doomed.keys.length === 1, 'the first worker to start the job');
   doomed.child.kill('SIGKILL');
   await doomed.exited;
 
   // The dead worker's claim lasts its attempt time-out (60 s, test/helpers/queue-worker.ts) and the grace (30 s).
-  const { createdAt, claimedUntil } = ctx.db.prepare('SELECT createdAt, claimedUntil FROM jobs').get() as {
+  const { createdAt, claimedUntil } = (await ctx.db.prepare('SELECT createdAt, claimedUntil FROM jobs').get()) as {
     createdAt: number;
     claimedUntil: number;
   };
   assert.ok(claimedUntil - createdAt >= 90_000, 'claimed until its deadline and the grace');
   const ran: string[] = [];
-  const worker = startWorker(ctx, { k: async (job) => void ran.push(job.idempotencyKey) }, { idleMs: 20 });
+  const worker = await startWorker(ctx, { k: async (job) => void ran.push(job.idempotencyKey) }, { idleMs: 20 });
   await worker.drain();
   clock.set(claimedUntil - 1);
   await worker.drain();
@@ -119,35 +125,35 @@ test('the job of a worker killed while it runs it runs again after its claim', {
   await worker.drain();
   await worker.stop();
   assert.deepEqual(ran, ['gate-1'], 'taken over once the claim ran out');
-  assert.equal(queueStatus(ctx, company, 'k').done, 1);
-  ctx.db.close();
+  assert.equal((await queueStatus(ctx, company, 'k')).done, 1);
+  await ctx.db.close();
 });
 
 test('the endpoints share one breaker: failures add up, one trial goes', { skip: withoutPostgres }, async () => {
-  const database = freshDatabase('queue_breaker');
+  const database = await freshDatabase('queue_breaker');
   const clock = manualClock(Date.now());
-  const [a, b] = [hubContext(database, clock), hubContext(database, clock)] as [Context, Context];
+  const [a, b] = [await hubContext(database, clock), await hubContext(database, clock)] as [Context, Context];
   let attempts = 0;
   const failing = async () => {
     attempts++;
     await new Promise((resolve) => setTimeout(resolve, 2));
     throw new Error('cannot reach http://dead.test');
   };
-  a.db.transaction(() => {
+  await a.db.transaction(async () => {
     for (let i = 0; i < 20; i++) {
-      enqueue(a, { companyId: company, kind: 'k', endpoint: 'dead', idempotencyKey: `dead-${i}`, payload: {} });
+      await enqueue(a, { companyId: company, kind: 'k', endpoint: 'dead', idempotencyKey: `dead-${i}`, payload: {} });
     }
-  })();
-  const workers = [startWorker(a, { k: failing }), startWorker(b, { k: failing })];
+  });
+  const workers = [await startWorker(a, { k: failing }), await startWorker(b, { k: failing })];
   await Promise.all(workers.map((w) => w.drain()));
   const opened = attempts;
   assert.ok(opened >= 5 && opened <= 8, `${opened} attempts from both workers before the breaker opened`);
-  assert.equal(queueStatus(a, company, 'k').pending, 20, 'paused, not lost');
+  assert.equal((await queueStatus(a, company, 'k')).pending, 20, 'paused, not lost');
 
   clock.advance(30_000);
   await Promise.all(workers.map((w) => w.drain()));
   assert.equal(attempts, opened + 1, 'one trial after the cooldown, from one of the two workers');
   await Promise.all(workers.map((w) => w.stop()));
-  a.db.close();
-  b.db.close();
+  await a.db.close();
+  await b.db.close();
 });

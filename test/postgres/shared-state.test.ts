@@ -17,58 +17,62 @@ import { freshDatabase, withoutPostgres } from '../helpers/postgres.ts';
 import { tempDir } from '../helpers/service.ts';
 import { callerOf } from '../helpers/sync.ts';
 
-function twoProcesses(label: string) {
-  const database = freshDatabase(label);
+async function twoProcesses(label: string) {
+  const database = await freshDatabase(label);
   const clock = manualClock(Date.now());
-  const open = () => openService({ dataDir: tempDir(), database, clock, logLevel: 'silent' });
-  return { clock, hubs: [open(), open()] as [Context, Context] };
+  const open = async () => await openService({ dataDir: tempDir(), database, clock, logLevel: 'silent' });
+  return { clock, hubs: [await open(), await open()] as [Context, Context] };
 }
 
-test('wrong PINs at two hub processes add up to one lock', { skip: withoutPostgres }, () => {
-  const { clock, hubs } = twoProcesses('shared_pins');
+test('wrong PINs at two hub processes add up to one lock', { skip: withoutPostgres }, async () => {
+  const { clock, hubs } = await twoProcesses('shared_pins');
   const [a, b] = hubs.map((hub) => sharedFailureLimiter(hub, 'pin', pinLimits));
   assert.ok(a && b);
-  for (let i = 0; i < pinLimits.maxFailures - 1; i++) (i % 2 ? a : b).recordFailure('company-1');
-  assert.equal(a.retryAfter('company-1'), 0, 'not locked below the limit');
-  b.recordFailure('company-1');
+  for (let i = 0; i < pinLimits.maxFailures - 1; i++) await (i % 2 ? a : b).recordFailure('company-1');
+  assert.equal(await a.retryAfter('company-1'), 0, 'not locked below the limit');
+  await b.recordFailure('company-1');
   // All five within the same instant: the lock lasts until the first of them leaves the window.
-  assert.equal(a.retryAfter('company-1'), pinLimits.windowMs, 'the other process sees the lock');
-  assert.equal(b.retryAfter('company-2'), 0, 'another key is not locked');
+  assert.equal(await a.retryAfter('company-1'), pinLimits.windowMs, 'the other process sees the lock');
+  assert.equal(await b.retryAfter('company-2'), 0, 'another key is not locked');
   clock.advance(pinLimits.windowMs);
-  assert.equal(b.retryAfter('company-1'), 0, 'the lock ends for both');
-  for (const hub of hubs) hub.db.close();
+  assert.equal(await b.retryAfter('company-1'), 0, 'the lock ends for both');
+  for (const hub of hubs) await hub.db.close();
 });
 
-test('wrong API keys at two hub processes add up to one lock', { skip: withoutPostgres }, () => {
-  const { clock, hubs } = twoProcesses('shared_key_guesses');
+test('wrong API keys at two hub processes add up to one lock', { skip: withoutPostgres }, async () => {
+  const { clock, hubs } = await twoProcesses('shared_key_guesses');
   const [a, b] = hubs.map((hub) => keyGuessCounter(hub));
   assert.ok(a && b);
   const guess = (i: number) => guessSubjects('203.0.113.5', [`prt_guess_${i}_${'x'.repeat(30)}`]);
   for (let i = 0; i < keyGuessLimits.maxFailures - 1; i++) {
-    assert.deepEqual((i % 2 ? a : b).recordWrongKey(guess(i)), { retryAfterMs: 0, lockedNow: [] });
+    assert.deepEqual(await (i % 2 ? a : b).recordWrongKey(guess(i)), { retryAfterMs: 0, lockedNow: [] });
   }
-  assert.deepEqual(a.recordWrongKey(guess(99)).lockedNow, ['source 203.0.113.5'], 'the 10th, over both, locks');
-  assert.equal(b.recordWrongKey(guess(100)).retryAfterMs, keyGuessLimits.lockMs, 'the other process sees the lock');
-  assert.equal(b.recordWrongKey(guessSubjects('203.0.113.6', ['prt_other'])).retryAfterMs, 0, 'another source');
+  assert.deepEqual((await a.recordWrongKey(guess(99))).lockedNow, ['source 203.0.113.5'], 'the 10th, over both, locks');
+  assert.equal(
+    (await b.recordWrongKey(guess(100))).retryAfterMs,
+    keyGuessLimits.lockMs,
+    'the other process sees the lock',
+  );
+  assert.equal((await b.recordWrongKey(guessSubjects('203.0.113.6', ['prt_other']))).retryAfterMs, 0, 'another source');
   clock.advance(keyGuessLimits.lockMs);
-  assert.deepEqual(a.recordWrongKey(guess(101)), { retryAfterMs: 0, lockedNow: [] }, 'the lock ends for both');
-  const rows = hubs[0].db.prepare('SELECT count(*) FROM key_guesses').pluck().get();
+  assert.deepEqual(await a.recordWrongKey(guess(101)), { retryAfterMs: 0, lockedNow: [] }, 'the lock ends for both');
+  const rows = await hubs[0].db.prepare('SELECT count(*) FROM key_guesses').pluck().get();
   assert.equal(Number(rows), 2, 'rows whose window and lock ended are deleted: the last source and prefix remain');
-  for (const hub of hubs) hub.db.close();
+  for (const hub of hubs) await hub.db.close();
 });
 
-test('a front-desk session used at one process is not idle at the other', { skip: withoutPostgres }, () => {
-  const { clock, hubs } = twoProcesses('shared_sessions');
+test('a front-desk session used at one process is not idle at the other', { skip: withoutPostgres }, async () => {
+  const { clock, hubs } = await twoProcesses('shared_sessions');
   const [a, b] = hubs;
-  const company = createCompany(a, { name: 'Acme', timezone: 'America/Sao_Paulo' });
-  const { token: key } = openFrontDeskSession(a, callerOf(a, company.apiKey));
-  assert.ok(principalForKey(b, key), 'b knows the session');
+  const company = await createCompany(a, { name: 'Acme', timezone: 'America/Sao_Paulo' });
+  const { token: key } = await openFrontDeskSession(a, await callerOf(a, company.apiKey));
+  assert.ok(await principalForKey(b, key), 'b knows the session');
   for (let minute = 0; minute < 15; minute++) {
     clock.advance(60_000);
-    assert.ok(principalForKey(a, key), `a serves the session at minute ${minute + 1}`);
+    assert.ok(await principalForKey(a, key), `a serves the session at minute ${minute + 1}`);
   }
-  assert.ok(principalForKey(b, key), 'b finds it in use, though it saw no request for 15 minutes');
+  assert.ok(await principalForKey(b, key), 'b finds it in use, though it saw no request for 15 minutes');
   clock.advance(10 * 60_000);
-  assert.equal(principalForKey(b, key), undefined, 'idle everywhere: ended');
-  for (const hub of hubs) hub.db.close();
+  assert.equal(await principalForKey(b, key), undefined, 'idle everywhere: ended');
+  for (const hub of hubs) await hub.db.close();
 });

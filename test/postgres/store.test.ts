@@ -31,107 +31,110 @@ describe('the PostgreSQL store', { skip }, () => {
   let db: Db;
   let other: Db;
 
-  before(() => {
-    const url = createDatabase(server as string, `portaria_store_${randomBytes(6).toString('hex')}`);
-    db = openPostgres(url);
-    other = openPostgres(url);
-    db.exec('CREATE TABLE trial (id TEXT PRIMARY KEY, createdAt BIGINT NOT NULL, picture BYTEA, count BIGINT)');
+  before(async () => {
+    const url = await createDatabase(server as string, `portaria_store_${randomBytes(6).toString('hex')}`);
+    db = await openPostgres(url);
+    other = await openPostgres(url);
+    await db.exec('CREATE TABLE trial (id TEXT PRIMARY KEY, createdAt BIGINT NOT NULL, picture BYTEA, count BIGINT)');
   });
-  after(() => {
-    db?.close();
-    other?.close();
+  after(async () => {
+    await db?.close();
+    await other?.close();
   });
 
-  it('migrates once, and a second process opening the same database finds it migrated', () => {
-    const versions = db.prepare('SELECT version FROM __migrations__ ORDER BY version').pluck().all();
+  it('migrates once, and a second process opening the same database finds it migrated', async () => {
+    const versions = await db.prepare('SELECT version FROM __migrations__ ORDER BY version').pluck().all();
     assert.deepEqual(
       versions,
       loadMigrations('postgres').map((migration) => migration.version),
     );
   });
 
-  it('gives rows back with their camelCase names, numbers as numbers and bytes as a Buffer', () => {
+  it('gives rows back with their camelCase names, numbers as numbers and bytes as a Buffer', async () => {
     const picture = Buffer.from([0, 1, 2, 255]);
-    db.prepare('INSERT INTO trial (id, createdAt, picture, count) VALUES (:id, :createdAt, :picture, :count)').run({
-      id: 'a',
-      createdAt: 1_790_000_000_123,
-      picture,
-      count: null,
-    });
-    const row = db.prepare('SELECT * FROM trial WHERE id = ?').get('a');
+    await db
+      .prepare('INSERT INTO trial (id, createdAt, picture, count) VALUES (:id, :createdAt, :picture, :count)')
+      .run({
+        id: 'a',
+        createdAt: 1_790_000_000_123,
+        picture,
+        count: null,
+      });
+    const row = await db.prepare('SELECT * FROM trial WHERE id = ?').get('a');
     assert.deepEqual(row, { id: 'a', createdAt: 1_790_000_000_123, picture, count: null });
-    const counted = db.prepare('SELECT COUNT(*) AS rowsFound FROM trial').get();
+    const counted = await db.prepare('SELECT COUNT(*) AS rowsFound FROM trial').get();
     assert.deepEqual(counted, { rowsFound: 1 });
-    assert.equal(db.prepare("UPDATE trial SET count = 2 WHERE id = 'a'").run().changes, 1);
+    assert.equal((await db.prepare("UPDATE trial SET count = 2 WHERE id = 'a'").run()).changes, 1);
   });
 
-  it('commits all of a transaction or none of it, and nests as savepoints', () => {
-    assert.throws(
-      () =>
-        db.transaction(() => {
-          db.prepare("INSERT INTO trial (id, createdAt) VALUES ('b', 1)").run();
-          db.prepare("INSERT INTO trial (id, createdAt) VALUES ('a', 1)").run();
-        })(),
+  it('commits all of a transaction or none of it, and nests as savepoints', async () => {
+    await assert.rejects(
+      async () =>
+        await db.transaction(async () => {
+          await db.prepare("INSERT INTO trial (id, createdAt) VALUES ('b', 1)").run();
+          await db.prepare("INSERT INTO trial (id, createdAt) VALUES ('a', 1)").run();
+        }),
       (error: unknown) => error instanceof PostgresError && error.code === '23505',
     );
-    assert.equal(db.prepare("SELECT 1 FROM trial WHERE id = 'b'").get(), undefined);
-    db.transaction(() => {
-      db.prepare("INSERT INTO trial (id, createdAt) VALUES ('c', 1)").run();
-      assert.throws(() =>
-        db.transaction(() => {
-          db.prepare("INSERT INTO trial (id, createdAt) VALUES ('d', 1)").run();
-          throw new Error('inner work fails');
-        })(),
+    assert.equal(await db.prepare("SELECT 1 FROM trial WHERE id = 'b'").get(), undefined);
+    await db.transaction(async () => {
+      await db.prepare("INSERT INTO trial (id, createdAt) VALUES ('c', 1)").run();
+      await assert.rejects(
+        async () =>
+          await db.transaction(async () => {
+            await db.prepare("INSERT INTO trial (id, createdAt) VALUES ('d', 1)").run();
+            throw new Error('inner work fails');
+          }),
       );
-    })();
-    const ids = db.prepare("SELECT id FROM trial WHERE id IN ('c', 'd') ORDER BY id").pluck().all();
+    });
+    const ids = await db.prepare("SELECT id FROM trial WHERE id IN ('c', 'd') ORDER BY id").pluck().all();
     assert.deepEqual(ids, ['c']);
   });
 
-  it('runs a transaction again when another process wins a conflict on the same rows', () => {
-    db.prepare("INSERT INTO trial (id, createdAt, count) VALUES ('n', 1, 0)").run();
+  it('runs a transaction again when another process wins a conflict on the same rows', async () => {
+    await db.prepare("INSERT INTO trial (id, createdAt, count) VALUES ('n', 1, 0)").run();
     let runs = 0;
-    db.transaction(() => {
+    await db.transaction(async () => {
       runs += 1;
-      const count = db.prepare("SELECT count FROM trial WHERE id = 'n'").pluck().get() as number;
+      const count = (await db.prepare("SELECT count FROM trial WHERE id = 'n'").pluck().get()) as number;
       // The first time, another process commits an increment between this read and the write below.
-      if (runs === 1) other.prepare("UPDATE trial SET count = count + 1 WHERE id = 'n'").run();
-      db.prepare("UPDATE trial SET count = ? WHERE id = 'n'").run(count + 1);
-    })();
+      if (runs === 1) await other.prepare("UPDATE trial SET count = count + 1 WHERE id = 'n'").run();
+      await db.prepare("UPDATE trial SET count = ? WHERE id = 'n'").run(count + 1);
+    });
     assert.equal(runs, 2);
-    assert.equal(db.prepare("SELECT count FROM trial WHERE id = 'n'").pluck().get(), 2);
+    assert.equal(await db.prepare("SELECT count FROM trial WHERE id = 'n'").pluck().get(), 2);
   });
-  it('a transaction that keeps losing conflicts runs alone at last, and succeeds', () => {
-    db.prepare("INSERT INTO trial (id, createdAt, count) VALUES ('hot', 1, 0)").run();
-    const runningAlone = () =>
-      other
-        .prepare("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND mode = 'ExclusiveLock' AND granted")
-        .get() !== undefined;
+  it('a transaction that loses every conflict gives up with the serialization failure, after its attempts', async () => {
+    await db.prepare("INSERT INTO trial (id, createdAt, count) VALUES ('hot', 1, 0)").run();
     let runs = 0;
-    db.transaction(() => {
-      runs += 1;
-      const count = db.prepare("SELECT count FROM trial WHERE id = 'hot'").pluck().get() as number;
-      // Another process writes the hot row under every attempt, as long as this one shares its turn with others.
-      if (!runningAlone()) other.prepare("UPDATE trial SET count = count + 1 WHERE id = 'hot'").run();
-      db.prepare("UPDATE trial SET count = ? WHERE id = 'hot'").run(count + 1);
-    })();
-    assert.equal(runs, 4);
-    assert.equal(db.prepare("SELECT count FROM trial WHERE id = 'hot'").pluck().get(), 4);
+    await assert.rejects(
+      async () =>
+        await db.transaction(async () => {
+          runs += 1;
+          const count = (await db.prepare("SELECT count FROM trial WHERE id = 'hot'").pluck().get()) as number;
+          // Another process writes the hot row under every attempt.
+          await other.prepare("UPDATE trial SET count = count + 1 WHERE id = 'hot'").run();
+          await db.prepare("UPDATE trial SET count = ? WHERE id = 'hot'").run(count + 1);
+        }),
+      (error: unknown) => error instanceof PostgresError && error.code === '40001',
+    );
+    assert.equal(runs, 30);
+    assert.equal(await db.prepare("SELECT count FROM trial WHERE id = 'hot'").pluck().get(), 30, "only the other's");
   });
 
-  it('never commits half of a transaction whose failed statement was caught inside it', () => {
-    assert.throws(
-      () =>
-        db.transaction(() => {
-          db.prepare("INSERT INTO trial (id, createdAt) VALUES ('half', 1)").run();
+  it('never commits half of a transaction whose failed statement was caught inside it', async () => {
+    await assert.rejects(
+      async () =>
+        await db.transaction(async () => {
+          await db.prepare("INSERT INTO trial (id, createdAt) VALUES ('half', 1)").run();
           try {
-            db.prepare("INSERT INTO trial (id, createdAt) VALUES ('a', 1)").run();
+            await db.prepare("INSERT INTO trial (id, createdAt) VALUES ('a', 1)").run();
           } catch {
             // SQLite would go on with the transaction; PostgreSQL has aborted it.
           }
-        })(),
+        }),
       (error: unknown) => error instanceof PostgresError && error.code === '25P02',
     );
-    assert.equal(db.prepare("SELECT 1 FROM trial WHERE id = 'half'").get(), undefined);
+    assert.equal(await db.prepare("SELECT 1 FROM trial WHERE id = 'half'").get(), undefined);
   });
 });

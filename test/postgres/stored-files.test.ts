@@ -25,22 +25,25 @@ describe('stored files on two hub processes of one database', { skip }, () => {
   let database: string;
 
   /** How many files' bytes the database holds for the company. */
-  const storedFiles = () => {
-    const db = openPostgres(database);
+  const storedFiles = async () => {
+    const db = await openPostgres(database);
     try {
-      return db.prepare('SELECT count(*) FROM stored_files WHERE companyId = ?').pluck().get(companyId) as number;
+      return (await db
+        .prepare('SELECT count(*) FROM stored_files WHERE companyId = ?')
+        .pluck()
+        .get(companyId)) as number;
     } finally {
-      db.close();
+      await db.close();
     }
   };
 
   before(async () => {
-    database = createDatabase(server as string, `portaria_files_${randomUUID().replace(/-/g, '').slice(0, 12)}`);
+    database = await createDatabase(server as string, `portaria_files_${randomUUID().replace(/-/g, '').slice(0, 12)}`);
     first = await startService({ database });
     const secondDir = tempDir();
     copyFileSync(join(first.dataDir, 'device.key'), join(secondDir, 'device.key'));
     second = await startService({ dataDir: secondDir, database });
-    ({ id: companyId, apiKey } = first.company('Acme'));
+    ({ id: companyId, apiKey } = await first.company('Acme'));
   });
   after(async () => {
     await Promise.all([first?.stop(), second?.stop()]);
@@ -90,7 +93,7 @@ describe('stored files on two hub processes of one database', { skip }, () => {
     for (const service of [first, second]) {
       assert.equal(existsSync(join(service.dataDir, 'files')), false, 'no bytes in a data folder');
     }
-    assert.equal(storedFiles(), 3, 'the picture, the NDA and the logo, in the database');
+    assert.equal(await storedFiles(), 3, 'the picture, the NDA and the logo, in the database');
   });
 
   test('a file replaced or erased through one process is gone from the other', async () => {
@@ -104,7 +107,7 @@ describe('stored files on two hub processes of one database', { skip }, () => {
       })
     ).body;
     assert.equal((await download(second, visit.pictureUrl, apiKey)).status, 200);
-    const before = storedFiles() - 1;
+    const before = (await storedFiles()) - 1;
 
     const replaced = await client(second.url, apiKey)('PATCH', `/v1/visit/${visit.id}`, {
       visitPicture: pngBytes(7).toString('base64'),
@@ -122,6 +125,6 @@ describe('stored files on two hub processes of one database', { skip }, () => {
       404,
       'nor by a link handed out before',
     );
-    assert.equal(storedFiles(), before, 'both pictures gone from the database');
+    assert.equal(await storedFiles(), before, 'both pictures gone from the database');
   });
 });

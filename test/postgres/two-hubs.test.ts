@@ -33,13 +33,15 @@ function startHub(dataDir: string): Promise<TestService> {
 
 before(async () => {
   if (withoutPostgres) return;
-  database = freshDatabase('two_hubs');
+  database = await freshDatabase('two_hubs');
   const [first, second] = [tempDir(), tempDir()];
   hubs.push(await startHub(first));
   // The secrets' key: every hub process of one database holds the same one.
   copyFileSync(join(first, 'device.key'), join(second, 'device.key'));
   hubs.push(await startHub(second));
-  const created = runCli(['company', 'create', '--data', first, '--name', 'Acme'], { PORTARIA_DATABASE: database });
+  const created = await runCli(['company', 'create', '--data', first, '--name', 'Acme'], {
+    PORTARIA_DATABASE: database,
+  });
   company = JSON.parse(created) as { id: string; apiKey: string };
   backends = hubs.map((hub) => hub.url);
   let turn = 0;
@@ -51,14 +53,14 @@ before(async () => {
   hostId = (await client(balancer.url, company.apiKey)('POST', '/v1/hosts', { name: 'Ana', email: 'ana@acme.test' }))
     .body.id;
   for (let i = 0; i < kioskCount; i++) kiosks.push(await startKiosk(balancer.url, company.apiKey));
-  db = openPostgres(database);
+  db = await openPostgres(database);
 });
 
 after(async () => {
   for (const kiosk of kiosks) await kiosk.stop();
   await balancer?.close();
   for (const hub of hubs) await hub.stop();
-  db?.close();
+  await db?.close();
 });
 
 const visitId = (kiosk: number, n: number) => `00000000-0000-4000-8${kiosk}00-${String(n).padStart(12, '0')}`;
@@ -147,10 +149,10 @@ test('kiosks behind two hub processes converge, each check-in once, while one pr
     assert.deepEqual(await visitIds(hub.url, company.apiKey), expected, `what ${hub.url} answers`);
 
   // Exactly once at the hub: one visit and one visitor per check-in, whatever was sent again.
-  const count = (sql: string) =>
-    new Map((db.prepare(sql).all(company.id) as { name: string; n: number }[]).map((row) => [row.name, row.n]));
-  const visits = count('SELECT name, COUNT(*) AS n FROM visits WHERE companyId = ? GROUP BY name');
-  const visitors = count('SELECT name, COUNT(*) AS n FROM visitors WHERE companyId = ? GROUP BY name');
+  const count = async (sql: string) =>
+    new Map(((await db.prepare(sql).all(company.id)) as { name: string; n: number }[]).map((row) => [row.name, row.n]));
+  const visits = await count('SELECT name, COUNT(*) AS n FROM visits WHERE companyId = ? GROUP BY name');
+  const visitors = await count('SELECT name, COUNT(*) AS n FROM visitors WHERE companyId = ? GROUP BY name');
   assert.equal(names.length, kioskCount * 4 * checkInsPerRound);
   for (const name of names) {
     assert.equal(visits.get(name), 1, `visits of ${name}`);

@@ -40,7 +40,7 @@ const hostNames = async () =>
 
 before(async () => {
   service = await startWithBackups();
-  apiKey = service.company('Backed Up').apiKey;
+  apiKey = (await service.company('Backed Up')).apiKey;
   for (const name of ['Before 1', 'Before 2'])
     assert.equal((await api()('POST', '/v1/hosts', { name, email: `${name.replace(' ', '')}@b.test` })).status, 200);
 });

@@ -84,7 +84,7 @@ function checkDatabase(acked: Acknowledged): { visits: number } {
 }
 
 test('every acknowledged check-in and check-out survives SIGKILL, and nothing is half-written', async () => {
-  const { apiKey } = JSON.parse(runCli(['company', 'create', '--data', dataDir, '--name', 'Crash Co'])) as {
+  const { apiKey } = JSON.parse(await runCli(['company', 'create', '--data', dataDir, '--name', 'Crash Co'])) as {
     apiKey: string;
   };
   const acked: Acknowledged = { checkins: new Set(), checkouts: new Set() };

@@ -48,7 +48,7 @@ async function closedPort(): Promise<number> {
 before(async () => {
   downPort = await closedPort();
   hub = await startService({ args: [...allowLoopback, ...backupsOff] });
-  const company = hub.company('Privacy Co');
+  const company = await hub.company('Privacy Co');
   key = company.apiKey;
   atHub = client(hub.url, key);
   kiosk = await startService({ args: [...upstreamArgs(hub.url, key), ...allowLoopback, ...backupsOff] });

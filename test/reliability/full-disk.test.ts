@@ -47,7 +47,7 @@ describe('a full disk (SQLite, for real: the database may not grow by a page)', 
   before(async () => {
     running = await startService({ dataDir, port: 0, logLevel: 'info' });
     const created = JSON.parse(
-      runCli(['company', 'create', '--data', dataDir, '--name', 'Full'], { PORTARIA_DATABASE: '' }),
+      await runCli(['company', 'create', '--data', dataDir, '--name', 'Full'], { PORTARIA_DATABASE: '' }),
     );
     api = client(running.url, created.apiKey);
     hostId = (await api('POST', '/v1/hosts', { name: 'Helena', email: 'helena@full.test' })).body.id;

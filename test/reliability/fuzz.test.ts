@@ -25,7 +25,7 @@ import { client, startService, type TestService } from '../helpers/service.ts';
  * printed, and FUZZ_SEED replays it.
  */
 
-const routes = specRoutes();
+const routes = await specRoutes();
 const bodyLimit = bodyLimits.maxBytes;
 const runsPerRoute = Math.max(20, Math.ceil(Number(process.env.FUZZ_CASES ?? 3000) / routes.length));
 const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
@@ -53,7 +53,7 @@ const counts = { cases: 0, raw: 0, tooLarge: 0, tooMany: 0, statuses: new Map<nu
 before(async () => {
   service = await startService();
   port = Number(new URL(service.url).port);
-  apiKey = service.company('Fuzz Co').apiKey;
+  apiKey = (await service.company('Fuzz Co')).apiKey;
   const api = client(service.url, apiKey);
   const host = (await api('POST', '/v1/hosts', { name: 'Fuzz Host', email: 'host@fuzz.test' })).body;
   const invitee = (

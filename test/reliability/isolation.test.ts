@@ -34,7 +34,7 @@ const run = randomBytes(4).toString('hex');
 const token = (letter: string, field: string) => `${letter}${run}${field}`;
 const tokensOf = (letter: string) => new RegExp(`${letter}${run}[a-z]+`, 'g');
 
-const routes = specRoutes();
+const routes = await specRoutes();
 let service: TestService;
 let a: Company;
 let b: Company;
@@ -144,12 +144,12 @@ async function populate(company: Company, letter: string): Promise<void> {
 before(async () => {
   // The tenants' webhooks and gate point at loopback, which the device owner allows here.
   service = await startService({ args: allowLoopback });
-  const company = (name: string): Company => {
-    const { id, apiKey } = service.company(name);
+  const company = async (name: string): Promise<Company> => {
+    const { id, apiKey } = await service.company(name);
     return { id, api: client(service.url, apiKey), writes: [], ids: new Set() };
   };
-  a = company('Alpha');
-  b = company('Bravo');
+  a = await company('Alpha');
+  b = await company('Bravo');
   await populate(a, 'a');
   await populate(b, 'b');
   a.ids.delete(a.id);

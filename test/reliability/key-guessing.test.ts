@@ -57,9 +57,9 @@ describe('wrong API keys', () => {
 
   async function start(options: Partial<StartOptions> = {}) {
     dataDir = tempDir();
-    const database = engineEnv(dataDir).PORTARIA_DATABASE;
+    const database = (await engineEnv(dataDir)).PORTARIA_DATABASE;
     service = await startService({ port: 0, dataDir, database, logLevel: 'silent', clock, ...options });
-    ({ apiKey, id: companyId } = createCompany(service.ctx, { name: 'Key Co' }));
+    ({ apiKey, id: companyId } = await createCompany(service.ctx, { name: 'Key Co' }));
   }
   const hosts = (headers: Record<string, string>, from?: string) => get(service.url, '/v1/hosts', headers, from);
 
@@ -107,8 +107,8 @@ describe('wrong API keys', () => {
   });
 
   test("the front desk's ended session does not lock the lobby's kiosk credential", async () => {
-    const kioskKey = enrolDevice(service.ctx, companyId).kioskKey;
-    const { token } = openFrontDeskSession(service.ctx, callerOf(service.ctx, apiKey));
+    const kioskKey = (await enrolDevice(service.ctx, companyId)).kioskKey;
+    const { token } = await openFrontDeskSession(service.ctx, await callerOf(service.ctx, apiKey));
     clock.advance(24 * 3_600_000);
     for (let i = 0; i < 3 * maxFailures; i++) {
       assert.notEqual((await hosts(bearer(token))).status, 200, 'the ended session is refused');
@@ -174,7 +174,7 @@ test('serve --trust-proxy declares the proxies, and refuses what is not a range'
   assert.match(refused.stderr, /--trust-proxy: 10\.0\.0\.0\/33 is not an address or range/);
   const service = await startServe({ args: ['--trust-proxy', '127.0.0.0/8'] });
   try {
-    const { apiKey } = service.company();
+    const { apiKey } = await service.company();
     const via = (client: string, key: string) => ({ ...bearer(key), 'x-forwarded-for': client });
     for (let i = 0; i < maxFailures; i++) await get(service.url, '/v1/hosts', via('203.0.113.5', `prt_cli_${i}`));
     assert.deepEqual(await get(service.url, '/v1/hosts', via('203.0.113.5', 'prt_cli_x')), locked);

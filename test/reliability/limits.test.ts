@@ -56,7 +56,7 @@ describe('slow clients', () => {
   before(async () => {
     dataDir = tempDir();
     service = await startService({ port: 0, dataDir, logLevel: 'silent', timeouts });
-    apiKey = createCompany(service.ctx, { name: 'Slow Co' }).apiKey;
+    apiKey = (await createCompany(service.ctx, { name: 'Slow Co' })).apiKey;
   });
   after(async () => {
     await service.close();
@@ -136,7 +136,7 @@ describe('silent connections past the cap', () => {
   before(async () => {
     dataDir = tempDir();
     service = await startService({ port: 0, dataDir, logLevel: 'silent', timeouts: limits });
-    apiKey = createCompany(service.ctx, { name: 'Crowded Co' }).apiKey;
+    apiKey = (await createCompany(service.ctx, { name: 'Crowded Co' })).apiKey;
   });
   after(async () => {
     await service.close();
@@ -172,7 +172,7 @@ describe('what a body may cost', () => {
   before(async () => {
     dataDir = tempDir();
     service = await startService({ port: 0, dataDir, logLevel: 'silent' });
-    apiKey = createCompany(service.ctx, { name: 'Body Co' }).apiKey;
+    apiKey = (await createCompany(service.ctx, { name: 'Body Co' })).apiKey;
   });
   after(async () => {
     await service.close();

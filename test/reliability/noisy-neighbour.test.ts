@@ -44,8 +44,8 @@ const walkIn = (api: ReturnType<typeof client>, hostId: string, name: string) =>
   api('POST', '/v1/visits', { visit: { id: randomUUID(), hostId }, visitor: { name } });
 
 test("with another company's 20 dead endpoints busy, a gate callback arrives within 5 s of its check-in", async (t) => {
-  const a = client(service.url, service.company('Gatekeepers').apiKey);
-  const b = client(service.url, service.company('Noisy').apiKey);
+  const a = client(service.url, (await service.company('Gatekeepers')).apiKey);
+  const b = client(service.url, (await service.company('Noisy')).apiKey);
   assert.equal(
     (
       await a('POST', '/v1/integration/access', {

@@ -31,16 +31,16 @@ function openEntries(dir: string): string[] {
   return found;
 }
 
-test('a data folder the command line creates is 0700 with files 0600', () => {
+test('a data folder the command line creates is 0700 with files 0600', async () => {
   const dataDir = join(scratch, 'cli', 'data');
-  runCli(['company', 'create', '--data', dataDir, '--name', 'Modes']);
+  await runCli(['company', 'create', '--data', dataDir, '--name', 'Modes']);
   assert.ok(readdirSync(dataDir).includes('portaria.db'));
   assert.deepEqual(openEntries(dataDir), []);
 });
 
 test('the service, its uploads and its backups keep the data private, also in a folder left readable', async () => {
   const dataDir = join(scratch, 'old');
-  runCli(['company', 'create', '--data', dataDir, '--name', 'Old']);
+  await runCli(['company', 'create', '--data', dataDir, '--name', 'Old']);
   // As an older version left it: everything readable by everyone.
   chmodSync(dataDir, 0o755);
   for (const name of readdirSync(dataDir)) chmodSync(join(dataDir, name), 0o644);
@@ -49,15 +49,15 @@ test('the service, its uploads and its backups keep the data private, also in a 
 
   const service = await startService({ dataDir, args: ['--backup-interval', '1s', '--backup-keep', '2'] });
   try {
-    const api = client(service.url, service.company('Modes Co').apiKey);
+    const api = client(service.url, (await service.company('Modes Co')).apiKey);
     const visit = await api('POST', '/v1/visits', {
       visit: { id: crypto.randomUUID() },
       visitor: { name: 'Private Person', email: 'private@modes.test' },
       visitPicture: pngBytes().toString('base64'),
     });
     assert.equal(visit.status, 200, JSON.stringify(visit.body));
-    runCli(['backup', '--data', dataDir]);
-    runCli(['backup', '--data', dataDir, '--out', join(dataDir, 'exports', 'manual.db')]);
+    await runCli(['backup', '--data', dataDir]);
+    await runCli(['backup', '--data', dataDir, '--out', join(dataDir, 'exports', 'manual.db')]);
     const scheduled = () => readdirSync(join(dataDir, 'backups')).filter((name) => name.endsWith('.db.sha256'));
     for (let waited = 0; scheduled().length < 2; waited += 100) {
       assert.ok(waited < 15_000, 'scheduled backups within 15 s');

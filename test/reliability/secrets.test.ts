@@ -28,8 +28,8 @@ let apiKey: string;
 before(async () => {
   // The webhook and gate saved here point at loopback, which the device owner allows.
   service = await startService({ args: allowLoopback, env: { PORTARIA_LOG_LEVEL: 'debug' } });
-  apiKey = service.company('Secretive').apiKey;
-  runCli(['company', 'create', '--data', service.dataDir, '--name', 'Chosen', '--api-key', secrets.chosenApiKey]);
+  apiKey = (await service.company('Secretive')).apiKey;
+  await runCli(['company', 'create', '--data', service.dataDir, '--name', 'Chosen', '--api-key', secrets.chosenApiKey]);
 });
 after(() => service.stop());
 

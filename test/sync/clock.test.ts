@@ -29,7 +29,7 @@ const api = (service: TestService | Kiosk) =>
 
 before(async () => {
   [hub, gate] = await Promise.all([startService(), startGateProcess({ aesKey })]);
-  company = hub.company('Acme');
+  company = await hub.company('Acme');
   assert.equal((await api(hub)('PATCH', '/v1/company', { lang: 'en' })).status, 200);
   assert.equal((await api(hub)('POST', '/v1/integration/access', { enabled: true, aesKey })).status, 200);
   hostId = (await api(hub)('POST', '/v1/hosts', { name: 'Ana', email: 'ana@acme.test' })).body.id;

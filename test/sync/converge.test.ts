@@ -36,7 +36,7 @@ async function syncAll(): Promise<void> {
 
 before(async () => {
   hub = await startService();
-  company = hub.company('Acme');
+  company = await hub.company('Acme');
   for (let i = 0; i < 2; i++) {
     const proxy = await startFaultProxy(hub.url);
     kiosks.push({ service: await startKiosk(proxy.url, company.apiKey), proxy });

@@ -118,7 +118,7 @@ test('check-ins and check-outs through a flapping network arrive once each, in o
 
 test('a kiosk restored from a backup goes on as a new client: its new check-ins are not taken for retries', async () => {
   const backupFile = join(tempDir(), 'kiosk-backup.db');
-  runCli(['backup', '--data', kiosk.dataDir, '--out', backupFile]);
+  await runCli(['backup', '--data', kiosk.dataDir, '--out', backupFile]);
   const api = atKiosk();
   for (const [n, name] of [
     [201, 'After Backup A'],
@@ -128,7 +128,7 @@ test('a kiosk restored from a backup goes on as a new client: its new check-ins 
   }
   assert.equal((await syncNow(kiosk, kiosk.apiKey)).pending, 0);
   await kiosk.stop();
-  runCli(['restore', '--data', kiosk.dataDir, '--from', backupFile]);
+  await runCli(['restore', '--data', kiosk.dataDir, '--from', backupFile]);
   kiosk = await restartKiosk(kiosk, proxy.url, company.apiKey);
   // The restored outbox numbers this check-in as the hub has already seen; it must still arrive.
   const restored = atKiosk();

@@ -50,60 +50,64 @@ test("the rule: a kiosk makes its own check-ins, check-outs and decisions; every
 });
 
 /** SQLite's count of rows written since the database opened, rolled-back ones included. */
-const rowsWritten = (ctx: Context) => (ctx.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+const rowsWritten = async (ctx: Context) =>
+  ((await ctx.db.prepare('SELECT total_changes() AS n').get()) as { n: number }).n;
 
-test('a write the hub owns is refused on a kiosk before it changes anything, with 409 MANAGED_BY_HUB', () => {
-  const fixture = syncFixture();
+test('a write the hub owns is refused on a kiosk before it changes anything, with 409 MANAGED_BY_HUB', async () => {
+  const fixture = await syncFixture();
   const { hub, hubCaller, company } = fixture;
-  const ana = createHost(hub, hubCaller, validate(hostCreateInput, { name: 'Ana', email: 'ana@acme.test' }));
-  const invitee = createInvitee(
+  const ana = await createHost(hub, hubCaller, validate(hostCreateInput, { name: 'Ana', email: 'ana@acme.test' }));
+  const invitee = await createInvitee(
     hub,
     hubCaller,
     validate(inviteeCreateInput, { name: 'Ivo', email: 'ivo@x.test', hostId: ana.id, expectedAt: 1_800_000_000 }),
   );
   const kiosk = fixture.kiosks[0]?.ctx as Context;
-  fixture.pull(kiosk);
-  const caller = kioskAdminOf(kiosk, company.id);
+  await fixture.pull(kiosk);
+  const caller = await kioskAdminOf(kiosk, company.id);
   const visitId = '00000000-0000-4000-8000-000000000001';
-  checkinWalkIn(kiosk, caller, validate(visitCreateInput, { visit: { id: visitId }, visitor: { name: 'Erin' } }));
+  await checkinWalkIn(kiosk, caller, validate(visitCreateInput, { visit: { id: visitId }, visitor: { name: 'Erin' } }));
 
-  const refused: [string, () => unknown][] = [
-    ['host.created', () => createHost(kiosk, caller, validate(hostCreateInput, { name: 'B', email: 'b@acme.test' }))],
-    ['host.updated', () => updateHost(kiosk, caller, ana.id, { name: 'Ana Souza' })],
-    ['host.deleted', () => deleteHost(kiosk, caller, ana.id)],
-    ['invitee.updated', () => updateInvitee(kiosk, caller, invitee.id, { name: 'Ivo Lima' })],
-    ['invitee.deleted', () => deleteInvitee(kiosk, caller, invitee.id)],
-    ['visit.updated', () => updateVisit(kiosk, caller, visitId, { visit: { notes: 'changed' } })],
-    ['visit.deleted', () => deleteVisit(kiosk, caller, visitId)],
-    ['company.updated', () => updateCompany(kiosk, caller, { name: 'Acme Ltd' })],
-    ['access.updated', () => saveAccessConfig(kiosk, caller, { enabled: true })],
-    ['access.deleted', () => deleteAccessConfig(kiosk, caller)],
-    ['notifications.settings.deleted', () => deleteNotificationSettings(kiosk, caller)],
-    ['privacy.retention.updated', () => saveRetention(kiosk, caller, 30)],
-    ['privacy.erased', () => eraseVisitor(kiosk, caller, { name: 'Erin', email: 'erin@x.test' })],
+  const refused: [string, () => Promise<unknown>][] = [
+    [
+      'host.created',
+      async () => await createHost(kiosk, caller, validate(hostCreateInput, { name: 'B', email: 'b@acme.test' })),
+    ],
+    ['host.updated', async () => await updateHost(kiosk, caller, ana.id, { name: 'Ana Souza' })],
+    ['host.deleted', async () => await deleteHost(kiosk, caller, ana.id)],
+    ['invitee.updated', async () => await updateInvitee(kiosk, caller, invitee.id, { name: 'Ivo Lima' })],
+    ['invitee.deleted', async () => await deleteInvitee(kiosk, caller, invitee.id)],
+    ['visit.updated', async () => await updateVisit(kiosk, caller, visitId, { visit: { notes: 'changed' } })],
+    ['visit.deleted', async () => await deleteVisit(kiosk, caller, visitId)],
+    ['company.updated', async () => await updateCompany(kiosk, caller, { name: 'Acme Ltd' })],
+    ['access.updated', async () => await saveAccessConfig(kiosk, caller, { enabled: true })],
+    ['access.deleted', async () => await deleteAccessConfig(kiosk, caller)],
+    ['notifications.settings.deleted', async () => await deleteNotificationSettings(kiosk, caller)],
+    ['privacy.retention.updated', async () => await saveRetention(kiosk, caller, 30)],
+    ['privacy.erased', async () => await eraseVisitor(kiosk, caller, { name: 'Erin', email: 'erin@x.test' })],
   ];
   for (const [name, write] of refused) {
-    const before = rowsWritten(kiosk);
-    assert.throws(write, rejectsWith('MANAGED_BY_HUB'), name);
-    assert.equal(rowsWritten(kiosk), before, `${name}: refused before its first change, not rolled back after`);
+    const before = await rowsWritten(kiosk);
+    await assert.rejects(write, rejectsWith('MANAGED_BY_HUB'), name);
+    assert.equal(await rowsWritten(kiosk), before, `${name}: refused before its first change, not rolled back after`);
   }
 
   // The kiosk's own writes still run, and still reach the hub as mutations.
-  checkoutVisit(kiosk, caller, visitId, {});
-  authorizeVisit(kiosk, caller, visitId, 'ALLOWED', {});
+  await checkoutVisit(kiosk, caller, visitId, {});
+  await authorizeVisit(kiosk, caller, visitId, 'ALLOWED', {});
   assert.deepEqual(
-    fixture.push(kiosk)?.results.map((outcome) => outcome.result),
+    (await fixture.push(kiosk))?.results.map((outcome) => outcome.result),
     ['applied', 'applied', 'applied'],
   );
 });
 
-test('a write that skipped the rule fails on a kiosk instead of going unrecorded', () => {
-  const fixture = syncFixture();
+test('a write that skipped the rule fails on a kiosk instead of going unrecorded', async () => {
+  const fixture = await syncFixture();
   const kiosk = fixture.kiosks[0]?.ctx as Context;
-  fixture.pull(kiosk);
-  const caller = kioskAdminOf(kiosk, fixture.company.id);
-  assert.throws(
-    () => kiosk.events.publish('host.created', caller, () => ({ id: 'h' })),
+  await fixture.pull(kiosk);
+  const caller = await kioskAdminOf(kiosk, fixture.company.id);
+  await assert.rejects(
+    async () => await kiosk.events.publish('host.created', caller, () => ({ id: 'h' })),
     (error: unknown) =>
       error instanceof Error && !(error instanceof ApiError) && /ctx\.events\.decide/.test(error.message),
   );

@@ -27,7 +27,7 @@ const lossLine =
 
 before(async () => {
   hub = await startService();
-  company = hub.company('Acme');
+  company = await hub.company('Acme');
   [proxyA, proxyB] = await Promise.all([startFaultProxy(hub.url), startFaultProxy(hub.url)]);
   [kioskA, kioskB] = await Promise.all([
     startKiosk(proxyA.url, company.apiKey),
@@ -57,7 +57,7 @@ test('a hub restored from an older backup gets back every visit its kiosks hold'
   await settled(kioskA);
 
   const backup = join(tempDir(), 'hub-backup.db');
-  runCli(['backup', '--data', hub.dataDir, '--out', backup]);
+  await runCli(['backup', '--data', hub.dataDir, '--out', backup]);
   // From here on kiosk B pushes but cannot pull: it learns nothing of what the hub does after the backup.
   proxyB.choose((req) => (req.url?.startsWith('/v1/sync/changes') ? 'reset' : 'pass'));
 
@@ -86,7 +86,7 @@ test('a hub restored from an older backup gets back every visit its kiosks hold'
   const expected = new Map((await atHub()).map((v) => [v.id, v]));
 
   await hub.stop();
-  runCli(['restore', '--data', hub.dataDir, '--from', backup]);
+  await runCli(['restore', '--data', hub.dataDir, '--from', backup]);
   hub = await startService({ dataDir: hub.dataDir });
   proxyA.target = hub.url;
   proxyB.target = hub.url;

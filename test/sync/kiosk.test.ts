@@ -26,7 +26,7 @@ let atKiosk: ReturnType<typeof client>;
 
 before(async () => {
   hub = await startService();
-  company = hub.company('Acme');
+  company = await hub.company('Acme');
   atHub = client(hub.url, company.apiKey);
   proxy = await startFaultProxy(hub.url);
   kiosk = await startKiosk(proxy.url, company.apiKey);
@@ -114,7 +114,7 @@ test('a check-out the hub cannot apply is kept at the hub, counted, and the kios
 test("a fresh service becomes a kiosk through the device owner's PUT /v1/sync/upstream and stays one", async () => {
   const device = await startService();
   try {
-    const owner = client(device.url, JSON.parse(runCli(['owner', 'token', '--data', device.dataDir])).token);
+    const owner = client(device.url, JSON.parse(await runCli(['owner', 'token', '--data', device.dataDir])).token);
     assert.equal((await owner('GET', '/v1/sync/upstream')).body.url, null);
     const bad = await owner('PUT', '/v1/sync/upstream', { url: 'ftp://hub', apiKey: company.apiKey });
     assert.deepEqual([bad.status, bad.body], [400, { type: 'INVALID_PARAMETER', field: 'url' }]);
@@ -179,10 +179,10 @@ test('a kiosk that stored the hub key as a local credential revokes it when it s
   const device = await startKiosk(proxy.url, company.apiKey);
   await device.stop();
   // What kiosks made before this rule hold: the hub key's hash as a local admin credential.
-  withServiceDb(
+  await withServiceDb(
     device.dataDir,
-    (db) =>
-      db
+    async (db) =>
+      await db
         .prepare(
           `INSERT INTO credentials (id, companyId, role, label, prefix, keyHash, createdAt)
            VALUES ('oldhubkey', ?, 'admin', 'Hub key', ?, ?, 0)`,
@@ -199,22 +199,22 @@ test('a kiosk that stored the hub key as a local credential revokes it when it s
   }
 });
 
-test('serve refuses --upstream without its key, two keys, and an upstream that is not an http(s) URL', () => {
+test('serve refuses --upstream without its key, two keys, and an upstream that is not an http(s) URL', async () => {
   const serve =
     (...args: string[]) =>
-    () =>
-      runCli(['serve', '--port', '0', '--data', tempDir(), ...args]);
+    async () =>
+      await runCli(['serve', '--port', '0', '--data', tempDir(), ...args]);
   const usageError = (error: unknown) => (error as { status?: number }).status === 2;
-  assert.throws(serve('--upstream', 'http://127.0.0.1:9'), usageError);
-  assert.throws(serve('--upstream-key', company.apiKey), usageError);
-  assert.throws(serve('--upstream', 'ftp://hub', '--upstream-key', company.apiKey), usageError);
-  assert.throws(
+  await assert.rejects(serve('--upstream', 'http://127.0.0.1:9'), usageError);
+  await assert.rejects(serve('--upstream-key', company.apiKey), usageError);
+  await assert.rejects(serve('--upstream', 'ftp://hub', '--upstream-key', company.apiKey), usageError);
+  await assert.rejects(
     serve('--upstream-key-file', '/nonexistent/upstream.key', '--upstream', 'http://127.0.0.1:9'),
     usageError,
   );
   const file = join(tempDir(), 'upstream.key');
   writeFileSync(file, company.apiKey);
-  assert.throws(
+  await assert.rejects(
     serve('--upstream', 'http://127.0.0.1:9', '--upstream-key-file', file, '--upstream-key', 'x'),
     usageError,
   );

@@ -31,7 +31,7 @@ const losses = (name: 'A' | 'B') => logLines(kiosks[name], lossLine).map((line) 
 
 before(async () => {
   hub = await startService();
-  company = hub.company('Acme');
+  company = await hub.company('Acme');
   hostId = (await api(hub)('POST', '/v1/hosts', { name: 'Ana', email: 'ana@acme.test' })).body.id;
   [proxies.A, proxies.B] = await Promise.all([startFaultProxy(hub.url), startFaultProxy(hub.url)]);
   [kiosks.A, kiosks.B] = await Promise.all([
@@ -65,23 +65,23 @@ async function checkOut(kiosk: TestService, id: string): Promise<void> {
 async function backUpHub(): Promise<() => Promise<void>> {
   if (testEngine === 'sqlite') {
     const backup = join(tempDir(), 'hub-backup.db');
-    runCli(['backup', '--data', hub.dataDir, '--out', backup]);
+    await runCli(['backup', '--data', hub.dataDir, '--out', backup]);
     return async () => {
       await hub.stop();
-      runCli(['restore', '--data', hub.dataDir, '--from', backup]);
+      await runCli(['restore', '--data', hub.dataDir, '--from', backup]);
     };
   }
   const server = String(postgresServer);
-  const database = new URL(String(engineEnv(hub.dataDir).PORTARIA_DATABASE)).pathname.slice(1);
+  const database = new URL(String((await engineEnv(hub.dataDir)).PORTARIA_DATABASE)).pathname.slice(1);
   const backup = `${database}_backup_${Date.now() % 1_000_000}`;
   await hub.stop();
-  copyDatabase(server, database, backup);
+  await copyDatabase(server, database, backup);
   hub = await startService({ dataDir: hub.dataDir });
   return async () => {
     await hub.stop();
-    dropDatabase(server, database);
-    copyDatabase(server, backup, database);
-    dropDatabase(server, backup);
+    await dropDatabase(server, database);
+    await copyDatabase(server, backup, database);
+    await dropDatabase(server, backup);
   };
 }
 

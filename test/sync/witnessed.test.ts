@@ -20,7 +20,7 @@ const visitId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12,
 
 before(async () => {
   hub = await startService();
-  company = hub.company('Acme');
+  company = await hub.company('Acme');
   atHub = client(hub.url, company.apiKey);
   proxy = await startFaultProxy(hub.url);
   kiosk = await startKiosk(proxy.url, company.apiKey);

@@ -10,10 +10,10 @@ import { decodePicture, fileUrls, inTransactionWithFiles } from '../../local-api
 import { manualClock, seededRandom, testContext } from '../helpers/context.ts';
 import { pngBytes } from '../helpers/files.ts';
 
-function setup() {
+async function setup() {
   const clock = manualClock();
-  const ctx = testContext({ clock, random: seededRandom(3) });
-  const company = createCompany(ctx, { name: 'Acme', timezone: 'UTC' });
+  const ctx = await testContext({ clock, random: seededRandom(3) });
+  const company = await createCompany(ctx, { name: 'Acme', timezone: 'UTC' });
   const caller: Caller = { companyId: company.id, timeZone: 'UTC', lang: 'en', role: 'admin', credentialId: 'test' };
   const filesOf = () => {
     const dir = join(ctx.dataDir, 'files', company.id);
@@ -23,39 +23,40 @@ function setup() {
   return { clock, ctx, caller, filesOf, upload };
 }
 
-test('a write that fails after saving a file leaves neither the file nor its row', () => {
-  const { ctx, caller, filesOf, upload } = setup();
-  assert.throws(
-    () =>
-      inTransactionWithFiles(ctx, caller, (files) => {
-        files.save(upload);
+test('a write that fails after saving a file leaves neither the file nor its row', async () => {
+  const { ctx, caller, filesOf, upload } = await setup();
+  await assert.rejects(
+    async () =>
+      await inTransactionWithFiles(ctx, caller, async (files) => {
+        await files.save(upload);
         assert.equal(filesOf().length, 1, 'written before the commit');
         throw new Error('the check-in failed after the file was written');
       }),
     /failed after/,
   );
   assert.deepEqual(filesOf(), []);
-  assert.deepEqual(ctx.db.prepare('SELECT COUNT(*) AS n FROM files').get(), { n: 0 });
+  assert.deepEqual(await ctx.db.prepare('SELECT COUNT(*) AS n FROM files').get(), { n: 0 });
 });
 
-test('a retired file is removed once the write commits, and kept when it rolls back', () => {
-  const { ctx, caller, filesOf, upload } = setup();
-  const name = inTransactionWithFiles(ctx, caller, (files) => files.save(upload));
+test('a retired file is removed once the write commits, and kept when it rolls back', async () => {
+  const { ctx, caller, filesOf, upload } = await setup();
+  const name = await inTransactionWithFiles(ctx, caller, async (files) => await files.save(upload));
   assert.deepEqual(filesOf(), [basename(name)]);
-  assert.throws(() =>
-    inTransactionWithFiles(ctx, caller, (files) => {
-      files.retire(name);
-      throw new Error('rolled back');
-    }),
+  await assert.rejects(
+    async () =>
+      await inTransactionWithFiles(ctx, caller, async (files) => {
+        await files.retire(name);
+        throw new Error('rolled back');
+      }),
   );
   assert.deepEqual(filesOf(), [basename(name)], 'the rolled-back write still owns it');
-  inTransactionWithFiles(ctx, caller, (files) => files.retire(name));
+  await inTransactionWithFiles(ctx, caller, async (files) => await files.retire(name));
   assert.deepEqual(filesOf(), []);
 });
 
 test('a signed link opens its file over HTTP without the key until it expires', async () => {
-  const { clock, ctx, caller, upload } = setup();
-  const name = inTransactionWithFiles(ctx, caller, (files) => files.save(upload));
+  const { clock, ctx, caller, upload } = await setup();
+  const name = await inTransactionWithFiles(ctx, caller, async (files) => await files.save(upload));
   const { signedUrl } = fileUrls(ctx, name);
   const expires = Number(/expires=(\d+)/.exec(signedUrl ?? '')?.[1]) * 1000;
   assert.ok(expires - clock.now() >= 10 * 60_000 && expires - clock.now() <= 15 * 60_000, 'lives 10 to 15 minutes');
@@ -73,13 +74,13 @@ test('a signed link opens its file over HTTP without the key until it expires', 
     assert.equal(unsigned.status, 401);
   } finally {
     server.close();
-    ctx.db.close();
+    await ctx.db.close();
   }
 });
 
-test('the same link is produced within its 5-minute step, so answers stay stable', () => {
-  const { clock, ctx, caller, upload } = setup();
-  const name = inTransactionWithFiles(ctx, caller, (files) => files.save(upload));
+test('the same link is produced within its 5-minute step, so answers stay stable', async () => {
+  const { clock, ctx, caller, upload } = await setup();
+  const name = await inTransactionWithFiles(ctx, caller, async (files) => await files.save(upload));
   clock.set(Date.UTC(2026, 10, 22, 12, 0, 1));
   const first = fileUrls(ctx, name).signedUrl;
   clock.advance(60_000);
@@ -89,14 +90,14 @@ test('the same link is produced within its 5-minute step, so answers stay stable
 });
 
 test('a link expiring later than any link is given is refused, and a link opens only its own company files', async () => {
-  const { clock, ctx, caller, upload } = setup();
-  const name = inTransactionWithFiles(ctx, caller, (files) => files.save(upload));
+  const { clock, ctx, caller, upload } = await setup();
+  const name = await inTransactionWithFiles(ctx, caller, async (files) => await files.save(upload));
   const now = clock.now();
   clock.set(Date.UTC(2100, 0, 1));
   const farOff = fileUrls(ctx, name).signedUrl;
   clock.set(now);
   const own = fileUrls(ctx, name).signedUrl ?? '';
-  const otherCompany = createCompany(ctx, { name: 'Globex', timezone: 'UTC' });
+  const otherCompany = await createCompany(ctx, { name: 'Globex', timezone: 'UTC' });
   const foreignPath = join('files', otherCompany.id, basename(name));
   const foreign = fileUrls(ctx, foreignPath).signedUrl ?? '';
   const server = createApp(ctx).listen(0, '127.0.0.1');
@@ -115,6 +116,6 @@ test('a link expiring later than any link is given is refused, and a link opens 
     assert.equal(withOtherKey.status, 404, "another company's key with this company's link: judged by the key");
   } finally {
     server.close();
-    ctx.db.close();
+    await ctx.db.close();
   }
 });

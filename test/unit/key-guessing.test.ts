@@ -44,15 +44,21 @@ test('a window opens at the first wrong key; the 10th within it locks, and the c
   assert.deepEqual(locked, { windowStart: 100, failures: 0, lockedUntil: 100 + limits.lockMs });
 });
 
-test('in memory: a locked subject refuses further wrong keys without counting them; the stalest are forgotten', () => {
+test('in memory: a locked subject refuses further wrong keys without counting them; the stalest are forgotten', async () => {
   const clock = manualClock(0);
   const counter = memoryKeyGuessCounter({ ...keyGuessLimits, maxFailures: 2, maxSubjects: 3 }, clock);
-  assert.deepEqual(counter.recordWrongKey(['source a', 'prefix p']), { retryAfterMs: 0, lockedNow: [] });
-  assert.deepEqual(counter.recordWrongKey(['source a', 'prefix q']), { retryAfterMs: 0, lockedNow: ['source a'] });
+  assert.deepEqual(await counter.recordWrongKey(['source a', 'prefix p']), { retryAfterMs: 0, lockedNow: [] });
+  assert.deepEqual(await counter.recordWrongKey(['source a', 'prefix q']), {
+    retryAfterMs: 0,
+    lockedNow: ['source a'],
+  });
   clock.advance(1_000);
-  assert.deepEqual(counter.recordWrongKey(['source a', 'prefix q']), { retryAfterMs: 59_000, lockedNow: [] });
-  assert.deepEqual(counter.recordWrongKey(['source b', 'prefix q']), { retryAfterMs: 0, lockedNow: ['prefix q'] });
+  assert.deepEqual(await counter.recordWrongKey(['source a', 'prefix q']), { retryAfterMs: 59_000, lockedNow: [] });
+  assert.deepEqual(await counter.recordWrongKey(['source b', 'prefix q']), {
+    retryAfterMs: 0,
+    lockedNow: ['prefix q'],
+  });
   // Past three subjects the stalest are forgotten: prefix p, then source a, its lock with it.
-  counter.recordWrongKey(['source c', 'prefix r']);
-  assert.deepEqual(counter.recordWrongKey(['source a']), { retryAfterMs: 0, lockedNow: [] }, 'forgotten');
+  await counter.recordWrongKey(['source c', 'prefix r']);
+  assert.deepEqual(await counter.recordWrongKey(['source a']), { retryAfterMs: 0, lockedNow: [] }, 'forgotten');
 });

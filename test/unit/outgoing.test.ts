@@ -196,7 +196,7 @@ describe('requests under the policy and a deadline', () => {
       socket.on('error', () => clearInterval(drip));
     });
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const ctx = testContext();
+    const ctx = await testContext();
     try {
       const started = Date.now();
       const settings: NotificationSettings = {
@@ -220,7 +220,7 @@ describe('requests under the policy and a deadline', () => {
       assert.equal(error?.message, `cannot reach SMTP 127.0.0.1:${settings.smtpPort}`);
       assert.ok(took >= attemptTimeoutMs - 100 && took < attemptTimeoutMs + 1_500, `gave up after ${took} ms`);
     } finally {
-      ctx.db.close();
+      await ctx.db.close();
       await new Promise((resolve) => smtp.close(resolve));
     }
   });

@@ -18,18 +18,18 @@ test('retryDelay grows exponentially with jitter and is capped', () => {
 });
 
 test('a job enqueued twice with one key runs once', async () => {
-  const ctx = testContext();
+  const ctx = await testContext();
   const seen: Job[] = [];
-  ctx.db.transaction(() => {
-    enqueue(ctx, { companyId: company, kind: 'k', idempotencyKey: 'a', payload: { n: 1 } });
-    enqueue(ctx, { companyId: company, kind: 'k', idempotencyKey: 'a', payload: { n: 2 } });
-  })();
-  const worker = startWorker(ctx, { k: async (job) => void seen.push(job) });
+  await ctx.db.transaction(async () => {
+    await enqueue(ctx, { companyId: company, kind: 'k', idempotencyKey: 'a', payload: { n: 1 } });
+    await enqueue(ctx, { companyId: company, kind: 'k', idempotencyKey: 'a', payload: { n: 2 } });
+  });
+  const worker = await startWorker(ctx, { k: async (job) => void seen.push(job) });
   await worker.drain();
   await worker.stop();
   assert.equal(seen.length, 1);
   assert.deepEqual(seen[0]?.payload, { n: 1 });
-  assert.deepEqual(queueStatus(ctx, company, 'k'), {
+  assert.deepEqual(await queueStatus(ctx, company, 'k'), {
     pending: 0,
     failed: 0,
     done: 1,
@@ -40,15 +40,15 @@ test('a job enqueued twice with one key runs once', async () => {
 
 test('failures are retried after their backoff and given up at the deadline', async () => {
   const clock = manualClock();
-  const ctx = testContext({ clock });
+  const ctx = await testContext({ clock });
   let calls = 0;
-  const worker = startWorker(ctx, {
+  const worker = await startWorker(ctx, {
     k: async () => {
       calls++;
       throw new Error('gate down');
     },
   });
-  enqueue(ctx, { companyId: company, kind: 'k', idempotencyKey: 'b', payload: {}, giveUpAfterMs: 10_000 });
+  await enqueue(ctx, { companyId: company, kind: 'k', idempotencyKey: 'b', payload: {}, giveUpAfterMs: 10_000 });
   await worker.drain();
   assert.equal(calls, 1);
   await worker.drain();
@@ -56,13 +56,13 @@ test('failures are retried after their backoff and given up at the deadline', as
   clock.advance(1_000);
   await worker.drain();
   assert.equal(calls, 2);
-  const pending = queueStatus(ctx, company, 'k');
+  const pending = await queueStatus(ctx, company, 'k');
   assert.equal(pending.pending, 1);
   assert.equal(pending.lastError, 'gate down');
   clock.advance(60_000);
   await worker.drain();
   assert.equal(calls, 3);
-  assert.equal(queueStatus(ctx, company, 'k').failed, 1);
+  assert.equal((await queueStatus(ctx, company, 'k')).failed, 1);
   clock.advance(600_000);
   await worker.drain();
   assert.equal(calls, 3, 'a failed job is not tried again');
@@ -70,32 +70,32 @@ test('failures are retried after their backoff and given up at the deadline', as
 });
 
 test('a permanent error fails the job at once', async () => {
-  const ctx = testContext();
-  const worker = startWorker(ctx, {
+  const ctx = await testContext();
+  const worker = await startWorker(ctx, {
     k: async () => {
       throw new PermanentJobError('401 from the gate');
     },
   });
-  enqueue(ctx, { companyId: company, kind: 'k', idempotencyKey: 'c', payload: {} });
+  await enqueue(ctx, { companyId: company, kind: 'k', idempotencyKey: 'c', payload: {} });
   await worker.drain();
   await worker.stop();
-  assert.equal(queueStatus(ctx, company, 'k').failed, 1);
+  assert.equal((await queueStatus(ctx, company, 'k')).failed, 1);
 });
 
 /** Closes the database `first` left, opens it again as a new process would, and answers the jobs a worker runs. */
-async function jobsRunAfterRestart(first: ReturnType<typeof testContext>): Promise<Job[]> {
-  first.db.close();
-  const second = testContext({ dataDir: first.dataDir });
+async function jobsRunAfterRestart(first: Awaited<ReturnType<typeof testContext>>): Promise<Job[]> {
+  await first.db.close();
+  const second = await testContext({ dataDir: first.dataDir });
   const seen: Job[] = [];
-  const worker = startWorker(second, { k: async (job) => void seen.push(job) });
+  const worker = await startWorker(second, { k: async (job) => void seen.push(job) });
   await worker.drain();
   await worker.stop();
   return seen;
 }
 
 test('pending jobs survive a restart: a new worker on the same database runs them', async () => {
-  const first = testContext();
-  enqueue(first, { companyId: company, kind: 'k', idempotencyKey: 'd', payload: { x: 1 } });
+  const first = await testContext();
+  await enqueue(first, { companyId: company, kind: 'k', idempotencyKey: 'd', payload: { x: 1 } });
   const seen = await jobsRunAfterRestart(first);
   assert.deepEqual(
     seen.map((job) => job.payload),
@@ -104,8 +104,8 @@ test('pending jobs survive a restart: a new worker on the same database runs the
 });
 
 test('a handler that hangs is aborted after the attempt time-out', async () => {
-  const ctx = testContext();
-  const worker = startWorker(
+  const ctx = await testContext();
+  const worker = await startWorker(
     ctx,
     {
       k: (_job, signal) =>
@@ -113,18 +113,18 @@ test('a handler that hangs is aborted after the attempt time-out', async () => {
     },
     { attemptTimeoutMs: 50 },
   );
-  enqueue(ctx, { companyId: company, kind: 'k', idempotencyKey: 'e', payload: {} });
+  await enqueue(ctx, { companyId: company, kind: 'k', idempotencyKey: 'e', payload: {} });
   await worker.drain();
   await worker.stop();
-  assert.equal(queueStatus(ctx, company, 'k').lastError, 'attempt timed out after 50 ms');
+  assert.equal((await queueStatus(ctx, company, 'k')).lastError, 'attempt timed out after 50 ms');
 });
 
 test('an endpoint that keeps failing is paused, tried once after its cooldown, and closed by a success', async () => {
   const clock = manualClock();
-  const ctx = testContext({ clock });
+  const ctx = await testContext({ clock });
   let healthy = false;
   const attempts = { dead: 0, alive: 0 };
-  const worker = startWorker(ctx, {
+  const worker = await startWorker(ctx, {
     k: async (job) => {
       const { to } = job.payload as { to: 'dead' | 'alive' };
       attempts[to]++;
@@ -132,7 +132,7 @@ test('an endpoint that keeps failing is paused, tried once after its cooldown, a
     },
   });
   for (let i = 0; i < 10; i++) {
-    enqueue(ctx, {
+    await enqueue(ctx, {
       companyId: company,
       kind: 'k',
       endpoint: 'dead',
@@ -140,12 +140,18 @@ test('an endpoint that keeps failing is paused, tried once after its cooldown, a
       payload: { to: 'dead' },
     });
   }
-  enqueue(ctx, { companyId: company, kind: 'k', endpoint: 'alive', idempotencyKey: 'alive', payload: { to: 'alive' } });
+  await enqueue(ctx, {
+    companyId: company,
+    kind: 'k',
+    endpoint: 'alive',
+    idempotencyKey: 'alive',
+    payload: { to: 'alive' },
+  });
   await worker.drain();
   const opened = attempts.dead;
   assert.ok(opened >= 5 && opened <= 6, `${opened} attempts before the breaker opened`);
   assert.equal(attempts.alive, 1, 'the other endpoint is not held up');
-  assert.equal(queueStatus(ctx, company, 'k').pending, 10, 'paused, not lost');
+  assert.equal((await queueStatus(ctx, company, 'k')).pending, 10, 'paused, not lost');
 
   clock.advance(29_000);
   await worker.drain();
@@ -162,26 +168,26 @@ test('an endpoint that keeps failing is paused, tried once after its cooldown, a
   await worker.drain();
   await worker.stop();
   assert.deepEqual(
-    { ...queueStatus(ctx, company, 'k'), lastError: null },
+    { ...(await queueStatus(ctx, company, 'k')), lastError: null },
     { pending: 0, failed: 0, done: 11, lastError: null, oldestPendingAt: null },
     'a successful trial closes the breaker: the rest go',
   );
 });
 
 /** Waits (on real time) until `check` holds; fails after 5 s. */
-async function until(check: () => boolean): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 5_000;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 
 test("urgent jobs go first and get a slot while another company's slow jobs hold theirs", async () => {
-  const ctx = testContext();
+  const ctx = await testContext();
   const release: (() => void)[] = [];
   const started: string[] = [];
-  const worker = startWorker(
+  const worker = await startWorker(
     ctx,
     {
       slow: (job) => {
@@ -193,12 +199,24 @@ test("urgent jobs go first and get a slot while another company's slow jobs hold
     { concurrency: 4, reservedForUrgent: 1, perCompany: 2 },
   );
   try {
-    ctx.db.transaction(() => {
+    await ctx.db.transaction(async () => {
       for (let i = 0; i < 30; i++) {
-        enqueue(ctx, { companyId: 'B', kind: 'slow', endpoint: `hook-${i}`, idempotencyKey: `b-${i}`, payload: {} });
+        await enqueue(ctx, {
+          companyId: 'B',
+          kind: 'slow',
+          endpoint: `hook-${i}`,
+          idempotencyKey: `b-${i}`,
+          payload: {},
+        });
       }
-      enqueue(ctx, { companyId: 'C', kind: 'quick', idempotencyKey: 'c-webhook', payload: {}, priority: 'background' });
-      enqueue(ctx, {
+      await enqueue(ctx, {
+        companyId: 'C',
+        kind: 'quick',
+        idempotencyKey: 'c-webhook',
+        payload: {},
+        priority: 'background',
+      });
+      await enqueue(ctx, {
         companyId: 'A',
         kind: 'quick',
         endpoint: 'gate',
@@ -206,7 +224,7 @@ test("urgent jobs go first and get a slot while another company's slow jobs hold
         payload: {},
         priority: 'urgent',
       });
-    })();
+    });
     // A's callback, C's webhook and two of B's start; B gets no more while its two run, though slots are free.
     await until(() => started.length >= 4);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -225,10 +243,10 @@ test("urgent jobs go first and get a slot while another company's slow jobs hold
 });
 
 test('on SQLite a job claimed by a process that died runs at once at the next start', async () => {
-  const first = testContext();
-  enqueue(first, { companyId: company, kind: 'k', idempotencyKey: 'claimed', payload: {} });
+  const first = await testContext();
+  await enqueue(first, { companyId: company, kind: 'k', idempotencyKey: 'claimed', payload: {} });
   // What a worker killed mid-attempt leaves: its claim, far from running out.
-  first.db.prepare("UPDATE jobs SET claimedBy = 'dead', claimedUntil = ?").run(Date.now() + 3_600_000);
+  await first.db.prepare("UPDATE jobs SET claimedBy = 'dead', claimedUntil = ?").run(Date.now() + 3_600_000);
   const seen = await jobsRunAfterRestart(first);
   assert.deepEqual(
     seen.map((job) => job.idempotencyKey),

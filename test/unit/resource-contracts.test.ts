@@ -104,9 +104,9 @@ function assertColumns(fields: Readonly<Record<string, object>>, columns: readon
   assert.deepEqual(sorted(required), sorted(notNull), where);
 }
 
-test('the contracts list every column of their tables on both engines, NOT NULL where they say required', () => {
+test('the contracts list every column of their tables on both engines, NOT NULL where they say required', async () => {
   const dataDir = tempDir();
-  const ctx = testContext({ dataDir });
+  const ctx = await testContext({ dataDir });
   try {
     for (const [table, fields] of [
       ['visits', visitFields],
@@ -114,11 +114,15 @@ test('the contracts list every column of their tables on both engines, NOT NULL 
       ['hosts', hostFields],
       ['invitees', inviteeFields],
     ] as const) {
-      assertColumns(fields, ctx.db.prepare(`PRAGMA table_info(${table})`).all() as Column[], `${table} on SQLite`);
+      assertColumns(
+        fields,
+        (await ctx.db.prepare(`PRAGMA table_info(${table})`).all()) as Column[],
+        `${table} on SQLite`,
+      );
       assertColumns(fields, postgresColumns(table), `${table} on PostgreSQL`);
     }
   } finally {
-    ctx.db.close();
+    await ctx.db.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
