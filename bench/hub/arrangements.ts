@@ -17,7 +17,7 @@ import {
   transactionCounts,
 } from '../../test/helpers/postgres.ts';
 import type { LatencyFigures } from '../load.ts';
-import { type ServerProcess, startPortaria } from '../servers.ts';
+import { loggedErrors, type ServerProcess, startPortaria } from '../servers.ts';
 import { createCompany, newKiosks, pullAll, pushAll } from './simulated-kiosks.ts';
 
 export interface HubPlan {
@@ -122,34 +122,6 @@ async function measureArrangement(
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
   }
-}
-
-/**
- * What the processes said of a failure: the messages of the errors they logged (pino's JSON lines), and for a
- * process that ended by itself, how it ended and the last line it wrote that was not the log's.
- */
-function loggedErrors(servers: ServerProcess[]): string {
-  const said = new Set<string>();
-  for (const [i, server] of servers.entries()) {
-    const lines = server
-      .stderr()
-      .split('\n')
-      .filter((line) => line.trim() !== '');
-    for (const line of lines) {
-      try {
-        const message = (JSON.parse(line) as { err?: { message?: string } }).err?.message;
-        if (message) said.add(message);
-      } catch {
-        // A line cut by the 64 KiB window, or not the log's: kept below if the process ended.
-      }
-    }
-    const ended = server.ended();
-    if (ended) {
-      const last = lines.filter((line) => !line.startsWith('{')).pop();
-      said.add(`process ${i + 1} ${ended}${last ? `: ${last.trim().slice(0, 300)}` : ''}`);
-    }
-  }
-  return said.size > 0 ? ` (${[...said].join('; ')})` : '';
 }
 
 /** The three arrangements in turn, on a cluster of this run's own (or the server PORTARIA_BENCH_POSTGRES names). */

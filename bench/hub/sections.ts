@@ -73,7 +73,13 @@ function networkRows(network: Network, hub: TargetFigures, bare: TargetFigures):
     },
     ...(refusals.hub === 'none' && refusals.bare === 'none'
       ? []
-      : [{ measure: '  answers other than 200 (sent again)', portaria: refusals.hub, reference: refusals.bare }]),
+      : [
+          {
+            measure: '  answers other than 200 (sent again)',
+            portaria: `${refusals.hub}${hub.logged}`,
+            reference: `${refusals.bare}${bare.logged}`,
+          },
+        ]),
   ];
 }
 

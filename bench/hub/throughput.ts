@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { getOnce, type LatencyFigures, latencyOf } from '../load.ts';
-import { repoRoot, type ServerProcess, startPortaria, startProcess } from '../servers.ts';
+import { loggedErrors, repoRoot, type ServerProcess, startPortaria, startProcess } from '../servers.ts';
 import type { BenchCluster, StatementCount, StatementCounter } from './cluster.ts';
 import {
   answered,
@@ -71,6 +71,8 @@ export interface TargetFigures {
   failures: number;
   /** Requests answered other than 200 (pushes and pages were sent again), by phase. */
   refused: { push: Refusals; pull: Refusals; poll: Refusals; cheap: Refusals };
+  /** What the service logged of its errors, when it answered some requests with one (`loggedErrors`). */
+  logged: string;
 }
 
 export type TargetOutcome = TargetFigures | { failed: string };
@@ -155,7 +157,7 @@ async function drive(
   kiosks: Kiosk[],
   plan: ThroughputPlan,
   statements: { counter: StatementCounter; database: string },
-): Promise<TargetFigures> {
+): Promise<Omit<TargetFigures, 'logged'>> {
   const urlOf = () => server.url;
   const key = (kiosks[0] as Kiosk).company.apiKey;
   await statements.counter.reset();
@@ -231,13 +233,10 @@ export async function measureTarget(
   const { server, companies } = await startTarget(target, workDir, serverUrl, database.url, plan.companies);
   try {
     const kiosks = newKiosks(network === 'delayed' ? plan.delayedKiosks : plan.kiosks, companies);
-    return await drive(server, kiosks, plan, {
-      counter: setup.counter,
-      database: database.name,
-    });
+    const figures = await drive(server, kiosks, plan, { counter: setup.counter, database: database.name });
+    return { ...figures, logged: loggedErrors([server]) };
   } catch (error) {
-    const logged = server.stderr().trim().split('\n').slice(-3).join(' | ');
-    throw new Error(`${(error as Error).message}${logged ? ` (log: ${logged.slice(0, 600)})` : ''}`);
+    throw new Error(`${(error as Error).message}${loggedErrors([server])}`);
   } finally {
     await server.stop();
   }
