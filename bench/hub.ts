@@ -147,9 +147,21 @@ async function kioskPathPhase(): Promise<Part[]> {
   return [kioskPathPart(run, base)];
 }
 
+/** Removes the cluster (its server runs on by itself) and the folders when the bench is interrupted. */
+function cleanUpOnInterrupt(cluster: BenchCluster | undefined): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      cluster?.stop();
+      rmSync(workDir, { recursive: true, force: true });
+      process.exit(130);
+    });
+  }
+}
+
 async function runPhases(): Promise<Part[]> {
   const needsCluster = chosen.some((phase) => phase !== 'kiosk-path');
   const cluster = needsCluster ? await startBenchCluster() : undefined;
+  cleanUpOnInterrupt(cluster);
   const counter = cluster ? await StatementCounter.open(cluster.url) : undefined;
   const parts: Part[] = [];
   try {
@@ -163,7 +175,7 @@ async function runPhases(): Promise<Part[]> {
     for (const phase of chosen) parts.push(...(await run[phase]()));
   } finally {
     await counter?.close();
-    await cluster?.stop();
+    cluster?.stop();
   }
   return parts;
 }

@@ -5,14 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { createDatabase, dropDatabase, startCluster } from '../../test/helpers/postgres.ts';
+import { type Cluster, createDatabase, startCluster } from '../../test/helpers/postgres.ts';
 
-export interface BenchCluster {
-  /** `postgres://postgres@127.0.0.1:<port>`: a database name goes after it. */
-  url: string;
-  /** A new, empty database: its name and URL (dropped by `stop`). */
+export interface BenchCluster extends Cluster {
+  /** A new, empty database: its name and URL (gone with the cluster). */
   database(label: string): Promise<{ name: string; url: string }>;
-  stop(): Promise<void>;
 }
 
 export async function startBenchCluster(): Promise<BenchCluster> {
@@ -24,24 +21,15 @@ export async function startBenchCluster(): Promise<BenchCluster> {
     'pg_stat_statements.track': 'top',
     'pg_stat_statements.max': '10000',
   });
-  const made: string[] = [];
   const client = new pg.Client({ connectionString: `${cluster.url}/postgres` });
   await client.connect();
   await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
   await client.end();
   return {
-    url: cluster.url,
+    ...cluster,
     async database(label) {
       const name = `bench_${label}_${randomBytes(4).toString('hex')}`;
-      made.push(name);
       return { name, url: await createDatabase(cluster.url, name) };
-    },
-    async stop() {
-      try {
-        for (const name of made) await dropDatabase(cluster.url, name);
-      } finally {
-        cluster.stop();
-      }
     },
   };
 }

@@ -84,7 +84,7 @@ test('the hub and the bare server are driven alike, and the statements they send
     assert.ok(hub.statements.mutation.top.length > 0, 'its statements are named');
   } finally {
     await counter.close();
-    await cluster.stop();
+    cluster.stop();
     removeDir(workDir);
   }
 });
