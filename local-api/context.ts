@@ -4,6 +4,7 @@ import type { EventBus } from './events.ts';
 import type { Random } from './rules/ids.ts';
 import type { SecretBox } from './secrets/box.ts';
 import type { Db } from './store/db.ts';
+import type { Pokes } from './sync/pokes.ts';
 
 export interface Clock {
   now(): number;
@@ -18,6 +19,8 @@ export interface Context {
   log: Logger;
   dataDir: string;
   events: EventBus;
+  /** The kiosks subscribed to this service's change feed, told when it moves (sync/pokes.ts). */
+  pokes: Pokes;
 }
 
 export const systemClock: Clock = { now: () => Date.now() };

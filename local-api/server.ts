@@ -19,6 +19,7 @@ import { privateDataFolder, privateFolder } from './store/private-files.ts';
 import { type HeldServiceLock, lockDataFolder } from './store/service-lock.ts';
 import { prepareSync, startSyncAgent } from './sync/agent.ts';
 import { HubTime } from './sync/hub-time.ts';
+import { createPokes, type PokeLimits, pokeLimits } from './sync/pokes.ts';
 import { configureUpstream, refuseUpstreamKeyLocally } from './sync/state.ts';
 
 export interface ServiceOptions {
@@ -40,6 +41,10 @@ export interface ServiceOptions {
   timeouts?: Partial<ServerTimeouts>;
   /** Scheduled backups into `<data>/backups/`; the default is defaultBackupSchedule. */
   backups?: BackupSchedule;
+  /** Caps and coalescing of the hub's poke streams, for tests; the defaults are pokeLimits. */
+  pokes?: Partial<PokeLimits>;
+  /** A kiosk's pause between syncs while its hub answers, when no poke comes sooner; the default is `pollMs`. */
+  syncPollMs?: number;
 }
 
 export interface StartOptions extends ServiceOptions {
@@ -66,14 +71,21 @@ export async function openService(options: ServiceOptions): Promise<Context> {
   // The key first: a wrong one fails the start before the database is open.
   const secrets = secretBox(options.deviceKey ?? loadDeviceKey(dataDir));
   const log = createLogger(options.logLevel ?? process.env.PORTARIA_LOG_LEVEL ?? 'info');
+  const db = options.database ? await openPostgres(options.database) : await openDatabase(databaseFile(dataDir));
+  const random = options.random ?? systemRandom;
   const ctx: Context = {
-    db: options.database ? await openPostgres(options.database) : await openDatabase(databaseFile(dataDir)),
+    db,
     clock: new HubTime(options.clock ?? systemClock),
-    random: options.random ?? systemRandom,
+    random,
     secrets,
     log,
     dataDir,
     events: createEventBus(),
+    pokes: createPokes(options.database ? { postgres: options.database } : { sqlite: db }, {
+      log,
+      random,
+      limits: { ...pokeLimits, ...options.pokes },
+    }),
   };
   await prepareSync(ctx);
   return ctx;
@@ -143,7 +155,7 @@ async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock
   const worker = await startWorker(ctx, jobHandlers(ctx));
   const sweeper = startRetentionSweeper(ctx);
   const backups = startBackupSchedule(ctx, options.backups ?? defaultBackupSchedule);
-  const sync = await startSyncAgent(ctx);
+  const sync = await startSyncAgent(ctx, { pollMs: options.syncPollMs });
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
   lock?.describe(url);
@@ -155,6 +167,8 @@ async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock
       try {
         // The agent first: a POST /v1/sync/run waiting on the hub is answered before the server waits for it.
         await sync.stop();
+        // Subscribed kiosks' streams never end by themselves: ended now, they do not hold the server's close.
+        await ctx.pokes.close();
         await new Promise<void>((done) => {
           server.close(() => done());
           server.closeIdleConnections();

@@ -89,20 +89,37 @@ export interface OutgoingResponse {
   body: string;
 }
 
+/** The URL of a request, checked: http(s) only, an address literal judged by the policy at once. */
+function target(policy: DestinationPolicy, address: string): { url: URL; port: number } {
+  const url = new URL(address);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new OutgoingError('refused-destination', 'not an http(s) URL', url.protocol);
+  }
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  refuseLiteral(policy, url.hostname, port);
+  return { url, port };
+}
+
+/** The request itself, on a connection of its own to an address the policy allows. */
+function open(
+  policy: DestinationPolicy,
+  { url, port }: { url: URL; port: number },
+  method: string,
+  headers: Record<string, string>,
+): ClientRequest {
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return send(url, { method, headers, agent: false, lookup: checkedLookup(policy, port) });
+}
+
 /**
  * One HTTP(S) request under the policy and a deadline. Redirects are not followed (credentials and signed bodies
  * go to the configured address only). Each request has its own connection, so every connection is checked.
  */
 export function sendRequest(policy: DestinationPolicy, options: OutgoingRequest): Promise<OutgoingResponse> {
   return new Promise((resolve, reject) => {
-    const url = new URL(options.url);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      reject(new OutgoingError('refused-destination', 'not an http(s) URL', url.protocol));
-      return;
-    }
-    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    let checked: { url: URL; port: number };
     try {
-      refuseLiteral(policy, url.hostname, port);
+      checked = target(policy, options.url);
     } catch (error) {
       reject(error);
       return;
@@ -129,15 +146,9 @@ export function sendRequest(policy: DestinationPolicy, options: OutgoingRequest)
     if (options.signal?.aborted) return onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
 
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    req = send(url, {
-      method: options.method ?? 'GET',
-      headers: {
-        ...options.headers,
-        ...(options.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(options.body)) }),
-      },
-      agent: false,
-      lookup: checkedLookup(policy, port),
+    req = open(policy, checked, options.method ?? 'GET', {
+      ...options.headers,
+      ...(options.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(options.body)) }),
     });
     req.on('error', (error) => finish(networkFailure(error)));
     req.on('response', (res) => {
@@ -163,6 +174,88 @@ export function sendRequest(policy: DestinationPolicy, options: OutgoingRequest)
       );
     });
     req.end(options.body);
+  });
+}
+
+export interface OutgoingStreamRequest {
+  url: string;
+  headers?: Record<string, string>;
+  /** From the start to the answer's status line. */
+  headersDeadlineMs: number;
+  /** Once answering, the longest silence (the peer's heartbeat comes more often); past it the stream ends. */
+  idleMs: number;
+  /** Ends the stream (the service stopping). */
+  signal: AbortSignal;
+}
+
+export interface OutgoingStream {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** Called with each piece of the answer as it arrives. */
+  onData(listener: (text: string) => void): void;
+  /** Resolves when the stream has ended, whichever way: the peer, the network, the idle time-out, the signal. */
+  ended: Promise<void>;
+  /** Ends it from this side (an answer that is not the stream asked for). */
+  close(): void;
+}
+
+/**
+ * A GET whose answer is read as it comes (server-sent events), under the policy. It resolves once the status line
+ * arrives within `headersDeadlineMs`. Its socket holds no process open: a service stopping ends it by the signal,
+ * and a process that exits without stopping is not kept alive by a stream that never ends. Silence beyond `idleMs`
+ * (a socket timer of Node's, which fires on a half-open connection) ends it.
+ */
+export function openStream(policy: DestinationPolicy, options: OutgoingStreamRequest): Promise<OutgoingStream> {
+  return new Promise((resolve, reject) => {
+    let checked: { url: URL; port: number };
+    try {
+      checked = target(policy, options.url);
+    } catch (error) {
+      reject(error);
+      return;
+    }
+    if (options.signal.aborted) {
+      reject(new OutgoingError('aborted', 'stopped', 'the service is stopping'));
+      return;
+    }
+    const req = open(policy, checked, 'GET', options.headers ?? {});
+    let ended!: () => void;
+    const done = new Promise<void>((resolveEnded) => {
+      ended = resolveEnded;
+    });
+    const stop = (error: OutgoingError) => {
+      clearTimeout(headersTimer);
+      options.signal.removeEventListener('abort', onAbort);
+      req.destroy();
+      reject(error);
+      ended();
+    };
+    const headersTimer = setTimeout(
+      () => stop(new OutgoingError('timeout', `no answer within ${options.headersDeadlineMs / 1000} s`, 'headers')),
+      options.headersDeadlineMs,
+    );
+    const onAbort = () => stop(new OutgoingError('aborted', 'stopped', 'the service is stopping'));
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    req.on('socket', (socket) => socket.unref());
+    req.setTimeout(options.idleMs, () =>
+      stop(new OutgoingError('timeout', `silent for ${options.idleMs / 1000} s`, 'idle stream')),
+    );
+    req.on('error', (error) => stop(networkFailure(error)));
+    req.on('close', () => stop(new OutgoingError('unreachable', 'stream ended', 'closed')));
+    req.on('response', (res) => {
+      clearTimeout(headersTimer);
+      res.setEncoding('utf8');
+      res.on('error', () => req.destroy());
+      res.on('end', () => req.destroy());
+      resolve({
+        status: res.statusCode ?? 0,
+        headers: res.headers,
+        onData: (listener) => res.on('data', listener),
+        ended: done,
+        close: () => req.destroy(),
+      });
+    });
+    req.end();
   });
 }
 

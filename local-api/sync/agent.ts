@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { type Context, inTransaction } from '../context.ts';
 import { mayFollowCompany } from '../device.ts';
 import { destinationPolicy } from '../outgoing/policy.ts';
-import { OutgoingError, sendRequest } from '../outgoing/request.ts';
+import { OutgoingError, openStream, sendRequest } from '../outgoing/request.ts';
 import { retryDelay } from '../queue/retry.ts';
 import { hexId } from '../rules/ids.ts';
 import type { Db } from '../store/db.ts';
@@ -14,7 +14,10 @@ import { pushRefusal, resendVisits, sendsEverything } from './recovery.ts';
 import { changesPage, changesPaging, pushAnswer } from './schema.ts';
 import { ensureSyncState, receiveRemoteHlc, syncState, type Upstream, updateSyncState, upstreamOf } from './state.ts';
 
-/** Pause between syncs while the hub answers: how soon a kiosk sees the hub's changes. */
+/**
+ * Pause between syncs while the hub answers: how soon a kiosk sees the hub's changes when no poke tells it sooner
+ * (a hub without pokes, a subscription broken). `portaria serve --sync-interval` sets another.
+ */
 export const pollMs = 5_000;
 /**
  * Longest wait for the hub to start answering a request (a hub that accepts connections and never answers, or a
@@ -26,6 +29,11 @@ export const requestDeadlineMs = 60_000;
 
 /** The longest pause between tries while the hub does not answer: check-ins leave within seconds of its return. */
 export const retryCapMs = 5_000;
+
+/** The longest pause between attempts to subscribe to the hub's pokes again; polling goes on meanwhile. */
+export const pokeRetryCapMs = 30_000;
+/** A poke stream silent this long is dead (the hub sends a comment every 20 s: sync/poke-stream.ts). */
+export const pokeIdleMs = 45_000;
 
 /** Largest page or push answer taken from the hub. */
 const maxAnswerBytes = 64 * 2 ** 20;
@@ -47,6 +55,11 @@ export async function prepareSync(ctx: Pick<Context, 'db' | 'random' | 'clock'>)
 
 export type AgentState = 'hub' | 'connecting' | 'online' | 'offline';
 
+export interface SyncAgentOptions {
+  /** Pause between syncs while the hub answers; `pollMs` unless told. */
+  pollMs?: number;
+}
+
 export interface SyncAgent {
   /** Syncs now, or right after the sync under way; resolves when that sync has ended (well or not). */
   runNow(): Promise<void>;
@@ -57,6 +70,8 @@ export interface SyncAgent {
     lastSuccessAt: number | null;
     lastAttemptAt: number | null;
     nextAttemptAt: number | null;
+    /** Whether a poke stream from the hub is open: its changes then arrive at once, not at the next poll. */
+    subscribed: boolean;
   };
   stop(): Promise<void>;
 }
@@ -131,12 +146,36 @@ async function hubRequest<T>(
 }
 
 /**
- * The kiosk's side of sync: push the outbox in bounded batches, then pull the feed page by page; again after
- * `pollMs` while the hub answers, after a growing delay with jitter while it does not. It keeps nothing that
- * matters in memory: the outbox, the cursor and the outcome live in SQLite, so a kill loses no work. One log
- * line per change between online and offline, none per retry.
+ * Reads server-sent events as they arrive and calls `onPoke` for each complete `poke` event; comments (the
+ * heartbeat), `retry:` and other events are passed over. A line longer than any the hub sends is dropped.
  */
-export async function startSyncAgent(ctx: Context): Promise<SyncAgent> {
+export function pokeReader(onPoke: () => void): (text: string) => void {
+  let pending = '';
+  let event = '';
+  return (text) => {
+    pending += text;
+    const lines = pending.split(/\r\n|\r|\n/);
+    pending = lines.pop() ?? '';
+    if (pending.length > 4096) pending = '';
+    for (const line of lines) {
+      if (line === '') {
+        if (event === 'poke') onPoke();
+        event = '';
+      } else if (line.startsWith('event:')) event = line.slice(6).trim();
+    }
+  };
+}
+
+/**
+ * The kiosk's side of sync: push the outbox in bounded batches, then pull the feed page by page; again after
+ * `pollMs` while the hub answers, after a growing delay with jitter while it does not. While online it also
+ * holds a subscription to the hub's pokes (GET /v1/sync/pokes) and syncs at once on each; a broken subscription is
+ * opened again with backoff, polling going on meanwhile. It keeps nothing that matters in memory: the outbox, the
+ * cursor and the outcome live in SQLite, so a kill loses no work. One log line per change between online and
+ * offline, none per retry.
+ */
+export async function startSyncAgent(ctx: Context, options: SyncAgentOptions = {}): Promise<SyncAgent> {
+  const interval = options.pollMs ?? pollMs;
   const controller = new AbortController();
   let state: AgentState = (await upstreamOf(ctx)) ? 'connecting' : 'hub';
   let attempt = 0;
@@ -147,6 +186,12 @@ export async function startSyncAgent(ctx: Context): Promise<SyncAgent> {
   let followUp: Promise<void> | undefined;
   let stopped = false;
   let clockOff = false;
+  /** The poke subscription: the stream under way, the pause before the next one, and how it has gone. */
+  let stream: AbortController | undefined;
+  let streamRetry: NodeJS.Timeout | undefined;
+  let streamAttempt = 0;
+  let subscribed = false;
+  let subscriptionLost = false;
   let lastSuccessAt = (await syncState(ctx)).lastSuccessAt;
   let savedSuccessAt = lastSuccessAt;
   // The offset to the hub is measured with the device's own clock, not with the time it corrects.
@@ -264,7 +309,8 @@ export async function startSyncAgent(ctx: Context): Promise<SyncAgent> {
       }
       if (state !== 'online') ctx.log.info({ upstream: upstream.url, ...(await pendingSummary(ctx)) }, 'sync online');
       state = 'online';
-      schedule(pollMs);
+      schedule(interval);
+      subscribe(upstream);
       return;
     }
     const expected = error instanceof UpstreamError;
@@ -297,6 +343,78 @@ export async function startSyncAgent(ctx: Context): Promise<SyncAgent> {
     if (!stopped) await settle(upstream, failure);
   }
 
+  /** Holds one poke stream open to the hub; each poke syncs now (after the sync under way, never beside it). */
+  async function listen(upstream: Upstream, own: AbortController): Promise<void> {
+    const opened = await openStream(await destinationPolicy(ctx), {
+      url: `${upstream.url}/v1/sync/pokes`,
+      headers: { authorization: `Bearer ${upstream.apiKey}`, accept: 'text/event-stream' },
+      headersDeadlineMs: answerDeadlineMs,
+      idleMs: pokeIdleMs,
+      signal: own.signal,
+    }).catch((error: unknown) => {
+      throw networkFailure(error);
+    });
+    if (opened.status !== 200 || !String(opened.headers['content-type']).startsWith('text/event-stream')) {
+      opened.close();
+      throw new UpstreamError(`hub answered ${opened.status} to the poke subscription`);
+    }
+    if (stream !== own) return opened.close();
+    subscribed = true;
+    if (subscriptionLost) ctx.log.info({ upstream: upstream.url }, 'sync pokes subscribed again');
+    subscriptionLost = false;
+    opened.onData(pokeReader(() => void run()));
+    await opened.ended;
+  }
+
+  /**
+   * Opens the poke subscription to the hub a sync just reached, unless one is open or waiting to be opened again (a
+   * new hub ends both first: `wake(true)`).
+   */
+  function subscribe(upstream: Upstream): void {
+    if (stopped || stream || streamRetry) return;
+    const own = new AbortController();
+    stream = own;
+    const openedAt = device.now();
+    listen(upstream, own).then(
+      () => resubscribe(upstream, own, openedAt, new UpstreamError('the hub ended the poke stream')),
+      (error: unknown) => resubscribe(upstream, own, openedAt, error),
+    );
+  }
+
+  /** After a stream ended: again after a pause (growing while streams keep breaking at once), unless replaced. */
+  function resubscribe(upstream: Upstream, own: AbortController, openedAt: number, error: unknown): void {
+    // Ended by `unsubscribe` (stopping, or a new hub whose stream may be open already): nothing more to do.
+    if (stream !== own) return;
+    stream = undefined;
+    subscribed = false;
+    if (stopped) return;
+    if (!subscriptionLost) {
+      const message = error instanceof UpstreamError ? error.message : String(error);
+      ctx.log.warn({ error: message }, 'sync pokes lost; polling meanwhile');
+      subscriptionLost = true;
+    }
+    // A stream that lived a while broke by accident; one cut at once (a proxy that ends long answers) backs off.
+    if (device.now() - openedAt >= pokeRetryCapMs) streamAttempt = 0;
+    streamRetry = setTimeout(
+      () => {
+        streamRetry = undefined;
+        subscribe(upstream);
+      },
+      retryDelay(streamAttempt++, ctx.random, pokeRetryCapMs),
+    );
+    streamRetry.unref();
+  }
+
+  /** Ends the subscription (the agent stopping, or a new hub: the next sync that succeeds subscribes there). */
+  function unsubscribe(): void {
+    stream?.abort();
+    stream = undefined;
+    subscribed = false;
+    clearTimeout(streamRetry);
+    streamRetry = undefined;
+    streamAttempt = 0;
+  }
+
   function run(): Promise<void> {
     if (stopped) return Promise.resolve();
     if (!running) {
@@ -320,12 +438,14 @@ export async function startSyncAgent(ctx: Context): Promise<SyncAgent> {
   const agent: SyncAgent = {
     runNow: run,
     wake(force = false) {
+      if (force) unsubscribe();
       if (force || state === 'online') void run();
     },
-    memory: () => ({ state, lastSuccessAt, lastAttemptAt, nextAttemptAt }),
+    memory: () => ({ state, lastSuccessAt, lastAttemptAt, nextAttemptAt, subscribed }),
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      unsubscribe();
       controller.abort();
       onMutationRecorded(ctx.db, undefined);
       agents.delete(ctx.db);

@@ -8,6 +8,7 @@ import { syncAgentOf } from './agent.ts';
 import { readChanges } from './feed.ts';
 import { clockIsOff } from './hub-time.ts';
 import { pendingSummary } from './outbox.ts';
+import { streamPokes } from './poke-stream.ts';
 import { applyPush, clientLastMutationId, syncClients, syncRejections } from './push.ts';
 import {
   changesPage,
@@ -36,6 +37,7 @@ async function statusOf(ctx: Context, caller: Caller) {
     lastSuccessAt: state.lastSuccessAt,
     lastAttemptAt: null,
     nextAttemptAt: null,
+    subscribed: false,
   };
   const { pending, oldestPendingAt } = await pendingSummary(ctx);
   return {
@@ -50,6 +52,7 @@ async function statusOf(ctx: Context, caller: Caller) {
     lastAttemptAt: shown(memory.lastAttemptAt, caller),
     nextAttemptAt: shown(memory.nextAttemptAt, caller),
     lastError: state.lastError,
+    subscribed: memory.subscribed,
     rejected: state.rejected,
     cursor: state.cursor,
     clockSkewMs: state.clockSkewMs,
@@ -99,6 +102,18 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
             : { lastMutationId: await clientLastMutationId(ctx, caller.companyId, clientId) }),
         };
       },
+    }),
+    route({
+      method: 'get',
+      path: '/sync/pokes',
+      tag,
+      summary:
+        "Server-sent events telling that the company's change feed moved (`event: poke`, no data of any row): pull " +
+        'then. The first event is a poke; a comment every 20 s keeps the stream open',
+      roles: roles.sync,
+      produces: ['text/event-stream'],
+      errors: ['TOO_MANY_STREAMS'],
+      handle: ({ req, res, caller }) => streamPokes(ctx, caller, req, res),
     }),
     route({
       method: 'post',

@@ -117,6 +117,9 @@ export const statusObject = z.object({
   lastAttemptAt: time(),
   nextAttemptAt: time(),
   lastError: z.string().nullable(),
+  subscribed: z
+    .boolean()
+    .describe("True while a kiosk holds its hub's poke stream open (changes then arrive at once); false on a hub"),
   rejected: z.number().int(),
   cursor: z.string().nullable(),
   clockSkewMs: z

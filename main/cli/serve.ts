@@ -23,6 +23,13 @@ function cidrsOption(text: string | undefined, option: string): Cidr[] | undefin
   return parsed.cidrs;
 }
 
+/** A kiosk's pause between syncs: a second at least (a busy loop otherwise), an hour at most (a stale desk). */
+function syncInterval(text: string): number {
+  const ms = duration(text, '--sync-interval');
+  if (ms < 1_000 || ms > 3_600_000) throw new UsageError(`--sync-interval ${text}: give one from 1s to 1h`);
+  return ms;
+}
+
 /**
  * The hub key, from a file or the environment: a command-line argument stays in `/proc/<pid>/cmdline`, which every
  * local user can read for the kiosk's lifetime. `--upstream-key` still works, with a warning. The environment is
@@ -68,6 +75,11 @@ export const serve = command({
       value: '<key>',
       help: 'the key itself: other local users can read it in the process list; prefer --upstream-key-file',
     },
+    'sync-interval': {
+      type: 'string',
+      value: '<5s>',
+      help: "a kiosk's pause between syncs when no poke from its hub comes sooner (default 5s; docs/sync.md)",
+    },
     'backup-interval': { type: 'string', value: '<24h|30m|0>', help: 'scheduled backups (default 24h; 0: none)' },
     'backup-keep': { type: 'string', value: '<n>', help: 'scheduled backups kept (default 7)' },
     'allow-destinations': {
@@ -111,6 +123,7 @@ export const serve = command({
       host: values.host,
       upstream: upstream?.data,
       backups,
+      ...(values['sync-interval'] === undefined ? {} : { syncPollMs: syncInterval(values['sync-interval']) }),
       allowDestinations: destinations,
       trustProxy,
     });

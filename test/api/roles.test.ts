@@ -111,7 +111,7 @@ const expected: Record<string, readonly string[]> = {
     'POST /kiosk/checkout/find',
     'POST /kiosk/checkout',
   ],
-  sync: ['GET /sync/changes', 'POST /sync/push'],
+  sync: ['GET /sync/changes', 'GET /sync/pokes', 'POST /sync/push'],
   owner: [
     'GET /sync/upstream',
     'PUT /sync/upstream',
@@ -128,6 +128,18 @@ const adminRoutes = routes
   .filter((s) => s.access !== 'owner')
   .map(name)
   .filter((r) => r !== 'DELETE /kiosk/frontdesk');
+
+/** Routes that answer an event stream: its body never ends, so a test reads its status only. */
+const streams = new Set(routes.filter((spec) => spec.produces?.includes('text/event-stream')).map(name));
+
+/** An event stream's status, and its JSON body when it is refused; an open stream is closed at once. */
+async function streamAnswer(url: string, key: string): Promise<{ status: number; body: { type?: string } }> {
+  const controller = new AbortController();
+  const response = await fetch(url, { headers: { authorization: `Bearer ${key}` }, signal: controller.signal });
+  if (response.status !== 200) return { status: response.status, body: await response.json() };
+  controller.abort();
+  return { status: response.status, body: {} };
+}
 
 let service: RunningService;
 const keys: Record<string, string> = {};
@@ -183,7 +195,9 @@ test('every route, called with every role, answers 403 FORBIDDEN exactly outside
       const ending = role === 'frontdesk' && name(spec) === 'DELETE /kiosk/frontdesk';
       const call = client(service.url, ending ? await frontDeskKey() : key);
       const path = fillPath(spec.path, () => 'not-an-id');
-      const reply = await call(spec.method.toUpperCase(), path, spec.method === 'get' ? undefined : {});
+      const reply = streams.has(name(spec))
+        ? await streamAnswer(`${service.url}${path}`, key)
+        : await call(spec.method.toUpperCase(), path, spec.method === 'get' ? undefined : {});
       const forbidden = reply.status === 403 && reply.body?.type === 'FORBIDDEN';
       assert.equal(
         forbidden,

@@ -11,6 +11,8 @@ import type { AddressInfo, Socket } from 'node:net';
  * - `{ delayMs }`: forwarded after a delay.
  * - `silent`: the connection is accepted and the request read, then nothing: never forwarded, never answered
  *   (a blackholing middlebox, a hub whose process hangs).
+ * A request that passes and asks for server-sent events (`Accept: text/event-stream`) is relayed as it comes, as a
+ * balancer with buffering off relays it, rather than read whole.
  */
 export type Fault = 'pass' | 'reset' | 'drop-response' | 'hold' | 'silent' | { status: number } | { delayMs: number };
 
@@ -28,6 +30,10 @@ export interface FaultProxy {
   log: { method: string; path: string; fault: string }[];
   /** Resolves when a request meeting `hold` has been answered by the hub, its answer withheld. */
   held(): Promise<void>;
+  /** Event streams being relayed now. */
+  openStreams(): number;
+  /** Resets every event stream being relayed (the network drops long-lived connections). */
+  cutStreams(): void;
   close(): Promise<void>;
 }
 
@@ -73,6 +79,27 @@ const reset = (socket: Socket) => {
   if (!socket.destroyed) socket.resetAndDestroy();
 };
 
+/** Relays an event stream byte by byte while both sides hold it; either side gone ends the other. */
+function relayStream(target: string, req: IncomingMessage, res: ServerResponse, relayed: Set<Socket>): void {
+  const url = new URL(req.url ?? '/', target);
+  const outgoing = request(url, { method: req.method, headers: { ...req.headers, host: url.host }, agent: false });
+  relayed.add(req.socket);
+  const end = () => {
+    relayed.delete(req.socket);
+    outgoing.destroy();
+    reset(req.socket);
+  };
+  req.socket.once('close', end);
+  outgoing.on('error', end);
+  outgoing.on('response', (answer) => {
+    const { connection: _c, 'keep-alive': _k, ...headers } = answer.headers;
+    res.writeHead(answer.statusCode ?? 502, headers);
+    answer.pipe(res);
+    answer.on('end', end);
+  });
+  outgoing.end();
+}
+
 /** An HTTP proxy on loopback that injects network faults between a kiosk and its hub. */
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
   let standing: Fault = 'pass';
@@ -81,6 +108,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const holdWaiters: (() => void)[] = [];
   const log: FaultProxy['log'] = [];
   const sockets = new Set<Socket>();
+  const relayed = new Set<Socket>();
 
   const proxy: FaultProxy = {
     url: '',
@@ -94,6 +122,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     },
     log,
     held: () => new Promise((resolve) => holdWaiters.push(resolve)),
+    openStreams: () => relayed.size,
+    cutStreams: () => {
+      for (const socket of relayed) reset(socket);
+    },
     close: () =>
       new Promise((resolve) => {
         for (const socket of sockets) socket.destroy();
@@ -104,6 +136,8 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const fault = queued.shift() ?? picker?.(req) ?? standing;
     log.push({ method: req.method ?? '', path: req.url ?? '', fault: describe(fault) });
+    if (fault === 'pass' && req.headers.accept === 'text/event-stream')
+      return relayStream(proxy.target, req, res, relayed);
     const body = await readBody(req);
     if (fault === 'reset') return reset(req.socket);
     if (fault === 'silent') return;

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { channels } from '../../local-api/notifications/channels.ts';
 import type { NotificationSettings } from '../../local-api/notifications/settings.ts';
 import { type DestinationPolicy, parseCidr, parseCidrList, refusalOf } from '../../local-api/outgoing/destinations.ts';
-import { connectChecked, OutgoingError, sendRequest } from '../../local-api/outgoing/request.ts';
+import { connectChecked, OutgoingError, openStream, sendRequest } from '../../local-api/outgoing/request.ts';
 import { attemptTimeoutMs } from '../../local-api/webhooks/delivery.ts';
 import { testContext } from '../helpers/context.ts';
 
@@ -223,5 +223,55 @@ describe('requests under the policy and a deadline', () => {
       await ctx.db.close();
       await new Promise((resolve) => smtp.close(resolve));
     }
+  });
+});
+
+describe('an event stream from a peer (openStream)', () => {
+  let peer: ReturnType<typeof createHttpServer>;
+  let url: string;
+  before(async () => {
+    // Answers the headers and one line, then says nothing more: a hub whose heartbeat stopped (a half-open link).
+    peer = createHttpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': hello\n\n');
+    });
+    await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(peer.address() as { port: number }).port}/`;
+  });
+  after(() => {
+    peer.closeAllConnections();
+    peer.close();
+  });
+
+  test('ends once the peer is silent past the idle time, having passed on what came before', async () => {
+    const stream = await openStream(kiosk, {
+      url,
+      headersDeadlineMs: 2_000,
+      idleMs: 300,
+      signal: new AbortController().signal,
+    });
+    assert.equal(stream.status, 200);
+    let received = '';
+    stream.onData((text) => {
+      received += text;
+    });
+    await stream.ended;
+    assert.equal(received, ': hello\n\n');
+  });
+
+  test('ends when the service stops (its signal), and never reaches a refused address', async () => {
+    const stopping = new AbortController();
+    const stream = await openStream(kiosk, { url, headersDeadlineMs: 2_000, idleMs: 60_000, signal: stopping.signal });
+    stopping.abort();
+    await stream.ended;
+    await assert.rejects(
+      openStream(kiosk, {
+        url: 'http://169.254.169.254/',
+        headersDeadlineMs: 2_000,
+        idleMs: 60_000,
+        signal: new AbortController().signal,
+      }),
+      (error) => error instanceof OutgoingError && error.kind === 'refused-destination',
+    );
   });
 });
