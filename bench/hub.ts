@@ -126,7 +126,14 @@ async function fanoutPhase(cluster: BenchCluster): Promise<Part[]> {
   const hub = await startService({ database: database.url, env: { PORTARIA_LOG_LEVEL: 'warn' } });
   try {
     const company = await hub.company('Bench Fan-out', 'UTC');
-    const run = await measureFanout({ url: hub.url, apiKey: company.apiKey }, plan.fanout, log).catch(failure);
+    const at = {
+      url: hub.url,
+      apiKey: company.apiKey,
+      companyId: company.id,
+      dataDir: hub.dataDir,
+      database: database.url,
+    };
+    const run = await measureFanout(at, plan.fanout, log).catch(failure);
     return [fanoutPart(run, plan.fanout.watchMs)];
   } finally {
     await hub.stop();

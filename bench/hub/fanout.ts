@@ -1,10 +1,11 @@
 /**
- * Fan-out: real kiosk processes following one hub, each with its normal sync settings. A visitor checks in at one
- * kiosk; the bench times, from that check-in's answer, until the hub holds the visit and until every other kiosk
- * holds it locally (`GET /v1/visit/:id` on each, every `watchMs`).
+ * Fan-out: real kiosk processes following one hub, each with its normal sync settings (its hub's pokes, a poll every
+ * 5 s) and a `sync` key of its own, as deployed (a hub keeps at most two poke streams per credential). A visitor
+ * checks in at one kiosk; the bench times, from that check-in's answer, until the hub holds the visit and until every
+ * other kiosk holds it locally (`GET /v1/visit/:id` on each, every `watchMs`).
  */
 import { randomUUID } from 'node:crypto';
-import { client, removeDir } from '../../test/helpers/service.ts';
+import { client, removeDir, runCli } from '../../test/helpers/service.ts';
 import { type Kiosk, startKiosk } from '../../test/helpers/sync-service.ts';
 import { type LatencyFigures, latencyOf } from '../load.ts';
 
@@ -39,7 +40,7 @@ async function until(holds: () => Promise<boolean>, since: number, watchMs: numb
 }
 
 /** One check-in at `origin`; answers when the hub and every sibling hold it. */
-async function oneCheckin(hub: { url: string; apiKey: string }, origin: Kiosk, siblings: Kiosk[], watchMs: number) {
+async function oneCheckin(hub: FanoutHub, origin: Kiosk, siblings: Kiosk[], watchMs: number) {
   const id = randomUUID();
   const made = await client(origin.url, origin.apiKey)('POST', '/v1/visits', {
     visit: { id },
@@ -56,16 +57,33 @@ async function oneCheckin(hub: { url: string; apiKey: string }, origin: Kiosk, s
   return { atHub: atHub as number, atSiblings };
 }
 
+/** The hub, its company's admin key, and where a command makes another key of the company. */
+export interface FanoutHub {
+  url: string;
+  apiKey: string;
+  companyId: string;
+  dataDir: string;
+  database: string;
+}
+
+/** A `sync` key of the company, made on the hub with the command line (`portaria keys create`). */
+async function syncKey(hub: FanoutHub, label: string): Promise<string> {
+  const args = ['keys', 'create', '--data', hub.dataDir, '--database', hub.database, '--company', hub.companyId];
+  return JSON.parse(await runCli([...args, '--role', 'sync', '--label', label])).key;
+}
+
 /** Starts the kiosks of the hub's company (one after the other: each runs the command line twice), measures, stops. */
 export async function measureFanout(
-  hub: { url: string; apiKey: string },
+  hub: FanoutHub,
   plan: FanoutPlan,
   log: (line: string) => void,
 ): Promise<FanoutFigures> {
   const kiosks: Kiosk[] = [];
   const started = performance.now();
   try {
-    for (let i = 0; i < plan.kiosks; i++) kiosks.push(await startKiosk(hub.url, hub.apiKey));
+    for (let i = 0; i < plan.kiosks; i++) {
+      kiosks.push(await startKiosk(hub.url, await syncKey(hub, `Fan-out kiosk ${i}`)));
+    }
     const startSeconds = (performance.now() - started) / 1000;
     log(`${plan.kiosks} kiosks online in ${startSeconds.toFixed(1)} s`);
     const atHub: number[] = [];

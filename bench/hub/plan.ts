@@ -30,7 +30,7 @@ export const quickPlan: HubBenchPlan = {
     delayedKiosks: 2,
   },
   drainCheckins: 1000,
-  fanout: { kiosks: 4, checkins: 3, watchMs: 100 },
+  fanout: { kiosks: 4, checkins: 3, watchMs: 25 },
   historyVisits: 200_000,
   kioskPath: {
     counts: { hosts: 50, invitees: 5000, visits: 5000 },
@@ -54,7 +54,7 @@ export const fullPlan: HubBenchPlan = {
     delayedKiosks: 5,
   },
   drainCheckins: 10_000,
-  fanout: { kiosks: 20, checkins: 10, watchMs: 200 },
+  fanout: { kiosks: 20, checkins: 10, watchMs: 50 },
   historyVisits: 2_000_000,
   kioskPath: {
     counts: { hosts: 100, invitees: 30_000, visits: 30_000 },
