@@ -2,14 +2,16 @@
  * `npm run bench [-- --quick]`: speed, memory and scale of the /v1 service, side by side with the stack's own
  * ceiling. Real processes on loopback, real SQLite files in bench/.work (seeded once, reused while the schema and
  * the counts are the same). Prints one table, writes its section of docs/benchmarks.md (a quick run: of
- * bench/.work/benchmarks-quick.md, untracked), and prints every figure as one JSON object on the last line.
+ * bench/.work/benchmarks-quick.md, untracked), and prints every figure as one JSON object on the last line. Its
+ * hub section is a short one (bench/hub/arrangements.ts); the hub's own bench is `npm run bench:hub` (bench/hub.ts:
+ * some minutes of its own, so not run from here).
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { baselineTree, beforePostgres, seededAt } from './baseline.ts';
 import { type ComparisonRun, compareWithCeiling, hotIds } from './compare.ts';
-import { measureHubs } from './hub.ts';
+import { measureHubs } from './hub/arrangements.ts';
 import { runIntegrationScripts, type ScriptResult } from './integration.ts';
 import { unindexedQueryFields } from './plans.ts';
 import { measureRenderer, type RendererResult } from './renderer.ts';

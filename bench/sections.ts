@@ -1,6 +1,6 @@
 /** Each part of the run as a section of the table and as named figures for the JSON line. */
 import type { ComparisonRun } from './compare.ts';
-import type { HubFigures, HubOutcome, HubPlan, HubRun } from './hub.ts';
+import type { HubFigures, HubOutcome, HubPlan, HubRun } from './hub/arrangements.ts';
 import type { ScriptResult } from './integration.ts';
 import type { LoadFigures } from './load.ts';
 import type { UnindexedField } from './plans.ts';
@@ -354,7 +354,7 @@ export function hubPart(run: HubRun, plan: HubPlan): Part {
     section: {
       title:
         `Hub: ${plan.kiosks} kiosks over ${plan.companies} companies push ${mutations.toLocaleString('en-US')} ` +
-        `mutations, then pull the feed for ${plan.pullSeconds} s (bench/hub.ts)`,
+        `mutations, then pull the feed for ${plan.pullSeconds} s (bench/hub/arrangements.ts; the hub's own bench: npm run bench:hub)`,
       rows: [
         ...hubRows('PostgreSQL, 1 process vs SQLite', run.postgres, run.sqlite, 'SQLite'),
         ...hubRows('PostgreSQL, 2 processes vs 1', run.postgresTwo, run.postgres, '1 process'),

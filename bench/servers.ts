@@ -99,6 +99,34 @@ export async function startProcess(args: string[]): Promise<ServerProcess> {
 }
 
 /**
+ * What the processes said of a failure: the messages of the errors they logged (pino's JSON lines), and for a
+ * process that ended by itself, how it ended and the last line it wrote that was not the log's.
+ */
+export function loggedErrors(servers: ServerProcess[]): string {
+  const said = new Set<string>();
+  for (const [i, server] of servers.entries()) {
+    const lines = server
+      .stderr()
+      .split('\n')
+      .filter((line) => line.trim() !== '');
+    for (const line of lines) {
+      try {
+        const message = (JSON.parse(line) as { err?: { message?: string } }).err?.message;
+        if (message) said.add(message);
+      } catch {
+        // A line cut by the 64 KiB window, or not the log's: kept below if the process ended.
+      }
+    }
+    const ended = server.ended();
+    if (ended) {
+      const last = lines.filter((line) => !line.startsWith('{')).pop();
+      said.add(`process ${i + 1} ${ended}${last ? `: ${last.trim().slice(0, 300)}` : ''}`);
+    }
+  }
+  return said.size > 0 ? ` (${[...said].join('; ')})` : '';
+}
+
+/**
  * `portaria serve` on a data folder, as a user runs it, but without scheduled backups: the first one comes a minute
  * after the start and copies the whole database (seconds for the large one), which would land in the middle of a
  * measurement. `nodeArgs` go before the script (e.g. `--cpu-prof`); `serveArgs` after it (`--database`); `root`

@@ -347,7 +347,7 @@ export async function startSyncAgent(ctx: Context, options: SyncAgentOptions = {
   /** Holds one poke stream open to the hub; each poke syncs now (after the sync under way, never beside it). */
   async function listen(upstream: Upstream, own: AbortController): Promise<void> {
     const opened = await openStream(await destinationPolicy(ctx), {
-      url: `${upstream.url}/v1/sync/pokes`,
+      url: `${upstream.url}/v1/sync/pokes?clientId=${(await syncState(ctx)).clientId}`,
       headers: { authorization: `Bearer ${upstream.apiKey}`, accept: 'text/event-stream' },
       headersDeadlineMs: answerDeadlineMs,
       idleMs: pokeIdleMs,

@@ -29,6 +29,7 @@ const pokeEvent = 'event: poke\ndata: changed\n\n';
 export function streamPokes(
   ctx: Context,
   caller: Caller,
+  clientId: string | undefined,
   req: Request,
   res: Response,
   options: typeof pokeStream = pokeStream,
@@ -50,7 +51,8 @@ export function streamPokes(
     else res.write(text);
   };
   unsubscribe = ctx.pokes.subscribe(caller.companyId, {
-    credentialId: caller.credentialId,
+    // Kiosks that share a credential (the company's key) are told apart by their client ids.
+    kiosk: `${caller.credentialId}/${clientId ?? ''}`,
     poke: () => send(pokeEvent),
     end,
   });

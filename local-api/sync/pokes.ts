@@ -23,8 +23,11 @@ export const pokeChannel = 'portaria_sync_changes';
 export interface PokeLimits {
   /** Pokes of one company are told at most once per this: a burst of writes is one pull per kiosk. */
   coalesceMs: number;
-  /** Streams of one credential; a new one past it ends the oldest (a kiosk's stream the network lost unseen). */
-  perCredential: number;
+  /**
+   * Streams of one kiosk (a credential and the client id it gives); a new one past it ends the oldest (a kiosk's
+   * stream the network lost unseen).
+   */
+  perKiosk: number;
   /** Streams of one company in this process; a new one past it is refused 429 TOO_MANY_STREAMS. */
   perCompany: number;
   /**
@@ -34,11 +37,12 @@ export interface PokeLimits {
   heartbeatMs: number;
 }
 
-export const pokeLimits: PokeLimits = { coalesceMs: 50, perCredential: 2, perCompany: 200, heartbeatMs: 20_000 };
+export const pokeLimits: PokeLimits = { coalesceMs: 50, perKiosk: 2, perCompany: 200, heartbeatMs: 20_000 };
 
 /** One open stream: told when its company's feed moved, ended when replaced or when the service stops. */
 export interface PokeSubscriber {
-  credentialId: string;
+  /** The credential and the client id of the kiosk that holds the stream. */
+  kiosk: string;
   poke(): void;
   end(): void;
 }
@@ -245,9 +249,9 @@ export function createPokes(watch: FeedWatch, deps: { log: Logger; random: Rando
         subscriber.end();
         return () => {};
       }
-      const own = (subscribers.get(companyId) ?? []).filter((s) => s.credentialId === subscriber.credentialId);
-      // The credential's oldest streams make room first: a kiosk whose last stream died unseen reconnects at once.
-      for (const stale of own.slice(0, Math.max(0, own.length - limits.perCredential + 1))) {
+      const own = (subscribers.get(companyId) ?? []).filter((s) => s.kiosk === subscriber.kiosk);
+      // The kiosk's oldest streams make room first: a kiosk whose last stream died unseen reconnects at once.
+      for (const stale of own.slice(0, Math.max(0, own.length - limits.perKiosk + 1))) {
         remove(companyId, stale);
         stale.end();
       }

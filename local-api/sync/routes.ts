@@ -15,6 +15,7 @@ import {
   changesPaging,
   changesQuery,
   clientIdPattern,
+  pokesQuery,
   pushAnswer,
   pushInput,
   rejectionsAnswer,
@@ -115,9 +116,10 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
         "Server-sent events telling that the company's change feed moved (`event: poke`, no data of any row): pull " +
         'then. The first event is a poke; a comment every 20 s keeps the stream open',
       roles: roles.sync,
+      query: pokesQuery,
       produces: ['text/event-stream'],
-      errors: ['TOO_MANY_STREAMS'],
-      handle: ({ req, res, caller }) => streamPokes(ctx, caller, req, res),
+      errors: ['INVALID_PARAMETER', 'TOO_MANY_STREAMS'],
+      handle: ({ req, res, caller }) => streamPokes(ctx, caller, kioskClientId(req.query.clientId), req, res),
     }),
     route({
       method: 'post',

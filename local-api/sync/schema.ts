@@ -16,6 +16,16 @@ export const changesQuery = z.object({
     .describe("The asking kiosk's client id: the page then says the last of its mutations this hub applied"),
 });
 
+export const pokesQuery = z.object({
+  clientId: z
+    .string()
+    .regex(clientIdPattern)
+    .optional()
+    .describe(
+      "The asking kiosk's client id: kiosks that share a credential each keep their stream (the cap is per kiosk)",
+    ),
+});
+
 const sqlValue = z.union([z.string(), z.number(), z.null()]);
 
 export const changesPage = z.object({

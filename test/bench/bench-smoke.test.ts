@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { compareWithCeiling, hotEndpoints } from '../../bench/compare.ts';
-import { measureHubs } from '../../bench/hub.ts';
+import { measureHubs } from '../../bench/hub/arrangements.ts';
 import { figuresOf } from '../../bench/integration.ts';
 import { markers, writeGeneratedSection } from '../../bench/report.ts';
 import { hubPart } from '../../bench/sections.ts';

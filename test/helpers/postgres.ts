@@ -50,9 +50,14 @@ export interface Cluster {
 
 /**
  * Starts a cluster of its own in a temporary folder, on loopback, trusting local connections. PostgreSQL refuses
- * to run as root: as root, the cluster runs as the `postgres` user (Debian's package creates it).
+ * to run as root: as root, the cluster runs as the `postgres` user (Debian's package creates it). `settings` are
+ * server settings over the tests' (`fsync: 'on'` for a bench of durable writes, `shared_preload_libraries`).
  */
-export async function startCluster(): Promise<Cluster> {
+export async function startCluster(settings: Record<string, string> = {}): Promise<Cluster> {
+  // They travel as one `pg_ctl -o` string, split at spaces.
+  for (const [name, value] of Object.entries(settings)) {
+    if (/[\s'"]/.test(`${name}${value}`)) throw new Error(`server setting ${name}: no spaces or quotes`);
+  }
   const bin = postgresBin();
   if (!bin) throw new Error('PostgreSQL is not installed: apt-get install postgresql (docs/deployment.md)');
   const dir = mkdtempSync(join(tmpdir(), 'portaria-pg-'));
@@ -68,8 +73,9 @@ export async function startCluster(): Promise<Cluster> {
   const data = join(dir, 'data');
   run('initdb', ['-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale', 'C.UTF-8', '-D', data]);
   const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`;
-  run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
+  const server = { listen_addresses: '127.0.0.1', fsync: 'off', max_connections: '300', ...settings };
+  const options = [`-p ${port} -k ${dir}`, ...Object.entries(server).map(([name, value]) => `-c ${name}=${value}`)];
+  run('pg_ctl', ['-D', data, '-o', options.join(' '), '-l', join(dir, 'log'), '-w', 'start']);
   return {
     url: `postgres://postgres@127.0.0.1:${port}`,
     stop() {

@@ -21,7 +21,7 @@ before(async () => {
     dataDir,
     logLevel: 'silent',
     timeouts,
-    pokes: { perCredential: 3, perCompany: 2, heartbeatMs: 200 },
+    pokes: { perKiosk: 3, perCompany: 2, heartbeatMs: 200 },
   });
   apiKey = (await createCompany(service.ctx, { name: 'Acme' })).apiKey;
 });
@@ -32,9 +32,9 @@ after(async () => {
 });
 
 /** An open stream: what it has received so far, and a way to wait for more. */
-async function openStream(key: string) {
+async function openStream(key: string, query = '') {
   const controller = new AbortController();
-  const response = await fetch(`${service.url}/v1/sync/pokes`, {
+  const response = await fetch(`${service.url}/v1/sync/pokes${query}`, {
     headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' },
     signal: controller.signal,
   });
@@ -144,4 +144,33 @@ test("the service's stop ends its streams cleanly", { timeout: 30_000 }, async (
     if (done) break;
   }
   removeDir(otherDir);
+});
+
+test('kiosks that share a credential each keep their stream, told apart by their client ids', {
+  timeout: 30_000,
+}, async () => {
+  const shared = await createCompany(service.ctx, { name: 'Shared Key Co' });
+  const kiosks = await Promise.all(
+    ['kiosk-one-0001', 'kiosk-two-0002'].map((clientId) => openStream(shared.apiKey, `?clientId=${clientId}`)),
+  );
+  try {
+    for (const kiosk of kiosks) await kiosk.until('the first poke', () => kiosk.pokes() === 1);
+    const reply = await client(service.url, shared.apiKey)('POST', '/v1/hosts', {
+      name: 'Bo',
+      email: 'bo@shared.test',
+    });
+    assert.equal(reply.status, 200);
+    for (const kiosk of kiosks) await kiosk.until('the poke of the write', () => kiosk.pokes() === 2);
+    assert.deepEqual(
+      kiosks.map((kiosk) => kiosk.ended()),
+      [false, false],
+    );
+    const refused = await fetch(`${service.url}/v1/sync/pokes?clientId=no%20spaces`, {
+      headers: { authorization: `Bearer ${shared.apiKey}`, accept: 'text/event-stream' },
+    });
+    assert.deepEqual([refused.status, await refused.json()], [400, { type: 'INVALID_PARAMETER', field: 'clientId' }]);
+  } finally {
+    for (const kiosk of kiosks) kiosk.close();
+    await Promise.all(kiosks.map((kiosk) => kiosk.reading.catch(() => undefined)));
+  }
 });

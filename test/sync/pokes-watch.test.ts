@@ -27,10 +27,10 @@ const betaAdmin = await callerOf(ctx, beta.apiKey);
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A subscriber that counts its pokes. */
-function counter(credentialId = 'kiosk-1') {
+function counter(kiosk = 'kiosk-1') {
   const seen = { pokes: 0, ended: false };
   const subscriber: PokeSubscriber = {
-    credentialId,
+    kiosk,
     poke: () => {
       seen.pokes++;
     },
@@ -94,14 +94,14 @@ test('a burst of writes is one poke at once and one at the end of the window', a
   }
 });
 
-test("a credential's streams past its cap end its oldest; a company's past its cap are refused", async () => {
+test("a kiosk's streams past its cap end its oldest; a company's past its cap are refused", async () => {
   const other = await testContext();
   const pokes = createPokes(
     { sqlite: other.db },
     {
       log: createLogger('silent'),
       random: seededRandom(),
-      limits: { ...pokeLimits, perCredential: 2, perCompany: 3 },
+      limits: { ...pokeLimits, perKiosk: 2, perCompany: 3 },
     },
   );
   try {
@@ -114,7 +114,7 @@ test("a credential's streams past its cap end its oldest; a company's past its c
     assert.deepEqual(
       [first.seen.ended, second.seen.ended, third.seen.ended],
       [true, false, false],
-      'the oldest stream of the credential makes room',
+      'the oldest stream of the kiosk makes room',
     );
     pokes.subscribe(acme.id, counter('kiosk-2').subscriber);
     assert.throws(
