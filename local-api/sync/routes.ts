@@ -168,7 +168,6 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       roles: roles.staff,
       response: statusObject,
       errors: [],
-      ownTransactions: true,
       handle: async ({ caller }) => {
         // A failed sync is part of the status, not an error of this request.
         await syncAgentOf(ctx.db)?.runNow();
