@@ -148,7 +148,7 @@ export function createApp(
   // included); there is no CORS here, so it is one more unknown route.
   v1.options('/{*path}', notFound);
   // The OpenAPI document and signed file links need no key.
-  v1.use(keylessRouterOf(routes, ctx.db));
+  v1.use(keylessRouterOf(routes));
   // Credentials first: a client without a key cannot make the service read a body at all.
   v1.use(
     authenticate(
@@ -158,7 +158,7 @@ export function createApp(
     ),
   );
   // Pictures and PDFs sent as themselves: read as bytes up to their own limits, never parsed.
-  v1.use(uploadRouterOf(routes, ctx.db));
+  v1.use(uploadRouterOf(routes));
   // A body's cost is bounded before it is parsed (docs/reliability.md, "Limits").
   v1.use(refuseDeclaredOver(bodyLimits.maxBytes));
   v1.use(
@@ -170,7 +170,7 @@ export function createApp(
   );
   v1.use(express.urlencoded({ extended: true, limit: bodyLimits.maxBytes, parameterLimit: formParameterLimit }));
   v1.use(requireObjectBody);
-  v1.use(routerOf(routes.filter(takesJson), ctx.db));
+  v1.use(routerOf(routes.filter(takesJson)));
   app.use('/v1', v1);
   app.use(notFound);
   app.use(errorHandler((message, error) => ctx.log.error({ err: error }, message), storage));

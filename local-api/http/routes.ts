@@ -1,7 +1,6 @@
 import express, { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
 import { type Caller, type DeviceOwner, isDeviceOwner, type Principal, type Role } from '../credentials/caller.ts';
-import type { Db } from '../store/engine.ts';
 import { principalOf } from './auth.ts';
 import { missingId } from './error-handler.ts';
 import { ApiError, type ErrorCode } from './errors.ts';
@@ -66,12 +65,6 @@ export interface RouteSpec<
   /** Other media types the endpoint may answer with (an image), for the document. */
   produces?: readonly string[];
   errors: readonly ErrorCode[];
-  /**
-   * The handler opens its own transactions: it waits on something slow (the network, a key derivation), which must
-   * not hold the store, or it may run its work again in another transaction (a sync push): see
-   * `runsInOneTransaction`.
-   */
-  ownTransactions?: true;
   /** Answers the JSON to send (or a promise of it); or sends the response itself and returns undefined. */
   handle(input: RouteInput<BodySchema extends z.ZodType ? z.output<BodySchema> : undefined, A>): unknown;
 }
@@ -114,30 +107,12 @@ export const listErrors = [
 /** What DELETE endpoints answer. */
 export const successSchema = z.object({ success: z.literal(true) });
 
-/**
- * Whether a request runs as one transaction. On SQLite a write request does: its reads and the writes they decide
- * are one step, as they were when the store was synchronous, whatever the handler awaits between them (its nested
- * transactions are savepoints). On PostgreSQL hub processes always ran side by side, so the store functions that
- * read and decide open their own serializable transactions, and a request adds no statements to them.
- */
-const runsInOneTransaction = (spec: RouteSpec, db: Db): boolean =>
-  db.sqlite !== undefined && spec.method !== 'get' && spec.ownTransactions !== true;
-
-function answer(
-  spec: RouteSpec,
-  db: Db,
-  req: Request,
-  res: Response,
-  principal: Principal | undefined,
-): void | Promise<void> {
+function answer(spec: RouteSpec, req: Request, res: Response, principal: Principal | undefined): void | Promise<void> {
   const body = spec.body ? validate(spec.body, req.body, spec.fieldCodes) : undefined;
   const owner = principal && isDeviceOwner(principal) ? principal : undefined;
   const caller = principal && !isDeviceOwner(principal) ? principal : undefined;
   const bytes = spec.upload && Buffer.isBuffer(req.body) ? req.body : spec.upload ? Buffer.alloc(0) : undefined;
-  const input = { req, res, caller, owner, body, bytes, params: req.params as Record<string, string> };
-  const result = runsInOneTransaction(spec, db)
-    ? db.transaction(async () => await spec.handle(input))
-    : spec.handle(input);
+  const result = spec.handle({ req, res, caller, owner, body, bytes, params: req.params as Record<string, string> });
   // A handler may await (a QR picture is rendered asynchronously): Express 5 passes its rejection on. The others
   // answer in the same turn, without a promise and a microtask per request.
   if (result instanceof Promise) return result.then((value) => send(res, value));
@@ -154,7 +129,7 @@ function send(res: Response, answer: unknown): void {
  * last segment is a parameter, called without it (`/host/`), answers MISSING_ID: registered first, so that
  * `/visit/allow/` is not taken for the visit whose id is "allow".
  */
-export function routerOf(routes: readonly RouteSpec[], db: Db): Router {
+export function routerOf(routes: readonly RouteSpec[]): Router {
   const router = Router();
   const paths = new Set(routes.map((r) => r.path));
   const withoutId = [...new Set([...paths].filter((p) => /\/:\w+$/.test(p)).map((p) => p.replace(/\/:\w+$/, '')))];
@@ -167,7 +142,7 @@ export function routerOf(routes: readonly RouteSpec[], db: Db): Router {
     router[spec.method](spec.path, (req, res) => {
       const principal = principalOf(req);
       if (!mayCall(spec, principal)) throw new ApiError('FORBIDDEN');
-      return answer(spec, db, req, res, principal);
+      return answer(spec, req, res, principal);
     });
   }
   if (last.length > 0) router.all(last, missingId);
@@ -189,13 +164,13 @@ const carriesSignedLink = (req: Request): boolean =>
  * `public` ones, and `signedLink` ones when the request carries a signed link. Without one, a request for a
  * `signedLink` route goes on to authentication and the router of `routerOf`.
  */
-export function keylessRouterOf(routes: readonly RouteSpec[], db: Db): Router {
+export function keylessRouterOf(routes: readonly RouteSpec[]): Router {
   const router = Router();
   for (const spec of routes) {
     if (spec.access !== 'public' && spec.access !== 'signedLink') continue;
     router[spec.method](spec.path, (req, res, next) => {
       if (spec.access === 'signedLink' && !carriesSignedLink(req)) return next();
-      return answer(spec, db, req, res, undefined);
+      return answer(spec, req, res, undefined);
     });
   }
   return router;
@@ -211,7 +186,7 @@ const mediaTypeOf = (req: Request): string =>
  * up to the route's own limit (refused at once when the declared length is over it), and only in the route's
  * media types (else 415). No JSON is parsed, so a 10 MB PDF costs the event loop a copy, not a parse.
  */
-export function uploadRouterOf(routes: readonly RouteSpec[], db: Db): Router {
+export function uploadRouterOf(routes: readonly RouteSpec[]): Router {
   const router = Router();
   for (const spec of routes) {
     const upload = spec.upload;
@@ -227,7 +202,7 @@ export function uploadRouterOf(routes: readonly RouteSpec[], db: Db): Router {
       },
       refuseDeclaredOver(upload.maxBytes),
       rawBody,
-      (req, res) => answer(spec, db, req, res, principalOf(req)),
+      (req, res) => answer(spec, req, res, principalOf(req)),
     );
   }
   return router;

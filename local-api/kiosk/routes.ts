@@ -99,7 +99,6 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: { pin: { missing: 'WRONG_PIN', invalid: 'WRONG_PIN' } },
       response: pinVerifiedSchema,
       errors: ['WRONG_PIN', 'PIN_NOT_SET', 'TOO_MANY_REQUESTS'],
-      ownTransactions: true,
       handle: async ({ caller, body }) => {
         await checkPin(caller, body.pin);
         return { valid: true };
@@ -132,7 +131,6 @@ export function kioskRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: { pin: { missing: 'WRONG_PIN', invalid: 'WRONG_PIN' } },
       response: frontDeskSessionObject,
       errors: ['WRONG_PIN', 'PIN_NOT_SET', 'TOO_MANY_REQUESTS'],
-      ownTransactions: true,
       handle: async ({ caller, body }) => {
         await checkPin(caller, body.pin);
         return await openFrontDeskSession(ctx, caller);

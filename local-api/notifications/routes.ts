@@ -135,7 +135,6 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
       body: notificationTestInput,
       response: notificationTestSchema,
       errors: ['CHANNEL_NOT_CONFIGURED', 'INVALID_PARAMETER'],
-      ownTransactions: true,
       handle: async ({ caller, body }) => {
         const sent = await sendTestNotification(ctx, caller, body);
         await recordAudit(ctx, auditActor(caller), {

@@ -49,7 +49,19 @@ export class SqliteDb implements Db {
    * Runs a statement once this chain may: at once inside its own transaction or when none is open, else when the
    * open one has ended. The last check and the call are one synchronous step, so no transaction starts between them.
    */
-  async whenFree<T>(call: () => T): Promise<T> {
+  whenFree<T>(call: () => T): Promise<T> {
+    // The usual case, no transaction open elsewhere: at once, without an async function's frame and turns.
+    if (!this.#running || this.#inOwnTransaction) {
+      try {
+        return Promise.resolve(call());
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    return this.#afterTransaction(call);
+  }
+
+  async #afterTransaction<T>(call: () => T): Promise<T> {
     while (this.#running && !this.#inOwnTransaction) await this.#running;
     return call();
   }

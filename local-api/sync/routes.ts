@@ -130,8 +130,6 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       body: pushInput,
       response: pushAnswer,
       errors: ['INVALID_PARAMETER', 'SYNC_GAP', 'SYNC_ROW_MISSING'],
-      // The batch is its own transaction, run again with savepoints when one of its mutations fails (applyPush).
-      ownTransactions: true,
       handle: async ({ caller, body }) => ({
         ...(await applyPush(ctx, caller, body.clientId, body.mutations, body)),
         now: ctx.clock.now(),
@@ -174,7 +172,6 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       roles: roles.staff,
       response: statusObject,
       errors: [],
-      ownTransactions: true,
       handle: async ({ caller }) => {
         // A failed sync is part of the status, not an error of this request.
         await syncAgentOf(ctx)?.runNow();
