@@ -40,6 +40,13 @@ export interface Db {
    */
   transaction<T>(work: () => Promise<T>): Promise<T>;
   /**
+   * Runs `work` (which opens its own transaction) after every other `serialized` work of the same key, in any
+   * process: for transactions that would otherwise conflict and run again and again (a company's pushes from many
+   * kiosks). On PostgreSQL a session's advisory lock, taken before the transaction begins so that its snapshot
+   * follows the wait; on SQLite transactions already run one at a time.
+   */
+  serialized<T>(key: string, work: () => Promise<T>): Promise<T>;
+  /**
    * Runs `callback` once the calling chain's outermost transaction has committed, outside it, before that
    * transaction's call resolves; never if it (or the savepoint that registered it) rolls back. Outside a
    * transaction, at once. For what must follow the commit: waking a worker, deleting the bytes of erased files.

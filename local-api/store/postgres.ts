@@ -379,6 +379,19 @@ export class PostgresDb implements Db {
     }
   }
 
+  async serialized<T>(key: string, work: () => Promise<T>): Promise<T> {
+    // Inside a transaction its snapshot is taken already: waiting would not spare the conflict.
+    if (this.#session.getStore()?.active) return await work();
+    return await this.onOneConnection(async () => {
+      await this.prepare('SELECT pg_advisory_lock(hashtext(?))').run(key);
+      try {
+        return await work();
+      } finally {
+        await this.prepare('SELECT pg_advisory_unlock(hashtext(?))').run(key);
+      }
+    });
+  }
+
   async afterCommit(callback: () => unknown): Promise<void> {
     const session = this.#session.getStore();
     if (session?.active && session.depth >= 0) session.committed.push(callback);

@@ -106,6 +106,10 @@ export class SqliteDb implements Db {
     return result;
   }
 
+  serialized<T>(_key: string, work: () => Promise<T>): Promise<T> {
+    return work();
+  }
+
   async afterCommit(callback: () => unknown): Promise<void> {
     const scope = this.#scope.getStore();
     if (scope?.active) scope.committed.push(callback);

@@ -205,12 +205,16 @@ export async function applyPush(
     (careful ? inTransaction : joiningNested)(ctx, () =>
       withMemo(ctx, () => applyBatch(ctx, caller, clientId, planned, kiosk, careful)),
     );
-  try {
-    return await attempt(false);
-  } catch (error) {
-    if (!(error instanceof FailedAlone)) throw error;
-    return await attempt(true);
-  }
+  // A company's kiosks push at once; under SERIALIZABLE their batches would conflict and run again, each costing
+  // its statements every time (docs/sync.md): they take turns instead.
+  return await ctx.db.serialized(`sync push ${caller.companyId}`, async () => {
+    try {
+      return await attempt(false);
+    } catch (error) {
+      if (!(error instanceof FailedAlone)) throw error;
+      return await attempt(true);
+    }
+  });
 }
 
 async function applyBatch(

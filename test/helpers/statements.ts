@@ -72,6 +72,16 @@ export function countStatements(ctx: Context): StatementCounter {
         }),
       );
     },
+    async serialized(key, work) {
+      // PostgreSQL's turn is an advisory lock and its release, sent by the engine itself: counted here.
+      const turn = db.engine === 'postgres';
+      if (turn) seen('SELECT pg_advisory_lock(hashtext(?))');
+      try {
+        return await db.serialized(key, work);
+      } finally {
+        if (turn) seen('SELECT pg_advisory_unlock(hashtext(?))');
+      }
+    },
     afterCommit: (callback) => db.afterCommit(callback),
     close: () => db.close(),
     withoutReferenceChecks: (work) => db.withoutReferenceChecks(work),

@@ -122,6 +122,23 @@ describe('the PostgreSQL store', { skip }, () => {
     assert.equal(await db.prepare("SELECT count FROM trial WHERE id = 'hot'").pluck().get(), 30, "only the other's");
   });
 
+  it('serialized transactions of one key take turns: none loses a conflict and runs again', async () => {
+    await db.prepare("INSERT INTO trial (id, createdAt, count) VALUES ('turns', 1, 0)").run();
+    let runs = 0;
+    const increment = (on: Db) =>
+      on.serialized('trial turns', () =>
+        on.transaction(async () => {
+          runs += 1;
+          const count = (await on.prepare("SELECT count FROM trial WHERE id = 'turns'").pluck().get()) as number;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          await on.prepare("UPDATE trial SET count = ? WHERE id = 'turns'").run(count + 1);
+        }),
+      );
+    await Promise.all(Array.from({ length: 10 }, (_, i) => increment(i % 2 ? db : other)));
+    assert.equal(runs, 10, 'no transaction ran again');
+    assert.equal(await db.prepare("SELECT count FROM trial WHERE id = 'turns'").pluck().get(), 10);
+  });
+
   it('never commits half of a transaction whose failed statement was caught inside it', async () => {
     await assert.rejects(
       async () =>
