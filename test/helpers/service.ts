@@ -195,6 +195,11 @@ export function client(baseUrl: string, apiKey?: string) {
     };
     if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
     const response = await fetchOnce(baseUrl + path, init);
+    // An event stream (GET /v1/sync/pokes) never ends: its status and headers are the answer.
+    if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      await response.body?.cancel();
+      return { status: response.status, body: '', headers: response.headers };
+    }
     const text = await response.text();
     let parsed: unknown = text;
     try {

@@ -95,6 +95,13 @@ function send(method: string, path: string, headers: Record<string, string>, bod
     const req = request(
       { host: '127.0.0.1', port, method, path, headers: sent, agent, signal: AbortSignal.timeout(answerTimeoutMs) },
       (res) => {
+        const contentType = String(res.headers['content-type'] ?? '');
+        // An event stream (GET /v1/sync/pokes) never ends: its status and headers are the answer.
+        if (contentType.startsWith('text/event-stream')) {
+          res.destroy();
+          resolve({ status: res.statusCode ?? 0, contentType, text: '' });
+          return;
+        }
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () =>
