@@ -279,7 +279,9 @@ describe('invited guests', () => {
 
   test('the ticket checks the guest in, once; an altered ticket is refused', async () => {
     const [shown] = (await kiosk('POST', '/v1/kiosk/invitees/find', { code: guest.id })).body.invitees;
-    const altered = `${shown.ticket.slice(0, -2)}xx`;
+    // One character of the sealed part changed (the last ones may carry only padding bits, or already read "xx").
+    const at = 30;
+    const altered = `${shown.ticket.slice(0, at)}${shown.ticket[at] === 'A' ? 'B' : 'A'}${shown.ticket.slice(at + 1)}`;
     const visitId = randomUUID();
     assert.deepEqual((await kiosk('POST', '/v1/kiosk/invitee/checkin', { ticket: altered, visitId })).body, {
       type: 'INVALID_TICKET',
