@@ -17,6 +17,13 @@ export const pokeStream = {
   maxUnsentBytes: 16 * 1024,
 };
 
+const streamHeaders = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store',
+  // nginx buffers answers unless told not to; a poke held in a buffer arrives at the next heartbeat.
+  'x-accel-buffering': 'no',
+};
+
 /** The one event the stream carries: the company's feed moved; pull. Nothing else, no data of any row. */
 const pokeEvent = 'event: poke\ndata: changed\n\n';
 
@@ -34,6 +41,11 @@ export function streamPokes(
   res: Response,
   options: typeof pokeStream = pokeStream,
 ): void {
+  // HEAD asks what GET would answer: the headers, and no stream that never ends.
+  if (req.method === 'HEAD') {
+    res.writeHead(200, streamHeaders).end();
+    return;
+  }
   let heartbeat: NodeJS.Timeout | undefined;
   let ended = false;
   let unsubscribe = () => {};
@@ -58,12 +70,7 @@ export function streamPokes(
   });
   // Ended while subscribing: the service is stopping.
   if (ended) return;
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store',
-    // nginx buffers answers unless told not to; a poke held in a buffer arrives at the next heartbeat.
-    'x-accel-buffering': 'no',
-  });
+  res.writeHead(200, streamHeaders);
   req.socket.setNoDelay(true);
   res.write(`retry: ${options.retryMs}\n: pokes of this company's change feed\n\n${pokeEvent}`);
   heartbeat = setInterval(() => {

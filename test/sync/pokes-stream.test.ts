@@ -174,3 +174,14 @@ test('kiosks that share a credential each keep their stream, told apart by their
     await Promise.all(kiosks.map((kiosk) => kiosk.reading.catch(() => undefined)));
   }
 });
+
+test('HEAD answers the headers of the stream and ends, holding nothing open', { timeout: 30_000 }, async () => {
+  const head = await fetch(`${service.url}/v1/sync/pokes`, {
+    method: 'HEAD',
+    headers: { authorization: `Bearer ${apiKey}` },
+    signal: AbortSignal.timeout(5_000),
+  });
+  assert.equal(head.status, 200);
+  assert.match(head.headers.get('content-type') ?? '', /^text\/event-stream/);
+  assert.equal(await head.text(), '');
+});
