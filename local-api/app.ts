@@ -40,6 +40,7 @@ import { notificationJobKind } from './notifications/settings.ts';
 import { openApiRoutes } from './openapi/routes.ts';
 import type { Cidr } from './outgoing/destinations.ts';
 import { privacyRoutes } from './privacy/routes.ts';
+import { type PublicPages, publicRouter } from './public/page.ts';
 import type { JobHandler } from './queue/queue.ts';
 import { rosterRoutes } from './roster/routes.ts';
 import { rosterCheckRoutes } from './roster-check/routes.ts';
@@ -116,6 +117,14 @@ export function eventListeners(ctx: Context): EventListener[] {
   return [syncListener(ctx), gateCallbackListener(ctx), webhookListener(ctx), auditListener(ctx), notifyOnCheckin(ctx)];
 }
 
+/**
+ * The pages people outside open from links in messages (`/p/...`, docs/api.md, "Public pages"): no key, a signed
+ * link instead. Each feature with such a page adds its router here.
+ */
+export function publicPages(_ctx: Context): PublicPages[] {
+  return [];
+}
+
 /** The rules every write is decided by before it runs (`ctx.events.decide`). */
 export function writeRules(ctx: Context): WriteRule[] {
   return [hubManagedRule(ctx)];
@@ -135,6 +144,7 @@ export function createApp(
   app.set('etag', false);
   app.set('trust proxy', trustedProxies(extra.trustProxy ?? []));
   for (const router of extra.before ?? []) app.use(router);
+  app.use('/p', publicRouter(publicPages(ctx)));
   app.use(kioskPages(ctx));
   const v1 = Router();
   v1.use(requestLog(ctx.log));

@@ -11,6 +11,8 @@ import { createLogger } from './log.ts';
 import type { Cidr } from './outgoing/destinations.ts';
 import { registerOwnPort, saveAllowedDestinations } from './outgoing/policy.ts';
 import { startRetentionSweeper } from './privacy/store.ts';
+import { setPublicAddress } from './public/address.ts';
+import { ensureLinkKeys } from './public/links.ts';
 import { startWorker } from './queue/queue.ts';
 import type { Random } from './rules/ids.ts';
 import { loadDeviceKey, secretBox } from './secrets/box.ts';
@@ -45,6 +47,11 @@ export interface ServiceOptions {
   pokes?: Partial<PokeLimits>;
   /** A kiosk's pause between syncs while its hub answers, when no poke comes sooner; the default is `pollMs`. */
   syncPollMs?: number;
+  /**
+   * The address people outside reach this service at (`serve --public-url`): links in e-mails and messages point
+   * there (docs/api.md, "Public pages"). Without it, a kiosk uses its hub's; a service with neither sends no link.
+   */
+  publicUrl?: string;
 }
 
 export interface StartOptions extends ServiceOptions {
@@ -88,7 +95,9 @@ export async function openService(options: ServiceOptions): Promise<Context> {
       limits: { ...pokeLimits, ...options.pokes },
     }),
   };
+  setPublicAddress(ctx, options.publicUrl);
   await prepareSync(ctx);
+  await ensureLinkKeys(ctx);
   return ctx;
 }
 

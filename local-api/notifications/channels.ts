@@ -1,10 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { Context } from '../context.ts';
-import { destinationPolicy } from '../outgoing/policy.ts';
-import { connectChecked } from '../outgoing/request.ts';
-import { PermanentJobError } from '../queue/queue.ts';
-import { attemptTimeoutMs, deliveryFailure, postJson } from '../webhooks/delivery.ts';
+import { postJson } from '../webhooks/delivery.ts';
 import { deliveryHeader, eventHeader, signatureHeader, signBody } from '../webhooks/signature.ts';
+import { sendMail } from './email.ts';
 import type { DeliveryChannel } from './schema.ts';
 import type { NotificationSettings } from './settings.ts';
 
@@ -18,6 +15,18 @@ export interface Delivery {
   text: string;
   /** What the webhook channel posts. */
   body: Record<string, unknown>;
+  /** Links the message offers (Allow and Deny): buttons where the channel has them, lines of the text otherwise. */
+  actions?: MessageAction[];
+  /** A signed address of the visitor's picture, for channels that show one. */
+  pictureUrl?: string;
+}
+
+/** A link a message offers. Opening it shows a page; only that page's button decides (mail scanners open links). */
+export interface MessageAction {
+  id: string;
+  label: string;
+  url: string;
+  style?: 'primary' | 'danger';
 }
 
 /**
@@ -34,64 +43,15 @@ export interface Channel {
   ): Promise<void>;
 }
 
-/** SMTP answers that refuse the message itself (unknown mailbox, policy): sending it again cannot help. */
-const refusedSmtpCodes = new Set([550, 551, 552, 553, 554]);
-
 const email: Channel = {
   isConfigured: (settings) => settings.smtpHost !== '',
-  async send(ctx, settings, delivery, signal) {
-    // Loaded on the first e-mail: the service starts without it.
-    const { default: nodemailer } = await import('nodemailer');
-    const server = `SMTP ${settings.smtpHost}:${settings.smtpPort}`;
-    // The whole exchange within the deadline, whatever the server trickles: nodemailer's own time-outs are idle ones.
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), attemptTimeoutMs);
-    const stop = () => deadline.abort();
-    signal.addEventListener('abort', stop, { once: true });
-    const policy = await destinationPolicy(ctx);
-    const transport = nodemailer.createTransport({
-      host: settings.smtpHost,
-      port: settings.smtpPort,
-      secure: settings.smtpSecurity === 'tls',
-      requireTLS: settings.smtpSecurity === 'starttls',
-      ignoreTLS: settings.smtpSecurity === 'none',
-      auth: settings.smtpUsername ? { user: settings.smtpUsername, pass: settings.smtpPassword } : undefined,
-      connectionTimeout: attemptTimeoutMs,
-      greetingTimeout: attemptTimeoutMs,
-      socketTimeout: attemptTimeoutMs,
-      // The connection is made here, to an address the policy allows; nodemailer speaks SMTP (and TLS) over it.
-      getSocket: (_options, done) => {
-        connectChecked(policy, settings.smtpHost, settings.smtpPort, attemptTimeoutMs).then(
-          (connection) => done(null, { connection }),
-          (error: unknown) => done(error as Error, undefined),
-        );
-      },
-    });
-    try {
-      await transport.sendMail({
-        from: settings.emailFrom || settings.smtpUsername || 'portaria@localhost',
-        to: delivery.to,
-        subject: delivery.subject,
-        text: delivery.text,
-        // The same message id on every attempt: a mail system that got it already can recognize the repeat.
-        messageId: `<${createHash('sha256').update(delivery.key).digest('hex').slice(0, 32)}@portaria>`,
-        signal: deadline.signal,
-      });
-    } catch (error) {
-      const code = (error as { responseCode?: number }).responseCode;
-      // The server's reply code is its answer; anything else (refused, reset, timed out, TLS) is the network's.
-      if (code !== undefined) {
-        const message = `${server} answered ${code}`;
-        if (refusedSmtpCodes.has(code)) throw new PermanentJobError(message);
-        throw new Error(message);
-      }
-      throw deliveryFailure(server, error);
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', stop);
-      transport.close();
-    }
-  },
+  send: async (ctx, settings, delivery, signal) =>
+    await sendMail(
+      ctx,
+      settings,
+      { key: delivery.key, to: delivery.to, subject: delivery.subject, text: delivery.text },
+      signal,
+    ),
 };
 
 /**

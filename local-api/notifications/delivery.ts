@@ -5,7 +5,7 @@ import type { HostRow } from '../hosts/contract.ts';
 import { findHost } from '../hosts/store.ts';
 import { enqueue, type JobHandler, PermanentJobError } from '../queue/queue.ts';
 import { prepared } from '../store/rows.ts';
-import { type Channel, channels, type Delivery } from './channels.ts';
+import { type Channel, channels, type Delivery, type MessageAction } from './channels.ts';
 import { catalogueFor, fill, localTime } from './messages.ts';
 import { type DeliveryChannel, deliveryChannels } from './schema.ts';
 import { findNotificationSettings, notificationJobKind } from './settings.ts';
@@ -25,7 +25,14 @@ export interface HostMessage {
   /** What kind of message it is, for the webhook's receiver: `visit.checkin`, `visit.blocked`, `visit.held`, `delivery`, `visit`. */
   kind: string;
   details: Record<string, unknown>;
+  /** Links the message offers (docs/api.md, "Public pages"); each also ends the text as `label: url`. */
+  actions?: MessageAction[];
+  pictureUrl?: string;
 }
+
+/** The text with each action's link on a line of its own: mail clients and SMS make them tappable. */
+const withActionLines = (text: string, actions: readonly MessageAction[] | undefined) =>
+  actions?.length ? `${text}\n\n${actions.map((action) => `${action.label}: ${action.url}`).join('\n')}` : text;
 
 /** The channels a company has configured; none when it saved no settings. */
 async function openChannels(ctx: Context, companyId: string): Promise<DeliveryChannel[]> {
@@ -58,7 +65,9 @@ export async function notifyHosts(
           key,
           to,
           subject: message.subject,
-          text: message.text,
+          text: withActionLines(message.text, message.actions),
+          ...(message.actions?.length ? { actions: message.actions } : {}),
+          ...(message.pictureUrl ? { pictureUrl: message.pictureUrl } : {}),
           body: {
             event: 'notification',
             kind: message.kind,
@@ -66,6 +75,7 @@ export async function notifyHosts(
             host: { id: host.id, name: host.name, email: host.email, type: 'host' },
             subject: message.subject,
             message: message.text,
+            ...(message.actions?.length ? { actions: message.actions } : {}),
             ...message.details,
           },
         },

@@ -3,6 +3,7 @@ import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import { requireAllowedDestination } from '../outgoing/policy.ts';
+import { newLinkKey } from '../public/links.ts';
 import { formatInZone } from '../rules/time.ts';
 import { insertRow, prepared } from '../store/rows.ts';
 import { deliveryStatus } from '../webhooks/delivery.ts';
@@ -29,10 +30,11 @@ export async function findNotificationSettings(
   companyId: string,
 ): Promise<NotificationSettings | undefined> {
   const row = (await prepared(ctx.db, 'SELECT * FROM notification_settings WHERE companyId = ?').get(companyId)) as
-    | (NotificationSettings & { companyId: string })
+    | (NotificationSettings & { companyId: string; linkKey: string | null })
     | undefined;
   if (!row) return undefined;
-  const { companyId: _company, ...settings } = row;
+  // The link key signs links in messages (public/links.ts); it never leaves through the settings.
+  const { companyId: _company, linkKey: _linkKey, ...settings } = row;
   for (const key of notificationSettingsSecrets) settings[key] = ctx.secrets.open(settings[key]);
   return settings;
 }
@@ -91,6 +93,7 @@ export async function saveNotificationSettings(
     } else {
       await insertRow(ctx.db, 'notification_settings', {
         ...row,
+        linkKey: newLinkKey(ctx),
         companyId: caller.companyId,
         createdAt: now,
         updatedAt: now,

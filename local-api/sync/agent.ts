@@ -272,6 +272,7 @@ export async function startSyncAgent(ctx: Context, options: SyncAgentOptions = {
       const clockSkewMs = page.now - Math.round((sentAt + device.now()) / 2);
       const startOver = await applyPulledPage(ctx, page);
       await observeClock(clockSkewMs);
+      await observePublicAddress(page.publicUrl);
       if (!page.hasMore && !startOver) return;
     }
   }
@@ -286,6 +287,12 @@ export async function startSyncAgent(ctx: Context, options: SyncAgentOptions = {
       if (clockOff) ctx.log.warn({ clockSkewMs }, "sync: this clock is off from the hub's; the hub's time is used");
       else ctx.log.info({ clockSkewMs }, "sync: this clock agrees with the hub's again");
     }
+  }
+
+  /** Keeps the hub's public address for links in messages; a hub older than public addresses says nothing. */
+  async function observePublicAddress(publicUrl: string | null | undefined): Promise<void> {
+    if (publicUrl === undefined) return;
+    if ((await syncState(ctx)).hubPublicUrl !== publicUrl) await updateSyncState(ctx, { hubPublicUrl: publicUrl });
   }
 
   function schedule(delay: number): void {

@@ -1,36 +1,17 @@
-import { type Context, memoised } from '../context.ts';
+import type { Context } from '../context.ts';
 import type { EventListener, EventName, WriteRule } from '../events.ts';
 import { ApiError } from '../http/errors.ts';
-import { prepared } from '../store/rows.ts';
 import { isKioskWrite, mutationOfEvent, registerHlc, setRegisterHlc } from './mutations.ts';
 import { recordMutation } from './outbox.ts';
-import { nextHlc, receiveRemoteHlc, type SyncState } from './state.ts';
-
-/** Whether this service is a kiosk of the company's hub: it follows an upstream for that company. */
-const isKioskOf = (state: Pick<SyncState, 'upstreamUrl' | 'companyId'>, companyId: string) =>
-  state.upstreamUrl !== null && state.companyId === companyId;
-
-type SyncRole = Pick<SyncState, 'upstreamUrl' | 'companyId'>;
-
-/** Whether this service follows a hub, and for which company: read once per batch of a push (`withMemo`). */
-const syncRole = (ctx: Context): Promise<SyncRole> =>
-  memoised(
-    ctx,
-    'sync.role',
-    async () =>
-      (await prepared(ctx.db, 'SELECT upstreamUrl, companyId FROM sync_state WHERE id = 1').get()) as SyncRole,
-  );
+import { isKioskOf, type SyncRole, syncRole } from './role.ts';
+import { nextHlc, receiveRemoteHlc } from './state.ts';
 
 /**
  * The decision on a write at this service: on a kiosk, for its hub company, a write that changes data the hub owns
  * (hosts, invitees' details, a visit's details, the settings, erasures: every write that is not a kiosk's, see
  * `isKioskWrite`) is refused, 409 MANAGED_BY_HUB. Such changes are made at the hub and reach the kiosk by the pull.
  */
-export function hubManagedRefusal(
-  name: EventName,
-  companyId: string,
-  state: Pick<SyncState, 'upstreamUrl' | 'companyId'>,
-): 'MANAGED_BY_HUB' | null {
+export function hubManagedRefusal(name: EventName, companyId: string, state: SyncRole): 'MANAGED_BY_HUB' | null {
   return isKioskOf(state, companyId) && !isKioskWrite(name) ? 'MANAGED_BY_HUB' : null;
 }
 

@@ -3,6 +3,7 @@ import { type Caller, roles } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import { parseLimit } from '../http/list-query.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
+import { ownPublicAddress } from '../public/address.ts';
 import { formatInZone } from '../rules/time.ts';
 import { syncAgentOf } from './agent.ts';
 import { readChanges } from './feed.ts';
@@ -104,6 +105,7 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
           ...page,
           hlc: await currentHlc(ctx),
           now: ctx.clock.now(),
+          publicUrl: ownPublicAddress(ctx) ?? null,
           ...(clientId === undefined ? {} : { lastMutationId }),
         };
       },

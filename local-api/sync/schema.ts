@@ -42,6 +42,11 @@ export const changesPage = z.object({
   hasMore: z.boolean(),
   hlc: z.string(),
   now: z.number().describe("The hub's clock, in Unix milliseconds"),
+  publicUrl: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("The hub's public address (`--public-url`), where links in its kiosks' messages point; null: none"),
   lastMutationId: z
     .number()
     .int()

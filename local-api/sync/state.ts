@@ -23,6 +23,8 @@ export interface SyncState {
   clockSkewMs: number | null;
   /** The last mutation id the hub confirmed for `clientId`: a hub that later knows less has lost writes. */
   confirmedMutationId: number;
+  /** The hub's public address, as its feed last said (links in messages point there). */
+  hubPublicUrl: string | null;
 }
 
 /** Creates the row on a new database; ids come from the context's randomness. */

@@ -66,7 +66,7 @@ export const feedTables: readonly FeedTable[] = [
   feedTable('custom_fields'),
   feedTable('visitor_types'),
   feedTable('blocklist'),
-  feedTable('notification_settings', { key: 'companyId', sealed: notificationSettingsSecrets }),
+  feedTable('notification_settings', { key: 'companyId', sealed: [...notificationSettingsSecrets, 'linkKey'] }),
   // The hub's erasures (row ids only): each kiosk erases its own copies of the person (privacy/replica.ts).
   feedTable('privacy_erasures'),
 ];

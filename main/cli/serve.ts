@@ -24,6 +24,16 @@ function cidrsOption(text: string | undefined, option: string): Cidr[] | undefin
 }
 
 /** A kiosk's pause between syncs: a second at least (a busy loop otherwise), an hour at most (a stale desk). */
+/** `--public-url`: an http(s) address without query or fragment; a path is kept (a hub behind a prefix). */
+function publicUrlOption(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (!url || !/^https?:$/.test(url.protocol) || url.search !== '' || url.hash !== '' || url.username !== '') {
+    throw new UsageError(`--public-url ${text}: give an http(s) address such as https://visitors.example.com`);
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
 function syncInterval(text: string): number {
   const ms = duration(text, '--sync-interval');
   if (ms < 1_000 || ms > 3_600_000) throw new UsageError(`--sync-interval ${text}: give one from 1s to 1h`);
@@ -80,6 +90,11 @@ export const serve = command({
       value: '<5s>',
       help: "a kiosk's pause between syncs when no poke from its hub comes sooner (default 5s; docs/sync.md)",
     },
+    'public-url': {
+      type: 'string',
+      value: '<URL>',
+      help: 'where people outside reach this service: links in e-mails and messages point there (docs/deployment.md)',
+    },
     'backup-interval': { type: 'string', value: '<24h|30m|0>', help: 'scheduled backups (default 24h; 0: none)' },
     'backup-keep': { type: 'string', value: '<n>', help: 'scheduled backups kept (default 7)' },
     'allow-destinations': {
@@ -126,6 +141,7 @@ export const serve = command({
       ...(values['sync-interval'] === undefined ? {} : { syncPollMs: syncInterval(values['sync-interval']) }),
       allowDestinations: destinations,
       trustProxy,
+      publicUrl: publicUrlOption(values['public-url']),
     });
     closeOnSignal(service.close);
     process.stdout.write(`Portaria listening on ${service.url}\n`);
