@@ -15,6 +15,11 @@ export interface JobInput {
    * endpoint that keeps failing is paused (the circuit breaker). Default: the kind.
    */
   endpoint?: string;
+  /**
+   * Not before this time (Unix ms): a reminder before a guest is expected, an escalation when a host has not
+   * answered. Its give-up time counts from then. Default: now.
+   */
+  runAt?: number;
   /** Default: `normal`. `urgent` jobs (gate callbacks: a visitor waits at the turnstile) go first. */
   priority?: JobPriority;
 }
@@ -46,6 +51,7 @@ const workerOf = (ctx: Pick<Context, 'runtime'>) =>
 /** Adds a job. Call it inside the transaction that makes the job necessary; the worker sees it once committed. */
 export async function enqueue(ctx: Pick<Context, 'db' | 'clock' | 'runtime'>, job: JobInput): Promise<void> {
   const now = ctx.clock.now();
+  const due = Math.max(now, job.runAt ?? now);
   await prepared(
     ctx.db,
     `INSERT INTO jobs (companyId, kind, endpoint, priority, idempotencyKey, payload, nextAttemptAt, giveUpAt,
@@ -58,8 +64,8 @@ export async function enqueue(ctx: Pick<Context, 'db' | 'clock' | 'runtime'>, jo
     jobPriorities[job.priority ?? 'normal'],
     job.idempotencyKey,
     JSON.stringify(job.payload),
-    now,
-    now + (job.giveUpAfterMs ?? defaultGiveUpMs),
+    due,
+    due + (job.giveUpAfterMs ?? defaultGiveUpMs),
     now,
     now,
   );

@@ -38,6 +38,21 @@ test('a job enqueued twice with one key runs once', async () => {
   });
 });
 
+test('a job to run later waits for its time, and its give-up time counts from then', async () => {
+  const clock = manualClock();
+  const ctx = await testContext({ clock });
+  const ran: number[] = [];
+  const worker = await startWorker(ctx, { k: async () => void ran.push(clock.now()) });
+  const runAt = clock.now() + 15 * 60_000;
+  await enqueue(ctx, { companyId: company, kind: 'k', idempotencyKey: 'later', payload: {}, runAt, giveUpAfterMs: 1 });
+  await worker.drain();
+  assert.deepEqual(ran, [], 'not before its time');
+  clock.advance(15 * 60_000);
+  await worker.drain();
+  await worker.stop();
+  assert.deepEqual(ran, [runAt], 'run at its time, not given up for waiting');
+});
+
 test('failures are retried after their backoff and given up at the deadline', async () => {
   const clock = manualClock();
   const ctx = await testContext({ clock });
