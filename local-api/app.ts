@@ -39,6 +39,8 @@ import { notificationRoutes } from './notifications/routes.ts';
 import { notificationJobKind } from './notifications/settings.ts';
 import { openApiRoutes } from './openapi/routes.ts';
 import type { Cidr } from './outgoing/destinations.ts';
+import { passMessageHandler, passMessageKind, passMessageListener } from './pass/message.ts';
+import { passPages } from './pass/page.ts';
 import { privacyRoutes } from './privacy/routes.ts';
 import { type PublicPages, publicRouter } from './public/page.ts';
 import type { JobHandler } from './queue/queue.ts';
@@ -109,20 +111,28 @@ export function jobHandlers(ctx: Context): Record<string, JobHandler> {
     [gateCallbackKind]: gateCallbackHandler(ctx),
     [webhookJobKind]: webhookDeliveryHandler(ctx),
     [notificationJobKind]: deliverNotification(ctx),
+    [passMessageKind]: passMessageHandler(ctx),
   };
 }
 
 /** Listeners of the domain events (check-ins, updates…), run inside the transaction of the write. */
 export function eventListeners(ctx: Context): EventListener[] {
-  return [syncListener(ctx), gateCallbackListener(ctx), webhookListener(ctx), auditListener(ctx), notifyOnCheckin(ctx)];
+  return [
+    syncListener(ctx),
+    gateCallbackListener(ctx),
+    webhookListener(ctx),
+    auditListener(ctx),
+    notifyOnCheckin(ctx),
+    passMessageListener(ctx),
+  ];
 }
 
 /**
  * The pages people outside open from links in messages (`/p/...`, docs/api.md, "Public pages"): no key, a signed
  * link instead. Each feature with such a page adds its router here.
  */
-export function publicPages(_ctx: Context): PublicPages[] {
-  return [];
+export function publicPages(ctx: Context): PublicPages[] {
+  return [passPages(ctx)];
 }
 
 /** The rules every write is decided by before it runs (`ctx.events.decide`). */

@@ -14,7 +14,7 @@ import { cardNumberOf, issueCode, type QrCode, type QrSettings, type QrSubject }
 import { findAccessConfig } from './store.ts';
 
 /** The company's QR settings, or the reason no code can be made: the integration is off or has no key. */
-async function qrSettingsOf(ctx: Context, companyId: string): Promise<QrSettings> {
+export async function qrSettingsOf(ctx: Context, companyId: string): Promise<QrSettings> {
   const config = await findAccessConfig(ctx, companyId);
   if (!config?.enabled) throw new ApiError('ACCESS_INTEGRATION_DISABLED');
   if (config.aesKey === '') throw new ApiError('ACCESS_KEY_NOT_CONFIGURED');
@@ -51,6 +51,13 @@ export const qrAnswer = z.object({
 /** PNG modules of 8 pixels: large enough for a phone camera at arm's length, small enough to send quickly. */
 const pngScale = 8;
 
+/** A code's PNG picture (error correction level M), as the API and the pass page show it. */
+export async function qrPng(payload: string): Promise<Buffer> {
+  // Loaded on the first picture of a code: the service starts without it.
+  const { default: QRCode } = await import('qrcode');
+  return await QRCode.toBuffer(payload, { errorCorrectionLevel: 'M', scale: pngScale });
+}
+
 /** Answers the JSON (returned) or sends the picture itself (returns undefined); `now` is the service's time. */
 async function answerCode(res: Response, query: unknown, code: QrCode, caller: Caller, now: number) {
   const { format } = validate(qrQuery, query);
@@ -68,12 +75,12 @@ async function answerCode(res: Response, query: unknown, code: QrCode, caller: C
     };
   }
   if (code.expiresAt !== null) res.set('Expires', new Date(code.expiresAt).toUTCString());
-  // Loaded on the first picture of a code: the service starts without it.
-  const { default: QRCode } = await import('qrcode');
   if (format === 'svg') {
+    // Loaded on the first picture of a code: the service starts without it.
+    const { default: QRCode } = await import('qrcode');
     res.type('image/svg+xml').send(await QRCode.toString(code.payload, { type: 'svg', errorCorrectionLevel: 'M' }));
   } else {
-    res.type('image/png').send(await QRCode.toBuffer(code.payload, { errorCorrectionLevel: 'M', scale: pngScale }));
+    res.type('image/png').send(await qrPng(code.payload));
   }
   return undefined;
 }

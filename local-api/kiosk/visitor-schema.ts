@@ -17,6 +17,12 @@ export const kioskCompanyObject = z.object({
   timezone: z.string().describe("the company's zone, or the device's when it has none"),
   pictureUrl: z.string().nullable(),
   accessControl: z.boolean().describe('whether the gate integration is on (a gate code follows a check-in)'),
+  publicLinks: z
+    .boolean()
+    .describe(
+      "whether messages can link to the service's public pages (a public address, and the company's link key): " +
+        "when false, a visitor's gate code is not sent to their phone, and the badge carries it",
+    ),
   brandColor: z.string().nullable().describe("the company's brand colour (#rrggbb), or null for the kiosk's own"),
   welcomeImageUrl: z.string().nullable().describe("the welcome screen's picture, or null"),
   localizedWelcomeMessage: z.record(z.string(), z.string()).describe('the welcome message per language'),

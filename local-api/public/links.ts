@@ -138,6 +138,11 @@ export async function publicLink(
   return `${base}/p/${input.purpose}/${token}`;
 }
 
+/** Whether `publicLink` makes links for the company: this service has a public address and the company a link key. */
+export async function canLink(ctx: Pick<Context, 'db' | 'secrets' | 'runtime'>, companyId: string): Promise<boolean> {
+  return (await publicAddress(ctx, companyId)) !== undefined && (await linkKey(ctx, companyId)) !== undefined;
+}
+
 /**
  * The claims of a token a page received, checked with its company's key: a token that does not hold is refused as
  * a 404 (`LINK_INVALID`: a page never tells a guesser which part was wrong), an expired one 403 `LINK_EXPIRED`.

@@ -37,6 +37,8 @@ export interface PublicPage {
   title: string;
   brand: PageBrand | undefined;
   body: Html;
+  /** Seconds after which the browser loads the page again by itself (a live state: no script needed). */
+  refreshSeconds?: number;
 }
 
 /** The page's stylesheet: served as a file, because the pages' CSP allows no inline style. */
@@ -70,7 +72,7 @@ export function renderPage(page: PublicPage): string {
   const brand = page.brand?.brandColor && /^#[0-9a-f]{6}$/i.test(page.brand.brandColor) ? page.brand.brandColor : null;
   return `<!doctype html>${
     html`<html lang="${page.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow"><title>${page.title} · ${page.brand?.companyName ?? words.product}</title>
+<meta name="robots" content="noindex, nofollow">${page.refreshSeconds === undefined ? '' : html`<meta http-equiv="refresh" content="${page.refreshSeconds}">`}<title>${page.title} · ${page.brand?.companyName ?? words.product}</title>
 <link rel="stylesheet" href="/p/assets/public.css">${brand ? html`<link rel="stylesheet" href="/p/assets/brand.css?c=${brand.slice(1)}">` : ''}</head>
 <body><header><p>${page.brand?.companyName ?? words.product}</p></header><main>${page.body}</main></body></html>`.markup
   }`;

@@ -4,6 +4,7 @@ import { visitCode } from '../codes.ts';
 import type { KioskData } from '../kiosk-data.ts';
 import { dateAndTime } from '../time.ts';
 import type { KioskVisit, VisitorType } from '../types.ts';
+import { BadgeGateCode, type GateAnswer } from './GatePass.tsx';
 import { QrImage } from './QrImage.tsx';
 
 /** The word on the badge: the visit's type's label in the visitor's language; undefined for "Visitor". */
@@ -32,7 +33,14 @@ export function nameSize(name: string): 'large' | 'medium' | 'small' | 'tiny' {
 export type BadgeVisit = Pick<KioskVisit, 'id' | 'name' | 'company' | 'hostName' | 'checkinAt'> &
   Partial<Pick<KioskVisit, 'pictureSignedUrl' | 'visitorTypeId'>>;
 
-export function Badge(props: { data: KioskData; visit: BadgeVisit; picture: string | undefined; lang: string }) {
+export function Badge(props: {
+  data: KioskData;
+  visit: BadgeVisit;
+  picture: string | undefined;
+  lang: string;
+  /** The gate code, printed beside the check-out code where it is not sent to the visitor's phone. */
+  gateCode?: GateAnswer | undefined;
+}) {
   const { t } = useTranslation();
   const { data, visit, lang } = props;
   const label = badgeLabel(data.visitorTypes, visit.visitorTypeId, lang);
@@ -59,10 +67,13 @@ export function Badge(props: { data: KioskData; visit: BadgeVisit; picture: stri
           <dd>{dateAndTime(lang, data.timeZone, visit.checkinAt)}</dd>
         </div>
       </dl>
-      <figure className="badge-checkout">
-        <QrImage className="badge-qr" text={visitCode(visit.id)} label={t('badge.qr')} />
-        <figcaption>{t('badge.checkoutCode')}</figcaption>
-      </figure>
+      <div className="badge-codes">
+        {props.gateCode && <BadgeGateCode code={props.gateCode} lang={lang} timeZone={data.timeZone} />}
+        <figure className="badge-checkout">
+          <QrImage className="badge-qr" text={visitCode(visit.id)} label={t('badge.qr')} />
+          <figcaption>{t('badge.checkoutCode')}</figcaption>
+        </figure>
+      </div>
     </article>
   );
 }

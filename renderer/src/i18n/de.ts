@@ -171,6 +171,14 @@ export const de: Messages = {
     qr: 'QR-Code zum Abmelden',
     checkoutCode: 'Code zum Abmelden',
   },
+  pass: {
+    notSent: 'Ihr Code für das Drehkreuz wird nicht an Ihr Telefon gesendet.',
+    keepBadge: 'Behalten Sie Ihren Ausweis: Er trägt den Code.',
+    noBadge: 'Nutzen Sie ihn hier am Drehkreuz, oder bitten Sie den Empfang, Sie durchzulassen.',
+    badgeGate: 'Code für das Drehkreuz',
+    badgeQr: 'QR-Code für das Drehkreuz',
+    badgeUntil: 'Gültig bis {{time}}',
+  },
   idle: {
     title: 'Sind Sie noch da?',
     text: 'Zurück zum Anfang in {{seconds}} s. Ihre Eingaben werden gelöscht.',

@@ -170,6 +170,14 @@ export const en = {
     qr: 'QR code for checking out',
     checkoutCode: 'Check-out code',
   },
+  pass: {
+    notSent: 'Your code for the gate is not sent to your phone.',
+    keepBadge: 'Keep your badge: it carries the code.',
+    noBadge: 'Use it here at the turnstile, or ask the reception to let you through.',
+    badgeGate: 'Gate code',
+    badgeQr: 'QR code for the turnstile',
+    badgeUntil: 'Valid until {{time}}',
+  },
   idle: {
     title: 'Are you still there?',
     text: 'Returning to the start in {{seconds}} s. What you typed will be cleared.',

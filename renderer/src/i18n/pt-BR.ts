@@ -171,6 +171,14 @@ export const ptBR: Messages = {
     qr: 'QR code para o check-out',
     checkoutCode: 'Código de saída',
   },
+  pass: {
+    notSent: 'Seu código para a catraca não é enviado ao seu celular.',
+    keepBadge: 'Guarde seu crachá: ele traz o código.',
+    noBadge: 'Use-o aqui na catraca ou peça à recepção para liberar sua passagem.',
+    badgeGate: 'Código da catraca',
+    badgeQr: 'QR code para a catraca',
+    badgeUntil: 'Vale até {{time}}',
+  },
   idle: {
     title: 'Você ainda está aí?',
     text: 'Voltando ao início em {{seconds}} s. O que você digitou será apagado.',

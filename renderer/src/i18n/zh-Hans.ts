@@ -171,6 +171,14 @@ export const zhHans: Messages = {
     qr: '用于签退的二维码',
     checkoutCode: '签退码',
   },
+  pass: {
+    notSent: '您的闸机通行码不会发送到您的手机。',
+    keepBadge: '请保管好您的访客证：上面印有通行码。',
+    noBadge: '请在此处的闸机使用，或请前台为您放行。',
+    badgeGate: '闸机通行码',
+    badgeQr: '闸机用二维码',
+    badgeUntil: '有效期至 {{time}}',
+  },
   idle: {
     title: '您还在吗？',
     text: '{{seconds}} 秒后返回首页，您输入的内容将被清除。',

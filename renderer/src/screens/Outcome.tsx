@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type Api, ApiProblem } from '../api.ts';
+import type { Api } from '../api.ts';
 import { Badge } from '../components/Badge.tsx';
+import { GateCode, GatePassNote, gateCodeOnBadge, useGateCode } from '../components/GatePass.tsx';
 import { OutcomeMark } from '../components/OutcomeMark.tsx';
-import { QrImage } from '../components/QrImage.tsx';
 import { Screen, Spinner } from '../components/ui.tsx';
 import { useCountdown } from '../hooks.ts';
 import type { KioskData } from '../kiosk-data.ts';
@@ -124,6 +124,10 @@ function Confirmed({ api, data, lang, visit, picture, onHome }: Props) {
   const { t } = useTranslation();
   const seconds = useCountdown(Math.max(30, data.settings.idleSeconds), onHome);
   const [print, setPrint] = useState<PrintState>('idle');
+  const gateCode = useGateCode(
+    api,
+    data.accessEnabled ? `/v1/kiosk/visit/${visit.id}/qrcode${receiptQuery(visit.receipt)}` : undefined,
+  );
   const printBadge = async () => {
     setPrint('printing');
     // In the Electron shell the badge page is printed silently on the label printer; in a browser, the dialog.
@@ -173,63 +177,20 @@ function Confirmed({ api, data, lang, visit, picture, onHome }: Props) {
               </li>
             )}
             {data.accessEnabled && <li>{t('outcome.gateNext')}</li>}
+            <GatePassNote data={data} />
           </ol>
         </section>
       </div>
       <div className="outcome-cards">
-        {data.accessEnabled && (
-          <GateCode api={api} path={`/v1/kiosk/visit/${visit.id}/qrcode${receiptQuery(visit.receipt)}`} />
-        )}
-        <Badge data={data} visit={visit} picture={picture} lang={lang} />
+        <GateCode code={gateCode} />
+        <Badge
+          data={data}
+          visit={visit}
+          picture={picture}
+          lang={lang}
+          gateCode={gateCodeOnBadge(data) ? gateCode : undefined}
+        />
       </div>
     </Screen>
-  );
-}
-
-interface GateAnswer {
-  payload: string;
-  expiresAt: string | null;
-  /** How long the code lasts from the answer, by the service's clock (the device's may be off). */
-  expiresInMs: number | null;
-}
-
-/**
- * The visitor's code for the turnstile (access integration on): fetched from the service and fetched again as
- * each dynamic code expires. Without the endpoint, or with the integration not ready, nothing is shown.
- */
-function GateCode({ api, path }: { api: Api; path: string }) {
-  const { t } = useTranslation();
-  const [code, setCode] = useState<GateAnswer>();
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let current = true;
-    const load = async () => {
-      try {
-        const answer = await api.optional<GateAnswer>(path);
-        if (!current) return;
-        setCode(answer);
-        if (answer && answer.expiresInMs !== null) timer = setTimeout(load, Math.max(1000, answer.expiresInMs));
-      } catch (error) {
-        // A refusal (integration off, visit not let in) is final; only an unreachable service is tried again.
-        if (current && !(error instanceof ApiProblem && error.status >= 400 && error.status < 500)) {
-          timer = setTimeout(load, 5000);
-        }
-      }
-    };
-    void load();
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [api, path]);
-  if (!code) return null;
-  return (
-    <section className="gate-code" aria-label={t('outcome.gateCode')}>
-      <h2>{t('outcome.gateCode')}</h2>
-      <QrImage className="gate-qr" text={code.payload} label={t('outcome.gateCode')} />
-      <p className="gate-hint">
-        {t('outcome.gateHint')} {code.expiresAt && t('outcome.gateRenews')}
-      </p>
-    </section>
   );
 }
