@@ -1,0 +1,240 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { simpleParser } from 'mailparser';
+import { type GateProcess, startGateProcess } from '../helpers/gate.ts';
+import { readQrDataUri } from '../helpers/qr.ts';
+import { allowLoopback, client, startService, type TestService } from '../helpers/service.ts';
+import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+
+/*
+ * The walk-in's gate pass (docs/access-control.md, "The pass page"): the link arrives by e-mail at a real SMTP
+ * server, the page's QR code is decoded and judged by the reference gate running as its own process.
+ */
+
+const aesKey = '5c1f0a2b3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8';
+/** The address people outside reach the service at; a proxy would forward it to `service.url`. */
+const publicUrl = 'https://visitors.acme.test';
+const serveArgs = [...allowLoopback, '--public-url', publicUrl];
+
+let service: TestService;
+let smtp: TestSmtp;
+let gate: GateProcess;
+let totpGate: GateProcess;
+let admin: ReturnType<typeof client>;
+let kiosk: ReturnType<typeof client>;
+let hostId: string;
+
+before(async () => {
+  [smtp, gate, totpGate, service] = await Promise.all([
+    startSmtp(),
+    startGateProcess({ aesKey }),
+    startGateProcess({ aesKey, totp: true }),
+    startService({ args: serveArgs }),
+  ]);
+  admin = client(service.url, (await service.company('Acme', 'UTC')).apiKey);
+  const session = (await (await fetch(`${service.url}/kiosk/session`)).json()) as { apiKey: string };
+  kiosk = client(service.url, session.apiKey);
+  hostId = (await admin('POST', '/v1/hosts', { name: 'Ana Souza', email: 'ana@acme.test', isActive: true })).body.id;
+  const mail = await admin('POST', '/v1/integration/notifications', {
+    smtpHost: '127.0.0.1',
+    smtpPort: smtp.port,
+    smtpSecurity: 'none',
+    emailFrom: 'reception@acme.test',
+  });
+  assert.equal(mail.status, 200, JSON.stringify(mail.body));
+  await configure({ enabled: true, aesKey, qrcodeDuration: 30, totpEnabled: false, staticVisitorQRCode: false });
+});
+after(() => Promise.all([service.stop(), smtp.close(), gate.stop(), totpGate.stop()]));
+
+async function configure(body: Record<string, unknown>) {
+  const saved = await admin('POST', '/v1/integration/access', body);
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+}
+
+/** A walk-in at the kiosk's screen; answers the visit as the screen gets it. */
+async function walkIn(visitor: Record<string, unknown>) {
+  const checkin = await kiosk('POST', '/v1/kiosk/walkin', { visit: { id: randomUUID(), hostId }, visitor });
+  assert.equal(checkin.status, 200, JSON.stringify(checkin.body));
+  return checkin.body as { id: string; cardNumber: string; receipt: string };
+}
+
+/** The pass link of the e-mail sent to `address` (parsed as a mail client would), and the mail. */
+async function passLinkTo(address: string) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const received = smtp.mails.find((mail) => mail.to.includes(address));
+    if (received) {
+      const mail = await simpleParser(received.raw);
+      const link = new RegExp(`${publicUrl}/p/pass/[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+`).exec(mail.text ?? '')?.[0];
+      assert.ok(link, `a pass link in: ${mail.text}`);
+      return { link, mail };
+    }
+    if (Date.now() > deadline) throw new Error(`no mail to ${address}: ${smtp.mails.map((m) => m.to).join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The pass page behind a link, as a phone gets it: the code its QR picture shows, its text, when it reloads. */
+async function openPass(link: string, lang = 'en') {
+  const response = await fetch(service.url + new URL(link).pathname, { headers: { 'accept-language': lang } });
+  const html = await response.text();
+  const picture = /<img class="qr" src="([^"]+)"/.exec(html)?.[1];
+  const refresh = /<meta http-equiv="refresh" content="(\d+)">/.exec(html)?.[1];
+  return {
+    status: response.status,
+    headers: response.headers,
+    html,
+    code: picture === undefined ? undefined : readQrDataUri(picture),
+    text: /<p class="code">([^<]+)<\/p>/.exec(html)?.[1],
+    refreshSeconds: refresh === undefined ? undefined : Number(refresh),
+  };
+}
+
+test('a walk-in who gave an e-mail is sent a link to a page whose code the gate accepts', async () => {
+  const visit = await walkIn({ name: 'Rui Alves', email: 'rui@visitor.test', company: 'Globex' });
+  const { link, mail } = await passLinkTo('rui@visitor.test');
+  assert.equal(mail.subject, 'Your gate pass at Acme');
+  assert.match(mail.text ?? '', /^Hello Rui Alves,/);
+  assert.ok(link.startsWith(`${publicUrl}/p/pass/`), 'the link points at the public address');
+
+  const page = await openPass(link);
+  assert.equal(page.status, 200);
+  assert.equal(page.headers.get('cache-control'), 'no-store', 'a code is a credential');
+  assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self'/);
+  assert.doesNotMatch(page.html, /<script/, 'no script: the page reloads itself by a meta refresh');
+  assert.match(page.html, /<h1>Your gate pass<\/h1>/);
+  assert.match(page.html, /For Rui A\./);
+  assert.ok(page.code, 'the QR picture decodes');
+  const verdict = await gate.verify(page.code);
+  assert.deepEqual(
+    [verdict.valid, verdict.cardNumber, verdict.subject, verdict.mode],
+    [true, Number(visit.cardNumber), 'visitor', 'aes'],
+    JSON.stringify(verdict),
+  );
+  assert.equal(page.text, undefined, 'an AES code is not printed as text');
+  assert.ok(page.refreshSeconds && page.refreshSeconds >= 29 && page.refreshSeconds <= 30, `${page.refreshSeconds}`);
+  assert.equal((await totpGate.verify(page.code)).reason, 'WRONG_MODE');
+});
+
+test('a TOTP pass renews itself: the page reloads as its code expires, and the new code is accepted', async () => {
+  await configure({ totpEnabled: true, qrcodeDuration: 5 });
+  try {
+    const visit = await walkIn({ name: 'Lia Costa', email: 'lia@visitor.test' });
+    const { link } = await passLinkTo('lia@visitor.test');
+    const first = await openPass(link);
+    assert.match(first.code ?? '', new RegExp(`^T1\\.V\\.${visit.cardNumber}\\.5\\.\\d{8}$`));
+    assert.equal(first.text, first.code, 'a TOTP code is shown as text too');
+    assert.deepEqual(
+      [(await totpGate.verify(first.code ?? '')).valid, (await gate.verify(first.code ?? '')).reason],
+      [true, 'WRONG_MODE'],
+    );
+    assert.ok(first.refreshSeconds && first.refreshSeconds >= 1 && first.refreshSeconds <= 5);
+    // What the browser does at the meta refresh: load the page again once its code has expired.
+    await new Promise((resolve) => setTimeout(resolve, (first.refreshSeconds ?? 0) * 1000 + 100));
+    const renewed = await openPass(link);
+    assert.notEqual(renewed.code, first.code);
+    assert.equal((await totpGate.verify(renewed.code ?? '')).valid, true);
+    assert.equal((await totpGate.verify(first.code ?? '')).reason, 'EXPIRED');
+    for (const [lang, title] of [
+      ['pt-BR', 'Seu passe de acesso'],
+      ['de', 'Ihr Zutrittsausweis'],
+      ['zh-Hans', '您的门禁通行证'],
+    ] as const) {
+      const translated = await openPass(link, lang);
+      assert.match(translated.html, new RegExp(`<html lang="${lang}">.*<h1>${title}</h1>`, 's'));
+    }
+  } finally {
+    await configure({ totpEnabled: false, qrcodeDuration: 30 });
+  }
+});
+
+test('a static pass works until the check-out; then the page says the pass has ended', async () => {
+  await configure({ staticVisitorQRCode: true });
+  try {
+    const visit = await walkIn({ name: 'Otto Braun', email: 'otto@visitor.test' });
+    const { link } = await passLinkTo('otto@visitor.test');
+    const page = await openPass(link);
+    assert.match(page.code ?? '', /^A1\./);
+    assert.deepEqual((await gate.verify(page.code ?? '')).cardNumber, Number(visit.cardNumber));
+    assert.equal((await gate.verify(page.code ?? '')).valid, true);
+    assert.equal((await totpGate.verify(page.code ?? '')).valid, true, 'a static code passes in both modes');
+    assert.equal(page.refreshSeconds, 60, 'looked at again, to notice the check-out');
+    assert.match(page.html, /It works until you check out\./);
+
+    const out = await admin('PATCH', `/v1/visit/checkout/${visit.id}`, {});
+    assert.equal(out.status, 200, JSON.stringify(out.body));
+    const ended = await openPass(link);
+    assert.equal(ended.status, 410);
+    assert.match(ended.html, /This pass has ended\./);
+    assert.deepEqual([ended.code, ended.refreshSeconds], [undefined, undefined]);
+  } finally {
+    await configure({ staticVisitorQRCode: false });
+  }
+});
+
+test('a visit waiting for its host shows no code until it is allowed', async () => {
+  await admin('PATCH', '/v1/kiosk/settings', { requireAuthorization: true });
+  try {
+    const visit = await walkIn({ name: 'Eva Lima', email: 'eva@visitor.test' });
+    const { link } = await passLinkTo('eva@visitor.test');
+    const waiting = await openPass(link);
+    assert.equal(waiting.status, 200);
+    assert.match(waiting.html, /once your visit is confirmed/);
+    assert.deepEqual([waiting.code, waiting.refreshSeconds], [undefined, 10]);
+    assert.equal((await admin('PATCH', `/v1/visit/allow/${visit.id}`, {})).status, 200);
+    const allowed = await openPass(link);
+    assert.equal((await gate.verify(allowed.code ?? '')).valid, true);
+  } finally {
+    await admin('PATCH', '/v1/kiosk/settings', { requireAuthorization: false });
+  }
+});
+
+test('no message without an e-mail, with access control off, or for a check-in made through the API', async () => {
+  await walkIn({ name: 'Nora Sem Email' });
+  await configure({ enabled: false });
+  await walkIn({ name: 'Ivo Off', email: 'ivo@visitor.test' });
+  await configure({ enabled: true });
+  const api = await admin('POST', '/v1/visits', {
+    visit: { id: randomUUID(), hostId },
+    visitor: { name: 'Api Client', email: 'api@visitor.test' },
+  });
+  assert.equal(api.status, 200, JSON.stringify(api.body));
+  // A later walk-in's message arrives: the earlier ones, queued before it, would have too.
+  await walkIn({ name: 'Last One', email: 'last@visitor.test' });
+  await passLinkTo('last@visitor.test');
+  const recipients = smtp.mails.flatMap((mail) => mail.to);
+  for (const address of ['ivo@visitor.test', 'api@visitor.test']) assert.equal(recipients.includes(address), false);
+});
+
+test('a forged link, or one expired, is refused without saying which part was wrong', async () => {
+  await walkIn({ name: 'Tom Link', email: 'tom@visitor.test' });
+  const { link } = await passLinkTo('tom@visitor.test');
+  const [payload = '', signature = ''] = (new URL(link).pathname.split('/').pop() ?? '').split('.');
+  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
+  const otherVisit = Buffer.from(JSON.stringify({ ...claims, s: randomUUID() })).toString('base64url');
+  const longer = Buffer.from(JSON.stringify({ ...claims, e: Number(claims.e) + 86_400_000 })).toString('base64url');
+  const asDecide = Buffer.from(JSON.stringify({ ...claims, p: 'decide' })).toString('base64url');
+  for (const token of [`${otherVisit}.${signature}`, `${longer}.${signature}`, `${payload}.x${signature}`, 'nothing']) {
+    const page = await openPass(`${publicUrl}/p/pass/${token}`);
+    assert.equal(page.status, 404, token);
+    assert.match(page.html, /This link cannot be used/);
+    assert.equal(page.code, undefined);
+  }
+  const decide = await fetch(`${service.url}/p/decide/${asDecide}.${signature}`, {
+    headers: { accept: 'application/json' },
+  });
+  assert.equal(decide.status, 404);
+  const json = await fetch(`${service.url}/p/pass/${otherVisit}.${signature}`, {
+    headers: { accept: 'application/json' },
+  });
+  assert.deepEqual([json.status, await json.json()], [404, { type: 'LINK_INVALID' }]);
+
+  // A day and more later (the service's clock moved on): the link has expired.
+  await service.stop();
+  service = await startService({ dataDir: service.dataDir, args: serveArgs, clockOffsetMs: 25 * 3_600_000 });
+  const expired = await openPass(link);
+  assert.equal(expired.status, 403);
+  assert.match(expired.html, /The link has expired/);
+  assert.equal(expired.code, undefined);
+});
