@@ -5,21 +5,27 @@ import { companyCaller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
-import { dayAround } from '../kiosk/visitor-store.ts';
 import { fill } from '../notifications/messages.ts';
 import { openLink } from '../public/links.ts';
 import { type Html, html, type PageBrand, type PublicPages, requestedLang, sendPage } from '../public/page.ts';
 import type { PageLang } from '../public/words.ts';
 import { firstNameAndInitial } from '../rules/names.ts';
 import { prepared } from '../store/rows.ts';
-import { inviteePassState, type PassInvitee, type PassState, type PassVisit, visitPassState } from './state.ts';
+import {
+  inviteePassDay,
+  inviteePassState,
+  type PassInvitee,
+  type PassState,
+  type PassVisit,
+  visitPassState,
+} from './state.ts';
 import { passWords } from './words.ts';
 
 /*
  * GET /p/pass/<token>: the visitor's live gate code on their phone (docs/api.md, "Public pages"). The link names a
  * visit (a walk-in's message) or an invitee (the invitation); the page shows the code the kiosk would show for it,
- * made by the same generator, only inside the visit's window (state.ts), and loads itself again when the code
- * changes: a `<meta http-equiv="refresh">`, since the pages' CSP allows no inline script. Opening it changes
+ * made by the same generator, only inside the visit's window (state.ts), and shows the next code by itself when
+ * one expires (a live page: the public pages' script, since their CSP allows no inline one). Opening it changes
  * nothing, so a mail scanner that fetches the link does no harm.
  */
 
@@ -48,7 +54,7 @@ async function passOf(ctx: Context, caller: Caller, subjectId: string, now: numb
   ).get(subjectId, caller.companyId)) as PassRow<PassInvitee & { expectedAt: number }>;
   if (!invitee) return { name: null, state: visitPassState(undefined) };
   const arrival = await visitOf('inviteeId', subjectId);
-  const day = dayAround(Number(invitee.expectedAt), caller.timeZone);
+  const day = inviteePassDay(Number(invitee.expectedAt), caller.timeZone);
   return { name: invitee.name, state: inviteePassState(invitee, arrival, day, now) };
 }
 

@@ -1,8 +1,9 @@
 import { cardNumberOf } from '../access/qr.ts';
+import { dayAround } from '../kiosk/visitor-store.ts';
 
 /*
- * What a visitor's pass page shows at an instant (docs/access-control.md, "The pass page"). Pure: the rows and the
- * time are passed in. The gate itself knows nothing of visits (it judges a code by its key and its time), so the
+ * What a visitor's pass page shows at an instant (docs/access-control.md, "The pass page"). Pure functions: the
+ * rows and the time are passed in. The gate itself knows nothing of visits (it judges a code by its key and its time), so the
  * page is what keeps a code to the visit's window: it shows none before or after it.
  */
 
@@ -68,8 +69,12 @@ export function inviteePassState(
 /** How long a walk-in's link opens its pass: a day; the page shows nothing once the visit is checked out. */
 export const visitPassLinkMs = 24 * 3_600_000;
 
+/** The day an invitee's pass shows its code before arrival: the expected day, in the company's zone. */
+export const inviteePassDay = (expectedAt: number, timeZone: string) => dayAround(expectedAt, timeZone);
+
 /**
  * Until when an invitee's link should open its pass (the invitation's `expiresAt`): the end of the expected day
  * plus half a day, so that a visit running into the night keeps its pass until its check-out.
  */
-export const inviteePassLinkEnd = (day: { end: number }) => day.end + 12 * 3_600_000;
+export const inviteePassLinkExpiry = (expectedAt: number, timeZone: string) =>
+  inviteePassDay(expectedAt, timeZone).end + 12 * 3_600_000;

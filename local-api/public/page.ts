@@ -37,7 +37,11 @@ export interface PublicPage {
   title: string;
   brand: PageBrand | undefined;
   body: Html;
-  /** Seconds after which the browser loads the page again by itself (a live state: no script needed). */
+  /**
+   * Seconds after which the page shows its state of then by itself (a live code, a decision awaited): the page's
+   * script (`livePageScript`) fetches it again and swaps its content in place; a browser without scripts reloads
+   * it (a `<meta http-equiv="refresh">` in `<noscript>`).
+   */
   refreshSeconds?: number;
 }
 
@@ -61,20 +65,48 @@ button.secondary { background: #fff; color: #991b1b; border: 2px solid #991b1b; 
 button:focus-visible, .button:focus-visible, input:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
 label { display: block; font-weight: 600; margin: 12px 0 4px; }
 input, select, textarea { width: 100%; min-height: 44px; font: inherit; padding: 8px 10px; border: 1px solid #6b7280; border-radius: 8px; }
-.code { font: 600 1.6rem/1.2 ui-monospace, monospace; letter-spacing: 0.08em; text-align: center; }
+.code { font: 600 1.6rem/1.2 ui-monospace, monospace; letter-spacing: 0.08em; text-align: center; overflow-wrap: anywhere; }
 .qr { display: block; margin: 0 auto; width: min(80vw, 320px); height: auto; image-rendering: pixelated; }
 .notice { border-left: 4px solid var(--brand); padding-left: 12px; }
+`;
+
+/**
+ * The script of a live page (`refreshSeconds`): after the seconds the body's `data-refresh` says, it fetches the
+ * page again and puts the new `<main>` in place of the old, without a reload (which would lose the reader's place
+ * and flash the screen); an answer without `data-refresh` (the state is final) stops it. A failed fetch (the
+ * phone offline a moment) is tried again in a few seconds. Served as a file: the CSP allows no inline script.
+ */
+export const livePageScript = `(() => {
+  const schedule = (seconds) => {
+    if (seconds > 0) setTimeout(update, seconds * 1000);
+  };
+  const update = async () => {
+    try {
+      const response = await fetch(location.href, { cache: 'no-store', headers: { accept: 'text/html' } });
+      const next = new DOMParser().parseFromString(await response.text(), 'text/html');
+      const main = next.querySelector('main');
+      if (main) document.querySelector('main')?.replaceWith(document.adoptNode(main));
+      document.title = next.title;
+      schedule(Number(next.body.dataset.refresh));
+    } catch {
+      schedule(5);
+    }
+  };
+  schedule(Number(document.body.dataset.refresh));
+})();
 `;
 
 /** The whole document of a public page: the company's header, the body, its language and title. */
 export function renderPage(page: PublicPage): string {
   const words = pageWords(page.lang);
   const brand = page.brand?.brandColor && /^#[0-9a-f]{6}$/i.test(page.brand.brandColor) ? page.brand.brandColor : null;
+  const live = page.refreshSeconds !== undefined;
   return `<!doctype html>${
     html`<html lang="${page.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">${page.refreshSeconds === undefined ? '' : html`<meta http-equiv="refresh" content="${page.refreshSeconds}">`}<title>${page.title} · ${page.brand?.companyName ?? words.product}</title>
+<meta name="robots" content="noindex, nofollow">${live ? html`<noscript><meta http-equiv="refresh" content="${page.refreshSeconds}"></noscript><script src="/p/assets/live.js" defer></script>` : ''}<title>${page.title} · ${page.brand?.companyName ?? words.product}</title>
 <link rel="stylesheet" href="/p/assets/public.css">${brand ? html`<link rel="stylesheet" href="/p/assets/brand.css?c=${brand.slice(1)}">` : ''}</head>
-<body><header><p>${page.brand?.companyName ?? words.product}</p></header><main>${page.body}</main></body></html>`.markup
+<body${live ? html` data-refresh="${page.refreshSeconds}"` : ''}><header><p>${page.brand?.companyName ?? words.product}</p></header><main>${page.body}</main></body></html>`
+      .markup
   }`;
 }
 
@@ -118,6 +150,9 @@ export function publicRouter(pages: readonly PublicPages[]): Router {
   const router = Router();
   router.get('/assets/public.css', (_req, res) => {
     res.set(pageHeaders).set('cache-control', 'public, max-age=3600').type('css').send(publicStylesheet);
+  });
+  router.get('/assets/live.js', (_req, res) => {
+    res.set(pageHeaders).set('cache-control', 'public, max-age=3600').type('js').send(livePageScript);
   });
   router.get('/assets/brand.css', (req, res) => {
     const colour = typeof req.query.c === 'string' && /^[0-9a-f]{6}$/i.test(req.query.c) ? req.query.c : '1d4ed8';

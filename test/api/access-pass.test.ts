@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { simpleParser } from 'mailparser';
 import { type GateProcess, startGateProcess } from '../helpers/gate.ts';
-import { readQrDataUri } from '../helpers/qr.ts';
+import { openPass as openPage, passLinkTo } from '../helpers/pass.ts';
 import { allowLoopback, client, startService, type TestService } from '../helpers/service.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 
@@ -59,41 +58,12 @@ async function walkIn(visitor: Record<string, unknown>) {
   return checkin.body as { id: string; cardNumber: string; receipt: string };
 }
 
-/** The pass link of the e-mail sent to `address` (parsed as a mail client would), and the mail. */
-async function passLinkTo(address: string) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const received = smtp.mails.find((mail) => mail.to.includes(address));
-    if (received) {
-      const mail = await simpleParser(received.raw);
-      const link = new RegExp(`${publicUrl}/p/pass/[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+`).exec(mail.text ?? '')?.[0];
-      assert.ok(link, `a pass link in: ${mail.text}`);
-      return { link, mail };
-    }
-    if (Date.now() > deadline) throw new Error(`no mail to ${address}: ${smtp.mails.map((m) => m.to).join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** The pass page behind a link, as a phone gets it: the code its QR picture shows, its text, when it reloads. */
-async function openPass(link: string, lang = 'en') {
-  const response = await fetch(service.url + new URL(link).pathname, { headers: { 'accept-language': lang } });
-  const html = await response.text();
-  const picture = /<img class="qr" src="([^"]+)"/.exec(html)?.[1];
-  const refresh = /<meta http-equiv="refresh" content="(\d+)">/.exec(html)?.[1];
-  return {
-    status: response.status,
-    headers: response.headers,
-    html,
-    code: picture === undefined ? undefined : readQrDataUri(picture),
-    text: /<p class="code">([^<]+)<\/p>/.exec(html)?.[1],
-    refreshSeconds: refresh === undefined ? undefined : Number(refresh),
-  };
-}
+const passLink = (address: string) => passLinkTo(smtp, address, publicUrl);
+const openPass = (link: string, lang?: string) => openPage(service.url, new URL(link).pathname, lang);
 
 test('a walk-in who gave an e-mail is sent a link to a page whose code the gate accepts', async () => {
   const visit = await walkIn({ name: 'Rui Alves', email: 'rui@visitor.test', company: 'Globex' });
-  const { link, mail } = await passLinkTo('rui@visitor.test');
+  const { link, mail } = await passLink('rui@visitor.test');
   assert.equal(mail.subject, 'Your gate pass at Acme');
   assert.match(mail.text ?? '', /^Hello Rui Alves,/);
   assert.ok(link.startsWith(`${publicUrl}/p/pass/`), 'the link points at the public address');
@@ -121,7 +91,7 @@ test('a TOTP pass renews itself: the page reloads as its code expires, and the n
   await configure({ totpEnabled: true, qrcodeDuration: 5 });
   try {
     const visit = await walkIn({ name: 'Lia Costa', email: 'lia@visitor.test' });
-    const { link } = await passLinkTo('lia@visitor.test');
+    const { link } = await passLink('lia@visitor.test');
     const first = await openPass(link);
     assert.match(first.code ?? '', new RegExp(`^T1\\.V\\.${visit.cardNumber}\\.5\\.\\d{8}$`));
     assert.equal(first.text, first.code, 'a TOTP code is shown as text too');
@@ -153,7 +123,7 @@ test('a static pass works until the check-out; then the page says the pass has e
   await configure({ staticVisitorQRCode: true });
   try {
     const visit = await walkIn({ name: 'Otto Braun', email: 'otto@visitor.test' });
-    const { link } = await passLinkTo('otto@visitor.test');
+    const { link } = await passLink('otto@visitor.test');
     const page = await openPass(link);
     assert.match(page.code ?? '', /^A1\./);
     assert.deepEqual((await gate.verify(page.code ?? '')).cardNumber, Number(visit.cardNumber));
@@ -177,7 +147,7 @@ test('a visit waiting for its host shows no code until it is allowed', async () 
   await admin('PATCH', '/v1/kiosk/settings', { requireAuthorization: true });
   try {
     const visit = await walkIn({ name: 'Eva Lima', email: 'eva@visitor.test' });
-    const { link } = await passLinkTo('eva@visitor.test');
+    const { link } = await passLink('eva@visitor.test');
     const waiting = await openPass(link);
     assert.equal(waiting.status, 200);
     assert.match(waiting.html, /once your visit is confirmed/);
@@ -202,14 +172,14 @@ test('no message without an e-mail, with access control off, or for a check-in m
   assert.equal(api.status, 200, JSON.stringify(api.body));
   // A later walk-in's message arrives: the earlier ones, queued before it, would have too.
   await walkIn({ name: 'Last One', email: 'last@visitor.test' });
-  await passLinkTo('last@visitor.test');
+  await passLink('last@visitor.test');
   const recipients = smtp.mails.flatMap((mail) => mail.to);
   for (const address of ['ivo@visitor.test', 'api@visitor.test']) assert.equal(recipients.includes(address), false);
 });
 
 test('a forged link, or one expired, is refused without saying which part was wrong', async () => {
   await walkIn({ name: 'Tom Link', email: 'tom@visitor.test' });
-  const { link } = await passLinkTo('tom@visitor.test');
+  const { link } = await passLink('tom@visitor.test');
   const [payload = '', signature = ''] = (new URL(link).pathname.split('/').pop() ?? '').split('.');
   const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
   const otherVisit = Buffer.from(JSON.stringify({ ...claims, s: randomUUID() })).toString('base64url');

@@ -1,0 +1,179 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { PDFDocument } from 'pdf-lib';
+import type { Browser, Page } from 'playwright-core';
+import { axeProblems, launchChromium, openKiosk, screenshot } from '../helpers/browser.ts';
+import { type GateProcess, startGateProcess } from '../helpers/gate.ts';
+import { badgePages, type KioskFixture, kioskFixture } from '../helpers/kiosk.ts';
+import { passLinkTo } from '../helpers/pass.ts';
+import { readQrPng } from '../helpers/qr.ts';
+import { allowLoopback } from '../helpers/service.ts';
+import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+
+/*
+ * The gate code reaches the visitor: with a public address, the walk-in's e-mail links to a page the phone shows
+ * the live code on; without one, the kiosk says the code is not sent and prints it on the badge. Each code is read
+ * from the pixels on the screen (or the badge) and judged by the reference gate.
+ */
+
+const aesKey = 'a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90';
+const publicUrl = 'https://visitors.acme.test';
+
+let smtp: TestSmtp;
+let gate: GateProcess;
+let totpGate: GateProcess;
+/** A kiosk with a public address (`--public-url`), and one without. */
+let reachable: KioskFixture;
+let lobbyOnly: KioskFixture;
+let browser: Browser;
+
+/** The quickest walk-in: name and e-mail, the host; no picture, no agreement. */
+const quickKiosk = {
+  visitorFields: { email: 'optional', phone: 'off', company: 'off' },
+  pictureMode: 'off',
+  badgePrinting: true,
+};
+
+before(async () => {
+  [smtp, gate, totpGate, reachable, lobbyOnly, browser] = await Promise.all([
+    startSmtp(),
+    startGateProcess({ aesKey }),
+    startGateProcess({ aesKey, totp: true }),
+    kioskFixture({ args: [...allowLoopback, '--public-url', publicUrl] }),
+    kioskFixture(),
+    launchChromium(),
+  ]);
+  for (const kiosk of [reachable, lobbyOnly]) {
+    assert.equal((await kiosk.api('PATCH', '/v1/kiosk/settings', quickKiosk)).status, 200);
+    const mail = { smtpHost: '127.0.0.1', smtpPort: smtp.port, smtpSecurity: 'none', emailFrom: 'desk@acme.test' };
+    assert.equal((await kiosk.api('POST', '/v1/integration/notifications', mail)).status, 200);
+  }
+});
+after(async () => {
+  await browser?.close();
+  await Promise.all([
+    reachable?.service.stop(),
+    lobbyOnly?.service.stop(),
+    smtp?.close(),
+    gate?.stop(),
+    totpGate?.stop(),
+  ]);
+});
+
+async function walkIn(page: Page, name: string, email: string) {
+  await page.getByRole('button', { name: /I'm visiting/ }).click();
+  await page.getByLabel('Full name').fill(name);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('combobox').fill('carlos');
+  await page.getByRole('option', { name: /Carlos Mendes/ }).click();
+  await page.getByRole('heading', { name: `You are checked in, ${name}!` }).waitFor();
+}
+
+/** The visit of that name, as the admin reads it. */
+async function visitNamed(kiosk: KioskFixture, name: string) {
+  const { body } = await kiosk.api('GET', `/v1/visits?queryKey=name&queryOp===&queryValue=${encodeURIComponent(name)}`);
+  return body.visits[0] as { id: string; cardNumber: string };
+}
+
+/** What a gate's camera reads off an image on the page. */
+async function qrOn(page: Page, selector: string): Promise<string> {
+  const text = readQrPng(await page.locator(selector).screenshot());
+  assert.ok(text, `a readable QR code in ${selector}`);
+  return text;
+}
+
+test("with a public address, the walk-in's e-mail opens a pass on the phone that the gate accepts and that renews itself", async () => {
+  await reachable.api('POST', '/v1/integration/access', {
+    enabled: true,
+    aesKey,
+    totpEnabled: true,
+    qrcodeDuration: 5,
+  });
+  const { page: kioskPage, problems } = await openKiosk(browser, reachable.service.url);
+  await walkIn(kioskPage, 'Rita Moura', 'rita@visitor.test');
+  await kioskPage.getByRole('img', { name: 'Your code for the gate' }).waitFor();
+  assert.equal(await kioskPage.getByText('not sent to your phone').count(), 0, 'the code is sent to the phone');
+  assert.equal(await kioskPage.locator('.badge-gate').count(), 0, 'so the badge does not carry it');
+  const visit = await visitNamed(reachable, 'Rita Moura');
+
+  const { link, mail } = await passLinkTo(smtp, 'rita@visitor.test', publicUrl);
+  assert.equal(mail.subject, 'Your gate pass at Acme');
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, locale: 'en-US' });
+  const page = await phone.newPage();
+  const pageProblems: string[] = [];
+  page.on('console', (message) => {
+    if (/Content[- ]Security[- ]Policy|Refused to/i.test(message.text())) pageProblems.push(message.text());
+  });
+  // The public address leads to the service (a proxy in front of it, in a real deployment).
+  await page.goto(reachable.service.url + new URL(link).pathname);
+  await page.getByRole('heading', { name: 'Your gate pass' }).waitFor();
+  assert.deepEqual(await axeProblems(page), []);
+  await screenshot(page, 'gate-pass-phone');
+  const first = await qrOn(page, 'img.qr');
+  assert.equal(await page.locator('.code').textContent(), first, 'the text is the code the picture shows');
+  const verdict = await totpGate.verify(first);
+  assert.deepEqual([verdict.valid, verdict.cardNumber, verdict.mode], [true, Number(visit.cardNumber), 'totp']);
+
+  // Nobody touches the phone: when the code expires, the page shows the next one in place (no reload).
+  let reloads = 0;
+  page.on('framenavigated', () => reloads++);
+  const shown = await page.locator('img.qr').getAttribute('src');
+  await page.waitForFunction((old) => document.querySelector('img.qr')?.getAttribute('src') !== old, shown, {
+    timeout: 8000,
+  });
+  const renewed = await qrOn(page, 'img.qr');
+  assert.notEqual(renewed, first);
+  assert.equal((await totpGate.verify(renewed)).valid, true);
+
+  // Checked out at the desk: at its next renewal the page says the pass has ended.
+  assert.equal((await reachable.api('PATCH', `/v1/visit/checkout/${visit.id}`, {})).status, 200);
+  await page.getByText('This pass has ended.').waitFor({ timeout: 8000 });
+  assert.equal(await page.locator('img.qr').count(), 0);
+  await screenshot(page, 'gate-pass-ended');
+  assert.equal(reloads, 0, 'the page was updated in place');
+  assert.deepEqual([...problems, ...pageProblems], []);
+  await phone.close();
+  await kioskPage.close();
+});
+
+test('without a public address, the kiosk says the code is not sent, and the printed badge carries it', async () => {
+  await lobbyOnly.api('POST', '/v1/integration/access', { enabled: true, aesKey, staticVisitorQRCode: true });
+  const { page, problems } = await openKiosk(browser, lobbyOnly.service.url);
+  const badges = badgePages(page);
+  await walkIn(page, 'Hugo Neves', 'hugo@visitor.test');
+  await page
+    .getByText('Your code for the gate is not sent to your phone. Keep your badge: it carries the code.')
+    .waitFor();
+  const badge = page.getByRole('article', { name: 'Visitor badge' });
+  await badge.getByRole('img', { name: 'QR code for the turnstile' }).waitFor();
+  await badge.getByText('Gate code').waitFor();
+  assert.deepEqual(await axeProblems(page), []);
+  await screenshot(page, 'confirmed-gate-code-on-badge');
+  const visit = await visitNamed(lobbyOnly, 'Hugo Neves');
+
+  // The badge the Electron shell prints: its gate code is read off the label and let through.
+  await page.goto(`${lobbyOnly.service.url}${badges.get(visit.id)}`);
+  await page.waitForFunction(() => document.body.dataset.badgeReady === 'true');
+  const printed = await qrOn(page, '.badge-gate img');
+  const verdict = await gate.verify(printed);
+  assert.deepEqual([verdict.valid, verdict.cardNumber, verdict.mode], [true, Number(visit.cardNumber), 'static']);
+  assert.notEqual(await qrOn(page, '.badge-checkout img'), printed, 'the check-out code is another code');
+  const pdf = await PDFDocument.load(await page.pdf({ preferCSSPageSize: true, printBackground: true }));
+  assert.equal(pdf.getPageCount(), 1, 'one label');
+  const overflow = await page.evaluate(() => {
+    const label = document.querySelector('.badge')?.getBoundingClientRect();
+    const codes = document.querySelector('.badge-codes')?.getBoundingClientRect();
+    return label && codes ? codes.bottom - label.bottom : Number.NaN;
+  });
+  assert.ok(overflow <= 0, `the codes stay on the label (${overflow} px past its edge)`);
+  await screenshot(page, 'badge-with-gate-code');
+
+  // No message is sent: there is no page to link to.
+  assert.equal(
+    smtp.mails.some((mail) => mail.to.includes('hugo@visitor.test')),
+    false,
+  );
+  assert.deepEqual(problems, []);
+  await page.close();
+});
