@@ -17,6 +17,7 @@ interface PassWords {
   unavailable: string;
   mailSubject: string;
   mailText: string;
+  smsText: string;
 }
 
 const words: Record<PageLang, PassWords> = {
@@ -36,6 +37,7 @@ const words: Record<PageLang, PassWords> = {
     mailSubject: 'Your gate pass at {company}',
     mailText:
       'Hello {name},\n\nyou are checked in at {company}. Open this link on your phone and hold the code it shows to the reader at the turnstile; it works until you check out:\n\n{link}',
+    smsText: '{company}: your gate pass, for the turnstile until you check out: {link}',
   },
   'pt-BR': {
     title: 'Seu passe de acesso',
@@ -53,6 +55,7 @@ const words: Record<PageLang, PassWords> = {
     mailSubject: 'Seu passe de acesso na {company}',
     mailText:
       'Olá, {name},\n\nseu check-in na {company} foi feito. Abra este link no celular e aproxime o código que ele mostra do leitor da catraca; ele vale até você fazer o check-out:\n\n{link}',
+    smsText: '{company}: seu passe para a catraca, válido até o check-out: {link}',
   },
   de: {
     title: 'Ihr Zutrittsausweis',
@@ -71,6 +74,7 @@ const words: Record<PageLang, PassWords> = {
     mailSubject: 'Ihr Zutrittsausweis bei {company}',
     mailText:
       'Hallo {name},\n\nSie sind bei {company} angemeldet. Öffnen Sie diesen Link auf Ihrem Telefon und halten Sie den angezeigten Code an das Lesegerät am Drehkreuz; er gilt, bis Sie sich abmelden:\n\n{link}',
+    smsText: '{company}: Ihr Zutrittsausweis für das Drehkreuz, gültig bis zur Abmeldung: {link}',
   },
   'zh-Hans': {
     title: '您的门禁通行证',
@@ -88,6 +92,7 @@ const words: Record<PageLang, PassWords> = {
     mailSubject: '您在 {company} 的门禁通行证',
     mailText:
       '{name}，您好：\n\n您已在 {company} 完成登记。请在手机上打开此链接，并将显示的码对准闸机的读卡器；在您签出之前一直有效：\n\n{link}',
+    smsText: '{company}：您的闸机通行证，签出前有效：{link}',
   },
 };
 

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { type GateProcess, startGateProcess } from '../helpers/gate.ts';
 import { openPass as openPage, passLinkTo } from '../helpers/pass.ts';
@@ -23,10 +25,32 @@ let totpGate: GateProcess;
 let admin: ReturnType<typeof client>;
 let kiosk: ReturnType<typeof client>;
 let hostId: string;
+/** A Twilio-compatible SMS API: what it received (form fields and the Basic credentials). */
+let smsApi: Server;
+const texts: { path: string; authorization: string | undefined; form: URLSearchParams }[] = [];
+const twilio = { sid: 'AC0123456789abcdef0123456789abcdef', token: `token-${randomUUID()}`, from: '+15005550006' };
+
+/** Answers as Twilio's Messages resource does: 201 with the message, queued. */
+function startSmsApi(): Promise<Server> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    req.on('end', () => {
+      const form = new URLSearchParams(body);
+      texts.push({ path: req.url ?? '', authorization: req.headers.authorization, form });
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ sid: `SM${randomUUID().replaceAll('-', '')}`, status: 'queued', to: form.get('To') }));
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
 
 before(async () => {
-  [smtp, gate, totpGate, service] = await Promise.all([
+  [smtp, smsApi, gate, totpGate, service] = await Promise.all([
     startSmtp(),
+    startSmsApi(),
     startGateProcess({ aesKey }),
     startGateProcess({ aesKey, totp: true }),
     startService({ args: serveArgs }),
@@ -44,7 +68,15 @@ before(async () => {
   assert.equal(mail.status, 200, JSON.stringify(mail.body));
   await configure({ enabled: true, aesKey, qrcodeDuration: 30, totpEnabled: false, staticVisitorQRCode: false });
 });
-after(() => Promise.all([service.stop(), smtp.close(), gate.stop(), totpGate.stop()]));
+after(() =>
+  Promise.all([
+    service.stop(),
+    smtp.close(),
+    gate.stop(),
+    totpGate.stop(),
+    new Promise((resolve) => smsApi.close(resolve)),
+  ]),
+);
 
 async function configure(body: Record<string, unknown>) {
   const saved = await admin('POST', '/v1/integration/access', body);
@@ -72,7 +104,11 @@ test('a walk-in who gave an e-mail is sent a link to a page whose code the gate 
   assert.equal(page.status, 200);
   assert.equal(page.headers.get('cache-control'), 'no-store', 'a code is a credential');
   assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self'/);
-  assert.doesNotMatch(page.html, /<script/, 'no script: the page reloads itself by a meta refresh');
+  // The page renews itself with the script file the CSP allows (no inline script), or reloads without scripts.
+  assert.deepEqual(page.html.match(/<script[^>]*>/g), ['<script src="/p/assets/live.js" defer>']);
+  const script = await fetch(`${service.url}/p/assets/live.js`);
+  assert.match(script.headers.get('content-type') ?? '', /javascript/);
+  assert.match(await script.text(), /dataset\.refresh/);
   assert.match(page.html, /<h1>Your gate pass<\/h1>/);
   assert.match(page.html, /For Rui A\./);
   assert.ok(page.code, 'the QR picture decodes');
@@ -175,6 +211,46 @@ test('no message without an e-mail, with access control off, or for a check-in m
   await passLink('last@visitor.test');
   const recipients = smtp.mails.flatMap((mail) => mail.to);
   for (const address of ['ivo@visitor.test', 'api@visitor.test']) assert.equal(recipients.includes(address), false);
+});
+
+test('a walk-in who gave a phone is sent the link by SMS too, to the number in E.164', async () => {
+  const sms = {
+    twilioAccountSid: twilio.sid,
+    twilioAuthToken: twilio.token,
+    twilioFrom: twilio.from,
+    twilioBaseUrl: `http://127.0.0.1:${(smsApi.address() as AddressInfo).port}`,
+  };
+  assert.equal((await admin('POST', '/v1/integration/notifications', sms)).status, 200);
+  assert.equal((await admin('PATCH', '/v1/company', { countryCode: '+55' })).status, 200);
+  try {
+    const visit = await walkIn({ name: 'Sara Dias', email: 'sara@visitor.test', phone: '(11) 98765-4321' });
+    const mailed = await passLink('sara@visitor.test');
+    const deadline = Date.now() + 20_000;
+    while (!texts.some((text) => text.form.get('To') === '+5511987654321') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const text = texts.find((received) => received.form.get('To') === '+5511987654321');
+    assert.ok(text, 'the SMS API received the message');
+    assert.equal(text.path, `/2010-04-01/Accounts/${twilio.sid}/Messages.json`);
+    assert.equal(text.authorization, `Basic ${Buffer.from(`${twilio.sid}:${twilio.token}`).toString('base64')}`);
+    assert.equal(text.form.get('From'), twilio.from);
+    const link = /https:\/\/visitors\.acme\.test\/p\/pass\/\S+/.exec(text.form.get('Body') ?? '')?.[0];
+    assert.ok(link, text.form.get('Body') ?? '');
+    assert.match(text.form.get('Body') ?? '', /^Acme: your gate pass/);
+    // The same pass as the e-mail's: the gate takes the code either shows.
+    for (const opened of [await openPass(link), await openPass(mailed.link)]) {
+      const verdict = await gate.verify(opened.code ?? '');
+      assert.deepEqual([verdict.valid, verdict.cardNumber], [true, Number(visit.cardNumber)]);
+    }
+    // Only a phone: the SMS alone.
+    await walkIn({ name: 'Caio Fone', phone: '+55 21 99876-5432' });
+    while (!texts.some((received) => received.form.get('To') === '+5521998765432') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.ok(texts.some((received) => received.form.get('To') === '+5521998765432'));
+  } finally {
+    await admin('POST', '/v1/integration/notifications', { twilioAccountSid: '', twilioFrom: '' });
+  }
 });
 
 test('a forged link, or one expired, is refused without saying which part was wrong', async () => {
