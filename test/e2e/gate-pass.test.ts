@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { PDFDocument } from 'pdf-lib';
 import type { Browser, Page } from 'playwright-core';
-import { axeProblems, launchChromium, openKiosk, screenshot } from '../helpers/browser.ts';
+import { axeProblems, launchChromium, openKiosk, overflowing, screenshot } from '../helpers/browser.ts';
 import { type GateProcess, startGateProcess } from '../helpers/gate.ts';
 import { badgePages, type KioskFixture, kioskFixture } from '../helpers/kiosk.ts';
 import { passLinkTo } from '../helpers/pass.ts';
@@ -109,6 +109,7 @@ test("with a public address, the walk-in's e-mail opens a pass on the phone that
   await page.goto(reachable.service.url + new URL(link).pathname);
   await page.getByRole('heading', { name: 'Your gate pass' }).waitFor();
   assert.deepEqual(await axeProblems(page), []);
+  assert.deepEqual(await overflowing(page, 'main *'), [], "nothing leaves a phone's screen");
   await screenshot(page, 'gate-pass-phone');
   const first = await qrOn(page, 'img.qr');
   assert.equal(await page.locator('.code').textContent(), first, 'the text is the code the picture shows');
