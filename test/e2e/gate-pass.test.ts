@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { PDFDocument } from 'pdf-lib';
 import type { Browser, Page } from 'playwright-core';
+import QRCode from 'qrcode';
 import { axeProblems, launchChromium, openKiosk, overflowing, screenshot } from '../helpers/browser.ts';
 import { type GateProcess, startGateProcess } from '../helpers/gate.ts';
-import { badgePages, type KioskFixture, kioskFixture } from '../helpers/kiosk.ts';
+import { badgePages, type KioskFixture, kioskFixture, openFrontDesk } from '../helpers/kiosk.ts';
 import { passLinkTo } from '../helpers/pass.ts';
 import { readQrPng } from '../helpers/qr.ts';
 import { allowLoopback } from '../helpers/service.ts';
@@ -144,7 +145,7 @@ test('without a public address, the kiosk says the code is not sent, and the pri
   const badges = badgePages(page);
   await walkIn(page, 'Hugo Neves', 'hugo@visitor.test');
   await page
-    .getByText('Your code for the gate is not sent to your phone. Keep your badge: it carries the code.')
+    .getByText('Your code for the gate is not sent to your phone: keep your badge, it carries the code.')
     .waitFor();
   const badge = page.getByRole('article', { name: 'Visitor badge' });
   await badge.getByRole('img', { name: 'QR code for the turnstile' }).waitFor();
@@ -175,6 +176,32 @@ test('without a public address, the kiosk says the code is not sent, and the pri
     smtp.mails.some((mail) => mail.to.includes('hugo@visitor.test')),
     false,
   );
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("without a public address, the front desk's walk-in gets the gate code on the badge it prints", async () => {
+  const { page, problems } = await openKiosk(browser, lobbyOnly.service.url);
+  await openFrontDesk(page, lobbyOnly.pin);
+  await page.getByRole('tab', { name: /^Check someone in( \d+)?$/ }).click();
+  await page.getByLabel('Full name').fill('Dina Balcao');
+  await page.getByLabel('Host', { exact: true }).selectOption({ label: 'Carlos Mendes (Finance)' });
+  await page.getByRole('button', { name: 'Check in', exact: true }).click();
+  await page.getByText('Dina Balcao was checked in.').waitFor();
+  await page.evaluate(() => {
+    window.print = () => {
+      document.body.dataset.printedGate = document.querySelector('.reprint .badge-gate img')?.getAttribute('src') ?? '';
+    };
+  });
+  await page.getByRole('button', { name: 'Print the badge of Dina Balcao' }).click();
+  await page.waitForFunction(() => document.body.dataset.printedGate !== undefined);
+  const printed = await page.evaluate(() => document.body.dataset.printedGate ?? '');
+  // The picture printed is the QR code of the visit's gate code (static: the same every time it is asked for).
+  const visit = await visitNamed(lobbyOnly, 'Dina Balcao');
+  const { body } = await lobbyOnly.api('GET', `/v1/visit/${visit.id}/qrcode`);
+  assert.equal((await gate.verify(body.payload)).valid, true);
+  const svg = await QRCode.toString(body.payload, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+  assert.equal(decodeURIComponent(printed.replace(/^data:image\/svg\+xml;charset=utf-8,/, '')), svg);
   assert.deepEqual(problems, []);
   await page.close();
 });

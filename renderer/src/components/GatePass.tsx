@@ -68,16 +68,16 @@ export function GateCode({ code }: { code: GateAnswer | undefined }) {
 export const gateCodeOnBadge = (data: KioskData) => data.accessEnabled && !data.publicLinks;
 
 /**
- * What the confirmation screen says of the gate code when it is not sent to the visitor's phone: keep the badge,
- * which carries it, or, with no badge printed, use it here or ask the reception.
+ * The confirmation's step for the turnstile (access integration on): hold the code to the reader; where the code
+ * is not sent to the visitor's phone, that it is not, and to keep the badge, which carries it (with no badge
+ * printed: to ask the reception).
  */
-export function GatePassNote({ data }: { data: KioskData }) {
+export function GateNext({ data }: { data: KioskData }) {
   const { t } = useTranslation();
-  if (!gateCodeOnBadge(data)) return null;
+  if (!data.accessEnabled) return null;
+  if (!gateCodeOnBadge(data)) return <li>{t('outcome.gateNext')}</li>;
   return (
-    <li className="gate-pass-note">
-      {t('pass.notSent')} {data.settings.badgePrinting ? t('pass.keepBadge') : t('pass.noBadge')}
-    </li>
+    <li className="gate-not-sent">{data.settings.badgePrinting ? t('pass.keepBadge') : t('pass.askReception')}</li>
   );
 }
 

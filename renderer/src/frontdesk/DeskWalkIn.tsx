@@ -42,7 +42,7 @@ export function DeskWalkIn({ api, data, lang }: FrontDeskProps) {
   const [problems, setProblems] = useState<Record<string, AnswerProblem>>({});
   const [visitId, setVisitId] = useState(uuidV4);
   const [done, setDone] = useState<Visit>();
-  const printer = useBadgePrinter(data, lang);
+  const printer = useBadgePrinter(api, data, lang);
   const { busy, notice, run } = useAction();
 
   const save = () =>

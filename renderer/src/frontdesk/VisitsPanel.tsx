@@ -64,7 +64,7 @@ export function VisitsPanel({ api, data, lang }: FrontDeskProps) {
       return t('visitLog.exported');
     });
 
-  const printer = useBadgePrinter(data, lang);
+  const printer = useBadgePrinter(api, data, lang);
 
   const day = (key: 'from' | 'to', label: string) => (
     <TextInput

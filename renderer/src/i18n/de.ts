@@ -172,9 +172,10 @@ export const de: Messages = {
     checkoutCode: 'Code zum Abmelden',
   },
   pass: {
-    notSent: 'Ihr Code für das Drehkreuz wird nicht an Ihr Telefon gesendet.',
-    keepBadge: 'Behalten Sie Ihren Ausweis: Er trägt den Code.',
-    noBadge: 'Nutzen Sie ihn hier am Drehkreuz, oder bitten Sie den Empfang, Sie durchzulassen.',
+    keepBadge:
+      'Ihr Code für das Drehkreuz wird nicht an Ihr Telefon gesendet: Behalten Sie Ihren Ausweis, er trägt den Code.',
+    askReception:
+      'Ihr Code für das Drehkreuz wird nicht an Ihr Telefon gesendet: Bitten Sie den Empfang, Sie durchzulassen.',
     badgeGate: 'Code für das Drehkreuz',
     badgeQr: 'QR-Code für das Drehkreuz',
     badgeUntil: 'Gültig bis {{time}}',

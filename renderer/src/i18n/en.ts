@@ -171,9 +171,8 @@ export const en = {
     checkoutCode: 'Check-out code',
   },
   pass: {
-    notSent: 'Your code for the gate is not sent to your phone.',
-    keepBadge: 'Keep your badge: it carries the code.',
-    noBadge: 'Use it here at the turnstile, or ask the reception to let you through.',
+    keepBadge: 'Your code for the gate is not sent to your phone: keep your badge, it carries the code.',
+    askReception: 'Your code for the gate is not sent to your phone: ask the reception to let you through.',
     badgeGate: 'Gate code',
     badgeQr: 'QR code for the turnstile',
     badgeUntil: 'Valid until {{time}}',

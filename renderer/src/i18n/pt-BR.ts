@@ -172,9 +172,8 @@ export const ptBR: Messages = {
     checkoutCode: 'Código de saída',
   },
   pass: {
-    notSent: 'Seu código para a catraca não é enviado ao seu celular.',
-    keepBadge: 'Guarde seu crachá: ele traz o código.',
-    noBadge: 'Use-o aqui na catraca ou peça à recepção para liberar sua passagem.',
+    keepBadge: 'Seu código da catraca não é enviado ao celular: guarde seu crachá, ele traz o código.',
+    askReception: 'Seu código da catraca não é enviado ao celular: peça à recepção para liberar sua passagem.',
     badgeGate: 'Código da catraca',
     badgeQr: 'QR code para a catraca',
     badgeUntil: 'Vale até {{time}}',

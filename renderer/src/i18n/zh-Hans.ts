@@ -172,9 +172,8 @@ export const zhHans: Messages = {
     checkoutCode: '签退码',
   },
   pass: {
-    notSent: '您的闸机通行码不会发送到您的手机。',
-    keepBadge: '请保管好您的访客证：上面印有通行码。',
-    noBadge: '请在此处的闸机使用，或请前台为您放行。',
+    keepBadge: '闸机通行码不会发送到您的手机：请保管好访客证，上面印有通行码。',
+    askReception: '闸机通行码不会发送到您的手机：请让前台为您放行。',
     badgeGate: '闸机通行码',
     badgeQr: '闸机用二维码',
     badgeUntil: '有效期至 {{time}}',

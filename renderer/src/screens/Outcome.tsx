@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Api } from '../api.ts';
 import { Badge } from '../components/Badge.tsx';
-import { GateCode, GatePassNote, gateCodeOnBadge, useGateCode } from '../components/GatePass.tsx';
+import { GateCode, GateNext, gateCodeOnBadge, useGateCode } from '../components/GatePass.tsx';
 import { OutcomeMark } from '../components/OutcomeMark.tsx';
 import { Screen, Spinner } from '../components/ui.tsx';
 import { useCountdown } from '../hooks.ts';
@@ -176,8 +176,7 @@ function Confirmed({ api, data, lang, visit, picture, onHome }: Props) {
                 <span role="status">{badgeText}</span>
               </li>
             )}
-            {data.accessEnabled && <li>{t('outcome.gateNext')}</li>}
-            <GatePassNote data={data} />
+            <GateNext data={data} />
           </ol>
         </section>
       </div>
