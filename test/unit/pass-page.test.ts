@@ -97,7 +97,8 @@ describe("an invitee's pass page", () => {
       subjectId: invitee.id,
       expiresAt: inviteePassLinkExpiry(expectedAt, zone),
     });
-    assert.ok(link?.startsWith('https://visitors.acme.test/p/pass/'));
+    assert.ok(link, 'the service has a public address and the company a link key');
+    assert.ok(link.startsWith('https://visitors.acme.test/p/pass/'), link);
     return { invitee, path: new URL(link).pathname };
   }
 
