@@ -57,8 +57,10 @@ export async function startKiosk(
   apiKey: string,
   dataDir?: string,
   clockOffsetMs?: number,
+  /** More `serve` arguments (`--allow-destinations`, for a kiosk that sends mail to a local server). */
+  args: string[] = [],
 ): Promise<Kiosk> {
-  const kiosk = await startService({ dataDir, clockOffsetMs, args: upstreamArgs(upstreamUrl, apiKey) });
+  const kiosk = await startService({ dataDir, clockOffsetMs, args: [...upstreamArgs(upstreamUrl, apiKey), ...args] });
   try {
     const localKey = await localAdminKey(kiosk);
     await online(kiosk, localKey);
