@@ -21,10 +21,14 @@ import { passWords } from './words.ts';
 
 export const passMessageKind = 'visitor-pass';
 
-/** One message, rendered when it was queued (in the company's language). */
-type PassMessage =
+/**
+ * One message, rendered when it was queued (in the company's language). It names its visit, so that erasing the
+ * visitor drops a message not yet sent (privacy/store.ts).
+ */
+type PassMessage = { visitId: string } & (
   | { channel: 'email'; to: string; subject: string; text: string }
-  | { channel: 'sms'; to: string; body: string };
+  | { channel: 'sms'; to: string; body: string }
+);
 
 const sendsEmail = (settings: NotificationSettings) => settings.smtpHost !== '';
 const sendsSms = (settings: NotificationSettings) =>
@@ -78,13 +82,14 @@ export function passMessageListener(ctx: Context): EventListener {
     const messages: PassMessage[] = [];
     if (email) {
       messages.push({
+        visitId: visit.id,
         channel: 'email',
         to: email,
         subject: fill(words.mailSubject, values),
         text: fill(words.mailText, values),
       });
     }
-    if (phone) messages.push({ channel: 'sms', to: phone, body: fill(words.smsText, values) });
+    if (phone) messages.push({ visitId: visit.id, channel: 'sms', to: phone, body: fill(words.smsText, values) });
     for (const message of messages) {
       await enqueue(ctx, {
         companyId: caller.companyId,

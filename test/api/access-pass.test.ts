@@ -196,6 +196,28 @@ test('a visit waiting for its host shows no code until it is allowed', async () 
   }
 });
 
+test('a visitor held at the door is sent the pass only when the desk lets them in', async () => {
+  const entry = await admin('POST', '/v1/blockedlist', {
+    name: 'Hana Held',
+    cpf: '529.982.247-25',
+    reason: 'a name the desk must check',
+  });
+  assert.equal(entry.status, 200, JSON.stringify(entry.body));
+  const visit = await walkIn({ name: 'Hana Held', email: 'hana@visitor.test' });
+  assert.equal((await admin('GET', `/v1/visit/${visit.id}`)).body.heldAtDoor, true);
+  // Another walk-in's message arrives: one for the held visitor, queued before it, would have too.
+  await walkIn({ name: 'Ines Next', email: 'ines@visitor.test' });
+  await passLink('ines@visitor.test');
+  assert.equal(
+    smtp.mails.some((mail) => mail.to.includes('hana@visitor.test')),
+    false,
+    'nothing while held',
+  );
+  assert.equal((await admin('PATCH', `/v1/visit/allow/${visit.id}`, {})).status, 200);
+  const { link } = await passLink('hana@visitor.test');
+  assert.equal((await gate.verify((await openPass(link)).code ?? '')).valid, true);
+});
+
 test('no message without an e-mail, with access control off, or for a check-in made through the API', async () => {
   await walkIn({ name: 'Nora Sem Email' });
   await configure({ enabled: false });
