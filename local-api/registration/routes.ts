@@ -41,7 +41,10 @@ function jsonProblem(error: unknown, _req: Request, res: Response, next: NextFun
         : parser === 'entity.parse.failed'
           ? new ApiError('INVALID_BODY')
           : undefined;
-  if (!refusal) return next(error);
+  if (!refusal) {
+    next(error);
+    return;
+  }
   res
     .status(refusal.status)
     .set('cache-control', 'no-store')
