@@ -376,8 +376,9 @@ export async function checkinInvitee(
     const given = {
       customFields: mergeAnswers(await liveAnswers(ctx, caller, inviteeAnswers(invitee)), input.customFields ?? []),
       questionnaireFields:
-        input.questionnaireFields ??
-        (invitee.registeredAt === null ? undefined : (JSON.parse(invitee.questionnaireFields) as AnswerItem[])),
+        invitee.registeredAt === null
+          ? input.questionnaireFields
+          : mergeAnswers(JSON.parse(invitee.questionnaireFields) as AnswerItem[], input.questionnaireFields ?? []),
     };
     const waived = input.waiveReason !== undefined && !options.replayed && !options.stoppedAtDoor;
     const answers = await checkinAnswers(ctx, caller, given, waived ? 'waived' : answerMode(options), asked);
