@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { jpegBytes, pdfBytes } from '../helpers/files.ts';
 import { signedLink } from '../helpers/links.ts';
 import { client, startService, type TestService } from '../helpers/service.ts';
+import { withServiceDb } from '../helpers/store.ts';
 
 /*
  * The register page's endpoints (docs/api.md, "Public pages"): the link is the guest's credential, the window and
@@ -333,5 +334,44 @@ describe('a register link', () => {
         body: { type: 'INVITEE_CANCELED' },
       });
     }
+  });
+
+  test('leaves the door its say: the blocklist and the approval still apply at the one-scan check-in', async () => {
+    await admin('POST', '/v1/blockedlist', { name: 'Mallory Blocked', email: 'mallory@guest.test', reason: 'Theft' });
+    const blocked = await invitee({ name: 'Mallory Blocked', email: 'mallory@guest.test' });
+    const approval = await invitee({ requiresAuthorization: true });
+    const visits: Record<string, { visitorStatus: string | null; authorizationStatus: string | null }> = {};
+    for (const [name, guest] of Object.entries({ blocked, approval })) {
+      assert.equal((await call(`${await link(guest.id)}/registration`, await complete())).status, 200);
+      const found = await kiosk('POST', '/v1/kiosk/invitees/find', { code: guest.id });
+      const checkin = await kiosk('POST', '/v1/kiosk/invitee/checkin', {
+        ticket: found.body.invitees[0].ticket,
+        visitId: randomUUID(),
+      });
+      assert.equal(checkin.status, 200, JSON.stringify(checkin.body));
+      visits[name] = checkin.body;
+    }
+    assert.equal(visits.blocked?.visitorStatus, 'BLOCKED');
+    assert.equal(visits.approval?.authorizationStatus, 'waiting');
+  });
+
+  test('is erased with the invitee: the answers, the picture and the agreement', async () => {
+    const guest = await invitee({ email: 'erase.me@guest.test' });
+    assert.equal((await call(`${await link(guest.id)}/registration`, await complete())).status, 200);
+    assert.equal((await admin('POST', '/v1/privacy/erasure', { email: 'erase.me@guest.test' })).status, 200);
+    const row = await withServiceDb(service.dataDir, async (db) =>
+      db
+        .prepare(
+          'SELECT registrationPicture, registrationNda, ndaSignature, questionnaireFields, customFields FROM invitees WHERE id = ?',
+        )
+        .get(guest.id),
+    );
+    assert.deepEqual(row, {
+      registrationPicture: null,
+      registrationNda: null,
+      ndaSignature: null,
+      questionnaireFields: '[]',
+      customFields: '[]',
+    });
   });
 });
