@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import type { Context } from '../context.ts';
+import { fromHttpError } from '../http/error-handler.ts';
 import { ApiError } from '../http/errors.ts';
 import { validate } from '../http/fields.ts';
+import { checkJsonCost } from '../http/limits.ts';
 import { pageHeaders } from '../kiosk/csp.ts';
 import { rendererDist } from '../kiosk/pages.ts';
 import { hubPublicAddress } from '../public/address.ts';
@@ -22,25 +24,14 @@ import { registerWords } from './words.ts';
 /** The page's script and styles: a Vite entry of its own (renderer/guest.html), beside the kiosk's page. */
 const guestPage = join(rendererDist, 'guest.html');
 
-/** Two files of a megabyte at most, in Base64, with the answers. */
-const jsonLimit = '3mb';
-
 const tokenOf = (req: Request) => String(req.params.token);
 
 /**
- * Answers a JSON endpoint's refusal as the API does, `{ type, ...details }` with its status; a body that is not
- * JSON, or too large, as INVALID_BODY or PAYLOAD_TOO_LARGE. Anything else goes to the pages' own handler.
+ * Answers a JSON endpoint's refusal as the API does, `{ type, ...details }` with its status, a body the parser
+ * refused included (http/error-handler.ts). Anything else goes to the pages' own handler.
  */
 function jsonProblem(error: unknown, _req: Request, res: Response, next: NextFunction): void {
-  const parser = (error as { type?: unknown }).type;
-  const refusal =
-    error instanceof ApiError
-      ? error
-      : parser === 'entity.too.large'
-        ? new ApiError('PAYLOAD_TOO_LARGE')
-        : parser === 'entity.parse.failed'
-          ? new ApiError('INVALID_BODY')
-          : undefined;
+  const refusal = error instanceof ApiError ? error : fromHttpError(error as Parameters<typeof fromHttpError>[0]);
   if (!refusal) {
     next(error);
     return;
@@ -50,6 +41,13 @@ function jsonProblem(error: unknown, _req: Request, res: Response, next: NextFun
     .set('cache-control', 'no-store')
     .json({ type: refusal.type, ...refusal.extra });
 }
+
+/** Registrations are JSON: two files of a megabyte at most in Base64, with the answers; costly JSON refused unread. */
+const readJson = express.json({
+  limit: '3mb',
+  type: ['application/json'],
+  verify: (_req, _res, bytes) => checkJsonCost(bytes),
+});
 
 async function brandOf(ctx: Context, companyId: string): Promise<PageBrand> {
   return (await prepared(ctx.db, 'SELECT name AS "companyName", brandColor FROM companies WHERE id = ?').get(
@@ -128,7 +126,7 @@ export function registerPages(ctx: Context): Router {
     res.set('cache-control', 'no-store').json(await registrationFormOf(ctx, registration, lang));
   });
 
-  endpoints.post('/registration', express.json({ limit: jsonLimit, type: ['application/json'] }), async (req, res) => {
+  endpoints.post('/registration', readJson, async (req, res) => {
     const registration = await opened(req);
     const input = validate(registrationInput, req.body);
     const lang = registration.invitee
