@@ -187,11 +187,13 @@ async function calendarOf(
 
 /** The HTML part, made with React Email; its pictures are the message's inline images. */
 async function htmlOf(invitation: Invitation): Promise<string> {
-  const [{ createElement: h }, { render }, email] = await Promise.all([
+  // React is CommonJS: its functions are its default export, in the bundled service as in Node.
+  const [{ default: React }, { render }, email] = await Promise.all([
     import('react'),
     import('@react-email/render'),
     import('@react-email/components'),
   ]);
+  const h = React.createElement;
   const { words, links, host, company } = invitation;
   const accent = company.brandColor ?? '#1f4e79';
   const text = { fontSize: '15px', lineHeight: '22px', color: '#1a1a1a', margin: '0 0 12px' };
