@@ -1,29 +1,38 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { simpleParser } from 'mailparser';
 import type { Browser } from 'playwright-core';
 import { inviteeCode } from '../../renderer/src/codes.ts';
 import { axeProblems, launchChromium, openKiosk, qrVideo, screenshot } from '../helpers/browser.ts';
 import { invite, type KioskFixture, kioskFixture, sign, startVisitorMeter } from '../helpers/kiosk.ts';
-import { signedLink } from '../helpers/links.ts';
-import { tempDir } from '../helpers/service.ts';
+import { allowLoopback, tempDir } from '../helpers/service.ts';
+import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 
 /*
- * Pre-registration end to end (docs/kiosk.md, "Pre-registration"): the guest opens the invitation's register link
- * in a browser, answers, takes a picture and signs; at the kiosk the invitation's QR code checks them in with one
+ * Pre-registration end to end (docs/kiosk.md, "Pre-registration"): the guest opens the register link of the
+ * invitation e-mail (received by a local SMTP server) in a browser, answers, takes a picture and signs; at the kiosk the invitation's QR code checks them in with one
  * scan and no more questions.
  */
 
 let kiosk: KioskFixture;
 let browser: Browser;
-let companyId: string;
 const fields: Record<string, string> = {};
 
+/** Where the invitation's links point: the test reaches the same service at its local address. */
+const publicUrl = 'https://visitors.acme.test';
+let smtp: TestSmtp;
+
 before(async () => {
-  kiosk = await kioskFixture();
-  companyId = (await kiosk.api('GET', '/v1/company')).body.id;
-  // The notification settings make the company's link key.
-  assert.equal((await kiosk.api('POST', '/v1/integration/notifications', { additionalEmails: [] })).status, 200);
+  smtp = await startSmtp();
+  kiosk = await kioskFixture({ args: [...allowLoopback, '--public-url', publicUrl] });
+  const mail = await kiosk.api('POST', '/v1/integration/notifications', {
+    smtpHost: '127.0.0.1',
+    smtpPort: smtp.port,
+    smtpSecurity: 'none',
+    emailFrom: 'reception@acme.test',
+  });
+  assert.equal(mail.status, 200, JSON.stringify(mail.body));
   await kiosk.api('PATCH', '/v1/kiosk/settings', {
     visitorFields: { email: 'off', phone: 'off', company: 'off' },
     pictureMode: 'required',
@@ -40,15 +49,17 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await kiosk?.service.stop();
+  await smtp?.close();
 });
 
 test('a guest registers from the link, and the invitation’s QR code checks them in with one scan', async () => {
+  // The invitation e-mail carries the register link, at the public address.
   const invitee = await invite(kiosk, 'Renata Vogel');
-  const link = await signedLink(kiosk.service, companyId, {
-    purpose: 'register',
-    subjectId: invitee.id,
-    expiresAt: Date.now() + 86_400_000,
-  });
+  const [received] = await smtp.waitFor(1, 20_000);
+  const text = (await simpleParser(received?.raw ?? '')).text ?? '';
+  const [sent] = text.match(new RegExp(`${publicUrl}/p/register/[\\w.-]+`)) ?? [];
+  assert.ok(sent, `a register link in: ${text}`);
+  const link = sent.replace(publicUrl, kiosk.service.url);
   browser = await launchChromium({
     video: qrVideo(inviteeCode(invitee.id), join(tempDir('portaria-video-'), 'invitation.y4m')),
   });
