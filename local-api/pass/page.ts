@@ -5,20 +5,16 @@ import { companyCaller } from '../companies/store.ts';
 import type { Context } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
+import { meetingOfInvitee, visitWindow } from '../invitations/links.ts';
+import type { InviteeRow } from '../invitees/contract.ts';
+import { dayAround } from '../kiosk/visitor-store.ts';
 import { fill } from '../notifications/messages.ts';
 import { openLink } from '../public/links.ts';
 import { type Html, html, type PageBrand, type PublicPages, requestedLang, sendPage } from '../public/page.ts';
 import type { PageLang } from '../public/words.ts';
 import { firstNameAndInitial } from '../rules/names.ts';
 import { prepared } from '../store/rows.ts';
-import {
-  inviteePassDay,
-  inviteePassState,
-  type PassInvitee,
-  type PassState,
-  type PassVisit,
-  visitPassState,
-} from './state.ts';
+import { inviteePassState, type PassState, type PassVisit, visitPassState } from './state.ts';
 import { passWords } from './words.ts';
 
 /*
@@ -48,14 +44,16 @@ async function passOf(ctx: Context, caller: Caller, subjectId: string, now: numb
     ).get(id, caller.companyId)) as PassRow<PassVisit>;
   const visit = await visitOf('id', subjectId);
   if (visit) return { name: visit.name, state: visitPassState(visit) };
-  const invitee = (await prepared(
-    ctx.db,
-    'SELECT name, status, cardNumber, deletedAt, expectedAt FROM invitees WHERE id = ? AND companyId = ?',
-  ).get(subjectId, caller.companyId)) as PassRow<PassInvitee & { expectedAt: number }>;
+  const invitee = (await prepared(ctx.db, 'SELECT * FROM invitees WHERE id = ? AND companyId = ?').get(
+    subjectId,
+    caller.companyId,
+  )) as InviteeRow | undefined;
   if (!invitee) return { name: null, state: visitPassState(undefined) };
   const arrival = await visitOf('inviteeId', subjectId);
-  const day = inviteePassDay(Number(invitee.expectedAt), caller.timeZone);
-  return { name: invitee.name, state: inviteePassState(invitee, arrival, day, now) };
+  // The invitation's window (invitations/links.ts), opened at the start of its day: a guest may come early.
+  const visitEnd = visitWindow(invitee, await meetingOfInvitee(ctx, invitee), caller.timeZone).end;
+  const window = { start: dayAround(Number(invitee.expectedAt), caller.timeZone).start, end: visitEnd };
+  return { name: invitee.name, state: inviteePassState(invitee, arrival, window, now) };
 }
 
 /** The company's name and colour, which head the page. */

@@ -1,5 +1,4 @@
 import { cardNumberOf } from '../access/qr.ts';
-import { dayAround } from '../kiosk/visitor-store.ts';
 
 /*
  * What a visitor's pass page shows at an instant (docs/access-control.md, "The pass page"). Pure functions: the
@@ -49,32 +48,23 @@ export function visitPassState(visit: PassVisit | undefined): PassState {
 }
 
 /**
- * An invitee's pass: before arrival, live during the day the invitee is expected (`day`, in the company's zone:
- * the day the kiosk finds the invitation as "expected today"); once arrived, the pass of the visit the check-in
- * made (it keeps the invitee's card number, so the code does not change), until its check-out.
+ * An invitee's pass: before arrival, live inside `window` (from the start of the expected day in the company's
+ * zone, the day the kiosk finds the invitation as "expected today", to the end of the invited visit); once
+ * arrived, the pass of the visit the check-in made (it keeps the invitee's card number, so the code does not
+ * change), until its check-out.
  */
 export function inviteePassState(
   invitee: PassInvitee | undefined,
   visit: PassVisit | undefined,
-  day: { start: number; end: number },
+  window: { start: number; end: number },
   now: number,
 ): PassState {
   if (!invitee) return { kind: 'pending' };
   if (visit) return visitPassState(visit);
-  if (invitee.deletedAt !== null || invitee.status === 'canceled' || now >= day.end) return { kind: 'ended' };
-  if (now < day.start) return { kind: 'upcoming', startsAt: day.start };
+  if (invitee.deletedAt !== null || invitee.status === 'canceled' || now >= window.end) return { kind: 'ended' };
+  if (now < window.start) return { kind: 'upcoming', startsAt: window.start };
   return { kind: 'live', cardNumber: cardNumberOf(invitee.cardNumber) };
 }
 
 /** How long a walk-in's link opens its pass: a day; the page shows nothing once the visit is checked out. */
 export const visitPassLinkMs = 24 * 3_600_000;
-
-/** The day an invitee's pass shows its code before arrival: the expected day, in the company's zone. */
-export const inviteePassDay = (expectedAt: number, timeZone: string) => dayAround(expectedAt, timeZone);
-
-/**
- * Until when an invitee's link should open its pass (the invitation's `expiresAt`): the end of the expected day
- * plus half a day, so that a visit running into the night keeps its pass until its check-out.
- */
-export const inviteePassLinkExpiry = (expectedAt: number, timeZone: string) =>
-  inviteePassDay(expectedAt, timeZone).end + 12 * 3_600_000;
