@@ -275,6 +275,27 @@ test('a walk-in who gave a phone is sent the link by SMS too, to the number in E
   }
 });
 
+test("an invitee's invitation links to the pass: the gate takes its code, before and after the check-in", async () => {
+  const created = await admin('POST', '/v1/invitees', {
+    name: 'Gil Convidado',
+    email: 'gil@guest.test',
+    hostId,
+    expectedAt: new Date().toISOString(),
+  });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  const { link } = await passLink('gil@guest.test');
+  const before = await gate.verify((await openPass(link)).code ?? '');
+  assert.deepEqual([before.valid, before.cardNumber], [true, created.body.cardNumber]);
+  const checkin = await admin('POST', `/v1/visit/inviteeCheckin/${created.body.id}`, { checkinType: 'DASHBOARD' });
+  assert.equal(checkin.status, 200, JSON.stringify(checkin.body));
+  const after = await gate.verify((await openPass(link)).code ?? '');
+  assert.deepEqual([after.valid, after.cardNumber], [true, created.body.cardNumber], 'the visit keeps the card');
+  // The invitation carried the pass: the check-in sends no second one (a later walk-in's message comes first).
+  await walkIn({ name: 'Rosa Depois', email: 'rosa@visitor.test' });
+  await passLink('rosa@visitor.test');
+  assert.equal(smtp.mails.filter((mail) => mail.to.includes('gil@guest.test')).length, 1);
+});
+
 test('a forged link, or one expired, is refused without saying which part was wrong', async () => {
   await walkIn({ name: 'Tom Link', email: 'tom@visitor.test' });
   const { link } = await passLink('tom@visitor.test');
