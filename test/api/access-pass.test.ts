@@ -128,7 +128,12 @@ test('a TOTP pass renews itself: the page reloads as its code expires, and the n
   try {
     const visit = await walkIn({ name: 'Lia Costa', email: 'lia@visitor.test' });
     const { link } = await passLink('lia@visitor.test');
-    const first = await openPass(link);
+    let first = await openPass(link);
+    // A code read in the last second of its step could expire before the gate judges it: read the next one.
+    if (first.refreshSeconds === 1) {
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      first = await openPass(link);
+    }
     assert.match(first.code ?? '', new RegExp(`^T1\\.V\\.${visit.cardNumber}\\.5\\.\\d{8}$`));
     assert.equal(first.text, first.code, 'a TOTP code is shown as text too');
     assert.deepEqual(
