@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import { type GateProcess, startGateProcess } from '../helpers/gate.ts';
 import { openPass as openPage, passLinkTo } from '../helpers/pass.ts';
 import { allowLoopback, client, startService, type TestService } from '../helpers/service.ts';
-import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { smtpSettingsOf, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 
 /*
  * The walk-in's gate pass (docs/access-control.md, "The pass page"): the link arrives by e-mail at a real SMTP
@@ -59,12 +59,7 @@ before(async () => {
   const session = (await (await fetch(`${service.url}/kiosk/session`)).json()) as { apiKey: string };
   kiosk = client(service.url, session.apiKey);
   hostId = (await admin('POST', '/v1/hosts', { name: 'Ana Souza', email: 'ana@acme.test', isActive: true })).body.id;
-  const mail = await admin('POST', '/v1/integration/notifications', {
-    smtpHost: '127.0.0.1',
-    smtpPort: smtp.port,
-    smtpSecurity: 'none',
-    emailFrom: 'reception@acme.test',
-  });
+  const mail = await admin('POST', '/v1/integration/notifications', smtpSettingsOf(smtp));
   assert.equal(mail.status, 200, JSON.stringify(mail.body));
   await configure({ enabled: true, aesKey, qrcodeDuration: 30, totpEnabled: false, staticVisitorQRCode: false });
 });

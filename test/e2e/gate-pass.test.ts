@@ -9,7 +9,7 @@ import { badgePages, type KioskFixture, kioskFixture, openFrontDesk } from '../h
 import { passLinkTo } from '../helpers/pass.ts';
 import { readQrPng } from '../helpers/qr.ts';
 import { allowLoopback } from '../helpers/service.ts';
-import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { smtpSettingsOf, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 
 /*
  * The gate code reaches the visitor: with a public address, the walk-in's e-mail links to a page the phone shows
@@ -46,8 +46,7 @@ before(async () => {
   ]);
   for (const kiosk of [reachable, lobbyOnly]) {
     assert.equal((await kiosk.api('PATCH', '/v1/kiosk/settings', quickKiosk)).status, 200);
-    const mail = { smtpHost: '127.0.0.1', smtpPort: smtp.port, smtpSecurity: 'none', emailFrom: 'desk@acme.test' };
-    assert.equal((await kiosk.api('POST', '/v1/integration/notifications', mail)).status, 200);
+    assert.equal((await kiosk.api('POST', '/v1/integration/notifications', smtpSettingsOf(smtp))).status, 200);
   }
 });
 after(async () => {

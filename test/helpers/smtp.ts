@@ -142,3 +142,11 @@ export async function settledQueue(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** The notification settings that send a company's e-mail to the test's SMTP server (plain SMTP, no login). */
+export const smtpSettingsOf = (smtp: TestSmtp, emailFrom = 'reception@acme.test') => ({
+  smtpHost: '127.0.0.1',
+  smtpPort: smtp.port,
+  smtpSecurity: 'none',
+  emailFrom,
+});

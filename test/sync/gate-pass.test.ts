@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import { type GateProcess, startGateProcess } from '../helpers/gate.ts';
 import { openPass, passLinkTo } from '../helpers/pass.ts';
 import { allowLoopback, client, startService, type TestService } from '../helpers/service.ts';
-import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { smtpSettingsOf, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { type Kiosk, settled, startKiosk, waitFor } from '../helpers/sync-service.ts';
 
 /*
@@ -31,8 +31,7 @@ before(async () => {
   const company = await hub.company('Acme', 'UTC');
   const admin = client(hub.url, company.apiKey);
   hostId = (await admin('POST', '/v1/hosts', { name: 'Ana Souza', email: 'ana@acme.test', isActive: true })).body.id;
-  const mail = { smtpHost: '127.0.0.1', smtpPort: smtp.port, smtpSecurity: 'none', emailFrom: 'desk@acme.test' };
-  assert.equal((await admin('POST', '/v1/integration/notifications', mail)).status, 200);
+  assert.equal((await admin('POST', '/v1/integration/notifications', smtpSettingsOf(smtp))).status, 200);
   const access = { enabled: true, aesKey, staticVisitorQRCode: true };
   assert.equal((await admin('POST', '/v1/integration/access', access)).status, 200);
   kiosk = await startKiosk(hub.url, company.apiKey, undefined, undefined, allowLoopback);
