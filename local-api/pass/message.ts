@@ -8,6 +8,7 @@ import { e164, sendSms } from '../notifications/sms.ts';
 import { publicLink } from '../public/links.ts';
 import { enqueue, type JobHandler, PermanentJobError } from '../queue/queue.ts';
 import { prepared } from '../store/rows.ts';
+import { type PassMail, passMail } from './mail.ts';
 import { visitPassLinkMs } from './state.ts';
 import { passWords } from './words.ts';
 
@@ -22,11 +23,12 @@ import { passWords } from './words.ts';
 export const passMessageKind = 'visitor-pass';
 
 /**
- * One message, rendered when it was queued (in the company's language). It names its visit, so that erasing the
- * visitor drops a message not yet sent (privacy/store.ts).
+ * One message, its words fixed when it was queued (in the company's language; an e-mail's HTML is rendered when
+ * it is sent, outside the check-in's transaction). It names its visit, so that erasing the visitor drops a message
+ * not yet sent (privacy/store.ts).
  */
 type PassMessage = { visitId: string } & (
-  | { channel: 'email'; to: string; subject: string; text: string }
+  | ({ channel: 'email'; to: string } & PassMail)
   | { channel: 'sms'; to: string; body: string }
 );
 
@@ -64,9 +66,9 @@ export function passMessageListener(ctx: Context): EventListener {
     const access = await findAccessConfig(ctx, caller.companyId);
     const settings = await findNotificationSettings(ctx, caller.companyId);
     if (!access?.enabled || access.aesKey === '' || !settings) return;
-    const company = (await prepared(ctx.db, 'SELECT name, countryCode FROM companies WHERE id = ?').get(
+    const company = (await prepared(ctx.db, 'SELECT name, countryCode, brandColor FROM companies WHERE id = ?').get(
       caller.companyId,
-    )) as { name: string; countryCode: string | null };
+    )) as { name: string; countryCode: string | null; brandColor: string | null };
     // The visitor's number as typed at the screen, in the company's country unless it carries its own.
     const phone = sendsSms(settings) ? e164(visit.phone, company.countryCode) : null;
     const email = sendsEmail(settings) ? visit.email : null;
@@ -77,19 +79,15 @@ export function passMessageListener(ctx: Context): EventListener {
       expiresAt: Number(visit.checkinAt) + visitPassLinkMs,
     });
     if (link === undefined) return;
-    const words = passWords(caller.lang);
-    const values = { name: visit.name ?? '', company: company.name, link };
     const messages: PassMessage[] = [];
     if (email) {
-      messages.push({
-        visitId: visit.id,
-        channel: 'email',
-        to: email,
-        subject: fill(words.mailSubject, values),
-        text: fill(words.mailText, values),
-      });
+      const mail = { lang: caller.lang, name: visit.name ?? '', company: company.name, brandColor: company.brandColor };
+      messages.push({ visitId: visit.id, channel: 'email', to: email, ...mail, link });
     }
-    if (phone) messages.push({ visitId: visit.id, channel: 'sms', to: phone, body: fill(words.smsText, values) });
+    if (phone) {
+      const body = fill(passWords(caller.lang).smsText, { company: company.name, link });
+      messages.push({ visitId: visit.id, channel: 'sms', to: phone, body });
+    }
     for (const message of messages) {
       await enqueue(ctx, {
         companyId: caller.companyId,
@@ -110,8 +108,8 @@ export function passMessageHandler(ctx: Context): JobHandler {
     const settings = await findNotificationSettings(ctx, job.companyId);
     if (message.channel === 'email') {
       if (!settings || !sendsEmail(settings)) throw new PermanentJobError('e-mail is no longer configured');
-      const mail = { key: job.idempotencyKey, to: [message.to], subject: message.subject, text: message.text };
-      await sendMail(ctx, settings, mail, signal);
+      const { visitId: _visit, channel: _channel, to, ...mail } = message;
+      await sendMail(ctx, settings, { key: job.idempotencyKey, to: [to], ...(await passMail(mail)) }, signal);
     } else {
       if (!settings || !sendsSms(settings)) throw new PermanentJobError('SMS is no longer configured');
       await sendSms(ctx, settings, { key: job.idempotencyKey, to: message.to, body: message.body }, signal);

@@ -16,7 +16,9 @@ interface PassWords {
   ended: string;
   unavailable: string;
   mailSubject: string;
-  mailText: string;
+  mailGreeting: string;
+  mailIntro: string;
+  mailButton: string;
   smsText: string;
 }
 
@@ -35,8 +37,10 @@ const words: Record<PageLang, PassWords> = {
     ended: 'This pass has ended.',
     unavailable: 'Your gate code cannot be shown now. Please ask the reception.',
     mailSubject: 'Your gate pass at {company}',
-    mailText:
-      'Hello {name},\n\nyou are checked in at {company}. Open this link on your phone and hold the code it shows to the reader at the turnstile; it works until you check out:\n\n{link}',
+    mailGreeting: 'Hello {name},',
+    mailIntro:
+      'you are checked in at {company}. Open your gate pass on your phone and hold the code it shows to the reader at the turnstile; it works until you check out.',
+    mailButton: 'Open your gate pass',
     smsText: '{company}: your gate pass, for the turnstile until you check out: {link}',
   },
   'pt-BR': {
@@ -53,8 +57,10 @@ const words: Record<PageLang, PassWords> = {
     ended: 'Este passe terminou.',
     unavailable: 'Não é possível mostrar seu código de acesso agora. Por favor, fale com a recepção.',
     mailSubject: 'Seu passe de acesso na {company}',
-    mailText:
-      'Olá, {name},\n\nseu check-in na {company} foi feito. Abra este link no celular e aproxime o código que ele mostra do leitor da catraca; ele vale até você fazer o check-out:\n\n{link}',
+    mailGreeting: 'Olá, {name},',
+    mailIntro:
+      'seu check-in na {company} foi feito. Abra seu passe de acesso no celular e aproxime o código que ele mostra do leitor da catraca; ele vale até você fazer o check-out.',
+    mailButton: 'Abrir meu passe de acesso',
     smsText: '{company}: seu passe para a catraca, válido até o check-out: {link}',
   },
   de: {
@@ -72,8 +78,10 @@ const words: Record<PageLang, PassWords> = {
     ended: 'Dieser Ausweis ist abgelaufen.',
     unavailable: 'Ihr Zutrittscode kann gerade nicht angezeigt werden. Bitte wenden Sie sich an den Empfang.',
     mailSubject: 'Ihr Zutrittsausweis bei {company}',
-    mailText:
-      'Hallo {name},\n\nSie sind bei {company} angemeldet. Öffnen Sie diesen Link auf Ihrem Telefon und halten Sie den angezeigten Code an das Lesegerät am Drehkreuz; er gilt, bis Sie sich abmelden:\n\n{link}',
+    mailGreeting: 'Hallo {name},',
+    mailIntro:
+      'Sie sind bei {company} angemeldet. Öffnen Sie Ihren Zutrittsausweis auf Ihrem Telefon und halten Sie den angezeigten Code an das Lesegerät am Drehkreuz; er gilt, bis Sie sich abmelden.',
+    mailButton: 'Zutrittsausweis öffnen',
     smsText: '{company}: Ihr Zutrittsausweis für das Drehkreuz, gültig bis zur Abmeldung: {link}',
   },
   'zh-Hans': {
@@ -90,8 +98,10 @@ const words: Record<PageLang, PassWords> = {
     ended: '此通行证已失效。',
     unavailable: '目前无法显示您的门禁码。请联系前台。',
     mailSubject: '您在 {company} 的门禁通行证',
-    mailText:
-      '{name}，您好：\n\n您已在 {company} 完成登记。请在手机上打开此链接，并将显示的码对准闸机的读卡器；在您签出之前一直有效：\n\n{link}',
+    mailGreeting: '{name}，您好：',
+    mailIntro:
+      '您已在 {company} 完成登记。请在手机上打开您的门禁通行证，并将显示的码对准闸机的读卡器；在您签出之前一直有效。',
+    mailButton: '打开门禁通行证',
     smsText: '{company}：您的闸机通行证，签出前有效：{link}',
   },
 };

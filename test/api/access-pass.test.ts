@@ -94,6 +94,8 @@ test('a walk-in who gave an e-mail is sent a link to a page whose code the gate 
   assert.equal(mail.subject, 'Your gate pass at Acme');
   assert.match(mail.text ?? '', /^Hello Rui Alves,/);
   assert.ok(link.startsWith(`${publicUrl}/p/pass/`), 'the link points at the public address');
+  // The HTML part: a button to the same page.
+  assert.match(String(mail.html), new RegExp(`<a[^>]+href="${link}"[^>]*>.*Open your gate pass`, 's'));
 
   const page = await openPass(link);
   assert.equal(page.status, 200);
