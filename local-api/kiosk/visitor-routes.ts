@@ -7,7 +7,7 @@ import { ApiError } from '../http/errors.ts';
 import { validate } from '../http/fields.ts';
 import { type FailureLimiter, sharedFailureLimiter } from '../http/rate-limit.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
-import { canLink } from '../public/links.ts';
+import { sendsPassLinks } from '../pass/message.ts';
 import { isUuidV4 } from '../rules/ids.ts';
 import { firstNameAndInitial } from '../rules/names.ts';
 import { formatInZone } from '../rules/time.ts';
@@ -140,7 +140,7 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
           timezone: caller.timeZone,
           pictureUrl: (company.pictureUrl as string | null) ?? null,
           accessControl: (await findAccessConfig(ctx, caller.companyId))?.enabled === true,
-          publicLinks: await canLink(ctx, caller.companyId),
+          passLinks: await sendsPassLinks(ctx, caller.companyId),
           brandColor: (company.brandColor as string | null) ?? null,
           welcomeImageUrl: (company.welcomeImageUrl as string | null) ?? null,
           localizedWelcomeMessage: company.localizedWelcomeMessage as Record<string, string>,

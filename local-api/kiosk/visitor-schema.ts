@@ -17,11 +17,11 @@ export const kioskCompanyObject = z.object({
   timezone: z.string().describe("the company's zone, or the device's when it has none"),
   pictureUrl: z.string().nullable(),
   accessControl: z.boolean().describe('whether the gate integration is on (a gate code follows a check-in)'),
-  publicLinks: z
+  passLinks: z
     .boolean()
     .describe(
-      "whether messages can link to the service's public pages (a public address, and the company's link key): " +
-        "when false, a visitor's gate code is not sent to their phone, and the badge carries it",
+      'whether a walk-in who gives an e-mail or a phone is sent a link to their live gate code (a public address, ' +
+        'and e-mail or SMS set up): when false, the badge carries the gate code',
     ),
   brandColor: z.string().nullable().describe("the company's brand colour (#rrggbb), or null for the kiosk's own"),
   welcomeImageUrl: z.string().nullable().describe("the welcome screen's picture, or null"),

@@ -5,7 +5,7 @@ import { sendMail } from '../notifications/email.ts';
 import { fill } from '../notifications/messages.ts';
 import { findNotificationSettings, type NotificationSettings } from '../notifications/settings.ts';
 import { e164, sendSms } from '../notifications/sms.ts';
-import { publicLink } from '../public/links.ts';
+import { canLink, publicLink } from '../public/links.ts';
 import { enqueue, type JobHandler, PermanentJobError } from '../queue/queue.ts';
 import { prepared } from '../store/rows.ts';
 import { type PassMail, passMail } from './mail.ts';
@@ -35,6 +35,16 @@ type PassMessage = { visitId: string } & (
 const sendsEmail = (settings: NotificationSettings) => settings.smtpHost !== '';
 const sendsSms = (settings: NotificationSettings) =>
   settings.twilioAccountSid !== '' && settings.twilioAuthToken !== '' && settings.twilioFrom !== '';
+
+/**
+ * Whether a walk-in who gives an e-mail or a phone is sent the link to their pass: the company sends e-mail or
+ * SMS, and links can be made (a public address, the company's link key). Where not, the kiosk prints the gate
+ * code on the badge (`passLinks` of GET /v1/kiosk/company).
+ */
+export async function sendsPassLinks(ctx: Context, companyId: string): Promise<boolean> {
+  const settings = await findNotificationSettings(ctx, companyId);
+  return settings !== undefined && (sendsEmail(settings) || sendsSms(settings)) && (await canLink(ctx, companyId));
+}
 
 /** Check-ins made by the company's own screens: a client of the API tells its visitors itself. */
 const takenOnSite = new Set(['IPAD', 'DASHBOARD']);

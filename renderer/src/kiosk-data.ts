@@ -11,8 +11,8 @@ export interface KioskData {
   /** The company's visitor types, in their order (the active ones are offered; invitees may carry any). */
   visitorTypes: VisitorType[];
   accessEnabled: boolean;
-  /** Whether the service can send a link to its public pages (the visitor's gate pass): it has a public address. */
-  publicLinks: boolean;
+  /** Whether a walk-in's gate code is sent to their phone (a link to their pass): where not, the badge carries it. */
+  passLinks: boolean;
   timeZone: string;
 }
 
@@ -26,7 +26,7 @@ export function itemsOf<T>(answer: unknown, key: string): T[] {
 export async function loadKioskData(api: Api): Promise<KioskData> {
   // Nothing here lists people: hosts are searched by name when a visitor types one (GET /v1/kiosk/hosts).
   const [company, settings, customFields, visitorTypes] = await Promise.all([
-    api.optional<Company & { accessControl: boolean; publicLinks: boolean }>('/v1/kiosk/company'),
+    api.optional<Company & { accessControl: boolean; passLinks: boolean }>('/v1/kiosk/company'),
     api.get<KioskSettings>('/v1/kiosk/settings'),
     api.optional<unknown>('/v1/customfields'),
     api.optional<unknown>('/v1/visitortypes'),
@@ -39,7 +39,7 @@ export async function loadKioskData(api: Api): Promise<KioskData> {
     ),
     visitorTypes: itemsOf<VisitorType>(visitorTypes, 'visitorTypes'),
     accessEnabled: company?.accessControl === true,
-    publicLinks: company?.publicLinks === true,
+    passLinks: company?.passLinks === true,
     timeZone: company?.timezone || browserTimeZone(),
   };
 }

@@ -298,6 +298,17 @@ test("an invitee's invitation links to the pass: the gate takes its code, before
   assert.equal(smtp.mails.filter((mail) => mail.to.includes('gil@guest.test')).length, 1);
 });
 
+test("the kiosk learns whether a walk-in's code is sent to the phone: a public address, and e-mail or SMS", async () => {
+  const passLinks = async () => (await kiosk('GET', '/v1/kiosk/company')).body.passLinks;
+  assert.equal(await passLinks(), true);
+  await admin('POST', '/v1/integration/notifications', { smtpHost: '' });
+  try {
+    assert.equal(await passLinks(), false, 'no channel: the badge carries the code');
+  } finally {
+    assert.equal((await admin('POST', '/v1/integration/notifications', smtpSettingsOf(smtp))).status, 200);
+  }
+});
+
 test('a forged link, or one expired, is refused without saying which part was wrong', async () => {
   await walkIn({ name: 'Tom Link', email: 'tom@visitor.test' });
   const { link } = await passLink('tom@visitor.test');

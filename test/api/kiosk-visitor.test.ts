@@ -67,7 +67,7 @@ describe('the kiosk credential', () => {
       timezone: 'UTC',
       pictureUrl: null,
       accessControl: true,
-      publicLinks: false,
+      passLinks: false,
       brandColor: null,
       welcomeImageUrl: null,
       localizedWelcomeMessage: {},

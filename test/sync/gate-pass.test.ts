@@ -42,7 +42,11 @@ after(() => Promise.all([kiosk?.stop(), hub?.stop(), smtp?.close(), gate?.stop()
 test("a kiosk's walk-in is sent a link to its hub's pass page, which shows the code once the visit has synced", async () => {
   const session = (await (await fetch(`${kiosk.url}/kiosk/session`)).json()) as { apiKey: string };
   const screen = client(kiosk.url, session.apiKey);
-  assert.equal((await screen('GET', '/v1/kiosk/company')).body.publicLinks, true, "the hub's address serves");
+  assert.equal(
+    (await screen('GET', '/v1/kiosk/company')).body.passLinks,
+    true,
+    "the hub's address serves, and the kiosk sends e-mail",
+  );
   const id = randomUUID();
   const checkin = await screen('POST', '/v1/kiosk/walkin', {
     visit: { id, hostId },

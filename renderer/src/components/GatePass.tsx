@@ -62,10 +62,10 @@ export function GateCode({ code }: { code: GateAnswer | undefined }) {
 }
 
 /**
- * Whether the badge carries the gate code: where the service cannot send it to the visitor's phone (no public
- * address), the printed badge is what the visitor takes to the turnstile.
+ * Whether the badge carries the gate code: where the service does not send it to the visitor's phone (no public
+ * address, or no e-mail or SMS set up), the printed badge is what the visitor takes to the turnstile.
  */
-export const gateCodeOnBadge = (data: KioskData) => data.accessEnabled && !data.publicLinks;
+export const gateCodeOnBadge = (data: KioskData) => data.accessEnabled && !data.passLinks;
 
 /**
  * The confirmation's step for the turnstile (access integration on): hold the code to the reader; where the code
