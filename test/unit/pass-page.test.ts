@@ -6,6 +6,9 @@ import { deriveAesKey, verifyQrCode } from '../../local-api/access/qr.ts';
 import { createApp } from '../../local-api/app.ts';
 import { createCompany } from '../../local-api/companies/store.ts';
 import type { Context } from '../../local-api/context.ts';
+import { type Cidr, parseCidrList } from '../../local-api/outgoing/destinations.ts';
+import { saveAllowedDestinations } from '../../local-api/outgoing/policy.ts';
+import { passMessageListener } from '../../local-api/pass/message.ts';
 import { inviteePassState, visitPassState } from '../../local-api/pass/state.ts';
 import { setPublicAddress } from '../../local-api/public/address.ts';
 import { publicLink } from '../../local-api/public/links.ts';
@@ -168,5 +171,26 @@ describe("an invitee's pass page", () => {
     assert.match(off.html, /Your gate code cannot be shown now\. Please ask the reception\./);
     assert.equal(off.code, undefined);
     await api('POST', '/v1/integration/access', { enabled: true });
+  });
+
+  it("queues a walk-in's message in the check-in's transaction; erasing the visitor drops it unsent", async () => {
+    ctx.events.subscribe(passMessageListener(ctx));
+    await saveAllowedDestinations(ctx, (parseCidrList('127.0.0.0/8') as { ok: true; cidrs: Cidr[] }).cidrs);
+    // An SMTP server that never answers: the message waits in the queue (no worker runs here anyway).
+    const mail = { smtpHost: '127.0.0.1', smtpPort: 9, smtpSecurity: 'none' };
+    assert.equal((await api('POST', '/v1/integration/notifications', mail)).status, 200);
+    const id = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+    const checkin = await api('POST', '/v1/visits', {
+      visit: { id, hostId, checkinType: 'DASHBOARD' },
+      visitor: { name: 'Zoe Erased', email: 'zoe@visitor.test' },
+    });
+    assert.equal(checkin.status, 200, JSON.stringify(checkin.body));
+    const queued = async () =>
+      (await ctx.db.prepare("SELECT payload FROM jobs WHERE kind = 'visitor-pass'").all()) as { payload: string }[];
+    assert.equal((await queued()).length, 1);
+    assert.match((await queued())[0]?.payload ?? '', /zoe@visitor\.test/);
+    const erased = await api('POST', '/v1/privacy/erasure', { email: 'zoe@visitor.test' });
+    assert.equal(erased.status, 200, JSON.stringify(erased.body));
+    assert.deepEqual(await queued(), [], 'the message about an erased visit is not sent');
   });
 });
