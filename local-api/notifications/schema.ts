@@ -55,6 +55,10 @@ export const notificationColumns: ColumnKinds = {
 export const deliveryChannels = ['email', 'webhook'] as const;
 export type DeliveryChannel = (typeof deliveryChannels)[number];
 
+/** How far the host of a check-in was told: `hostNoticeOf` (delivery.ts) says when each holds. */
+export const hostNotices = ['none', 'sending', 'notified', 'failed'] as const;
+export type HostNotice = (typeof hostNotices)[number];
+
 export const notificationDeliverySchema = z.object({
   hostId: z.string(),
   channel: z.enum(deliveryChannels),
@@ -96,6 +100,17 @@ export const notificationSettingsInput = z
     emailFrom: z.union([z.literal(''), email()]),
     webhookUrl: httpUrl(),
     webhookSecret: z.string().max(500),
+    escalateAfterMinutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(1440)
+      .describe(
+        "minutes after which a host who neither opened nor answered a visitor's message is escalated; 0: never",
+      ),
+    receptionEmail: z
+      .union([z.literal(''), email()])
+      .describe("the reception's address, told when a host is escalated"),
   })
   .partial();
 export type NotificationSettingsInput = z.output<typeof notificationSettingsInput>;
@@ -111,6 +126,8 @@ export const notificationSettingsSchema = z.object({
   emailFrom: z.string(),
   webhookUrl: z.string(),
   webhookSecret: z.string().describe('"********" when set, "" when not'),
+  escalateAfterMinutes: z.number().int().describe('0: hosts are never escalated'),
+  receptionEmail: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
   queue: deliveryStatusSchema.describe('the notification deliveries of the company waiting, given up and done'),

@@ -20,6 +20,10 @@ export interface NotificationSettings {
   emailFrom: string;
   webhookUrl: string;
   webhookSecret: string;
+  /** A host who neither opened nor answered a check-in's message this long after it is escalated; 0: never. */
+  escalateAfterMinutes: number;
+  /** Where an escalation goes besides the host's other addresses and the front desk; '' for none. */
+  receptionEmail: string;
   createdAt: number;
   updatedAt: number;
 }

@@ -208,6 +208,8 @@ describe('requests under the policy and a deadline', () => {
         emailFrom: '',
         webhookUrl: '',
         webhookSecret: '',
+        escalateAfterMinutes: 0,
+        receptionEmail: '',
         createdAt: 0,
         updatedAt: 0,
       };
