@@ -192,8 +192,8 @@ function Confirmed({ api, data, lang, visit, picture, onHome }: Props) {
         <section className="arrival-next" aria-labelledby="arrival-next-title">
           <h2 id="arrival-next-title">{t('outcome.nextTitle')}</h2>
           <ol className="next-steps">
-            <li className="lead" role="status">
-              {hostNext(visit, t)}
+            <li className="lead">
+              <span role="status">{hostNext(visit, t)}</span>
             </li>
             {data.settings.badgePrinting && (
               <li className={`next-badge next-badge-${print}`}>
