@@ -200,12 +200,10 @@ describe('deciding from the message', () => {
     assert.equal(bad.status, 404);
 
     const expiresAt = clock.now() + 60_000;
-    const elsewhere = await publicLink(running.ctx, companyId, {
-      purpose: 'decide',
-      subjectId: randomUUID(),
-      expiresAt,
-    });
-    const notHere = await page(elsewhere ?? assert.fail('a link'));
+    const subjectId = randomUUID();
+    const elsewhere =
+      (await publicLink(running.ctx, companyId, { purpose: 'decide', subjectId, expiresAt })) ?? assert.fail('a link');
+    const notHere = await page(elsewhere);
     assert.equal(notHere.status, 503);
     assert.match(notHere.text, /not reached this server yet/);
     assert.equal((await answer(elsewhere, 'ALLOWED')).status, 503, 'nor does the button decide anything');
