@@ -198,7 +198,7 @@ export function notifyOnCheckin(ctx: Context): EventListener {
       subject: fill(words.arrivedSubject, values),
       text: fill(awaiting ? words.approvalText : words.arrivedText, values),
       kind: 'visit.checkin',
-      details: { ...details, awaitingApproval: awaiting },
+      details,
       ...(actions.length ? { actions } : {}),
       // The picture behind the first link (the page's own), while the link works: channels that show one load it.
       ...(actions[0] && visit.pictureUrl ? { pictureUrl: `${actions[0].url}/picture` } : {}),
