@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { simpleParser } from 'mailparser';
 import type { Browser, Page } from 'playwright-core';
 import { axeProblems, launchChromium, openKiosk, screenshot } from '../helpers/browser.ts';
-import { type KioskFixture, kioskFixture } from '../helpers/kiosk.ts';
+import { type KioskFixture, kioskFixture, openFrontDesk } from '../helpers/kiosk.ts';
 import { allowLoopback, client, startService, type TestService } from '../helpers/service.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { localAdminKey, online, upstreamArgs, waitFor } from '../helpers/sync-service.ts';
@@ -225,6 +225,22 @@ describe("the screen's delivery states", () => {
     await screenshot(page, 'confirmed-host-failed');
     await page.getByRole('button', { name: 'Done' }).click();
 
+    // The front desk: the failing delivery (who, which channel, the error) and the visit's delivery state.
+    const desk = (await openKiosk(browser, kiosk.service.url)).page;
+    await openFrontDesk(desk, kiosk.pin);
+    await desk.getByRole('tab', { name: 'Status' }).click();
+    const failure = desk.locator('table.message-failures tbody tr').first();
+    await failure.waitFor();
+    const row = (await failure.textContent()) ?? '';
+    assert.match(row, /Carlos Mendes/);
+    assert.match(row, /email/);
+    assert.match(row, new RegExp(`cannot reach SMTP 127\\.0\\.0\\.1:${closedPort}`));
+    assert.deepEqual(await axeProblems(desk), []);
+    await screenshot(desk, 'front-desk-messages-failing');
+    await desk.close();
+    await deskSays('Phillip Broyles', 'Failed');
+
+    // SMTP back: the next visitor's host is notified once the server accepted (and the retry of the first goes).
     await kiosk.api('POST', '/v1/integration/notifications', mailSettings());
     const before = smtp.mails.length;
     await walkIn(page, 'Lincoln Lee', /Carlos Mendes/);
@@ -234,6 +250,39 @@ describe("the screen's delivery states", () => {
       smtp.mails.slice(before).some((m) => m.subject.includes('Lincoln Lee')),
       'the screen said notified once the SMTP server had the message',
     );
+    await page.getByRole('button', { name: 'Done' }).click();
+    assert.deepEqual(problems, []);
+    await page.close();
+    await deskSays('Lincoln Lee', 'Notified');
+  });
+
+  /** The visit log's delivery state of a visitor's visit, as the front desk shows it. */
+  async function deskSays(name: string, state: string) {
+    const desk = (await openKiosk(browser, kiosk.service.url)).page;
+    await openFrontDesk(desk, kiosk.pin);
+    await desk.getByRole('tab', { name: 'Visits' }).click();
+    const row = desk.getByRole('row', { name: new RegExp(name) });
+    await row.waitFor();
+    assert.equal((await row.locator('td').nth(6).textContent())?.trim(), state, `${name}: ${state}`);
+    await desk.close();
+  }
+
+  test("the desk's banner names a host who has not answered", async () => {
+    const { page, problems } = await openKiosk(browser, kiosk.service.url);
+    // The escalation itself (minutes later, by the service's clock) is test/api/host-replies.test.ts's; here the
+    // desk shows what GET /v1/today says of it.
+    await page.route('**/v1/today', async (route) => {
+      const today = await (await route.fetch()).json();
+      const late = { visitId: 'v-late', hostName: 'Carlos Mendes', visitorName: 'Phillip Broyles' };
+      await route.fulfill({ json: { ...today, unanswered: 1, unansweredHosts: [late] } });
+    });
+    await openFrontDesk(page, kiosk.pin);
+    const item = page.getByRole('button', { name: 'Carlos Mendes has not answered about Phillip Broyles' });
+    await item.waitFor();
+    assert.deepEqual(await axeProblems(page), []);
+    await screenshot(page, 'front-desk-unanswered');
+    await item.click();
+    await page.getByRole('tab', { name: /Inside/, selected: true }).waitFor();
     assert.deepEqual(problems, []);
     await page.close();
   });
