@@ -108,7 +108,6 @@ export function VisitsPanel({ api, data, lang }: FrontDeskProps) {
               <th scope="col">{t('visitLog.checkin')}</th>
               <th scope="col">{t('visitLog.checkout')}</th>
               <th scope="col">{t('expected.state')}</th>
-              <th scope="col">{t('visitLog.hostNotice')}</th>
               <th scope="col">{t('roster.actions')}</th>
             </tr>
           </thead>
@@ -126,9 +125,13 @@ export function VisitsPanel({ api, data, lang }: FrontDeskProps) {
                 </td>
                 <td>{dateAndTime(lang, data.timeZone, visit.checkinAt)}</td>
                 <td>{visit.checkoutAt ? dateAndTime(lang, data.timeZone, visit.checkoutAt) : ''}</td>
-                <td>{t(`visitLog.state.${visitState(visit)}`)}</td>
-                <td className={`notice-${visit.hostNotification ?? 'none'}`}>
-                  {t(`visitLog.notice.${visit.hostNotification ?? 'none'}`)}
+                <td>
+                  {t(`visitLog.state.${visitState(visit)}`)}
+                  {visit.hostNotification && visit.hostNotification !== 'none' && (
+                    <span className={`visit-notice visit-notice-${visit.hostNotification}`}>
+                      {t(`visitLog.notice.${visit.hostNotification}`)}
+                    </span>
+                  )}
                 </td>
                 <td>
                   {mayPrintBadge(visit) && (

@@ -383,12 +383,10 @@ export const de: Messages = {
     reprinted: 'Der Ausweis von {{name}} wurde gedruckt.',
     newer: 'Neuere',
     older: 'Ältere',
-    hostNotice: 'Gastgeber benachrichtigt',
     notice: {
-      none: '—',
-      sending: 'Wird gesendet',
-      notified: 'Benachrichtigt',
-      failed: 'Gescheitert',
+      sending: 'Gastgeber wird benachrichtigt',
+      notified: 'Gastgeber benachrichtigt',
+      failed: 'Gastgeber nicht erreicht',
     },
     state: {
       inside: 'Im Haus',

@@ -382,12 +382,10 @@ export const en = {
     reprinted: 'The badge of {{name}} was sent to the printer.',
     newer: 'Newer',
     older: 'Older',
-    hostNotice: 'Host told',
     notice: {
-      none: '—',
-      sending: 'Sending',
-      notified: 'Notified',
-      failed: 'Failed',
+      sending: 'Telling the host',
+      notified: 'Host notified',
+      failed: 'Host not reached',
     },
     state: {
       inside: 'Inside',

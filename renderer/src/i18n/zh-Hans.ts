@@ -378,12 +378,10 @@ export const zhHans: Messages = {
     reprinted: '{{name}} 的胸卡已发送到打印机。',
     newer: '较新',
     older: '较早',
-    hostNotice: '已通知接待人',
     notice: {
-      none: '—',
-      sending: '发送中',
-      notified: '已通知',
-      failed: '失败',
+      sending: '正在通知接待人',
+      notified: '已通知接待人',
+      failed: '未能联系接待人',
     },
     state: {
       inside: '在场',
