@@ -30,6 +30,9 @@ import { bodyLimits, checkJsonCost, formParameterLimit, refuseDeclaredOver } fro
 import { requestLog } from './http/request-log.ts';
 import { keylessRouterOf, type RouteSpec, routerOf, takesJson, uploadRouterOf } from './http/routes.ts';
 import { storageFullEpisodes } from './http/storage-full.ts';
+import { invitationJobKind } from './invitations/queue.ts';
+import { invitationRoutes } from './invitations/routes.ts';
+import { deliverInvitation } from './invitations/send.ts';
 import { inviteeRoutes } from './invitees/routes.ts';
 import { kioskPages } from './kiosk/pages.ts';
 import { kioskRoutes } from './kiosk/routes.ts';
@@ -44,6 +47,7 @@ import type { Cidr } from './outgoing/destinations.ts';
 import { privacyRoutes } from './privacy/routes.ts';
 import { type PublicPages, publicRouter } from './public/page.ts';
 import type { JobHandler } from './queue/queue.ts';
+import { registerPages } from './registration/routes.ts';
 import { rosterRoutes } from './roster/routes.ts';
 import { rosterCheckRoutes } from './roster-check/routes.ts';
 import { hubManagedRule, syncListener } from './sync/listener.ts';
@@ -78,6 +82,7 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...hostRoutes(ctx),
     ...meetingRoutes(ctx),
     ...inviteeRoutes(ctx),
+    ...invitationRoutes(ctx),
     ...visitRoutes(ctx),
     ...visitorRoutes(ctx),
     ...customFieldRoutes(ctx),
@@ -112,6 +117,7 @@ export function jobHandlers(ctx: Context): Record<string, JobHandler> {
     [webhookJobKind]: webhookDeliveryHandler(ctx),
     [notificationJobKind]: deliverNotification(ctx),
     [escalationJobKind]: escalationHandler(ctx),
+    [invitationJobKind]: deliverInvitation(ctx),
   };
 }
 
@@ -132,7 +138,7 @@ export function eventListeners(ctx: Context): EventListener[] {
  * link instead. Each feature with such a page adds its router here.
  */
 export function publicPages(ctx: Context): PublicPages[] {
-  return [hostReplyPages(ctx)];
+  return [hostReplyPages(ctx), registerPages(ctx)];
 }
 
 /** The rules every write is decided by before it runs (`ctx.events.decide`). */
