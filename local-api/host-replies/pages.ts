@@ -90,6 +90,17 @@ export function hostReplyPages(ctx: Context): Router {
     });
   };
 
+  /** A visit held at the door: the front desk decides it, the host's link does not. */
+  const sendReception = (res: Response, visit: VisitRow, lang: PageLang, brand: PageBrand | undefined) => {
+    const words = replyWords(lang);
+    sendPage(res, 200, {
+      lang,
+      title: words.askTitle,
+      brand,
+      body: html`<div class="card"><p class="notice">${fill(words.receptionDecides, { name: String(visit.name ?? '') })}</p></div>`,
+    });
+  };
+
   /** The claims of the request's token, or the link's problem page sent (forged, expired, or used). */
   const claimsOf = async (req: Request, res: Response): Promise<LinkClaims | undefined> => {
     const lang = requestedLang(req);
@@ -115,7 +126,8 @@ export function hostReplyPages(ctx: Context): Router {
     const words = replyWords(lang);
     const time = await timeOf(visit, lang);
     const action = `/p/decide/${req.params.token}`;
-    if (visit.authorizationStatus === 'AWAITING' && !visit.heldAtDoor) {
+    if (visit.heldAtDoor && visit.authorizationStatus === 'AWAITING') return sendReception(res, visit, lang, brand);
+    if (visit.authorizationStatus === 'AWAITING') {
       const buttons = answerButtons(action, [
         { answer: 'ALLOWED', label: words.allow },
         { answer: 'DENIED', label: words.deny, secondary: true },
@@ -157,6 +169,7 @@ export function hostReplyPages(ctx: Context): Router {
     }
     if (outcome.kind === 'notHere') return sendNotHere(res, lang, brand);
     if (outcome.kind === 'decided') return await sendDecided(res, outcome.visit, lang, brand);
+    if (outcome.kind === 'reception') return sendReception(res, outcome.visit, lang, brand);
     const words = replyWords(lang);
     const done = { ALLOWED: words.allowedDone, DENIED: words.deniedDone, ON_MY_WAY: words.onMyWayDone }[outcome.answer];
     sendPage(res, 200, {

@@ -79,13 +79,14 @@ async function linkCaller(ctx: Context, companyId: string, lang: string): Promis
 export type ReplyOutcome =
   | { kind: 'done'; visit: VisitRow; answer: HostAnswer }
   | { kind: 'decided'; visit: VisitRow }
+  | { kind: 'reception'; visit: VisitRow }
   | { kind: 'notHere' };
 
 /**
  * A host's answer from the page of a link, in one transaction: the link is used up (single-use; a second POST is
  * `LINK_USED`) and, for an allow or deny of a visit still waiting, the visit is decided as the API decides it, by
  * the visit's host (`authorizedById`), `authorizationVia: LINK`. A visit someone decided already is left as it is
- * (and the link unused). A visit this service does not hold yet (the kiosk has not pushed it) changes nothing.
+ * (and the link unused), and so is one held at the door for the front desk. A visit this service does not hold yet (the kiosk has not pushed it) changes nothing.
  */
 export async function answerFromLink(
   ctx: Context,
@@ -98,6 +99,8 @@ export async function answerFromLink(
     if (!visit) return { kind: 'notHere' };
     const deciding = answer !== 'ON_MY_WAY';
     if (deciding && visit.authorizationStatus !== 'AWAITING') return { kind: 'decided', visit };
+    // Held at the door (the hub's blocklist names the visitor): the front desk decides, not the host's link.
+    if (deciding && visit.heldAtDoor) return { kind: 'reception', visit };
     if (!(await consumeLink(ctx, claims))) throw new ApiError('LINK_USED');
     let answered = visit;
     if (deciding) {

@@ -15,6 +15,7 @@ interface ReplyWords {
   alreadyAllowed: string;
   alreadyDenied: string;
   theReception: string;
+  receptionDecides: string;
   notHereTitle: string;
   notHereText: string;
   tryAgain: string;
@@ -36,6 +37,7 @@ const words: Record<PageLang, ReplyWords> = {
     alreadyAllowed: '{name} was already allowed in, by {who}.',
     alreadyDenied: '{name} was already turned away, by {who}.',
     theReception: 'the reception',
+    receptionDecides: 'The reception decides about {name}: please speak to them.',
     notHereTitle: 'Not here yet',
     notHereText: 'This visit has not reached this server yet. Try again in a moment.',
     tryAgain: 'Try again',
@@ -55,6 +57,7 @@ const words: Record<PageLang, ReplyWords> = {
     alreadyAllowed: 'A entrada de {name} já foi liberada, por {who}.',
     alreadyDenied: 'A entrada de {name} já foi recusada, por {who}.',
     theReception: 'a recepção',
+    receptionDecides: 'A recepção decide sobre {name}: fale com ela, por favor.',
     notHereTitle: 'Ainda não chegou',
     notHereText: 'Esta visita ainda não chegou a este servidor. Tente de novo em instantes.',
     tryAgain: 'Tentar de novo',
@@ -74,6 +77,7 @@ const words: Record<PageLang, ReplyWords> = {
     alreadyAllowed: '{name} wurde bereits eingelassen, von {who}.',
     alreadyDenied: '{name} wurde bereits abgelehnt, von {who}.',
     theReception: 'dem Empfang',
+    receptionDecides: 'Über {name} entscheidet der Empfang: Bitte wenden Sie sich dorthin.',
     notHereTitle: 'Noch nicht da',
     notHereText: 'Dieser Besuch ist noch nicht auf diesem Server angekommen. Versuchen Sie es gleich noch einmal.',
     tryAgain: 'Erneut versuchen',
@@ -93,6 +97,7 @@ const words: Record<PageLang, ReplyWords> = {
     alreadyAllowed: '{name} 已被 {who} 允许进入。',
     alreadyDenied: '{name} 已被 {who} 拒绝。',
     theReception: '前台',
+    receptionDecides: '由前台决定 {name} 的来访：请与前台联系。',
     notHereTitle: '尚未到达',
     notHereText: '此访问尚未同步到本服务器。请稍后再试。',
     tryAgain: '重试',

@@ -208,6 +208,18 @@ describe('deciding from the message', () => {
     assert.match(notHere.text, /not reached this server yet/);
     assert.equal((await answer(elsewhere, 'ALLOWED')).status, 503, 'nor does the button decide anything');
 
+    // A visitor held at the door (a name on the blocklist, nothing to tell them apart): the desk decides.
+    await api('POST', '/v1/blockedlist', { name: 'Thomas Jerome Newton', email: 'newton@bad.test', reason: 'x' });
+    const holder = await newHost('Rachel');
+    const held = await checkIn(holder.id, 'Thomas Jerome Newton', { visitorTypeId: guestTypeId });
+    assert.equal(held.body.heldAtDoor, true);
+    const heldLink =
+      (await publicLink(running.ctx, companyId, { purpose: 'decide', subjectId: held.body.id, expiresAt })) ??
+      assert.fail('a link');
+    assert.match((await page(heldLink)).text, /The reception decides about Thomas Jerome Newton/);
+    assert.match((await answer(heldLink, 'ALLOWED')).text, /The reception decides/);
+    assert.equal((await api('GET', `/v1/visit/${held.body.id}`)).body.authorizationStatus, 'waiting');
+
     const host = await newHost('Olivia');
     await checkIn(host.id, 'Sam Weiss', { visitorTypeId: guestTypeId });
     const allow = linkIn((await mailTo(host.email)).text, 'Allow');
