@@ -33,12 +33,17 @@ export async function findHostReply(
   )) as HostReplyRow | undefined;
 }
 
-/** The company's live visit a link names; undefined when this service does not hold it (yet). */
+/**
+ * The company's visit a link names; undefined when this service does not hold it (yet). A visit deleted since (or
+ * erased) makes the link `LINK_INVALID`: there is nothing left to decide.
+ */
 export async function visitOfLink(ctx: Pick<Context, 'db'>, claims: LinkClaims): Promise<VisitRow | undefined> {
-  return (await prepared(ctx.db, 'SELECT * FROM visits WHERE id = ? AND companyId = ? AND deletedAt IS NULL').get(
+  const row = (await prepared(ctx.db, 'SELECT * FROM visits WHERE id = ? AND companyId = ?').get(
     claims.subjectId,
     claims.companyId,
   )) as VisitRow | undefined;
+  if (row && row.deletedAt !== null) throw new ApiError('LINK_INVALID');
+  return row;
 }
 
 /**

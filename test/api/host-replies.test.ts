@@ -219,6 +219,10 @@ describe('deciding from the message', () => {
     assert.match((await page(heldLink)).text, /The reception decides about Thomas Jerome Newton/);
     assert.match((await answer(heldLink, 'ALLOWED')).text, /The reception decides/);
     assert.equal((await api('GET', `/v1/visit/${held.body.id}`)).body.authorizationStatus, 'waiting');
+    // A visit deleted since: nothing is left to decide.
+    await api('DELETE', `/v1/visit/${held.body.id}`);
+    assert.equal((await page(heldLink)).status, 404);
+    assert.equal((await answer(heldLink, 'ALLOWED')).status, 404);
 
     const host = await newHost('Olivia');
     await checkIn(host.id, 'Sam Weiss', { visitorTypeId: guestTypeId });
