@@ -1,5 +1,5 @@
 /**
- * A host decides from the message, and the waiting visitor sees it (docs/kiosk.md, "Waiting for the host"): a
+ * A host decides from the message, and the waiting visitor sees it (docs/kiosk.md, "Outcomes"): a
  * visitor waits at a kiosk page; the host's e-mail (a real local SMTP server, parsed by mailparser) carries the
  * Allow link; a second page opens it, sees the visitor, and clicks Allow; the kiosk page shows the welcome. Once on
  * a standalone kiosk with `--public-url`, once on a kiosk of a hub, the link opened at the hub. And the screen's
