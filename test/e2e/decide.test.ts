@@ -14,6 +14,7 @@ import { axeProblems, launchChromium, openKiosk, screenshot } from '../helpers/b
 import { type KioskFixture, kioskFixture, openFrontDesk } from '../helpers/kiosk.ts';
 import { allowLoopback, client, startService, type TestService } from '../helpers/service.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { withServiceDb } from '../helpers/store.ts';
 import { localAdminKey, online, upstreamArgs, waitFor } from '../helpers/sync-service.ts';
 
 let browser: Browser;
@@ -189,6 +190,14 @@ describe('a kiosk of a hub, the link opened at the hub', () => {
     const seconds = (Date.now() - host.at) / 1000;
     t.diagnostic(`hub → kiosk: Allow clicked at the hub → welcome on the kiosk's screen in ${seconds.toFixed(2)} s`);
     assert.ok(seconds < 4, `the decision reached the kiosk's screen in ${seconds} s`);
+    // The host's reply, recorded at the hub, reached the kiosk by the feed: its escalation of the visit knows it.
+    const reply = await waitFor('the reply at the kiosk', () =>
+      withServiceDb(
+        kiosk.dataDir,
+        async (db) => await db.prepare("SELECT * FROM host_replies WHERE answer = 'ALLOWED'").get(),
+      ),
+    );
+    assert.ok((reply as { openedAt: number | null }).openedAt !== null, 'opened, then answered');
     await host.page.close();
     assert.deepEqual(problems, []);
     await page.close();
