@@ -1,6 +1,7 @@
 import { findAccessConfig } from '../access/store.ts';
 import type { Context } from '../context.ts';
 import type { EventListener } from '../events.ts';
+import { channels } from '../notifications/channels.ts';
 import { sendMail } from '../notifications/email.ts';
 import { fill } from '../notifications/messages.ts';
 import { findNotificationSettings, type NotificationSettings } from '../notifications/settings.ts';
@@ -32,7 +33,8 @@ type PassMessage = { visitId: string } & (
   | { channel: 'sms'; to: string; body: string }
 );
 
-const sendsEmail = (settings: NotificationSettings) => settings.smtpHost !== '';
+const sendsEmail = (settings: NotificationSettings) => channels.email.isConfigured(settings);
+/** The SMS API is set up: an account, its token and a sender. */
 const sendsSms = (settings: NotificationSettings) =>
   settings.twilioAccountSid !== '' && settings.twilioAuthToken !== '' && settings.twilioFrom !== '';
 
