@@ -35,6 +35,7 @@ import { kioskVisitorRoutes } from './kiosk/visitor-routes.ts';
 import { logoRoutes } from './logo/routes.ts';
 import { meetingRoutes } from './meetings/routes.ts';
 import { deliverNotification, notifyOnCheckin } from './notifications/delivery.ts';
+import { planReminders, reminderJobKind, remindHost } from './notifications/reminders.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import { notificationJobKind } from './notifications/settings.ts';
 import { openApiRoutes } from './openapi/routes.ts';
@@ -109,12 +110,20 @@ export function jobHandlers(ctx: Context): Record<string, JobHandler> {
     [gateCallbackKind]: gateCallbackHandler(ctx),
     [webhookJobKind]: webhookDeliveryHandler(ctx),
     [notificationJobKind]: deliverNotification(ctx),
+    [reminderJobKind]: remindHost(ctx),
   };
 }
 
 /** Listeners of the domain events (check-ins, updates…), run inside the transaction of the write. */
 export function eventListeners(ctx: Context): EventListener[] {
-  return [syncListener(ctx), gateCallbackListener(ctx), webhookListener(ctx), auditListener(ctx), notifyOnCheckin(ctx)];
+  return [
+    syncListener(ctx),
+    gateCallbackListener(ctx),
+    webhookListener(ctx),
+    auditListener(ctx),
+    notifyOnCheckin(ctx),
+    planReminders(ctx),
+  ];
 }
 
 /**

@@ -9,6 +9,11 @@ import { isLanguage, type Language } from '../rules/lang.ts';
 interface Catalogue {
   arrivedSubject: string;
   arrivedText: string;
+  /** The reminder before an expected guest (notifications/reminders.ts). */
+  reminderSubject: string;
+  reminderText: string;
+  /** Whom a message posted to a shared channel (Slack, Teams) is for. */
+  forHost: string;
   blockedSubject: string;
   blockedText: string;
   /** A visitor a kiosk let in while offline, whom the hub's blocklist stops: they may be inside. */
@@ -31,6 +36,9 @@ const catalogues: Record<Language, Catalogue> = {
   en: {
     arrivedSubject: 'Your visitor {visitor} has arrived',
     arrivedText: '{visitor} checked in at {time}.',
+    reminderSubject: 'Reminder: {visitor} is expected at {time}',
+    reminderText: 'Your guest {visitor} is expected at {time}. You will be told when they check in.',
+    forHost: 'For {host}',
     blockedSubject: 'Blocked visitor at the door: {visitor}',
     blockedText: '{visitor} tried to check in at {time} and was not let in. {note}',
     blockedInsideText: '{visitor} checked in at {time} at a kiosk that was offline, and may be inside. {note}',
@@ -48,6 +56,9 @@ const catalogues: Record<Language, Catalogue> = {
   'pt-BR': {
     arrivedSubject: 'Seu visitante {visitor} chegou',
     arrivedText: '{visitor} fez check-in em {time}.',
+    reminderSubject: 'Lembrete: {visitor} é esperado(a) em {time}',
+    reminderText: 'Seu convidado {visitor} é esperado(a) em {time}. Você será avisado(a) quando fizer o check-in.',
+    forHost: 'Para {host}',
     blockedSubject: 'Visitante bloqueado na recepção: {visitor}',
     blockedText: '{visitor} tentou fazer check-in em {time} e a entrada não foi liberada. {note}',
     blockedInsideText: '{visitor} fez check-in em {time} num totem sem conexão e pode estar nas dependências. {note}',
@@ -65,6 +76,9 @@ const catalogues: Record<Language, Catalogue> = {
   de: {
     arrivedSubject: 'Ihr Besuch {visitor} ist angekommen',
     arrivedText: '{visitor} hat sich am {time} angemeldet.',
+    reminderSubject: 'Erinnerung: {visitor} wird am {time} erwartet',
+    reminderText: 'Ihr Gast {visitor} wird am {time} erwartet. Sie erfahren es, sobald er oder sie sich anmeldet.',
+    forHost: 'Für {host}',
     blockedSubject: 'Gesperrte Person am Empfang: {visitor}',
     blockedText: '{visitor} wollte sich am {time} anmelden; der Zutritt wurde nicht gewährt. {note}',
     blockedInsideText:
@@ -83,6 +97,9 @@ const catalogues: Record<Language, Catalogue> = {
   'zh-Hans': {
     arrivedSubject: '您的访客 {visitor} 已到达',
     arrivedText: '{visitor} 已于 {time} 登记到访。',
+    reminderSubject: '提醒：{visitor} 预计于 {time} 到访',
+    reminderText: '您的访客 {visitor} 预计于 {time} 到访。访客登记时您会收到通知。',
+    forHost: '致 {host}',
     blockedSubject: '前台拦截的访客：{visitor}',
     blockedText: '{visitor} 于 {time} 尝试登记，未允许进入。{note}',
     blockedInsideText: '{visitor} 于 {time} 在离线的自助终端登记，可能已在场内。{note}',
@@ -101,6 +118,10 @@ const catalogues: Record<Language, Catalogue> = {
 
 /** The catalogue of a language; a language the service does not speak falls back to English. */
 export const catalogueFor = (lang: string): Catalogue => catalogues[isLanguage(lang) ? lang : 'en'];
+
+/** A person as messages name them: "Walter (Initech)", or the name alone. */
+export const personLabel = (name: string | null, company: string | null): string =>
+  company ? `${name ?? ''} (${company})` : (name ?? '');
 
 /** Fills `{name}` placeholders. */
 export const fill = (template: string, values: Readonly<Record<string, string>>): string =>

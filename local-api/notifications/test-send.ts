@@ -1,23 +1,39 @@
 import type { Context } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
+import { email } from '../http/fields.ts';
 import { prepared } from '../store/rows.ts';
 import { attemptTimeoutMs } from '../webhooks/delivery.ts';
-import { channels } from './channels.ts';
+import { channels, type Delivery } from './channels.ts';
 import { catalogueFor } from './messages.ts';
-import type { NotificationTestInput } from './schema.ts';
+import type { DeliveryChannel, NotificationTestInput } from './schema.ts';
 import { findNotificationSettings, notificationJobKind } from './settings.ts';
+import { e164 } from './sms.ts';
+
+/** Where a test goes: an e-mail address for e-mail, a phone number in E.164 for SMS; the others post to the company's. */
+function recipientOf(input: NotificationTestInput): Pick<Delivery, 'to' | 'phone'> {
+  if (input.channel === 'email') {
+    if (!input.to || !email().safeParse(input.to).success) throw new ApiError('INVALID_PARAMETER', { field: 'to' });
+    return { to: [input.to] };
+  }
+  if (input.channel === 'sms') {
+    const phone = e164(input.to, null);
+    if (!phone) throw new ApiError('INVALID_PARAMETER', { field: 'to' });
+    return { to: [], phone };
+  }
+  return { to: [] };
+}
 
 /**
  * Sends one test message through a channel with the saved settings, now, and says whether the peer took it: the
- * front desk learns at once whether the SMTP server or the webhook answers, without a host being bothered and
+ * front desk learns at once whether the SMTP server, the webhook, Slack, Teams or the SMS API answers, without a host being bothered and
  * without waiting for the queue's retries. Nothing is queued or stored.
  */
 export async function sendTestNotification(ctx: Context, caller: Caller, input: NotificationTestInput) {
   const settings = await findNotificationSettings(ctx, caller.companyId);
   const channel = channels[input.channel];
   if (!settings || !channel.isConfigured(settings)) throw new ApiError('CHANNEL_NOT_CONFIGURED');
-  if (input.channel === 'email' && !input.to) throw new ApiError('INVALID_PARAMETER', { field: 'to' });
+  const to = recipientOf(input);
   const words = catalogueFor(caller.lang);
   const key = `test:${ctx.random.bytes(12).toString('hex')}`;
   const controller = new AbortController();
@@ -28,7 +44,7 @@ export async function sendTestNotification(ctx: Context, caller: Caller, input: 
       settings,
       {
         key,
-        to: input.to ? [input.to] : [],
+        ...to,
         subject: words.testSubject,
         text: words.testText,
         body: {
@@ -69,7 +85,7 @@ export async function recentDeliveries(ctx: Context, caller: Caller, limit: numb
   const hostIds = new Set<string>();
   const payloads = rows.map((row) => {
     const payload = JSON.parse(row.payload) as {
-      channel: 'email' | 'webhook';
+      channel: DeliveryChannel;
       hostId: string;
       delivery: { subject: string };
     };
