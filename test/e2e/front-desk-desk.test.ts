@@ -286,6 +286,8 @@ describe('notifications from the front desk', () => {
       assert.match(card?.raw ?? '', /AdaptiveCard/);
       assert.equal((sms?.body as Record<string, string> | undefined)?.To, '+5511987654321');
       assert.deepEqual(await axeProblems(page), []);
+      await notify.getByRole('group', { name: 'SMS' }).scrollIntoViewIfNeeded();
+      await screenshotSizes(page, 'front-desk-notification-channels');
     } finally {
       await Promise.all([slack.close(), teams.close(), twilio.close()]);
     }
