@@ -161,16 +161,23 @@ const slack: Channel = {
 const teamsActionStyles = { primary: 'positive', danger: 'destructive' } as const;
 
 /**
+ * Text of the card as a `RichTextBlock` of one `TextRun`: Teams reads markdown in a `TextBlock` (links included)
+ * and never in a `TextRun`, so a visitor's name cannot put a link in the host's card.
+ */
+const teamsText = (text: string, style: Record<string, unknown> = {}) => ({
+  type: 'RichTextBlock',
+  inlines: [{ type: 'TextRun', text, ...style }],
+});
+
+/**
  * A Microsoft Teams message as Workflows ("Post to a channel when a webhook request is received") and incoming
  * webhooks take it: an Adaptive Card (1.4) attachment with the message, the visitor's picture and the actions as
  * `Action.OpenUrl` buttons. It names the host: the card is posted to a channel.
  */
 export function teamsMessage(delivery: Delivery): Record<string, unknown> {
-  const body: Record<string, unknown>[] = [
-    { type: 'TextBlock', text: delivery.subject, weight: 'Bolder', size: 'Medium', wrap: true },
-  ];
-  if (delivery.recipient) body.push({ type: 'TextBlock', text: delivery.recipient, isSubtle: true, wrap: true });
-  body.push({ type: 'TextBlock', text: delivery.text, wrap: true });
+  const body: Record<string, unknown>[] = [teamsText(delivery.subject, { weight: 'Bolder', size: 'Medium' })];
+  if (delivery.recipient) body.push(teamsText(delivery.recipient, { isSubtle: true }));
+  body.push(teamsText(delivery.text));
   if (delivery.pictureUrl) {
     body.push({ type: 'Image', url: delivery.pictureUrl, altText: delivery.subject, size: 'Large' });
   }

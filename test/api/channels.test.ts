@@ -181,12 +181,14 @@ describe('a check-in', () => {
 
     const [card] = mentioning(teams, 'Walter');
     assert.ok(card, 'Teams received the card');
-    const content = (card.body as { attachments: { content: { body: { text?: string }[] } }[] }).attachments[0]
-      ?.content;
-    const texts = content?.body.map((element) => element.text) ?? [];
-    assert.deepEqual(texts.slice(0, 2), [
-      'Your visitor Walter <!channel> & Sons (Initech) has arrived',
-      'For Helena Prado',
+    type Card = { body: { type: string; inlines?: { type: string; text: string }[] }[] };
+    const content = (card.body as { attachments: { content: Card }[] }).attachments[0]?.content;
+    // Text runs, never markdown: a name like "[Approve](https://evil.test)" stays text.
+    const texts = content?.body.map((element) => [element.type, element.inlines?.map((run) => run.text).join('')]);
+    assert.deepEqual(texts, [
+      ['RichTextBlock', 'Your visitor Walter <!channel> & Sons (Initech) has arrived'],
+      ['RichTextBlock', 'For Helena Prado'],
+      ['RichTextBlock', 'Walter <!channel> & Sons (Initech) checked in at 11/20/26, 9:05 AM.'],
     ]);
 
     const [sms] = mentioning(twilio, 'Walter');

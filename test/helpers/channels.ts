@@ -223,6 +223,10 @@ function cardProblems(problems: string[], where: string, card: unknown) {
     if (!isRecord(element) || !adaptiveElementTypes.has(String(element.type))) problems.push(`${at}.type`);
     else if (element.type === 'TextBlock' && (typeof element.text !== 'string' || element.text === '')) {
       problems.push(`${at}.text`);
+    } else if (element.type === 'RichTextBlock') {
+      const inlines = Array.isArray(element.inlines) ? (element.inlines as unknown[]) : [];
+      const runs = inlines.every((run) => isRecord(run) && run.type === 'TextRun' && typeof run.text === 'string');
+      if (inlines.length === 0 || !runs) problems.push(`${at}.inlines: TextRuns`);
     } else if (element.type === 'Image' && !isHttpUrl(element.url)) problems.push(`${at}.url`);
   }
   const actions = card.actions ?? [];
