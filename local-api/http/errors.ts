@@ -76,6 +76,11 @@ export const errorStatus = {
   CHANNEL_NOT_CONFIGURED: 409,
   MEETING_NOT_FOUND: 400,
   DESTINATION_REFUSED: 400,
+  REGISTRATION_NOT_OPEN: 409,
+  REGISTRATION_CLOSED: 409,
+  INVITEE_ARRIVED: 409,
+  MISSING_PICTURE: 400,
+  MISSING_NDA: 400,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
