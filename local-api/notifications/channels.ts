@@ -150,11 +150,25 @@ export function slackMessage(delivery: Delivery): Record<string, unknown> {
   return { text: slackEscaped(withActionLines(`${heading}\n${delivery.text}`, delivery.actions)), blocks };
 }
 
+/**
+ * Slack fetches an `image` block's picture as it takes the message, and refuses the whole message (400
+ * `invalid_blocks`) when it cannot: a picture on an address only the company's network reaches. The message then
+ * goes again without the picture: the host learns of the visitor, and can decide, either way.
+ */
 const slack: Channel = {
   isConfigured: (settings) => settings.slackWebhookUrl !== '',
   reaches: everyHost,
-  send: async (ctx, settings, delivery, signal) =>
-    await postJson(ctx, settings.slackWebhookUrl, JSON.stringify(slackMessage(delivery)), {}, signal),
+  async send(ctx, settings, delivery, signal) {
+    const post = (message: Delivery) =>
+      postJson(ctx, settings.slackWebhookUrl, JSON.stringify(slackMessage(message)), {}, signal);
+    try {
+      await post(delivery);
+    } catch (error) {
+      if (!(error instanceof PermanentJobError) || delivery.pictureUrl === undefined) throw error;
+      const { pictureUrl: _picture, ...withoutPicture } = delivery;
+      await post(withoutPicture);
+    }
+  },
 };
 
 /** The styles of Adaptive Card actions for the message's: Allow stands out, Deny warns. */

@@ -144,3 +144,41 @@ test('Allow and Deny are buttons in Slack and Teams, links in the e-mail and the
   );
   assert.match(mail?.text ?? '', /Allow: https:\/\/visit\.acme\.test\/p\/decide\/allow-token\r?\nDeny: https:/);
 });
+
+test('a picture Slack cannot download does not cost the message: it goes again without it', async () => {
+  const { ctx } = service;
+  const blind = await startSlack({ unreachableImages: true });
+  try {
+    const company = await createCompany(ctx, { name: 'Intranet', timezone: 'UTC' });
+    const api = client(service.url, company.apiKey);
+    const saved = await api('POST', '/v1/integration/notifications', {
+      slackWebhookUrl: `${blind.url}/services/T/B/X`,
+    });
+    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    const hostId = (await api('POST', '/v1/hosts', { name: 'Ines', email: 'ines@intranet.test' })).body.id as string;
+    const caller = (await companyCaller(ctx, company.id)) ?? assert.fail('the company');
+    const host = (await findHost(ctx, caller, hostId)) ?? assert.fail('the host');
+    await inTransaction(ctx, () =>
+      notifyHosts(ctx, caller, { key: 'decide:visit-2' }, [host], {
+        subject: 'Walter is waiting for your approval',
+        text: 'Walter checked in.',
+        kind: 'visit.checkin',
+        details: { visitId: 'visit-2' },
+        actions: [{ id: 'allow', label: 'Allow', url: 'https://visit.intranet.test/p/decide/a', style: 'primary' }],
+        pictureUrl: 'http://kiosk.intranet.test/p/picture/token',
+      }),
+    );
+    const [posted] = await blind.waitFor(1);
+    const { blocks } = bodyOf<{ blocks: { type: string }[] }>(posted);
+    assert.deepEqual(
+      blocks.map((block) => block.type),
+      ['section', 'actions'],
+    );
+    assert.deepEqual(
+      blind.received.map((request) => request.problems),
+      [['downloading image failed'], []],
+    );
+  } finally {
+    await blind.close();
+  }
+});

@@ -190,8 +190,11 @@ function slackProblems(body: unknown): string[] {
   return problems;
 }
 
-/** A Slack incoming webhook: `ok` for a well-formed message, `invalid_blocks` (400) otherwise. */
-export async function startSlack(): Promise<StandIn> {
+/**
+ * A Slack incoming webhook: `ok` for a well-formed message, `invalid_blocks` (400) otherwise. With
+ * `unreachableImages`, it cannot download any image, and refuses a message with an image block as Slack does.
+ */
+export async function startSlack(options: { unreachableImages?: boolean } = {}): Promise<StandIn> {
   const refusal = (status: number) => ({
     type: 'text/html',
     body: status === 404 ? 'no_service' : status === 410 ? 'channel_is_archived' : 'internal_error',
@@ -199,6 +202,10 @@ export async function startSlack(): Promise<StandIn> {
   return await standIn((request) => {
     const body = jsonBody(request);
     if (request.problems.length === 0) request.problems.push(...slackProblems(body));
+    const blocks = isRecord(body) && Array.isArray(body.blocks) ? (body.blocks as unknown[]) : [];
+    if (options.unreachableImages && blocks.some((block) => isRecord(block) && block.type === 'image')) {
+      request.problems.push('downloading image failed');
+    }
     if (request.problems.length > 0) return { status: 400, type: 'text/html', body: 'invalid_blocks' };
     return { status: 200, type: 'text/html', body: 'ok' };
   }, refusal);
