@@ -11,7 +11,7 @@ import { type DeliveryChannel, deliveryChannels } from './schema.ts';
 import { findNotificationSettings, notificationJobKind } from './settings.ts';
 import { e164 } from './sms.ts';
 
-interface DeliveryPayload {
+export interface DeliveryPayload {
   channel: DeliveryChannel;
   hostId: string;
   /** Set for a notification of /v1/notifications: one deleted before its delivery is not sent. */

@@ -5,6 +5,7 @@ import { email } from '../http/fields.ts';
 import { prepared } from '../store/rows.ts';
 import { attemptTimeoutMs } from '../webhooks/delivery.ts';
 import { channels, type Delivery } from './channels.ts';
+import type { DeliveryPayload } from './delivery.ts';
 import { catalogueFor } from './messages.ts';
 import type { DeliveryChannel, NotificationTestInput } from './schema.ts';
 import { findNotificationSettings, notificationJobKind } from './settings.ts';
@@ -72,26 +73,33 @@ interface DeliveryJobRow {
   status: 'pending' | 'done' | 'failed';
   attempts: number;
   lastError: string | null;
+  idempotencyKey: string;
   payload: string;
+}
+
+/**
+ * What the list shows of a delivery: its channel, host and subject from the payload; of a delivery whose person
+ * was erased (its payload replaced by the proof of delivery, privacy/store.ts), the channel and host from its key
+ * (`<source>:<host>:<channel>`, notifyHosts) and no subject.
+ */
+function listedDelivery(row: Pick<DeliveryJobRow, 'idempotencyKey' | 'payload'>) {
+  const payload = JSON.parse(row.payload) as Partial<DeliveryPayload>;
+  if (payload.channel && payload.hostId && payload.delivery) {
+    return { channel: payload.channel, hostId: payload.hostId, subject: payload.delivery.subject };
+  }
+  const [channel = '', hostId = ''] = row.idempotencyKey.split(':').reverse();
+  return { channel: channel as DeliveryChannel, hostId, subject: '' };
 }
 
 /** The company's latest notification deliveries (check-in messages included), newest first. */
 export async function recentDeliveries(ctx: Context, caller: Caller, limit: number) {
   const rows = (await prepared(
     ctx.db,
-    `SELECT id, createdAt, updatedAt, status, attempts, lastError, payload FROM jobs
+    `SELECT id, createdAt, updatedAt, status, attempts, lastError, idempotencyKey, payload FROM jobs
      WHERE companyId = ? AND kind = ? ORDER BY id DESC LIMIT ?`,
   ).all(caller.companyId, notificationJobKind, limit)) as DeliveryJobRow[];
-  const hostIds = new Set<string>();
-  const payloads = rows.map((row) => {
-    const payload = JSON.parse(row.payload) as {
-      channel: DeliveryChannel;
-      hostId: string;
-      delivery: { subject: string };
-    };
-    hostIds.add(payload.hostId);
-    return payload;
-  });
+  const listed = rows.map(listedDelivery);
+  const hostIds = new Set(listed.map((delivery) => delivery.hostId));
   const names = new Map(
     (
       (await prepared(ctx.db, 'SELECT id, name FROM hosts WHERE companyId = ?').all(caller.companyId)) as {
@@ -103,15 +111,13 @@ export async function recentDeliveries(ctx: Context, caller: Caller, limit: numb
       .map((host) => [host.id, host.name]),
   );
   return rows.map((row, i) => {
-    const payload = payloads[i] as (typeof payloads)[number];
+    const delivery = listed[i] as (typeof listed)[number];
     return {
       id: String(row.id),
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
-      channel: payload.channel,
-      hostId: payload.hostId,
-      hostName: names.get(payload.hostId) ?? null,
-      subject: payload.delivery.subject,
+      ...delivery,
+      hostName: names.get(delivery.hostId) ?? null,
       status: row.status,
       attempts: row.attempts,
       lastError: row.lastError,

@@ -236,6 +236,31 @@ describe('a check-in', () => {
   });
 });
 
+describe('an erased visitor', () => {
+  test('leaves each delivery listed with its channel and host, and nothing of the message', async () => {
+    const api = companies.all;
+    const { hostId } = await newHost(api, { phone: '11987654321', countryCode: '+55' });
+    const reply = await api('POST', '/v1/visits', {
+      visit: { id: randomUUID(), hostId },
+      visitor: { name: 'Zelda Forgotten', email: 'zelda@forgotten.test' },
+    });
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    await deliveriesOf(api, hostId, allDone(4));
+    const erased = await api('POST', '/v1/privacy/erasure', { email: 'zelda@forgotten.test' });
+    assert.equal(erased.status, 200, JSON.stringify(erased.body));
+    const listed = await api('GET', '/v1/integration/notifications/deliveries?limit=100');
+    assert.equal(listed.status, 200, JSON.stringify(listed.body));
+    const rows = (listed.body.deliveries as (DeliveryRow & { subject: string })[]).filter(
+      (row) => row.hostId === hostId,
+    );
+    assert.deepEqual(
+      rows.map((row) => [row.channel, row.hostName, row.subject, row.status]).sort(),
+      ['email', 'slack', 'sms', 'teams'].map((channel) => [channel, 'Helena Prado', '', 'done']),
+    );
+    assert.equal(JSON.stringify(listed.body).includes('Zelda'), false);
+  });
+});
+
 describe('the test send', () => {
   test('goes through each channel now and says whether it was taken', async () => {
     const api = companies.all;
