@@ -18,6 +18,8 @@ import { customFieldRoutes } from './custom-fields/routes.ts';
 import { deviceRoutes } from './device-routes.ts';
 import type { EventListener, WriteRule } from './events.ts';
 import { fileRoutes } from './files/routes.ts';
+import { escalateOnCheckin, escalationHandler, escalationJobKind } from './host-replies/escalation.ts';
+import { hostReplyPages } from './host-replies/pages.ts';
 import { hostRoutes } from './hosts/routes.ts';
 import { authenticate } from './http/auth.ts';
 import { trustedProxies } from './http/client-address.ts';
@@ -116,6 +118,7 @@ export function jobHandlers(ctx: Context): Record<string, JobHandler> {
     [webhookJobKind]: webhookDeliveryHandler(ctx),
     [notificationJobKind]: deliverNotification(ctx),
     [reminderJobKind]: remindHost(ctx),
+    [escalationJobKind]: escalationHandler(ctx),
     [invitationJobKind]: deliverInvitation(ctx),
   };
 }
@@ -129,6 +132,7 @@ export function eventListeners(ctx: Context): EventListener[] {
     auditListener(ctx),
     notifyOnCheckin(ctx),
     planReminders(ctx),
+    escalateOnCheckin(ctx),
   ];
 }
 
@@ -137,7 +141,7 @@ export function eventListeners(ctx: Context): EventListener[] {
  * link instead. Each feature with such a page adds its router here.
  */
 export function publicPages(ctx: Context): PublicPages[] {
-  return [registerPages(ctx)];
+  return [hostReplyPages(ctx), registerPages(ctx)];
 }
 
 /** The rules every write is decided by before it runs (`ctx.events.decide`). */
