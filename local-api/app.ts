@@ -32,6 +32,9 @@ import { inviteeRoutes } from './invitees/routes.ts';
 import { kioskPages } from './kiosk/pages.ts';
 import { kioskRoutes } from './kiosk/routes.ts';
 import { kioskVisitorRoutes } from './kiosk/visitor-routes.ts';
+import { deliverReturningCode } from './returning/delivery.ts';
+import { returningRoutes } from './returning/routes.ts';
+import { returningCodeJobKind } from './returning/store.ts';
 import { logoRoutes } from './logo/routes.ts';
 import { meetingRoutes } from './meetings/routes.ts';
 import { deliverNotification, notifyOnCheckin } from './notifications/delivery.ts';
@@ -92,6 +95,7 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...auditRoutes(ctx),
     ...kioskRoutes(ctx),
     ...kioskVisitorRoutes(ctx),
+    ...returningRoutes(ctx),
     ...credentialRoutes(ctx),
     ...deviceRoutes(ctx),
     ...rosterRoutes(ctx),
@@ -109,6 +113,7 @@ export function jobHandlers(ctx: Context): Record<string, JobHandler> {
     [gateCallbackKind]: gateCallbackHandler(ctx),
     [webhookJobKind]: webhookDeliveryHandler(ctx),
     [notificationJobKind]: deliverNotification(ctx),
+    [returningCodeJobKind]: deliverReturningCode(ctx),
   };
 }
 

@@ -76,6 +76,8 @@ export const errorStatus = {
   CHANNEL_NOT_CONFIGURED: 409,
   MEETING_NOT_FOUND: 400,
   DESTINATION_REFUSED: 400,
+  WRONG_CODE: 403,
+  CODE_EXPIRED: 403,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -15,6 +15,8 @@ import { typeRules } from '../visitor-types/store.ts';
 import type { VisitRow } from '../visits/contract.ts';
 import { screenAnswer, visitInputCodes } from '../visits/schema.ts';
 import { checkinInvitee, checkinWalkIn, checkoutVisit, findVisit, getVisit, screenCheckin } from '../visits/store.ts';
+import { findNotificationSettings } from '../notifications/settings.ts';
+import { codeChannelsOf } from '../returning/store.ts';
 import { kioskSettings } from './store.ts';
 import { issueTicket, openTicket, ticketNames } from './tickets.ts';
 import {
@@ -142,6 +144,7 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
           brandColor: (company.brandColor as string | null) ?? null,
           welcomeImageUrl: (company.welcomeImageUrl as string | null) ?? null,
           localizedWelcomeMessage: company.localizedWelcomeMessage as Record<string, string>,
+          returningCodeChannels: codeChannelsOf(await findNotificationSettings(ctx, caller.companyId)),
         };
       },
     }),
@@ -184,16 +187,22 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
         'INVALID_CUSTOM_FIELD',
         'INVALID_PICTURE',
         'INVALID_NDA',
+        'INVALID_TICKET',
       ],
       handle: async ({ caller, body }) => {
-        await refuseOthersVisit(caller, body.visit.id);
+        const { returning, ...checkin } = body;
+        await refuseOthersVisit(caller, checkin.visit.id);
         // The visitor's type decides where it has a rule, the kiosk's settings elsewhere.
-        const type = await typeRules(ctx, caller, body.visit.visitorTypeId);
+        const type = await typeRules(ctx, caller, checkin.visit.visitorTypeId);
         const { requireAuthorization } = effectiveRules(type, await kioskSettings(ctx, caller), caller.lang);
+        // A returning visitor who proved who they are is checked in as their own record.
+        const visitorId =
+          returning === undefined ? undefined : openTicket(ctx, caller.companyId, 'returning-visitor', returning);
         const visit = await checkinWalkIn(ctx, caller, {
-          ...body,
+          ...checkin,
           visit: {
-            ...body.visit,
+            ...checkin.visit,
+            ...(visitorId ? { visitorId } : {}),
             checkinType: 'IPAD',
             ...(requireAuthorization ? { authorizationStatus: 'AWAITING' as const } : {}),
           },
