@@ -212,7 +212,8 @@ export async function verifyChallenge(
     const typed = code.replace(/\s/g, '');
     const right =
       /^\d+$/.test(typed) && timingSafeEqual(codeHash(ctx, row.id, typed), Buffer.from(row.codeHash, 'hex'));
-    const visitor = right && row.visitorId ? await consentingVisitor(ctx, caller, { visitorId: row.visitorId }) : undefined;
+    const visitor =
+      right && row.visitorId ? await consentingVisitor(ctx, caller, { visitorId: row.visitorId }) : undefined;
     if (visitor) {
       await prepared(ctx.db, 'DELETE FROM returning_codes WHERE id = ?').run(row.id);
       return { visitor };

@@ -25,8 +25,8 @@ before(async () => {
     emailFrom: 'reception@acme.test',
   });
   assert.equal(saved.status, 200, JSON.stringify(saved.body));
-  hostId = (await admin('POST', '/v1/hosts', { name: 'Beatriz Lima', email: 'beatriz@acme.test', isActive: true }))
-    .body.id;
+  hostId = (await admin('POST', '/v1/hosts', { name: 'Beatriz Lima', email: 'beatriz@acme.test', isActive: true })).body
+    .id;
 });
 after(async () => {
   await service.stop();
@@ -175,7 +175,9 @@ describe('a one-time code sent to an e-mail', () => {
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
     const answers = [];
     for (let i = 0; i < codeRules.maxAttempts; i++) {
-      answers.push((await kiosk('POST', '/v1/kiosk/returning/verify', { challenge: body.challenge, code: wrong })).body);
+      answers.push(
+        (await kiosk('POST', '/v1/kiosk/returning/verify', { challenge: body.challenge, code: wrong })).body,
+      );
     }
     assert.deepEqual(answers.slice(0, -1), [
       { type: 'WRONG_CODE', attemptsLeft: 4 },

@@ -18,8 +18,8 @@ export interface KioskFixture {
   hosts: { beatriz: { id: string; name: string }; carlos: { id: string; name: string } };
 }
 
-export async function kioskFixture(): Promise<KioskFixture> {
-  const service = await startService();
+export async function kioskFixture(options: { args?: string[] } = {}): Promise<KioskFixture> {
+  const service = await startService(options);
   const company = (await service.company('Acme')) as { id: string; apiKey: string; pin: string };
   const session = (await (await fetch(`${service.url}/kiosk/session`)).json()) as { apiKey: string };
   const api = client(service.url, company.apiKey);
