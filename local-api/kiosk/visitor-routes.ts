@@ -7,6 +7,8 @@ import { ApiError } from '../http/errors.ts';
 import { validate } from '../http/fields.ts';
 import { type FailureLimiter, sharedFailureLimiter } from '../http/rate-limit.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
+import { findNotificationSettings } from '../notifications/settings.ts';
+import { codeChannelsOf } from '../returning/store.ts';
 import { isUuidV4 } from '../rules/ids.ts';
 import { firstNameAndInitial } from '../rules/names.ts';
 import { formatInZone } from '../rules/time.ts';
@@ -15,8 +17,6 @@ import { typeRules } from '../visitor-types/store.ts';
 import type { VisitRow } from '../visits/contract.ts';
 import { screenAnswer, visitInputCodes } from '../visits/schema.ts';
 import { checkinInvitee, checkinWalkIn, checkoutVisit, findVisit, getVisit, screenCheckin } from '../visits/store.ts';
-import { findNotificationSettings } from '../notifications/settings.ts';
-import { codeChannelsOf } from '../returning/store.ts';
 import { kioskSettings } from './store.ts';
 import { issueTicket, openTicket, ticketNames } from './tickets.ts';
 import {

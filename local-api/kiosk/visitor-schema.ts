@@ -51,7 +51,7 @@ export const kioskWalkInInput = visitCreateInput.extend({
   visit: visitCreateInput.shape.visit.pick(chosenAtTheScreen),
   returning: ticket()
     .optional()
-    .describe('a returning visitor\'s ticket (POST /v1/kiosk/returning/find or verify): the check-in updates them'),
+    .describe("a returning visitor's ticket (POST /v1/kiosk/returning/find or verify): the check-in updates them"),
 });
 export type KioskWalkInInput = z.output<typeof kioskWalkInInput>;
 

@@ -1,7 +1,7 @@
 import type { Context } from '../context.ts';
 import { sendMail } from '../notifications/email.ts';
 import { findNotificationSettings } from '../notifications/settings.ts';
-import { PermanentJobError, type JobHandler } from '../queue/queue.ts';
+import { type JobHandler, PermanentJobError } from '../queue/queue.ts';
 import { isLanguage } from '../rules/lang.ts';
 import { prepared } from '../store/rows.ts';
 import type { CodeChannel } from './schema.ts';

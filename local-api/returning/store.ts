@@ -9,7 +9,7 @@ import type { NotificationSettings } from '../notifications/settings.ts';
 import { enqueue } from '../queue/queue.ts';
 import { cpfKey, documentKey, emailKey, phoneKey, phoneTail, samePhone } from '../rules/identity.ts';
 import { hexId, isUuidV4 } from '../rules/ids.ts';
-import { type Language, isLanguage } from '../rules/lang.ts';
+import { isLanguage, type Language } from '../rules/lang.ts';
 import { prepared } from '../store/rows.ts';
 import type { VisitorRow } from '../visitors/contract.ts';
 import { findVisit } from '../visits/store.ts';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { simpleParser } from 'mailparser';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { inviteeCode, visitCode } from '../../renderer/src/codes.ts';
 import {
   axeProblems,

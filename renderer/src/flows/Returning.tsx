@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiProblem, type Api } from '../api.ts';
+import { type Api, ApiProblem } from '../api.ts';
 import { Scanner } from '../components/Scanner.tsx';
 import { Field, Notice, Screen, Spinner } from '../components/ui.tsx';
 import { problemText } from '../problems.ts';
