@@ -32,13 +32,15 @@ export function Returning(props: {
   const [message, setMessage] = useState<{ kind: 'error' | 'info'; text: string }>();
   const [notFound, setNotFound] = useState(false);
   const codeInput = useRef<HTMLInputElement>(null);
+  const unknownCodes = useRef(new Set<string>());
   // Once a code is on its way, it is the one thing to type: the field takes the focus (and the tablet's keyboard).
   useEffect(() => {
     if (challenge !== undefined && !busy) codeInput.current?.focus();
   }, [challenge, busy]);
 
   const scan = async (text: string) => {
-    if (busy) return;
+    // A code that found nobody, held up again, is not asked again: it would count against the kiosk's lookups.
+    if (busy || unknownCodes.current.has(text)) return;
     setBusy(true);
     setMessage(undefined);
     try {
@@ -46,6 +48,7 @@ export function Returning(props: {
     } catch (error) {
       setBusy(false);
       const unknown = error instanceof ApiProblem && error.type === 'NOT_FOUND';
+      if (unknown) unknownCodes.current.add(text);
       setNotFound(unknown);
       setMessage({ kind: 'error', text: unknown ? t('returning.notFound') : problemText(error) });
     }
