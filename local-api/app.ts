@@ -28,6 +28,9 @@ import { bodyLimits, checkJsonCost, formParameterLimit, refuseDeclaredOver } fro
 import { requestLog } from './http/request-log.ts';
 import { keylessRouterOf, type RouteSpec, routerOf, takesJson, uploadRouterOf } from './http/routes.ts';
 import { storageFullEpisodes } from './http/storage-full.ts';
+import { invitationJobKind } from './invitations/queue.ts';
+import { invitationRoutes } from './invitations/routes.ts';
+import { deliverInvitation } from './invitations/send.ts';
 import { inviteeRoutes } from './invitees/routes.ts';
 import { kioskPages } from './kiosk/pages.ts';
 import { kioskRoutes } from './kiosk/routes.ts';
@@ -79,6 +82,7 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...hostRoutes(ctx),
     ...meetingRoutes(ctx),
     ...inviteeRoutes(ctx),
+    ...invitationRoutes(ctx),
     ...visitRoutes(ctx),
     ...visitorRoutes(ctx),
     ...customFieldRoutes(ctx),
@@ -113,6 +117,7 @@ export function jobHandlers(ctx: Context): Record<string, JobHandler> {
     [gateCallbackKind]: gateCallbackHandler(ctx),
     [webhookJobKind]: webhookDeliveryHandler(ctx),
     [notificationJobKind]: deliverNotification(ctx),
+    [invitationJobKind]: deliverInvitation(ctx),
     [returningCodeJobKind]: deliverReturningCode(ctx),
   };
 }

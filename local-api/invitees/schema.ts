@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FieldCodes } from '../http/fields.ts';
+import { sendInvitationEmailInput } from '../invitations/schema.ts';
 import { inviteeInputShape, inviteeObjectShape } from './contract.ts';
 
 /** A way to reach the invitee: one of these, not empty (else MISSING_EMAIL), as the store requires. */
@@ -11,13 +12,14 @@ export const inviteeCreateInput = z
     name: inviteeInputShape.name,
     expectedAt: inviteeInputShape.expectedAt,
     hostId: inviteeInputShape.hostId,
+    ...sendInvitationEmailInput,
   })
   .meta({
     anyOf: reachableBy.map((key) => ({ required: [key], properties: { [key]: { type: 'string', minLength: 1 } } })),
   });
 export type InviteeCreateInput = z.output<typeof inviteeCreateInput>;
 
-export const inviteeUpdateInput = z.object(inviteeInputShape).partial();
+export const inviteeUpdateInput = z.object(inviteeInputShape).partial().extend(sendInvitationEmailInput);
 export type InviteeUpdateInput = z.output<typeof inviteeUpdateInput>;
 
 export const inviteeInputCodes: Readonly<Record<string, FieldCodes>> = {

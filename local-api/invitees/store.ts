@@ -5,6 +5,7 @@ import { decodePicture, type FileBatch, fileUrlOf, inTransactionWithFiles, type 
 import { findHost, hostNameQueryField } from '../hosts/store.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
+import { type InvitationOptions, inviteeWritten } from '../invitations/queue.ts';
 import { newCardNumber, newUuid } from '../rules/ids.ts';
 import { parseTimestampInput } from '../rules/time.ts';
 import { findLiveRow, insertRow, listRows, objectToRow, prepared, updateRow } from '../store/rows.ts';
@@ -65,7 +66,7 @@ async function requireHost(ctx: Context, caller: Caller, hostId: string): Promis
  * custom fields checked against their definitions. The picture is `picturePlan`'s.
  */
 async function resolvedFields(ctx: Context, caller: Caller, input: InviteeUpdateInput) {
-  const { expectedAt, pictureUrl: _picture, customFields, ...rest } = input;
+  const { expectedAt, pictureUrl: _picture, customFields, sendInvitationEmail: _send, ...rest } = input;
   if (rest.hostId !== undefined) await requireHost(ctx, caller, rest.hostId);
   await requireVisitorType(ctx, caller, rest.visitorTypeId);
   return {
@@ -132,17 +133,22 @@ export async function createInvitee(
     });
     const row = await getInvitee(ctx, caller, id);
     await ctx.events.publish('invitee.created', caller, async () => await inviteeObject(ctx, caller, row));
+    await inviteeWritten(ctx, caller, undefined, row, { sendInvitationEmail: input.sendInvitationEmail });
     return row;
   });
 }
 
-/** Updates an invitee; `picture`, a picture sent as itself (PUT /v1/invitee/:id/picture), replaces the stored one. */
+/**
+ * Updates an invitee; `picture`, a picture sent as itself (PUT /v1/invitee/:id/picture), replaces the stored one.
+ * `invitation` adds to what the input says about the invitation e-mail (a meeting's write).
+ */
 export async function updateInvitee(
   ctx: Context,
   caller: Caller,
   id: string,
   input: InviteeUpdateInput,
   picture?: Upload,
+  invitation: InvitationOptions = {},
 ): Promise<InviteeRow> {
   return await inTransactionWithFiles(ctx, caller, async (files) => {
     const current = await getInvitee(ctx, caller, id);
@@ -161,6 +167,7 @@ export async function updateInvitee(
     });
     const row = await getInvitee(ctx, caller, id);
     await ctx.events.publish('invitee.updated', caller, async () => await inviteeObject(ctx, caller, row));
+    await inviteeWritten(ctx, caller, current, row, { sendInvitationEmail: input.sendInvitationEmail, ...invitation });
     return row;
   });
 }
@@ -188,6 +195,7 @@ export async function deleteInvitee(ctx: Context, caller: Caller, id: string): P
       caller,
       async () => await inviteeObject(ctx, caller, { ...row, deletedAt: now }),
     );
+    await inviteeWritten(ctx, caller, row, { ...row, deletedAt: now });
   });
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { timeZoneName } from '../companies/schema.ts';
 import { hostSummarySchema } from '../hosts/schema.ts';
 import { bool, dateInput, emailList, type FieldCodes, nullableText, stringList, text } from '../http/fields.ts';
+import { sendInvitationEmailInput } from '../invitations/schema.ts';
 import { languages } from '../rules/lang.ts';
 import type { ColumnKinds } from '../store/columns.ts';
 
@@ -51,10 +52,11 @@ const meetingFields = {
 export const meetingCreateInput = z
   .object(meetingFields)
   .partial()
-  .required({ title: true, guests: true, start: true, end: true, location: true, type: true, hostId: true });
+  .required({ title: true, guests: true, start: true, end: true, location: true, type: true, hostId: true })
+  .extend(sendInvitationEmailInput);
 export type MeetingCreateInput = z.output<typeof meetingCreateInput>;
 
-export const meetingUpdateInput = z.object(meetingFields).partial();
+export const meetingUpdateInput = z.object(meetingFields).partial().extend(sendInvitationEmailInput);
 export type MeetingUpdateInput = z.output<typeof meetingUpdateInput>;
 
 export const meetingInputCodes: Readonly<Record<string, FieldCodes>> = {

@@ -4,6 +4,7 @@ import { findHost, hostNameQueryField } from '../hosts/store.ts';
 import { hostSummaries } from '../hosts/summaries.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ListQuery, QueryFields } from '../http/list-query.ts';
+import { type InvitationOptions, inviteeWritten } from '../invitations/queue.ts';
 import type { InviteeRow } from '../invitees/contract.ts';
 import { createInvitee, updateInvitee } from '../invitees/store.ts';
 import { emailKey } from '../rules/identity.ts';
@@ -91,7 +92,7 @@ const normalizedGuests = (guests: readonly string[]) => [
  * moved by its start alone keeps its duration).
  */
 async function storedFields(ctx: Context, caller: Caller, input: MeetingUpdateInput, current?: MeetingRow) {
-  const { companyId: _company, guests, ...fields } = input;
+  const { companyId: _company, guests, sendInvitationEmail: _send, ...fields } = input;
   const hostId = input.hostId ?? current?.hostId;
   if (input.hostId !== undefined && !(await findHost(ctx, caller, input.hostId))) throw new ApiError('HOST_NOT_FOUND');
   const timeZone = (input.timezone === undefined ? current?.timezone : input.timezone) ?? caller.timeZone;
@@ -121,17 +122,21 @@ async function meetingInvitees(ctx: Context, caller: Caller, meetingId: string):
  * expected at its start (or, if the meeting had canceled theirs, has it confirmed again); a confirmed invitee moves
  * with the meeting's start and host; the invitee of a guest taken off the list, or of a deleted meeting, is
  * canceled. An invitee canceled by someone else stays canceled, a deleted one is not made again, and one who
- * arrived is history and stays as it is.
+ * arrived is history and stays as it is. Each of these sends its invitation e-mail (docs/api.md, "Invitation
+ * e-mails") unless `sendInvitationEmail` is false; a meeting whose end moved sends its confirmed invitees an update.
  */
 async function syncInvitees(
   ctx: Context,
   caller: Caller,
   meeting: MeetingRow,
-  previousGuests: readonly string[],
+  previous: MeetingRow | undefined,
+  invitation: InvitationOptions = {},
 ): Promise<void> {
+  const previousGuests = previous ? guestsOf(previous) : [];
   const guests = meeting.deletedAt === null ? guestsOf(meeting) : [];
   const expectedAt = meeting.start / 1000;
-  const placed = { expectedAt, hostId: meeting.hostId };
+  const placed = { expectedAt, hostId: meeting.hostId, sendInvitationEmail: invitation.sendInvitationEmail };
+  const endMoved = previous !== undefined && previous.end !== meeting.end;
   const invitees = await meetingInvitees(ctx, caller, meeting.id);
   const inviteeOf = (guest: string) => invitees.find((i) => emailKey(i.email as string | null) === guest);
   for (const guest of guests) {
@@ -150,13 +155,18 @@ async function syncInvitees(
       invitee?.status === 'confirmed' &&
       (invitee.expectedAt !== meeting.start || invitee.hostId !== meeting.hostId)
     ) {
-      await updateInvitee(ctx, caller, invitee.id, placed);
+      await updateInvitee(ctx, caller, invitee.id, placed, undefined, { moved: endMoved });
+    } else if (invitee?.status === 'confirmed' && endMoved) {
+      await inviteeWritten(ctx, caller, invitee, invitee, { ...invitation, moved: true });
     }
   }
   for (const guest of previousGuests) {
     const invitee = inviteeOf(guest);
     if (!guests.includes(guest) && invitee?.status === 'confirmed') {
-      await updateInvitee(ctx, caller, invitee.id, { status: 'canceled' });
+      await updateInvitee(ctx, caller, invitee.id, {
+        status: 'canceled',
+        sendInvitationEmail: invitation.sendInvitationEmail,
+      });
     }
   }
 }
@@ -179,7 +189,7 @@ export async function createMeeting(ctx: Context, caller: Caller, input: Meeting
     });
     const row = await getMeeting(ctx, caller, id);
     await ctx.events.publish('meeting.created', caller, async () => await meetingObject(ctx, caller, row));
-    await syncInvitees(ctx, caller, row, []);
+    await syncInvitees(ctx, caller, row, undefined, { sendInvitationEmail: input.sendInvitationEmail });
     return row;
   });
 }
@@ -199,7 +209,7 @@ export async function updateMeeting(
     });
     const row = await getMeeting(ctx, caller, id);
     await ctx.events.publish('meeting.updated', caller, async () => await meetingObject(ctx, caller, row));
-    await syncInvitees(ctx, caller, row, guestsOf(current));
+    await syncInvitees(ctx, caller, row, current, { sendInvitationEmail: input.sendInvitationEmail });
     return row;
   });
 }
@@ -213,7 +223,7 @@ export async function deleteMeeting(ctx: Context, caller: Caller, id: string): P
     await updateRow(ctx.db, 'meetings', caller.companyId, id, { deletedAt: now, updatedAt: now });
     const deleted = { ...row, deletedAt: now, updatedAt: now };
     await ctx.events.publish('meeting.deleted', caller, async () => await meetingObject(ctx, caller, deleted));
-    await syncInvitees(ctx, caller, deleted, guestsOf(row));
+    await syncInvitees(ctx, caller, deleted, row);
   });
 }
 

@@ -96,11 +96,25 @@ export const notificationSettingsInput = z
     emailFrom: z.union([z.literal(''), email()]),
     webhookUrl: httpUrl(),
     webhookSecret: z.string().max(500),
+    slackWebhookUrl: httpUrl().describe('a Slack incoming webhook (https://hooks.slack.com/services/…); "" for none'),
+    teamsWebhookUrl: httpUrl().describe('a Microsoft Teams Workflows or incoming webhook; "" for none'),
+    twilioAccountSid: z.string().trim().max(64),
+    twilioAuthToken: z.string().max(200).describe('write-only: reads as "********"'),
+    twilioFrom: z.string().trim().max(64).describe('the sending number (E.164) or messaging sender the SMS API knows'),
+    twilioBaseUrl: httpUrl()
+      .refine((url) => url !== '', 'required')
+      .describe('the Twilio-compatible API (default https://api.twilio.com)'),
+    reminderMinutesBefore: z
+      .number()
+      .int()
+      .min(0)
+      .max(1440)
+      .describe('how long before an expected guest the host is reminded; 0: at the expected time'),
   })
   .partial();
 export type NotificationSettingsInput = z.output<typeof notificationSettingsInput>;
 
-export const notificationSettingsSecrets = ['smtpPassword', 'webhookSecret'] as const;
+export const notificationSettingsSecrets = ['smtpPassword', 'webhookSecret', 'twilioAuthToken'] as const;
 
 export const notificationSettingsSchema = z.object({
   smtpHost: z.string(),
@@ -111,6 +125,13 @@ export const notificationSettingsSchema = z.object({
   emailFrom: z.string(),
   webhookUrl: z.string(),
   webhookSecret: z.string().describe('"********" when set, "" when not'),
+  slackWebhookUrl: z.string(),
+  teamsWebhookUrl: z.string(),
+  twilioAccountSid: z.string(),
+  twilioAuthToken: z.string().describe('"********" when set, "" when not'),
+  twilioFrom: z.string(),
+  twilioBaseUrl: z.string(),
+  reminderMinutesBefore: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
   queue: deliveryStatusSchema.describe('the notification deliveries of the company waiting, given up and done'),

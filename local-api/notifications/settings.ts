@@ -20,6 +20,14 @@ export interface NotificationSettings {
   emailFrom: string;
   webhookUrl: string;
   webhookSecret: string;
+  slackWebhookUrl: string;
+  teamsWebhookUrl: string;
+  twilioAccountSid: string;
+  twilioAuthToken: string;
+  twilioFrom: string;
+  twilioBaseUrl: string;
+  /** How long before an invitee's `expectedAt` the host is reminded (invitees/reminders.ts). */
+  reminderMinutesBefore: number;
   createdAt: number;
   updatedAt: number;
 }
@@ -51,25 +59,32 @@ export async function notificationSettingsObject(ctx: Context, caller: Caller, s
     ...settings,
     smtpPassword: settings.smtpPassword ? secretMask : '',
     webhookSecret: settings.webhookSecret ? secretMask : '',
+    twilioAuthToken: settings.twilioAuthToken ? secretMask : '',
     createdAt: formatInZone(settings.createdAt, caller.timeZone),
     updatedAt: formatInZone(settings.updatedAt, caller.timeZone),
     queue: await deliveryStatus(ctx, caller, notificationJobKind),
   };
 }
 
+/** The settings that are addresses the service posts to: each is judged by the destination policy as it is saved. */
+const urlSettings = ['webhookUrl', 'slackWebhookUrl', 'teamsWebhookUrl', 'twilioBaseUrl'] as const;
+
 /** The SMTP port of settings that never gave one (the column's default). */
 const defaultSmtpPort = 587;
 
 /**
- * A partial upsert; secrets are sealed, and the mask (a client sending back what it read) keeps them. The webhook's
- * address and the SMTP server's are judged by the device's destination policy as they are saved.
+ * A partial upsert; secrets are sealed, and the mask (a client sending back what it read) keeps them. The addresses
+ * the service posts to and the SMTP server are judged by the device's destination policy as they are saved.
  */
 export async function saveNotificationSettings(
   ctx: Context,
   caller: Caller,
   input: NotificationSettingsInput,
 ): Promise<NotificationSettings> {
-  if (input.webhookUrl) await requireAllowedDestination(ctx, 'webhookUrl', { url: input.webhookUrl });
+  for (const field of urlSettings) {
+    const url = input[field];
+    if (url) await requireAllowedDestination(ctx, field, { url });
+  }
   if (input.smtpHost) {
     const port = input.smtpPort ?? (await findNotificationSettings(ctx, caller.companyId))?.smtpPort ?? defaultSmtpPort;
     await requireAllowedDestination(ctx, 'smtpHost', { host: input.smtpHost, port });

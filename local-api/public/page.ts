@@ -123,8 +123,8 @@ export function publicRouter(pages: readonly PublicPages[]): Router {
   });
   router.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
   for (const page of pages) router.use(page);
-  router.use((req, res) => {
-    sendLinkProblem(res, 'LINK_INVALID', requestedLang(req));
+  router.use(() => {
+    throw new ApiError('LINK_INVALID');
   });
   router.use((error: unknown, req: Request, res: Response, next: (error?: unknown) => void) => {
     if (res.headersSent) return next(error);

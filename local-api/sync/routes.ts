@@ -3,7 +3,7 @@ import { type Caller, roles } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import { parseLimit } from '../http/list-query.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
-import { ownPublicAddress } from '../public/address.ts';
+import { ownPublicAddress, publicAddress } from '../public/address.ts';
 import { formatInZone } from '../rules/time.ts';
 import { syncAgentOf } from './agent.ts';
 import { readChanges } from './feed.ts';
@@ -59,6 +59,7 @@ async function statusOf(ctx: Context, caller: Caller) {
     cursor: state.cursor,
     clockSkewMs: state.clockSkewMs,
     clockWarning: clockIsOff(state.clockSkewMs),
+    publicUrl: (await publicAddress(ctx, caller.companyId)) ?? null,
     clients: (await syncClients(ctx, caller.companyId)).map((c) => ({
       ...c,
       lastPushAt: formatInZone(c.lastPushAt, caller.timeZone),

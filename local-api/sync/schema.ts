@@ -147,6 +147,13 @@ export const statusObject = z.object({
       "True when this device's clock is more than 30 s from its hub's: the service keeps the hub's time " +
         "(visits, QR codes), but the device's clock should be set right",
     ),
+  publicUrl: z
+    .string()
+    .nullable()
+    .describe(
+      "Where links in the company's messages point: this service's `--public-url`, else (a kiosk) its hub's; null: " +
+        'messages carry no link',
+    ),
   clients: z.array(
     z.object({
       clientId: z.string(),

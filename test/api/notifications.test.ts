@@ -105,6 +105,13 @@ describe('/v1/integration/notifications', () => {
       emailFrom: '',
       webhookUrl: '',
       webhookSecret: '********',
+      slackWebhookUrl: '',
+      teamsWebhookUrl: '',
+      twilioAccountSid: '',
+      twilioAuthToken: '',
+      twilioFrom: '',
+      twilioBaseUrl: 'https://api.twilio.com',
+      reminderMinutesBefore: 15,
     });
     assert.deepEqual(queue, { pending: 0, failed: 0, done: 0, lastError: null, oldestPendingAt: null });
     const second = await api('POST', '/v1/integration/notifications', {

@@ -208,6 +208,13 @@ describe('requests under the policy and a deadline', () => {
         emailFrom: '',
         webhookUrl: '',
         webhookSecret: '',
+        slackWebhookUrl: '',
+        teamsWebhookUrl: '',
+        twilioAccountSid: '',
+        twilioAuthToken: '',
+        twilioFrom: '',
+        twilioBaseUrl: 'https://api.twilio.com',
+        reminderMinutesBefore: 15,
         createdAt: 0,
         updatedAt: 0,
       };

@@ -291,8 +291,9 @@ test("the invitee's derived lists are the ones the service spelled out before it
     ...['expectedAt', 'hostId', 'visitorTypeId', 'status', 'lang', 'pictureUrl', 'customFields', 'cardNumber'],
     ...['notes', 'requiresAuthorization'],
   ];
-  assert.deepEqual(keys(inviteeCreateInput), sorted(written));
-  assert.deepEqual(keys(inviteeUpdateInput), sorted(written));
+  // Not a field: whether the write sends the invitation e-mail.
+  assert.deepEqual(keys(inviteeCreateInput), sorted([...written, 'sendInvitationEmail']));
+  assert.deepEqual(keys(inviteeUpdateInput), sorted([...written, 'sendInvitationEmail']));
   assert.deepEqual(
     keys(inviteeObjectSchema),
     sorted([...written, 'id', 'type', 'createdAt', 'updatedAt', 'meetingId', 'pictureSignedUrl', 'host', 'meeting']),
