@@ -81,7 +81,7 @@ export function returningRoutes(ctx: Context): RouteSpec[] {
       roles: roles.kiosk,
       tag,
       summary:
-        `Send a ${codeRules.digits}-digit code to a returning visitor's e-mail (valid 10 minutes): the same ` +
+        `Send a ${codeRules.digits}-digit code to a returning visitor's e-mail or phone (valid 10 minutes): the same ` +
         'answer whether or not the address is of a visitor who can be found (rate-limited)',
       body: returningCodeInput,
       response: returningCodeAnswer,

@@ -18,9 +18,11 @@ import { type CodeChannel, codeRules } from './schema.ts';
 /** The job that sends a one-time code (`returning/delivery.ts`). */
 export const returningCodeJobKind = 'returning-code';
 
-/** The ways this company can send a code: e-mail with its SMTP settings. */
+/** The ways this company can send a code: e-mail with its SMTP settings, SMS with its Twilio-compatible API. */
 export function codeChannelsOf(settings: NotificationSettings | undefined): CodeChannel[] {
-  return settings && settings.smtpHost !== '' ? ['email'] : [];
+  if (!settings) return [];
+  const sms = settings.twilioAccountSid !== '' && settings.twilioAuthToken !== '' && settings.twilioFrom !== '';
+  return [...(settings.smtpHost !== '' ? ['email' as const] : []), ...(sms ? ['sms' as const] : [])];
 }
 
 /**
@@ -111,6 +113,16 @@ async function visitorOfAddress(
   return rows.find((row) => row.phoneKey !== null && samePhone(String(row.phoneKey), address.key));
 }
 
+/**
+ * The calling code the typed number has in front of the one the record keeps ("55" when "+55 11 98765-4321" was
+ * typed and "11 98765-4321" kept): with it, a number kept without its country can be texted. Empty otherwise.
+ */
+function callingCodeTyped(address: { channel: CodeChannel; key: string }, visitor: VisitorRow | undefined): string {
+  const kept = typeof visitor?.phoneKey === 'string' ? visitor.phoneKey : '';
+  if (address.channel !== 'sms' || kept === '' || !address.key.endsWith(kept)) return '';
+  return address.key.slice(0, address.key.length - kept.length);
+}
+
 /** Six digits, uniform: 32-bit draws above the last whole million are drawn again. */
 function newCode(ctx: Context): string {
   const limit = Math.floor(2 ** 32 / 10 ** codeRules.digits) * 10 ** codeRules.digits;
@@ -173,6 +185,7 @@ export async function startChallenge(
         channel: address.channel,
         lang: lang && isLanguage(lang) ? lang : caller.lang,
         code: ctx.secrets.seal(code),
+        callingCode: callingCodeTyped(address, visitor),
       },
       endpoint: address.channel,
       priority: 'urgent',

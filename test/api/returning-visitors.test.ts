@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { codeRules } from '../../local-api/returning/schema.ts';
 import { allowLoopback, client, startService, type TestService } from '../helpers/service.ts';
@@ -10,9 +12,34 @@ let smtp: TestSmtp;
 let admin: ReturnType<typeof client>;
 let kiosk: ReturnType<typeof client>;
 let hostId: string;
+/** A Twilio-compatible Messages API on loopback: the form fields of each message it accepted. */
+let smsApi: Server;
+const texts: { to: string; from: string; body: string; authorization: string }[] = [];
+const twilio = { sid: 'AC0123456789abcdef0123456789abcdef', token: `token-${randomUUID()}`, from: '+15005550006' };
 
 before(async () => {
   smtp = await startSmtp();
+  smsApi = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    req.on('end', () => {
+      if (req.method !== 'POST' || req.url !== `/2010-04-01/Accounts/${twilio.sid}/Messages.json`) {
+        res.writeHead(404).end();
+        return;
+      }
+      const form = new URLSearchParams(body);
+      texts.push({
+        to: form.get('To') ?? '',
+        from: form.get('From') ?? '',
+        body: form.get('Body') ?? '',
+        authorization: req.headers.authorization ?? '',
+      });
+      res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'queued' }));
+    });
+  });
+  await new Promise<void>((resolve) => smsApi.listen(0, '127.0.0.1', resolve));
   service = await startService({ args: allowLoopback });
   const company = await service.company('Acme', 'UTC');
   admin = client(service.url, company.apiKey);
@@ -23,6 +50,10 @@ before(async () => {
     smtpPort: smtp.port,
     smtpSecurity: 'none',
     emailFrom: 'reception@acme.test',
+    twilioAccountSid: twilio.sid,
+    twilioAuthToken: twilio.token,
+    twilioFrom: twilio.from,
+    twilioBaseUrl: `http://127.0.0.1:${(smsApi.address() as AddressInfo).port}`,
   });
   assert.equal(saved.status, 200, JSON.stringify(saved.body));
   hostId = (await admin('POST', '/v1/hosts', { name: 'Beatriz Lima', email: 'beatriz@acme.test', isActive: true })).body
@@ -31,6 +62,7 @@ before(async () => {
 after(async () => {
   await service.stop();
   await smtp.close();
+  smsApi.close();
 });
 
 /** A kiosk walk-in of a person with a fresh e-mail, who answers "remember me" with `remember`. */
@@ -213,7 +245,55 @@ describe('a one-time code sent to an e-mail', () => {
 
   test('the kiosk says which ways a code can be sent', async () => {
     const { body } = await kiosk('GET', '/v1/kiosk/company');
-    assert.deepEqual(body.returningCodeChannels, ['email']);
+    assert.deepEqual(body.returningCodeChannels, ['email', 'sms']);
+  });
+});
+
+describe('a one-time code sent by SMS', () => {
+  /** The code in the last text to `to`, waiting for it. */
+  async function codeTextedTo(to: string): Promise<string> {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const text = texts.findLast((t) => t.to === to);
+      const code = text && /\b(\d{6})\b/.exec(text.body)?.[1];
+      if (code) return code;
+      if (Date.now() > deadline) throw new Error(`no code texted to ${to}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  test("proves the phone, however it is typed, texting the number the visitor's record keeps", async () => {
+    for (const [kept, typed, to] of [
+      ['+55 11 98765-4321', '(11) 98765-4321', '+5511987654321'],
+      ['21 99876-5432', '+55 21 99876 5432', '+5521998765432'],
+    ] as const) {
+      const earlier = await walkIn(true, { name: 'Paulo Freire', phone: kept });
+      const { status, body } = await kiosk('POST', '/v1/kiosk/returning/code', { address: typed, lang: 'pt-BR' });
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.equal(body.channel, 'sms');
+      const code = await codeTextedTo(to);
+      const text = texts.findLast((t) => t.to === to);
+      assert.equal(text?.from, twilio.from);
+      assert.equal(text?.authorization, `Basic ${Buffer.from(`${twilio.sid}:${twilio.token}`).toString('base64')}`);
+      assert.match(text?.body ?? '', /Seu código para fazer o check-in na Acme/);
+      const verified = await kiosk('POST', '/v1/kiosk/returning/verify', { challenge: body.challenge, code });
+      assert.equal(verified.status, 200, JSON.stringify(verified.body));
+      assert.equal(verified.body.name, 'Paulo Freire');
+      assert.equal(
+        (await admin('GET', `/v1/visitor/${earlier.visitorId}`)).body.phone,
+        kept,
+        'the record keeps the number as given',
+      );
+    }
+  });
+
+  test('a phone of a visitor who said no is texted nothing', async () => {
+    await walkIn(false, { phone: '+55 31 98888-7777' });
+    const sent = texts.length;
+    const { status } = await kiosk('POST', '/v1/kiosk/returning/code', { address: '+55 31 98888-7777' });
+    assert.equal(status, 200);
+    await queueRuns();
+    assert.equal(texts.length, sent);
   });
 });
 
