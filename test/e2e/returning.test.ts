@@ -301,3 +301,32 @@ test('a visitor who said no is not found by their badge, and a wrong code is tol
     await browser.close();
   }
 });
+
+test('five wrong codes end the code, and an erased visitor is no longer found by their badge', async () => {
+  const earlier = await earlierVisit('Ernesto Sabato', true);
+  const erased = await kiosk.api('POST', '/v1/privacy/erasure', { email: earlier.email });
+  assert.equal(erased.status, 200, JSON.stringify(erased.body));
+  const browser = await launchChromium({ video: qrVideo(visitCode(earlier.id), join(videos, 'erased.y4m')) });
+  try {
+    const { page } = await openKiosk(browser, kiosk.service.url);
+    await page.getByRole('button', { name: /I'm visiting/ }).click();
+    await page.getByRole('button', { name: 'I have been here before' }).click();
+    await page.getByText('We could not find you with this code. Please fill in your details.').waitFor();
+    assert.equal(await page.getByText('Ernesto').count(), 0);
+    const stranger = `stranger-${randomUUID()}@guest.test`;
+    await page.getByLabel('Your e-mail').fill(stranger);
+    await page.getByRole('button', { name: 'Send me a code' }).click();
+    for (const left of [4, 3, 2, 1]) {
+      await page.getByLabel('The 6-digit code').fill('123456');
+      await page.getByText(`That code is not right. ${left} tries left.`).waitFor();
+    }
+    await page.getByLabel('The 6-digit code').fill('123456');
+    await page.getByText('That code no longer works. Please ask for a new one.').waitFor();
+    // The code is over: the screen asks for the address again.
+    await page.getByLabel('Your e-mail').waitFor();
+    assert.deepEqual(await axeProblems(page), []);
+    await screenshot(page, 'returning-code-ended');
+  } finally {
+    await browser.close();
+  }
+});
