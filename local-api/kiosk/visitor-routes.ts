@@ -8,7 +8,7 @@ import { validate } from '../http/fields.ts';
 import { type FailureLimiter, sharedFailureLimiter } from '../http/rate-limit.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { findNotificationSettings } from '../notifications/settings.ts';
-import { codeChannelsOf } from '../returning/store.ts';
+import { codeChannelsOf, identifiersKept } from '../returning/store.ts';
 import { isUuidV4 } from '../rules/ids.ts';
 import { firstNameAndInitial } from '../rules/names.ts';
 import { formatInZone } from '../rules/time.ts';
@@ -195,11 +195,15 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
         // The visitor's type decides where it has a rule, the kiosk's settings elsewhere.
         const type = await typeRules(ctx, caller, checkin.visit.visitorTypeId);
         const { requireAuthorization } = effectiveRules(type, await kioskSettings(ctx, caller), caller.lang);
-        // A returning visitor who proved who they are is checked in as their own record.
+        // A returning visitor who proved who they are is checked in as their own record, with the identifiers it
+        // keeps (which the screen never held) where the check-in gives none: the blocklist screens them, and the
+        // visit is theirs for an erasure.
         const visitorId =
           returning === undefined ? undefined : openTicket(ctx, caller.companyId, 'returning-visitor', returning);
+        const kept = visitorId ? await identifiersKept(ctx, caller, visitorId) : {};
         const visit = await checkinWalkIn(ctx, caller, {
           ...checkin,
+          visitor: { ...kept, ...checkin.visitor },
           visit: {
             ...checkin.visit,
             ...(visitorId ? { visitorId } : {}),

@@ -237,6 +237,19 @@ export async function verifyChallenge(
   });
 }
 
+/** The identifiers a visitor record keeps (e-mail, phone, CPF, RG, document), those it has. */
+export async function identifiersKept(
+  ctx: Context,
+  caller: Caller,
+  visitorId: string,
+): Promise<Partial<Record<'email' | 'phone' | 'cpf' | 'rg' | 'document', string>>> {
+  const row = (await prepared(
+    ctx.db,
+    'SELECT email, phone, cpf, rg, document FROM visitors WHERE id = ? AND companyId = ? AND deletedAt IS NULL',
+  ).get(visitorId, caller.companyId)) as Record<string, string | null> | undefined;
+  return Object.fromEntries(Object.entries(row ?? {}).filter(([, value]) => value !== null && value !== ''));
+}
+
 /**
  * What the kiosk fills in for a visitor who proved who they are: their name and company, and the host of their
  * latest visit while an active host; with the ticket that lets the check-in update this visitor's record.

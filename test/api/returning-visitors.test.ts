@@ -161,10 +161,27 @@ describe('POST /v1/kiosk/returning/find', () => {
     assert.equal(later.status, 200, JSON.stringify(later.body));
     const record = (await admin('GET', `/v1/visitor/${earlier.visitorId}`)).body;
     assert.equal(record.visitCount, 2, 'the ticket checks the same visitor in');
+    const visit = (await admin('GET', `/v1/visit/${later.body.id}`)).body;
+    assert.equal(visit.email, earlier.email, "the visit carries the record's identifiers the screen never held");
     assert.equal(record.rememberConsent, false);
     const again = await kiosk('POST', '/v1/kiosk/returning/find', { code: `portaria:visit:${earlier.visitId}` });
     assert.equal(again.status, 404);
   });
+});
+
+test("the blocklist screens a returning visitor by the record's identifiers", async () => {
+  const earlier = await walkIn(true, { name: 'Mallory Evil' });
+  const found = await kiosk('POST', '/v1/kiosk/returning/find', { code: `portaria:visit:${earlier.visitId}` });
+  const entry = await admin('POST', '/v1/blockedlist', { name: 'Someone Else', email: earlier.email, reason: 'Theft' });
+  assert.equal(entry.status, 200, JSON.stringify(entry.body));
+  const later = await kiosk('POST', '/v1/kiosk/walkin', {
+    visit: { id: randomUUID(), hostId, rememberVisitor: true },
+    visitor: { name: 'Mallory Evil' },
+    returning: found.body.ticket,
+  });
+  assert.equal(later.status, 200, JSON.stringify(later.body));
+  assert.deepEqual([later.body.visitorStatus, later.body.isInsideCompany], ['BLOCKED', false]);
+  assert.equal(Object.hasOwn(later.body, 'email'), false, 'the screen is not told the e-mail');
 });
 
 describe('a one-time code sent to an e-mail', () => {
