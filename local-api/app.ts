@@ -45,6 +45,7 @@ import type { Cidr } from './outgoing/destinations.ts';
 import { privacyRoutes } from './privacy/routes.ts';
 import { type PublicPages, publicRouter } from './public/page.ts';
 import type { JobHandler } from './queue/queue.ts';
+import { registerPages } from './registration/routes.ts';
 import { deliverReturningCode } from './returning/delivery.ts';
 import { returningRoutes } from './returning/routes.ts';
 import { returningCodeJobKind } from './returning/store.ts';
@@ -131,8 +132,8 @@ export function eventListeners(ctx: Context): EventListener[] {
  * The pages people outside open from links in messages (`/p/...`, docs/api.md, "Public pages"): no key, a signed
  * link instead. Each feature with such a page adds its router here.
  */
-export function publicPages(_ctx: Context): PublicPages[] {
-  return [];
+export function publicPages(ctx: Context): PublicPages[] {
+  return [registerPages(ctx)];
 }
 
 /** The rules every write is decided by before it runs (`ctx.events.decide`). */

@@ -17,7 +17,8 @@ const favicon: Plugin = {
 
 /**
  * The kiosk page: `npm run build:renderer` writes renderer/dist, which the service serves at `/` under a strict CSP
- * (no inline scripts or styles), so nothing may be inlined into index.html.
+ * (no inline scripts or styles), so nothing may be inlined into index.html. The register page a guest opens from
+ * an invitation is built beside it by vite.guest.config.ts.
  */
 export default defineConfig({
   root: import.meta.dirname,

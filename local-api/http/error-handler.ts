@@ -27,7 +27,7 @@ interface HttpError {
  * Translates the errors Express's own parts raise into our codes: body-parser's carry a `type` string; the others
  * (a body that does not inflate, a path parameter that is not valid percent-encoding) only a 4xx status.
  */
-function fromHttpError(error: HttpError): ApiError | undefined {
+export function fromHttpError(error: HttpError): ApiError | undefined {
   switch (error.type) {
     case 'entity.too.large':
       return new ApiError('PAYLOAD_TOO_LARGE', typeof error.limit === 'number' ? { maxBytes: error.limit } : {});

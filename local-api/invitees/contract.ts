@@ -75,6 +75,16 @@ export const inviteeFields = {
   requiresAuthorization: { storage: 'boolean', required: true, shown: z.boolean(), input: bool() },
   // The stored picture is shown by its links (`inviteePresented`).
   pictureFile: { storage: 'text' },
+  // The guest's pre-registration (docs/kiosk.md, "Pre-registration"): written by the register page only. The
+  // picture and the signed agreement are Base64 text, so that they travel to the kiosks with the row (docs/sync.md).
+  registeredAt: {
+    storage: 'time',
+    shown: nullableString().describe('when the guest pre-registered (answers, picture, agreement); null: not yet'),
+  },
+  questionnaireFields: { storage: 'json', required: true },
+  registrationPicture: { storage: 'text' },
+  registrationNda: { storage: 'text' },
+  ndaSignature: { storage: 'text' },
   visitorTypeId: {
     storage: 'text',
     shown: nullableString().describe('the visitor type (GET /v1/visitortypes); null: none'),

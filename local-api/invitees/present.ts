@@ -14,8 +14,19 @@ export interface InviteeLookups {
   fileLinks(file: string | null): { url: string | null; signedUrl: string | null };
 }
 
-/** Stored columns the invitee object does not show (a stored picture is shown by its links). */
-const hiddenInviteeColumns = ['companyId', 'deletedAt', 'pictureFile'];
+/**
+ * Stored columns the invitee object does not show: a stored picture is shown by its links; a pre-registration by
+ * its time (its picture and agreement become the visit's files at check-in).
+ */
+const hiddenInviteeColumns = [
+  'companyId',
+  'deletedAt',
+  'pictureFile',
+  'questionnaireFields',
+  'registrationPicture',
+  'registrationNda',
+  'ndaSignature',
+];
 
 /** The invitee object of docs/api.md, "Invitees" of a stored row. */
 export function presentInvitee(row: InviteeRow, lookups: InviteeLookups): Record<string, unknown> {

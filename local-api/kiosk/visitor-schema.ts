@@ -83,8 +83,14 @@ export const kioskInviteesAnswer = z.object({
       visitorTypeId: z.string().nullable().describe("the invitation's visitor type"),
       answeredFieldIds: z
         .array(z.string())
-        .describe('the custom fields the invitation answered (their ids only): the kiosk asks the required rest'),
-      hasPicture: z.boolean().describe('whether the invitation brought a picture'),
+        .describe(
+          'the custom fields and questions the invitation answered (their ids only): the kiosk asks the required rest',
+        ),
+      hasPicture: z.boolean().describe('whether the invitation brought a picture (its own, or pre-registered)'),
+      preRegistered: z
+        .boolean()
+        .describe('whether the guest pre-registered (the register page): the questionnaire was answered then'),
+      hasAgreement: z.boolean().describe('whether the guest signed the agreement when pre-registering'),
     }),
   ),
 });

@@ -83,13 +83,20 @@ export async function inviteeShown(ctx: Context, caller: Caller, row: InviteeRow
     expectedAt: formatInZone(expectedAt, caller.timeZone),
     expectedToday: expectedAt >= start && expectedAt < end,
     hostName: await hostName(ctx, caller, row.hostId),
-    // What the kiosk needs to ask what the invitation lacks: its type, which fields it answered (ids, not the
-    // answers), and whether it brought a picture.
+    // What the kiosk needs to ask what the invitation lacks: its type, which fields and questions it answered (ids,
+    // not the answers), whether it brought a picture, and what the guest pre-registered (docs/kiosk.md).
     visitorTypeId: (row.visitorTypeId as string | null) ?? null,
-    answeredFieldIds: (JSON.parse(String(row.customFields)) as { id: string; type: string; value?: string | null }[])
-      .filter((field) => isAnswered({ type: field.type, options: [], required: true }, field.value ?? undefined))
-      .map((field) => field.id),
-    hasPicture: row.pictureFile !== null || Boolean(row.pictureUrl),
+    answeredFieldIds: [
+      ...(JSON.parse(String(row.customFields)) as { id: string; type: string; value?: string | null }[])
+        .filter((field) => isAnswered({ type: field.type, options: [], required: true }, field.value ?? undefined))
+        .map((field) => field.id),
+      ...(JSON.parse(row.questionnaireFields) as { customFieldId: string; value: string }[])
+        .filter((answer) => answer.value.trim() !== '')
+        .map((answer) => answer.customFieldId),
+    ],
+    hasPicture: row.pictureFile !== null || Boolean(row.pictureUrl) || row.registrationPicture !== null,
+    preRegistered: row.registeredAt !== null,
+    hasAgreement: row.registrationNda !== null,
   };
 }
 

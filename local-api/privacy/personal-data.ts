@@ -46,8 +46,17 @@ export const personalTables: readonly PersonalTable[] = [
   {
     table: 'invitees',
     retainedFrom: 'expectedAt',
-    personal: [...visitorColumns, 'pictureUrl', 'pictureFile', 'notes'],
-    answers: ['customFields'],
+    personal: [
+      ...visitorColumns,
+      'pictureUrl',
+      'pictureFile',
+      'notes',
+      // The pre-registration (docs/kiosk.md): the picture and the signed agreement are text in the row itself.
+      'registrationPicture',
+      'registrationNda',
+      'ndaSignature',
+    ],
+    answers: ['customFields', 'questionnaireFields'],
     files: ['pictureFile'],
     deletedEvent: 'invitee.deleted',
     object: async (ctx, caller, row) => await inviteeObject(ctx, caller, row as InviteeRow),

@@ -29,6 +29,11 @@ export async function publicAddress(
   const own = ownPublicAddress(ctx);
   if (own !== undefined) return own;
   if (!(await isKioskOfCompany(ctx, companyId))) return undefined;
+  return await hubPublicAddress(ctx);
+}
+
+/** The public address of the hub this kiosk follows, as its feed last said; undefined when it said none. */
+export async function hubPublicAddress(ctx: Pick<Context, 'db'>): Promise<string | undefined> {
   const row = (await prepared(ctx.db, 'SELECT hubPublicUrl FROM sync_state WHERE id = 1').get()) as
     | { hubPublicUrl: string | null }
     | undefined;

@@ -72,13 +72,16 @@ export function parseDateTime(text: string, timeZone: string): number | undefine
   return guess;
 }
 
-/** The instants a JavaScript Date can show (±100,000,000 days around 1970): beyond them a time cannot be formatted. */
-const maxInstantMs = 8.64e15;
+/**
+ * The instants a time is written for, years 0000 to 9999, as ISO text has them: beyond, the time zone rules cannot
+ * place it (a number of seconds sent as milliseconds lands in year 50,000) and no page could show it.
+ */
+const instantRange = { min: Date.parse('0000-01-01T00:00:00Z'), max: Date.parse('9999-12-31T23:59:59.999Z') };
 
-/** Milliseconds of a count of Unix seconds, when it is an instant a Date can hold. */
+/** Milliseconds of a count of Unix seconds, when it is an instant of years 0000 to 9999. */
 function fromUnixSeconds(seconds: number): number | undefined {
   const ms = Math.round(seconds * 1000);
-  return Number.isFinite(ms) && Math.abs(ms) <= maxInstantMs ? ms : undefined;
+  return Number.isFinite(ms) && ms >= instantRange.min && ms <= instantRange.max ? ms : undefined;
 }
 
 /** Unix seconds (as the list queries take them) or ISO text: both are accepted where a date is input. */

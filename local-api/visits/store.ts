@@ -14,6 +14,7 @@ import { findMeeting } from '../meetings/store.ts';
 import { blockedNote } from '../notifications/messages.ts';
 import { redactText, tellingValues } from '../privacy/person.ts';
 import { forgetDeletedRow, settleErasures } from '../privacy/store.ts';
+import { registeredUploads } from '../registration/uploads.ts';
 import type { PersonAtDoor, PersonIds } from '../rules/identity.ts';
 import { isUuidV4, newUuid } from '../rules/ids.ts';
 import { parseTimestampInput } from '../rules/time.ts';
@@ -383,9 +384,14 @@ export async function checkinInvitee(
     const visitorTypeId = (invitee.visitorTypeId as string | null) ?? null;
     const rules = await typeRules(ctx, caller, visitorTypeId);
     const asked = rules?.customFieldIds ?? null;
+    // What the guest pre-registered stands where the check-in brings nothing of its own (docs/kiosk.md).
+    const registered = registeredUploads(invitee);
     const given = {
       customFields: mergeAnswers(await liveAnswers(ctx, caller, inviteeAnswers(invitee)), input.customFields ?? []),
-      questionnaireFields: input.questionnaireFields,
+      questionnaireFields:
+        invitee.registeredAt === null
+          ? input.questionnaireFields
+          : mergeAnswers(JSON.parse(invitee.questionnaireFields) as AnswerItem[], input.questionnaireFields ?? []),
     };
     const waived = input.waiveReason !== undefined && !options.replayed && !options.stoppedAtDoor;
     const answers = await checkinAnswers(ctx, caller, given, waived ? 'waived' : answerMode(options), asked);
@@ -404,7 +410,13 @@ export async function checkinInvitee(
     const { letIn, ...door } = await atTheDoor(ctx, caller, person, checkinAt, {}, options);
     const row = await insertReturningRow<VisitRow>(ctx.db, 'visits', {
       ...objectToRow({ ...answers, ...door }, visitColumns),
-      ...(await fileColumns(uploads, files)),
+      ...(await fileColumns(
+        {
+          picture: uploads.picture === undefined ? registered.picture : uploads.picture,
+          nda: uploads.nda === undefined ? registered.nda : uploads.nda,
+        },
+        files,
+      )),
       id,
       companyId: caller.companyId,
       createdAt: now,
@@ -424,7 +436,7 @@ export async function checkinInvitee(
       position: invitee.position,
       sector: invitee.sector,
       notes: input.notes ?? invitee.notes,
-      ndaSignature: input.ndaSignature ?? null,
+      ndaSignature: input.ndaSignature ?? (input.visitNda === undefined ? invitee.ndaSignature : null),
       cardNumber: String(invitee.cardNumber),
       expectedAt: invitee.expectedAt,
       checkinAt,
@@ -477,7 +489,7 @@ export async function screenCheckin(ctx: Context, caller: Caller, input: ScreenI
 }
 
 /** The invitee's answers completed by those given at check-in: one per field, the later one kept. */
-function mergeAnswers(registered: readonly AnswerItem[], given: readonly AnswerItem[]): AnswerItem[] {
+export function mergeAnswers(registered: readonly AnswerItem[], given: readonly AnswerItem[]): AnswerItem[] {
   const fresh = new Set(given.map((answer) => answer.customFieldId));
   return [...registered.filter((answer) => !fresh.has(answer.customFieldId)), ...given];
 }

@@ -149,8 +149,25 @@ async function bundleCommandLine(root: string, out: string): Promise<void> {
 export async function buildRenderer(root = repoRoot, manifest = rendererManifest): Promise<void> {
   const { build: viteBuild } = await import('vite');
   const taken = new Set<string>();
+  // The kiosk's page first (it empties renderer/dist), then the register page beside it, in a bundle of its own; a
+  // repository without the register page (a test's) builds the kiosk's alone.
+  const configs = rendererConfigs.map((file) => join(root, 'renderer', file)).filter((file) => existsSync(file));
+  for (const configFile of configs) await buildPage(viteBuild, configFile, root, taken);
+  recordInputs(root, manifest, { folders: ['renderer'], files: [...taken, ...packageFiles] });
+}
+
+/** The Vite configurations of the pages: the kiosk's, and the register page's (renderer/vite.guest.config.ts). */
+const rendererConfigs = ['vite.config.ts', 'vite.guest.config.ts'];
+
+/** One page's Vite build, recording the repository's files it took in. */
+async function buildPage(
+  viteBuild: typeof import('vite').build,
+  configFile: string,
+  root: string,
+  taken: Set<string>,
+): Promise<void> {
   await viteBuild({
-    configFile: join(root, 'renderer', 'vite.config.ts'),
+    configFile,
     configLoader: 'runner',
     logLevel: 'warn',
     plugins: [
@@ -167,7 +184,6 @@ export async function buildRenderer(root = repoRoot, manifest = rendererManifest
       },
     ],
   });
-  recordInputs(root, manifest, { folders: ['renderer'], files: [...taken, ...packageFiles] });
 }
 
 /** The app's tree in `out`, with a copy of the page as last built. */

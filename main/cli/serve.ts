@@ -24,14 +24,26 @@ function cidrsOption(text: string | undefined, option: string): Cidr[] | undefin
 }
 
 /** A kiosk's pause between syncs: a second at least (a busy loop otherwise), an hour at most (a stale desk). */
-/** `--public-url`: an http(s) address without query or fragment; a path is kept (a hub behind a prefix). */
+/**
+ * `--public-url`: an http(s) origin. No path: the pages load their files from the root of the host
+ * (docs/deployment.md, "The public address").
+ */
 function publicUrlOption(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
   const url = URL.canParse(text) ? new URL(text) : undefined;
-  if (!url || !/^https?:$/.test(url.protocol) || url.search !== '' || url.hash !== '' || url.username !== '') {
-    throw new UsageError(`--public-url ${text}: give an http(s) address such as https://visitors.example.com`);
+  if (
+    !url ||
+    !/^https?:$/.test(url.protocol) ||
+    url.pathname !== '/' ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    url.username !== ''
+  ) {
+    throw new UsageError(
+      `--public-url ${text}: give an http(s) address without a path, such as https://visitors.example.com`,
+    );
   }
-  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  return url.origin;
 }
 
 function syncInterval(text: string): number {

@@ -76,6 +76,8 @@ export interface FoundInvitee extends FoundPerson {
   visitorTypeId: string | null;
   answeredFieldIds: string[];
   hasPicture: boolean;
+  preRegistered: boolean;
+  hasAgreement: boolean;
 }
 
 /** A host the kiosk's search found: name and sector only. */

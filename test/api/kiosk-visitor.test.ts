@@ -256,9 +256,11 @@ describe('invited guests', () => {
         'expectedAt',
         'expectedToday',
         'firstName',
+        'hasAgreement',
         'hasPicture',
         'hostName',
         'initial',
+        'preRegistered',
         'ticket',
         'visitorTypeId',
       ]);

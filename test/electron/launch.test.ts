@@ -100,8 +100,10 @@ describe('npm run build:electron', () => {
         }
       }
     }
+    // react-dom is no import of ours: React Email's renderer (HTML e-mail) loads it, as a peer the app must ship.
+    const peers = ['react-dom'];
     const { dependencies } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
-    assert.deepEqual([...imported].sort(), Object.keys(dependencies).sort());
+    assert.deepEqual([...imported, ...peers].sort(), Object.keys(dependencies).sort());
 
     const built = readFileSync(join(out, 'main/index.js'), 'utf8');
     for (const [, path = ''] of built.matchAll(/from "(\.[^"]+)"/g)) {

@@ -19,7 +19,7 @@ export interface KioskFixture {
 }
 
 export async function kioskFixture(options: { args?: string[] } = {}): Promise<KioskFixture> {
-  const service = await startService(options);
+  const service = await startService({ args: options.args ?? [] });
   const company = (await service.company('Acme')) as { id: string; apiKey: string; pin: string };
   const session = (await (await fetch(`${service.url}/kiosk/session`)).json()) as { apiKey: string };
   const api = client(service.url, company.apiKey);

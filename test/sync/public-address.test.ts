@@ -11,16 +11,16 @@ describe('the public address', () => {
 
   it("a hub's --public-url reaches its kiosks, whose links then point to the hub", async () => {
     const hub = await startService({
-      args: ['--public-url', 'https://visitors.example.test/lobby/', ...allowLoopback],
+      args: ['--public-url', 'https://visitors.example.test/', ...allowLoopback],
     });
     running.push(hub);
     const company = await hub.company('Acme');
     const hubStatus = await client(hub.url, company.apiKey)('GET', '/v1/sync/status');
-    assert.equal(hubStatus.body.publicUrl, 'https://visitors.example.test/lobby');
+    assert.equal(hubStatus.body.publicUrl, 'https://visitors.example.test');
     const kiosk: Kiosk = await startKiosk(hub.url, company.apiKey);
     running.push(kiosk);
     const status = await settled(kiosk);
-    assert.equal(status.publicUrl, 'https://visitors.example.test/lobby');
+    assert.equal(status.publicUrl, 'https://visitors.example.test');
   });
 
   it('a service without one sends no links; a bad one is refused at start', async () => {
@@ -28,7 +28,9 @@ describe('the public address', () => {
     running.push(alone);
     const company = await alone.company('Solo');
     assert.equal((await client(alone.url, company.apiKey)('GET', '/v1/sync/status')).body.publicUrl, null);
-    await assert.rejects(startService({ args: ['--public-url', 'ftp://example.test'] }), /--public-url/);
+    for (const bad of ['ftp://example.test', 'https://example.test/visitors']) {
+      await assert.rejects(startService({ args: ['--public-url', bad] }), /--public-url/);
+    }
   });
 
   it('a link that does not hold shows a page in the browser language, or JSON to a client that asks', async () => {

@@ -17,37 +17,52 @@ interface Completion {
   requirements: Requirements;
 }
 
+/** What an invitation holds already, and what its guest pre-registered (the register page, docs/kiosk.md). */
+interface InvitationState {
+  answered: Set<string>;
+  hasPicture: boolean;
+  preRegistered: boolean;
+  hasAgreement: boolean;
+}
+
 /**
- * What an invitation holds already: the kiosk's lookup says it (the ids of the fields answered, whether it brought
- * a picture); the front desk, which reads the whole invitee, works it out from the answers themselves.
+ * What an invitation holds already: the kiosk's lookup says it (the ids of the fields and questions answered,
+ * whether it brought a picture, what was pre-registered); the front desk, which reads the whole invitee, works it
+ * out from the answers themselves and asks a pre-registered guest nothing the invitee object does not show.
  */
-function invitationState(invitee: Invitee | FoundInvitee): { answered: Set<string>; hasPicture: boolean } {
-  if ('answeredFieldIds' in invitee) {
-    return { answered: new Set(invitee.answeredFieldIds), hasPicture: invitee.hasPicture };
-  }
+function invitationState(invitee: Invitee | FoundInvitee): InvitationState {
+  if ('answeredFieldIds' in invitee) return { ...invitee, answered: new Set(invitee.answeredFieldIds) };
   const answered = (invitee.customFields ?? []).filter((field) =>
     isAnswered({ type: field.type ?? 'Text', options: [], required: true }, field.value ?? undefined),
   );
-  return { answered: new Set(answered.map((field) => field.id)), hasPicture: Boolean(invitee.pictureUrl) };
+  return {
+    answered: new Set(answered.map((field) => field.id)),
+    hasPicture: Boolean(invitee.pictureUrl),
+    preRegistered: false,
+    hasAgreement: false,
+  };
 }
 
 /**
  * The steps an invited guest still has to take, by their type's rules (or the kiosk's): the required fields the
- * invitation did not answer, the questionnaire, the agreement, and the picture where it is required and the
- * invitation brought none.
+ * invitation did not answer, the questionnaire (of a pre-registered guest, only the required questions left
+ * unanswered), the agreement unless it was signed when pre-registering, and the picture where it is required and
+ * the invitation brought none. A guest who pre-registered everything has none left: one scan checks them in.
  */
 export function completionOf(invitee: Invitee | FoundInvitee, data: KioskData, lang: string): Completion {
   const type = data.visitorTypes.find((candidate) => candidate.id === invitee.visitorTypeId);
   const asked = requirementsOf(data, type, lang);
-  const { answered, hasPicture } = invitationState(invitee);
-  const fieldDefs = asked.fieldDefs.filter((def) => def.required && !answered.has(def.id));
-  const requirements = { ...asked, fieldDefs };
+  const { answered, hasPicture, preRegistered, hasAgreement } = invitationState(invitee);
+  const unanswered = (def: { id: string; required?: boolean }) => def.required && !answered.has(def.id);
+  const fieldDefs = asked.fieldDefs.filter(unanswered);
+  const questionDefs = preRegistered ? asked.questionDefs.filter(unanswered) : asked.questionDefs;
+  const requirements = { ...asked, fieldDefs, questionDefs };
   const steps = (
     [
       fieldDefs.length > 0 && 'fields',
-      asked.questionDefs.length > 0 && 'questionnaire',
+      questionDefs.length > 0 && 'questionnaire',
       asked.rules.pictureMode === 'required' && !hasPicture && 'picture',
-      asked.rules.ndaText.trim() !== '' && 'nda',
+      asked.rules.ndaText.trim() !== '' && !hasAgreement && 'nda',
     ] as const
   ).filter((s) => s !== false);
   return { steps, requirements };
