@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { wrongCodeLimits } from '../../local-api/returning/routes.ts';
 import { codeRules } from '../../local-api/returning/schema.ts';
 import { allowLoopback, client, startService, type TestService } from '../helpers/service.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
@@ -238,6 +239,24 @@ describe('a one-time code sent to an e-mail', () => {
     const right = await kiosk('POST', '/v1/kiosk/returning/verify', { challenge: body.challenge, code });
     assert.equal(right.status, 403);
     assert.deepEqual(right.body, { type: 'CODE_EXPIRED' });
+  });
+
+  test(`${wrongCodeLimits.maxFailures} wrong codes at one kiosk pause its code checks, whatever the challenges`, async () => {
+    // A kiosk of its own, so that the pause does not reach the other tests' kiosk.
+    const issued = await admin('POST', '/v1/credentials', { role: 'kiosk', label: 'second kiosk' });
+    assert.equal(issued.status, 200, JSON.stringify(issued.body));
+    const other = client(service.url, issued.body.key);
+    const statuses: number[] = [];
+    for (let i = 0; i <= wrongCodeLimits.maxFailures; i++) {
+      const { body } = await other('POST', '/v1/kiosk/returning/code', { address: `guess-${i}@guest.test` });
+      statuses.push(
+        (await other('POST', '/v1/kiosk/returning/verify', { challenge: body.challenge, code: '000000' })).status,
+      );
+    }
+    assert.deepEqual(statuses, [...Array(wrongCodeLimits.maxFailures).fill(403), 429]);
+    const paused = await other('POST', '/v1/kiosk/returning/verify', { challenge: 'x', code: '000000' });
+    assert.equal(paused.body.type, 'TOO_MANY_REQUESTS');
+    assert.ok(paused.body.retryAfter > 0);
   });
 
   test('a visitor who said no is sent nothing; a bad address is INVALID_PARAMETER', async () => {
