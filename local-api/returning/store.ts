@@ -25,23 +25,27 @@ export function codeChannelsOf(settings: NotificationSettings | undefined): Code
   return [...(settings.smtpHost !== '' ? ['email' as const] : []), ...(sms ? ['sms' as const] : [])];
 }
 
+/** A live visitor record of the caller's company (the first `?`) whose latest answer to "remember me" is yes. */
+const consenting = 'companyId = ? AND deletedAt IS NULL AND rememberConsent = 1';
+
 /**
  * The visitor record a person's identifiers name, if that visitor said yes to being remembered (docs/security.md,
- * "Returning visitors"): the one a visit names, else the one whose CPF, document or e-mail matches, as a check-in
- * recognizes them (on a kiosk of a hub, a visit the hub made names the hub's record, which the kiosk has not).
+ * "Returning visitors"): the one a visit names, when this service has it; else the one whose CPF, document or
+ * e-mail matches, as a check-in recognizes them (on a kiosk of a hub, a visit the hub made names the hub's record,
+ * which the kiosk has not).
  */
 async function consentingVisitor(
   ctx: Context,
   caller: Caller,
   person: { visitorId?: unknown; email?: unknown; cpf?: unknown; document?: unknown },
 ): Promise<VisitorRow | undefined> {
-  const consenting = 'companyId = ? AND deletedAt IS NULL AND rememberConsent = 1';
   if (typeof person.visitorId === 'string') {
-    const row = (await prepared(ctx.db, `SELECT * FROM visitors WHERE id = ? AND ${consenting}`).get(
-      person.visitorId,
-      caller.companyId,
-    )) as VisitorRow | undefined;
-    if (row) return row;
+    const row = (await prepared(
+      ctx.db,
+      'SELECT * FROM visitors WHERE id = ? AND companyId = ? AND deletedAt IS NULL',
+    ).get(person.visitorId, caller.companyId)) as VisitorRow | undefined;
+    // The record the visit names decides: a no there is not overruled by another record's yes.
+    if (row) return row.rememberConsent === 1 ? row : undefined;
   }
   const text = (value: unknown) => (typeof value === 'string' ? value : null);
   const keys = {
@@ -99,7 +103,6 @@ async function visitorOfAddress(
   caller: Caller,
   address: { channel: CodeChannel; key: string },
 ): Promise<VisitorRow | undefined> {
-  const consenting = 'companyId = ? AND deletedAt IS NULL AND rememberConsent = 1';
   if (address.channel === 'email') {
     return (await prepared(
       ctx.db,
