@@ -18,6 +18,8 @@ import { customFieldRoutes } from './custom-fields/routes.ts';
 import { deviceRoutes } from './device-routes.ts';
 import type { EventListener, WriteRule } from './events.ts';
 import { fileRoutes } from './files/routes.ts';
+import { escalateOnCheckin, escalationHandler, escalationJobKind } from './host-replies/escalation.ts';
+import { hostReplyPages } from './host-replies/pages.ts';
 import { hostRoutes } from './hosts/routes.ts';
 import { authenticate } from './http/auth.ts';
 import { trustedProxies } from './http/client-address.ts';
@@ -118,6 +120,7 @@ export function jobHandlers(ctx: Context): Record<string, JobHandler> {
     [gateCallbackKind]: gateCallbackHandler(ctx),
     [webhookJobKind]: webhookDeliveryHandler(ctx),
     [notificationJobKind]: deliverNotification(ctx),
+    [escalationJobKind]: escalationHandler(ctx),
     [invitationJobKind]: deliverInvitation(ctx),
     [returningCodeJobKind]: deliverReturningCode(ctx),
   };
@@ -125,7 +128,14 @@ export function jobHandlers(ctx: Context): Record<string, JobHandler> {
 
 /** Listeners of the domain events (check-ins, updates…), run inside the transaction of the write. */
 export function eventListeners(ctx: Context): EventListener[] {
-  return [syncListener(ctx), gateCallbackListener(ctx), webhookListener(ctx), auditListener(ctx), notifyOnCheckin(ctx)];
+  return [
+    syncListener(ctx),
+    gateCallbackListener(ctx),
+    webhookListener(ctx),
+    auditListener(ctx),
+    notifyOnCheckin(ctx),
+    escalateOnCheckin(ctx),
+  ];
 }
 
 /**
@@ -133,7 +143,7 @@ export function eventListeners(ctx: Context): EventListener[] {
  * link instead. Each feature with such a page adds its router here.
  */
 export function publicPages(ctx: Context): PublicPages[] {
-  return [registerPages(ctx)];
+  return [hostReplyPages(ctx), registerPages(ctx)];
 }
 
 /** The rules every write is decided by before it runs (`ctx.events.decide`). */

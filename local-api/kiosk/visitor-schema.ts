@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { codeChannels } from '../returning/schema.ts';
-import { inviteeCheckinInput, screenInput, visitCreateInput } from '../visits/schema.ts';
+import { hostNotificationSchema, inviteeCheckinInput, screenInput, visitCreateInput } from '../visits/schema.ts';
 
 /**
  * Host search at the kiosk: at least this many letters, at most this many answers (the visitor types on until the
@@ -121,7 +121,8 @@ export const kioskVisitObject = z.object({
   pictureSignedUrl: z.string().nullable(),
   cardNumber: z.string().nullable(),
   visitorTypeId: z.string().nullable(),
-  hostNotified: z.boolean().describe("a message to the host was queued on the company's notification channels"),
+  hostNotified: z.boolean().describe('a channel confirmed the message to the host (`hostNotification` is `notified`)'),
+  hostNotification: hostNotificationSchema,
 });
 
 /** POST /v1/kiosk/screen: POST /v1/visits/screen as the screen sends it, an invitation named by its ticket. */

@@ -5,7 +5,7 @@ import { fileUrls } from '../files/store.ts';
 import { ApiError } from '../http/errors.ts';
 import type { InviteeRow } from '../invitees/contract.ts';
 import { findInvitee } from '../invitees/store.ts';
-import { hostNotified } from '../notifications/delivery.ts';
+import { hostNotice } from '../notifications/delivery.ts';
 import { isUuidV4 } from '../rules/ids.ts';
 import { firstNameAndInitial, namesMatch, normalizeName } from '../rules/names.ts';
 import { formatInZone, parseDateTime } from '../rules/time.ts';
@@ -124,6 +124,12 @@ export async function visitOfBadge(ctx: Context, caller: Caller, code: string): 
   return inside || Number(row.checkinAt) >= ctx.clock.now() - badgeKnownMs ? row : undefined;
 }
 
+/** Whether and how far the host was told: the screen says "notified" only once a channel confirmed it. */
+async function noticeFields(ctx: Context, caller: Caller, visitId: string) {
+  const notice = await hostNotice(ctx, caller.companyId, visitId);
+  return { hostNotified: notice === 'notified', hostNotification: notice };
+}
+
 /** The visit as the kiosk shows it: the visitor's own details and the host's name. */
 export async function kioskVisitObject(ctx: Context, caller: Caller, row: VisitRow) {
   const time = (ms: unknown) => (typeof ms === 'number' ? formatInZone(ms, caller.timeZone) : null);
@@ -141,6 +147,6 @@ export async function kioskVisitObject(ctx: Context, caller: Caller, row: VisitR
     pictureSignedUrl: fileUrls(ctx, row.pictureFile).signedUrl,
     cardNumber: row.cardNumber === null || row.cardNumber === undefined ? null : String(row.cardNumber),
     visitorTypeId: (row.visitorTypeId as string | null) ?? null,
-    hostNotified: await hostNotified(ctx, caller.companyId, row.id),
+    ...(await noticeFields(ctx, caller, row.id)),
   };
 }

@@ -1,13 +1,14 @@
 import { type Context, memoised } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import type { EventListener } from '../events.ts';
+import { replyActions } from '../host-replies/links.ts';
 import type { HostRow } from '../hosts/contract.ts';
 import { findHost } from '../hosts/store.ts';
-import { enqueue, type JobHandler, PermanentJobError } from '../queue/queue.ts';
+import { enqueue, type JobHandler, type JobState, jobsWithKeyPrefix, PermanentJobError } from '../queue/queue.ts';
 import { prepared } from '../store/rows.ts';
 import { type Channel, channels, type Delivery, type MessageAction } from './channels.ts';
 import { catalogueFor, fill, localTime } from './messages.ts';
-import { type DeliveryChannel, deliveryChannels } from './schema.ts';
+import { type DeliveryChannel, deliveryChannels, type HostNotice } from './schema.ts';
 import { findNotificationSettings, notificationJobKind } from './settings.ts';
 
 interface DeliveryPayload {
@@ -41,6 +42,53 @@ async function openChannels(ctx: Context, companyId: string): Promise<DeliveryCh
   return settings ? deliveryChannels.filter((channel) => channels[channel].isConfigured(settings)) : [];
 }
 
+/** Queues one delivery of a host's message on one channel, to `to` (the e-mail channel's recipients). */
+async function queueDelivery(
+  ctx: Context,
+  caller: Caller,
+  source: { key: string; notificationId?: string },
+  host: HostRow,
+  channel: DeliveryChannel,
+  to: string[],
+  message: HostMessage,
+): Promise<void> {
+  const key = `${source.key}:${host.id}:${channel}`;
+  const payload: DeliveryPayload = {
+    channel,
+    hostId: host.id,
+    ...(source.notificationId ? { notificationId: source.notificationId } : {}),
+    delivery: {
+      key,
+      to,
+      subject: message.subject,
+      text: withActionLines(message.text, message.actions),
+      ...(message.actions?.length ? { actions: message.actions } : {}),
+      ...(message.pictureUrl ? { pictureUrl: message.pictureUrl } : {}),
+      body: {
+        event: 'notification',
+        kind: message.kind,
+        lang: caller.lang,
+        host: { id: host.id, name: host.name, email: host.email, type: 'host' },
+        subject: message.subject,
+        message: message.text,
+        ...(message.actions?.length ? { actions: message.actions } : {}),
+        ...message.details,
+      },
+    },
+  };
+  await enqueue(ctx, {
+    companyId: caller.companyId,
+    kind: notificationJobKind,
+    idempotencyKey: key,
+    payload,
+    endpoint: `notification:${channel}`,
+  });
+}
+
+/** A host's other addresses (`additionalEmails`). */
+export const additionalEmailsOf = (host: HostRow): string[] =>
+  JSON.parse(String(host.additionalEmails ?? '[]')) as string[];
+
 /**
  * Queues a message to each host through each configured channel, in the caller's transaction: it is sent once the
  * write commits, retried until the peer takes it, and sent once however often the same `source` is queued.
@@ -54,41 +102,26 @@ export async function notifyHosts(
 ): Promise<void> {
   const open = await openChannels(ctx, caller.companyId);
   for (const host of hosts) {
-    const to = [host.email, ...(JSON.parse(String(host.additionalEmails ?? '[]')) as string[])];
-    for (const channel of open) {
-      const key = `${source.key}:${host.id}:${channel}`;
-      const payload: DeliveryPayload = {
-        channel,
-        hostId: host.id,
-        ...(source.notificationId ? { notificationId: source.notificationId } : {}),
-        delivery: {
-          key,
-          to,
-          subject: message.subject,
-          text: withActionLines(message.text, message.actions),
-          ...(message.actions?.length ? { actions: message.actions } : {}),
-          ...(message.pictureUrl ? { pictureUrl: message.pictureUrl } : {}),
-          body: {
-            event: 'notification',
-            kind: message.kind,
-            lang: caller.lang,
-            host: { id: host.id, name: host.name, email: host.email, type: 'host' },
-            subject: message.subject,
-            message: message.text,
-            ...(message.actions?.length ? { actions: message.actions } : {}),
-            ...message.details,
-          },
-        },
-      };
-      await enqueue(ctx, {
-        companyId: caller.companyId,
-        kind: notificationJobKind,
-        idempotencyKey: key,
-        payload,
-        endpoint: `notification:${channel}`,
-      });
-    }
+    const to = [host.email, ...additionalEmailsOf(host)];
+    for (const channel of open) await queueDelivery(ctx, caller, source, host, channel, to, message);
   }
+}
+
+/**
+ * Queues an e-mail about a host to other addresses (an escalation's fallback), when the company sends e-mail;
+ * the deliveries list shows it as the host's. Answers whether one was queued.
+ */
+export async function emailAboutHost(
+  ctx: Context,
+  caller: Caller,
+  source: { key: string },
+  host: HostRow,
+  to: string[],
+  message: HostMessage,
+): Promise<boolean> {
+  if (to.length === 0 || !(await openChannels(ctx, caller.companyId)).includes('email')) return false;
+  await queueDelivery(ctx, caller, source, host, 'email', to, message);
+  return true;
 }
 
 /** The hosts who watch the door: a blocked visitor is their business. */
@@ -104,6 +137,7 @@ interface CheckedInVisit {
   name: string | null;
   company: string | null;
   checkinAt: string;
+  pictureUrl: string | null;
   visitorStatus: string | null;
   statusNote: string | null;
   heldAtDoor: boolean;
@@ -156,28 +190,42 @@ export function notifyOnCheckin(ctx: Context): EventListener {
     if (replayed) return;
     const host = visit.host ? await findHost(ctx, caller, visit.host.id) : undefined;
     if (host?.preCheckinNotifications !== 1) return;
+    // Links to answer from the message (where the service has a public address): Allow and Deny for a visit that
+    // waits for the host, "I'm on my way" for the others; opening either is what an escalation waits for.
+    const awaiting = visit.authorizationStatus === 'waiting';
+    const actions = await replyActions(ctx, caller.companyId, visit.id, awaiting, words);
     await notifyHosts(ctx, caller, { key: `checkin:${visit.id}` }, [host], {
       subject: fill(words.arrivedSubject, values),
-      text: fill(words.arrivedText, values),
+      text: fill(awaiting ? words.approvalText : words.arrivedText, values),
       kind: 'visit.checkin',
       details,
+      ...(actions.length ? { actions } : {}),
+      // The picture behind the first link (the page's own), while the link works: channels that show one load it.
+      ...(actions[0] && visit.pictureUrl ? { pictureUrl: `${actions[0].url}/picture` } : {}),
     });
   };
 }
 
 /**
- * Whether the host of a check-in was told: a "your visitor is here" message queued for them on a channel the
- * company set up (the check-in's own transaction queues it). The kiosk says "we have let … know" only then.
+ * How far the host of a check-in was told (docs/api.md, "Delivery state"), by the deliveries of its "your visitor
+ * is here" message in this service's queue:
+ * - `none`: no message was queued (no channel set up, no host, or a host who asked not to be told);
+ * - `sending`: queued, and no channel has confirmed it yet;
+ * - `notified`: a channel confirmed it (the SMTP server accepted the e-mail, the webhook answered 2xx);
+ * - `failed`: none confirmed it, and every delivery failed at least once (and is being retried) or was given up.
+ * A `failed` message may still go out on a retry: it becomes `notified` then. Pure.
  */
-export async function hostNotified(ctx: Pick<Context, 'db'>, companyId: string, visitId: string): Promise<boolean> {
+export function hostNoticeOf(deliveries: readonly Pick<JobState, 'status' | 'lastError'>[]): HostNotice {
+  if (deliveries.length === 0) return 'none';
+  if (deliveries.some((delivery) => delivery.status === 'done')) return 'notified';
+  if (deliveries.every((delivery) => delivery.status === 'failed' || delivery.lastError !== null)) return 'failed';
+  return 'sending';
+}
+
+/** The delivery state of a check-in's message to its host (`hostNoticeOf`), from this service's queue. */
+export async function hostNotice(ctx: Pick<Context, 'db'>, companyId: string, visitId: string): Promise<HostNotice> {
   // The keys of a check-in's messages are `checkin:<visit>:<host>:<channel>`: a range of the unique index.
-  const prefix = `checkin:${visitId}:`;
-  return (
-    (await prepared(
-      ctx.db,
-      'SELECT 1 FROM jobs WHERE kind = ? AND idempotencyKey >= ? AND idempotencyKey < ? AND companyId = ? LIMIT 1',
-    ).get(notificationJobKind, prefix, `${prefix.slice(0, -1)};`, companyId)) !== undefined
-  );
+  return hostNoticeOf(await jobsWithKeyPrefix(ctx, companyId, notificationJobKind, `checkin:${visitId}:`));
 }
 
 const isLiveNotification = async (ctx: Context, companyId: string, id: string) =>

@@ -9,6 +9,15 @@ import { isLanguage, type Language } from '../rules/lang.ts';
 interface Catalogue {
   arrivedSubject: string;
   arrivedText: string;
+  /** A visitor who waits for the host's approval: the message carries Allow and Deny where links can be made. */
+  approvalText: string;
+  allowLabel: string;
+  denyLabel: string;
+  /** The arrival message's link: opening or tapping it tells the service the host saw it (no escalation then). */
+  onMyWayLabel: string;
+  /** To the fallback (the host's other addresses, the reception) when the host neither opened nor answered. */
+  escalationSubject: string;
+  escalationText: string;
   blockedSubject: string;
   blockedText: string;
   /** A visitor a kiosk let in while offline, whom the hub's blocklist stops: they may be inside. */
@@ -31,6 +40,13 @@ const catalogues: Record<Language, Catalogue> = {
   en: {
     arrivedSubject: 'Your visitor {visitor} has arrived',
     arrivedText: '{visitor} checked in at {time}.',
+    approvalText: '{visitor} checked in at {time} and waits at the reception for your approval.',
+    allowLabel: 'Allow',
+    denyLabel: 'Deny',
+    onMyWayLabel: "I'm on my way",
+    escalationSubject: '{host} has not answered about {visitor}',
+    escalationText:
+      '{visitor} checked in at {time} to see {host}, who has not opened or answered the message in {minutes} minutes. Please see to the visitor.',
     blockedSubject: 'Blocked visitor at the door: {visitor}',
     blockedText: '{visitor} tried to check in at {time} and was not let in. {note}',
     blockedInsideText: '{visitor} checked in at {time} at a kiosk that was offline, and may be inside. {note}',
@@ -48,6 +64,13 @@ const catalogues: Record<Language, Catalogue> = {
   'pt-BR': {
     arrivedSubject: 'Seu visitante {visitor} chegou',
     arrivedText: '{visitor} fez check-in em {time}.',
+    approvalText: '{visitor} fez check-in em {time} e aguarda na recepção pela sua aprovação.',
+    allowLabel: 'Liberar',
+    denyLabel: 'Recusar',
+    onMyWayLabel: 'Estou indo',
+    escalationSubject: '{host} não respondeu sobre {visitor}',
+    escalationText:
+      '{visitor} fez check-in em {time} para ver {host}, que não abriu nem respondeu a mensagem em {minutes} minutos. Por favor, atenda o visitante.',
     blockedSubject: 'Visitante bloqueado na recepção: {visitor}',
     blockedText: '{visitor} tentou fazer check-in em {time} e a entrada não foi liberada. {note}',
     blockedInsideText: '{visitor} fez check-in em {time} num totem sem conexão e pode estar nas dependências. {note}',
@@ -65,6 +88,13 @@ const catalogues: Record<Language, Catalogue> = {
   de: {
     arrivedSubject: 'Ihr Besuch {visitor} ist angekommen',
     arrivedText: '{visitor} hat sich am {time} angemeldet.',
+    approvalText: '{visitor} hat sich am {time} angemeldet und wartet am Empfang auf Ihre Freigabe.',
+    allowLabel: 'Einlassen',
+    denyLabel: 'Ablehnen',
+    onMyWayLabel: 'Ich komme',
+    escalationSubject: '{host} hat zu {visitor} nicht geantwortet',
+    escalationText:
+      '{visitor} hat sich am {time} für {host} angemeldet; die Nachricht wurde in {minutes} Minuten weder geöffnet noch beantwortet. Bitte kümmern Sie sich um den Besuch.',
     blockedSubject: 'Gesperrte Person am Empfang: {visitor}',
     blockedText: '{visitor} wollte sich am {time} anmelden; der Zutritt wurde nicht gewährt. {note}',
     blockedInsideText:
@@ -83,6 +113,12 @@ const catalogues: Record<Language, Catalogue> = {
   'zh-Hans': {
     arrivedSubject: '您的访客 {visitor} 已到达',
     arrivedText: '{visitor} 已于 {time} 登记到访。',
+    approvalText: '{visitor} 已于 {time} 登记，正在前台等待您的批准。',
+    allowLabel: '允许',
+    denyLabel: '拒绝',
+    onMyWayLabel: '我这就来',
+    escalationSubject: '{host} 尚未就 {visitor} 作出答复',
+    escalationText: '{visitor} 于 {time} 登记拜访 {host}，但 {minutes} 分钟内消息未被打开或答复。请接待这位访客。',
     blockedSubject: '前台拦截的访客：{visitor}',
     blockedText: '{visitor} 于 {time} 尝试登记，未允许进入。{note}',
     blockedInsideText: '{visitor} 于 {time} 在离线的自助终端登记，可能已在场内。{note}',

@@ -55,6 +55,10 @@ export const notificationColumns: ColumnKinds = {
 export const deliveryChannels = ['email', 'webhook'] as const;
 export type DeliveryChannel = (typeof deliveryChannels)[number];
 
+/** How far the host of a check-in was told: `hostNoticeOf` (delivery.ts) says when each holds. */
+export const hostNotices = ['none', 'sending', 'notified', 'failed'] as const;
+export type HostNotice = (typeof hostNotices)[number];
+
 export const notificationDeliverySchema = z.object({
   hostId: z.string(),
   channel: z.enum(deliveryChannels),
@@ -110,6 +114,17 @@ export const notificationSettingsInput = z
       .min(0)
       .max(1440)
       .describe('how long before an expected guest the host is reminded; 0: at the expected time'),
+    escalateAfterMinutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(1440)
+      .describe(
+        "minutes after which a host who neither opened nor answered a visitor's message is escalated; 0: never",
+      ),
+    receptionEmail: z
+      .union([z.literal(''), email()])
+      .describe("the reception's address, told when a host is escalated"),
   })
   .partial();
 export type NotificationSettingsInput = z.output<typeof notificationSettingsInput>;
@@ -132,6 +147,8 @@ export const notificationSettingsSchema = z.object({
   twilioFrom: z.string(),
   twilioBaseUrl: z.string(),
   reminderMinutesBefore: z.number().int(),
+  escalateAfterMinutes: z.number().int().describe('0: hosts are never escalated'),
+  receptionEmail: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
   queue: deliveryStatusSchema.describe('the notification deliveries of the company waiting, given up and done'),

@@ -28,6 +28,10 @@ export interface NotificationSettings {
   twilioBaseUrl: string;
   /** How long before an invitee's `expectedAt` the host is reminded (invitees/reminders.ts). */
   reminderMinutesBefore: number;
+  /** A host who neither opened nor answered a check-in's message this long after it is escalated; 0: never. */
+  escalateAfterMinutes: number;
+  /** Where an escalation goes besides the host's other addresses and the front desk; '' for none. */
+  receptionEmail: string;
   createdAt: number;
   updatedAt: number;
 }

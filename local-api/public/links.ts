@@ -154,6 +154,19 @@ export async function openLink(
   return claims;
 }
 
+/** How `used_links` names a link: its purpose and nonce. */
+const usedLinkId = (claims: LinkClaims) => `${claims.purpose}:${claims.nonce}`;
+
+/** Whether a single-use link was used already (a page says so before offering its button). */
+export async function linkWasUsed(ctx: Pick<Context, 'db'>, claims: LinkClaims): Promise<boolean> {
+  return (
+    (await prepared(ctx.db, 'SELECT 1 FROM used_links WHERE companyId = ? AND linkId = ?').get(
+      claims.companyId,
+      usedLinkId(claims),
+    )) !== undefined
+  );
+}
+
 /**
  * Marks a single-use link used, in the caller's transaction: false when it was used already (by this request's
  * twin, or another process of the hub: the primary key decides).
@@ -162,6 +175,6 @@ export async function consumeLink(ctx: Pick<Context, 'db' | 'clock'>, claims: Li
   const result = await prepared(
     ctx.db,
     'INSERT INTO used_links (companyId, linkId, usedAt) VALUES (?, ?, ?) ON CONFLICT (companyId, linkId) DO NOTHING',
-  ).run(claims.companyId, `${claims.purpose}:${claims.nonce}`, ctx.clock.now());
+  ).run(claims.companyId, usedLinkId(claims), ctx.clock.now());
   return result.changes > 0;
 }

@@ -95,7 +95,8 @@ export function sendLinkProblem(res: Response, type: ErrorCode, lang: PageLang, 
 
 /** The language a visitor's browser asks for, among the four the pages speak. */
 export function requestedLang(req: Request): PageLang {
-  const asked = req.acceptsLanguages('pt-BR', 'pt', 'de', 'zh-Hans', 'zh', 'en');
+  // English first: a browser that sends `*` (or nothing) gets English.
+  const asked = req.acceptsLanguages('en', 'pt-BR', 'pt', 'de', 'zh-Hans', 'zh');
   if (asked === 'pt-BR' || asked === 'pt') return 'pt-BR';
   if (asked === 'zh-Hans' || asked === 'zh') return 'zh-Hans';
   if (asked === 'de') return 'de';

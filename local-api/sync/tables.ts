@@ -67,6 +67,9 @@ export const feedTables: readonly FeedTable[] = [
   feedTable('visitor_types'),
   feedTable('blocklist'),
   feedTable('notification_settings', { key: 'companyId', sealed: [...notificationSettingsSecrets, 'linkKey'] }),
+  // Hosts' replies to their messages (opened, answered): the kiosk that took the check-in escalates by them. A
+  // snapshot sends the week's.
+  feedTable('host_replies', { snapshot: ['updatedAt >= :recentSince'] }),
   // The hub's erasures (row ids only): each kiosk erases its own copies of the person (privacy/replica.ts).
   feedTable('privacy_erasures'),
 ];

@@ -15,6 +15,10 @@ export const todaySchema = z.object({
     "today's messages to hosts that failed: given up, or still retried after a failed attempt",
   ),
   withoutHost: count('people inside now whose visit names no host'),
+  unanswered: count('today\'s hosts escalated (docs/api.md, "Escalation") who have not answered yet'),
+  unansweredHosts: z
+    .array(z.object({ visitId: z.string(), hostName: z.string(), visitorName: z.string() }))
+    .describe('who they are, newest first, at most 20: "Ana has not answered about Bob"'),
 });
 
 export type Today = z.output<typeof todaySchema>;

@@ -1,5 +1,6 @@
 import type { Context } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
+import { unansweredHosts } from '../host-replies/escalation.ts';
 import { notificationJobKind } from '../notifications/settings.ts';
 import { rosterCounts } from '../roster/store.ts';
 import { formatInZone } from '../rules/time.ts';
@@ -22,8 +23,8 @@ const failingNotificationsSql = `SELECT COUNT(*) AS n FROM jobs
     AND (status = 'failed' OR (status = 'pending' AND lastError IS NOT NULL))`;
 
 /**
- * The front desk's counts for today in the company's zone: four indexed reads (open visits, today's visits
- * turned away, today's invitees, today's host messages), no rows sent, nothing audited (it holds no one's data).
+ * The front desk's counts for today in the company's zone: five indexed reads (open visits, today's visits
+ * turned away, today's invitees, today's host messages, today's escalations), no rows sent, nothing audited (it holds no one's data).
  */
 export async function todayCounts(ctx: Context, caller: Caller): Promise<Today> {
   const now = ctx.clock.now();
@@ -37,6 +38,7 @@ export async function todayCounts(ctx: Context, caller: Caller): Promise<Today> 
   const single = async (sql: string, ...args: unknown[]) =>
     ((await prepared(ctx.db, sql).get(...args)) as { n: number }).n;
   const at = formatInZone(now, caller.timeZone);
+  const unanswered = await unansweredHosts(ctx, caller.companyId, from);
   return {
     day: at.slice(0, 10),
     at,
@@ -45,5 +47,7 @@ export async function todayCounts(ctx: Context, caller: Caller): Promise<Today> 
     blocked: sum(blocked),
     denied: sum(turnedAway) - sum(blocked),
     notificationFailures: await single(failingNotificationsSql, caller.companyId, notificationJobKind, from),
+    unanswered: unanswered.length,
+    unansweredHosts: unanswered,
   };
 }

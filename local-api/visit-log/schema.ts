@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { visitObjectSchema } from '../visits/schema.ts';
+import { hostNotificationSchema, visitObjectSchema } from '../visits/schema.ts';
 
 /** Longest span one request reads: a year of visits, so an export stays a file a spreadsheet opens. */
 export const maxSpanDays = 366;
@@ -26,6 +26,8 @@ export const visitLogQuery = z.object({
 });
 
 export const visitHistorySchema = z.object({
-  visits: z.array(visitObjectSchema).describe('newest check-in first'),
+  visits: z
+    .array(visitObjectSchema.extend({ hostNotification: hostNotificationSchema }))
+    .describe("newest check-in first, each with its host message's delivery state"),
   size: z.number().int(),
 });

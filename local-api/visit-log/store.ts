@@ -2,6 +2,7 @@ import type { Context } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import { parseLimit } from '../http/list-query.ts';
+import { hostNotice } from '../notifications/delivery.ts';
 import { formatInZone, parseDateTime } from '../rules/time.ts';
 import { prepared } from '../store/rows.ts';
 import type { VisitRow } from '../visits/contract.ts';
@@ -98,7 +99,14 @@ export async function visitHistory(ctx: Context, caller: Caller, query: Record<s
     limit,
     offset,
   })) as VisitRow[];
-  const visits = await visitObjects(ctx, caller, rows);
+  const objects = await visitObjects(ctx, caller, rows);
+  // A page is at most `visitLogPaging.maxLimit` visits, each a range of the queue's unique index.
+  const visits = await Promise.all(
+    objects.map(async (visit, i) => ({
+      ...visit,
+      hostNotification: await hostNotice(ctx, caller.companyId, rows[i]?.id ?? ''),
+    })),
+  );
   return { visits, size: visits.length };
 }
 

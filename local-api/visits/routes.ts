@@ -6,7 +6,7 @@ import { ndaUpload, pictureUpload } from '../files/schema.ts';
 import { ndaOf, pictureOf } from '../files/store.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
-import { hostNotified } from '../notifications/delivery.ts';
+import { hostNotice } from '../notifications/delivery.ts';
 import { visitObject, visitObjects } from './present.ts';
 import {
   authorizationInput,
@@ -58,10 +58,10 @@ const visitorErrors = [
 export function visitRoutes(ctx: Context): RouteSpec[] {
   const answer = async (caller: Parameters<typeof visitObject>[1], row: Parameters<typeof visitObject>[2]) =>
     await visitObject(ctx, caller, row);
-  const checkinAnswer = async (caller: Parameters<typeof visitObject>[1], row: Parameters<typeof visitObject>[2]) => ({
-    ...(await visitObject(ctx, caller, row)),
-    hostNotified: await hostNotified(ctx, caller.companyId, row.id),
-  });
+  const checkinAnswer = async (caller: Parameters<typeof visitObject>[1], row: Parameters<typeof visitObject>[2]) => {
+    const notice = await hostNotice(ctx, caller.companyId, row.id);
+    return { ...(await visitObject(ctx, caller, row)), hostNotified: notice === 'notified', hostNotification: notice };
+  };
   return [
     route({
       method: 'get',

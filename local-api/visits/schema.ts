@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { base64Upload } from '../files/schema.ts';
 import { dateInput, type FieldCodes, nullableText } from '../http/fields.ts';
+import { hostNotices } from '../notifications/schema.ts';
 import { createShape } from '../rules/resource-contract.ts';
 import { personFields, visitorDataFields } from '../visitors/contract.ts';
 import {
@@ -115,9 +116,17 @@ export const visitInputCodes: Readonly<Record<string, FieldCodes>> = {
 /** The visit object of docs/api.md, "Visits" (with the stored record's fields of docs/api.md, "Check-in data"). */
 export const visitObjectSchema = z.object(visitObjectShape);
 
+/** How far the host of a check-in was told (docs/api.md, "Delivery state"). */
+export const hostNotificationSchema = z
+  .enum(hostNotices)
+  .describe(
+    'none: no message queued; sending: none confirmed yet; notified: a channel confirmed; failed: every one failed',
+  );
+
 /** The answer of a check-in, and of reading one visit: the visit, and whether its host was told it began. */
 export const checkinAnswerSchema = visitObjectSchema.extend({
-  hostNotified: z.boolean().describe("a message to the host was queued on the company's notification channels"),
+  hostNotified: z.boolean().describe('a channel confirmed the message to the host (`hostNotification` is `notified`)'),
+  hostNotification: hostNotificationSchema,
 });
 
 /** The visit's columns an operation's input takes, in its order. */

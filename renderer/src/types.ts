@@ -33,8 +33,10 @@ export type Visit = Pick<
   | 'cardNumber'
 > &
   Partial<Pick<VisitObject, 'email' | 'pictureSignedUrl' | 'visitorTypeId' | 'phone' | 'heldAtDoor' | 'statusNote'>> & {
-    /** Whether a message to the host was queued on a configured channel (the check-in's answers say so). */
+    /** Whether a channel confirmed the message to the host (the check-in's answers say so). */
     hostNotified?: boolean;
+    /** The delivery state of the message to the host (the check-in's answers and the visit log say so). */
+    hostNotification?: HostNotification;
   };
 
 /**
@@ -56,9 +58,14 @@ export interface KioskVisit {
   pictureSignedUrl: string | null;
   cardNumber: string | null;
   visitorTypeId: string | null;
-  /** Whether a message to the host was queued on a configured channel. */
+  /** Whether a channel confirmed the message to the host. */
   hostNotified: boolean;
+  /** How far the host was told (docs/api.md, "Delivery state"). */
+  hostNotification: HostNotification;
 }
+
+/** none: no message; sending: none confirmed yet; notified: a channel confirmed; failed: every delivery failed. */
+export type HostNotification = 'none' | 'sending' | 'notified' | 'failed';
 
 /** A person a kiosk lookup found: as much as the screen may show, and a ticket for the next step. */
 export interface FoundPerson {

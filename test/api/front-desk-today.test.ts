@@ -74,7 +74,16 @@ describe("today's counts", () => {
       return reply.notificationFailures > 0 ? reply : undefined;
     });
     const { at, day, notificationFailures, ...counts } = today;
-    assert.deepEqual(counts, { inside: 3, withoutHost: 1, waiting: 1, blocked: 1, denied: 1, expected: 2 });
+    assert.deepEqual(counts, {
+      inside: 3,
+      withoutHost: 1,
+      waiting: 1,
+      blocked: 1,
+      denied: 1,
+      expected: 2,
+      unanswered: 0,
+      unansweredHosts: [],
+    });
     assert.equal(day, new Date().toISOString().slice(0, 10));
     assert.match(at, /^\d{4}-\d{2}-\d{2}T/);
     assert.ok(notificationFailures >= 1);

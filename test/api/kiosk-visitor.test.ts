@@ -137,6 +137,7 @@ describe('walk-in and the waiting screen', () => {
       'checkoutAt',
       'company',
       'hostName',
+      'hostNotification',
       'hostNotified',
       'id',
       'isInsideCompany',

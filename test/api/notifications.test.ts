@@ -112,6 +112,8 @@ describe('/v1/integration/notifications', () => {
       twilioFrom: '',
       twilioBaseUrl: 'https://api.twilio.com',
       reminderMinutesBefore: 15,
+      escalateAfterMinutes: 0,
+      receptionEmail: '',
     });
     assert.deepEqual(queue, { pending: 0, failed: 0, done: 0, lastError: null, oldestPendingAt: null });
     const second = await api('POST', '/v1/integration/notifications', {

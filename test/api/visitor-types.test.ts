@@ -278,23 +278,23 @@ describe('POST /v1/visits/screen', () => {
 });
 
 describe('hostNotified', () => {
-  test("a check-in says whether its host's message was queued on a configured channel", async () => {
+  test("a check-in says how far its host's message went: none, sending (queued is not told), notified", async () => {
     const company = client(service.url, (await service.company('Told')).apiKey);
     const host = (await company('POST', '/v1/hosts', { name: 'Nina', email: 'nina@told.test' })).body;
     const quiet = (await company('POST', '/v1/hosts', { name: 'Otto', email: 'otto@told.test' })).body;
     await company('PATCH', `/v1/host/${quiet.id}`, { preCheckinNotifications: false });
     const checkIn = (hostId: string | null) =>
       company('POST', '/v1/visits', { visit: { id: randomUUID(), hostId }, visitor: { name: 'Vera' } });
+    const told = (reply: { body: Record<string, unknown> }) => [reply.body.hostNotification, reply.body.hostNotified];
 
     const before = await checkIn(host.id);
-    assert.equal(before.body.hostNotified, false, 'no channel is set up: nobody was told');
-    // A channel that is set up: the message is queued (whether the receiver is up is the queue's business).
+    assert.deepEqual(told(before), ['none', false], 'no channel is set up: nobody is being told');
+    // A channel that is set up: the message is queued, and not yet confirmed by its receiver.
     await company('POST', '/v1/integration/notifications', { webhookUrl: 'http://127.0.0.1:9/hook' });
     const after = await checkIn(host.id);
-    assert.equal(after.body.hostNotified, true);
-    assert.equal((await company('GET', `/v1/visit/${after.body.id}`)).body.hostNotified, true);
-    assert.equal((await company('GET', `/v1/visit/${before.body.id}`)).body.hostNotified, false);
-    assert.equal((await checkIn(quiet.id)).body.hostNotified, false, 'a host who asked not to be told is not');
-    assert.equal((await checkIn(null)).body.hostNotified, false, 'no host, nobody told');
+    assert.deepEqual(told(after), ['sending', false], 'a message queued is not a message delivered');
+    assert.equal((await company('GET', `/v1/visit/${before.body.id}`)).body.hostNotification, 'none');
+    assert.deepEqual(told(await checkIn(quiet.id)), ['none', false], 'a host who asked not to be told is not');
+    assert.deepEqual(told(await checkIn(null)), ['none', false], 'no host, nobody told');
   });
 });

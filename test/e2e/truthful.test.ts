@@ -48,7 +48,7 @@ async function walkIn(page: Page, name: string, host: RegExp | 'reception') {
   }
 }
 
-test('the confirmation says the host was told only when a message was queued on a configured channel', async () => {
+test('the confirmation says the host was told only once a configured channel confirmed the message', async () => {
   const { page, problems } = await openKiosk(browser, kiosk.service.url);
   await walkIn(page, 'Paulo Sem Canal', /Carlos Mendes/);
   await page.getByRole('heading', { name: 'You are checked in, Paulo Sem Canal!' }).waitFor();
@@ -69,7 +69,7 @@ test('the confirmation says the host was told only when a message was queued on 
   const port = (hook.address() as AddressInfo).port;
   await kiosk.api('POST', '/v1/integration/notifications', { webhookUrl: `http://127.0.0.1:${port}/hosts` });
   await walkIn(page, 'Sara Com Canal', /Carlos Mendes/);
-  await page.getByText("We're letting Carlos Mendes know you are here.", { exact: false }).waitFor();
+  await page.getByText('Carlos Mendes has been notified.', { exact: false }).waitFor();
   assert.deepEqual(await axeProblems(page), []);
   await screenshot(page, 'confirmed-host-told');
   for (let i = 0; i < 50 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
@@ -84,7 +84,7 @@ test('a denial has its own words; the wait says who was asked only when someone 
   const { page } = await openKiosk(browser, kiosk.service.url);
   await walkIn(page, 'Tiago Negado', /Carlos Mendes/);
   await page.getByRole('heading', { name: 'Please wait a moment' }).waitFor();
-  await page.getByText("We're asking Carlos Mendes to confirm your visit.").waitFor();
+  await page.getByText('Carlos Mendes has been notified and is asked to confirm your visit.').waitFor();
   const { body } = await kiosk.api('GET', '/v1/visits?queryKey=name&queryOp===&queryValue=Tiago%20Negado');
   await kiosk.api('PATCH', `/v1/visit/deny/${body.visits[0].id}`, {});
   await page.getByRole('heading', { name: 'Thank you, Tiago Negado', exact: true }).waitFor();

@@ -40,6 +40,8 @@ describe('the public address', () => {
     assert.match(page.headers.get('content-type') ?? '', /text\/html/);
     assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self'/);
     assert.match(await page.text(), /Dieser Link kann nicht verwendet werden/);
+    const anyLanguage = await fetch(`${service.url}/p/decide/x.y`, { headers: { 'accept-language': '*' } });
+    assert.match(await anyLanguage.text(), /This link cannot be used/);
     const json = await fetch(`${service.url}/p/pass/x.y`, { headers: { accept: 'application/json' } });
     assert.equal(json.status, 404);
     assert.deepEqual(await json.json(), { type: 'LINK_INVALID' });

@@ -15,12 +15,14 @@ const quiet: Today = {
   denied: 2,
   notificationFailures: 0,
   withoutHost: 0,
+  unanswered: 0,
+  unansweredHosts: [],
 };
 
 describe("the desk's banner", () => {
   test('names what needs someone now, and only that', () => {
     assert.deepEqual(attentionOf(quiet, {}), [], 'people inside, expected or denied need no one now');
-    const busy = { ...quiet, blocked: 1, waiting: 3, withoutHost: 1, notificationFailures: 2 };
+    const busy = { ...quiet, blocked: 1, waiting: 3, withoutHost: 1, notificationFailures: 2, unanswered: 1 };
     assert.deepEqual(
       attentionOf(busy, {}).map((item) => [item.kind, item.count, item.tab]),
       [
@@ -28,6 +30,7 @@ describe("the desk's banner", () => {
         ['waiting', 3, 'pending'],
         ['withoutHost', 1, 'inside'],
         ['notificationFailures', 2, 'settings'],
+        ['unanswered', 1, 'inside'],
       ],
     );
   });

@@ -215,6 +215,8 @@ describe('requests under the policy and a deadline', () => {
         twilioFrom: '',
         twilioBaseUrl: 'https://api.twilio.com',
         reminderMinutesBefore: 15,
+        escalateAfterMinutes: 0,
+        receptionEmail: '',
         createdAt: 0,
         updatedAt: 0,
       };

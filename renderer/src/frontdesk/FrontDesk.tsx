@@ -24,7 +24,11 @@ const tabs = ['inside', 'pending', 'expected', 'visits', 'walkIn', 'blocklist', 
 type Tab = (typeof tabs)[number];
 
 /** The tabs that show a count of today's overview: what they list. */
-const tabCounts: Partial<Record<Tab, keyof Today>> = { inside: 'inside', pending: 'waiting', expected: 'expected' };
+const tabCounts: Partial<Record<Tab, keyof Pick<Today, 'inside' | 'waiting' | 'expected'>>> = {
+  inside: 'inside',
+  pending: 'waiting',
+  expected: 'expected',
+};
 
 /**
  * The front desk: staff's side of the kiosk, behind the PIN. The PIN opens a front-desk session (a short-lived

@@ -14,6 +14,20 @@ interface GateStatus {
   lastError: string | null;
 }
 
+/** GET /v1/integration/notifications/deliveries, as far as the status shows a delivery. */
+interface HostDelivery {
+  id: string;
+  updatedAt: string;
+  channel: string;
+  hostName: string | null;
+  status: 'pending' | 'done' | 'failed';
+  lastError: string | null;
+}
+
+/** Given up, or still retried after a failed attempt (as the day's "messages failing" count them). */
+const failing = (delivery: HostDelivery) =>
+  delivery.status === 'failed' || (delivery.status === 'pending' && delivery.lastError !== null);
+
 /** How far apart two clocks are, in the largest whole unit that fits: "3 hr", "12 min", "45 sec" (localized). */
 function clockDistance(lang: string, ms: number): string {
   const seconds = Math.round(Math.abs(ms) / 1000);
@@ -24,12 +38,17 @@ function clockDistance(lang: string, ms: number): string {
   );
 }
 
-/** The kiosk's service, its sync with the hub and its gate callbacks; those the service lacks say so. */
+/**
+ * The kiosk's service, its sync with the hub, its messages to hosts (the queue, and each failing delivery: who,
+ * which channel, the error) and its gate callbacks; those the service lacks say so.
+ */
 export function StatusPanel(props: { api: Api; sync: SyncStatus | undefined; lang: string; data: KioskData }) {
   const { t } = useTranslation();
   const reached = useReached();
   const [sync, setSync] = useState<SyncStatus | null | undefined>(props.sync);
   const [gate, setGate] = useState<GateStatus | null>();
+  const [messages, setMessages] = useState<GateStatus | null>();
+  const [deliveries, setDeliveries] = useState<HostDelivery[]>([]);
   const refresh = useCallback(() => {
     props.api.optional<SyncStatus>('/v1/sync/status').then(
       (s) => setSync(s ?? null),
@@ -37,6 +56,15 @@ export function StatusPanel(props: { api: Api; sync: SyncStatus | undefined; lan
     );
     props.api.optional<GateStatus>('/v1/integration/access/status').then(
       (g) => setGate(g ?? null),
+      () => undefined,
+    );
+    // The messages to hosts: the queue's counts (none when no channel was ever set up) and who is failing now.
+    props.api.optional<{ queue: GateStatus }>('/v1/integration/notifications').then(
+      (settings) => setMessages(settings?.queue ?? null),
+      () => undefined,
+    );
+    props.api.get<{ deliveries: HostDelivery[] }>('/v1/integration/notifications/deliveries?limit=50').then(
+      (answer) => setDeliveries(answer.deliveries.filter(failing)),
       () => undefined,
     );
   }, [props.api]);
@@ -78,6 +106,52 @@ export function StatusPanel(props: { api: Api; sync: SyncStatus | undefined; lan
               </>
             )}
           </dl>
+        )}
+      </section>
+      <section className="fd-section status-messages">
+        <h2>{t('statusTab.messages')}</h2>
+        {messages === null && <p>{t('statusTab.notConfigured')}</p>}
+        {messages && (
+          <dl className="facts">
+            <dt>{t('statusTab.pending')}</dt>
+            <dd>{messages.pending}</dd>
+            <dt>{t('statusTab.failed')}</dt>
+            <dd>{messages.failed}</dd>
+            <dt>{t('statusTab.done')}</dt>
+            <dd>{messages.done}</dd>
+          </dl>
+        )}
+        <h3>{t('statusTab.messagesFailing')}</h3>
+        {deliveries.length === 0 ? (
+          <p>{t('statusTab.messagesNoneFailing')}</p>
+        ) : (
+          <table className="table message-failures">
+            <thead>
+              <tr>
+                <th scope="col">{t('statusTab.messageHost')}</th>
+                <th scope="col">{t('statusTab.messageChannel')}</th>
+                <th scope="col">{t('statusTab.messageError')}</th>
+                <th scope="col">{t('statusTab.state')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries.map((delivery) => (
+                <tr key={delivery.id}>
+                  <td>
+                    <span className="wrap">{delivery.hostName ?? '—'}</span>
+                  </td>
+                  <td>{delivery.channel}</td>
+                  <td>
+                    <span className="wrap">{delivery.lastError}</span>
+                  </td>
+                  <td>
+                    {delivery.status === 'failed' ? t('statusTab.failed') : t('statusTab.pending')} ·{' '}
+                    {when(delivery.updatedAt)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         )}
       </section>
       <section className="fd-section">

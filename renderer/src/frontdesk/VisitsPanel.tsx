@@ -125,7 +125,14 @@ export function VisitsPanel({ api, data, lang }: FrontDeskProps) {
                 </td>
                 <td>{dateAndTime(lang, data.timeZone, visit.checkinAt)}</td>
                 <td>{visit.checkoutAt ? dateAndTime(lang, data.timeZone, visit.checkoutAt) : ''}</td>
-                <td>{t(`visitLog.state.${visitState(visit)}`)}</td>
+                <td>
+                  {t(`visitLog.state.${visitState(visit)}`)}
+                  {visit.hostNotification && visit.hostNotification !== 'none' && (
+                    <span className={`visit-notice visit-notice-${visit.hostNotification}`}>
+                      {t(`visitLog.notice.${visit.hostNotification}`)}
+                    </span>
+                  )}
+                </td>
                 <td>
                   {mayPrintBadge(visit) && (
                     <RowAction

@@ -14,6 +14,16 @@ export interface Today {
   denied: number;
   notificationFailures: number;
   withoutHost: number;
+  /** Hosts escalated today who have not answered yet, and who they are (docs/api.md, "Escalation"). */
+  unanswered: number;
+  unansweredHosts: UnansweredHost[];
+}
+
+/** "Ana has not answered about Bob": a host escalated today, still silent. */
+export interface UnansweredHost {
+  visitId: string;
+  hostName: string;
+  visitorName: string;
 }
 
 /** The desk's tabs a count of the overview opens. */
@@ -35,6 +45,7 @@ const attentionKinds = [
   ['waiting', 'pending'],
   ['withoutHost', 'inside'],
   ['notificationFailures', 'settings'],
+  ['unanswered', 'inside'],
 ] as const satisfies readonly (readonly [keyof Today, TodayTab])[];
 type AttentionKind = (typeof attentionKinds)[number][0];
 export type Seen = Partial<Record<AttentionKind, number>> & { day?: string };

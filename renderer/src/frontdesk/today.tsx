@@ -73,7 +73,7 @@ function useChimeSetting() {
 
 /**
  * The top of the desk: a banner naming what needs someone now (a visitor blocked at the door, a visit waiting, a
- * visitor without a host, messages to hosts not going out), each a way to its tab, with "Seen" and the optional
+ * visitor without a host, messages to hosts not going out, a host who has not answered about their visitor), each a way to its tab, with "Seen" and the optional
  * chime; and the day at a glance, each count opening the tab that lists it.
  */
 export function TodayOverview(props: { today: Today | undefined; onOpen: (tab: TodayTab) => void }) {
@@ -96,13 +96,24 @@ export function TodayOverview(props: { today: Today | undefined; onOpen: (tab: T
           <div className="attention-banner">
             <p className="attention-title">{t('today.attention')}</p>
             <ul className="attention-list">
-              {attention.map((item) => (
-                <li key={item.kind}>
-                  <button type="button" className="btn btn-small attention-item" onClick={() => onOpen(item.tab)}>
-                    {t(`today.attentionItem.${item.kind}`, { count: item.count })}
-                  </button>
-                </li>
-              ))}
+              {attention.flatMap((item) =>
+                // A host who has not answered is named, one item per visitor; the other kinds are counted.
+                item.kind === 'unanswered' ? (
+                  today.unansweredHosts.map((late) => (
+                    <li key={`unanswered-${late.visitId}`}>
+                      <button type="button" className="btn btn-small attention-item" onClick={() => onOpen(item.tab)}>
+                        {t('today.attentionItem.unanswered', { host: late.hostName, visitor: late.visitorName })}
+                      </button>
+                    </li>
+                  ))
+                ) : (
+                  <li key={item.kind}>
+                    <button type="button" className="btn btn-small attention-item" onClick={() => onOpen(item.tab)}>
+                      {t(`today.attentionItem.${item.kind}`, { count: item.count })}
+                    </button>
+                  </li>
+                ),
+              )}
             </ul>
             <button
               type="button"

@@ -9,8 +9,11 @@ import { useCountdown } from '../hooks.ts';
 import type { KioskData } from '../kiosk-data.ts';
 import type { KioskVisit } from '../types.ts';
 
-/** How often and how long the waiting screen asks whether the host allowed the visit: every 2 s, for 5 minutes. */
-export const authorizationPoll = { everyMs: 2000, times: 150 } as const;
+/**
+ * How often and how long the screen asks how the visit goes (the host's decision, the message's delivery): every
+ * second, so that a decision reaches the waiting visitor within 2 s of being made (docs/kiosk.md), for 5 minutes.
+ */
+export const authorizationPoll = { everyMs: 1000, times: 300 } as const;
 
 /** The query that proves a visit is this screen's to read (`/v1/kiosk/visit/:id`, its gate code, its badge). */
 export const receiptQuery = (receipt: string) => `?${new URLSearchParams({ receipt })}`;
@@ -27,23 +30,25 @@ interface Props {
 /**
  * What a check-in ends with: the welcome and badge; a wait while the host decides, followed live; or, for a
  * visitor on the blocklist, denied or kept waiting too long, a calm request to see the reception that names no
- * reason. Each says only what happened: the host "was told" only when a message to them was queued on a channel
- * the company set up; otherwise the visitor is asked to tell the reception.
+ * reason. Each says only what happened: the host "has been notified" only once a channel confirmed the message
+ * (followed live); when every channel failed, or none is set up, the visitor is asked to tell the reception.
  */
 export function Outcome(props: Props) {
   const [visit, setVisit] = useState(props.visit);
   const [waitedTooLong, setWaitedTooLong] = useState(false);
   const waiting = visit.authorizationStatus === 'waiting' && visit.visitorStatus !== 'BLOCKED';
+  // Followed live while the host's decision or the message's delivery is still open.
+  const live = waiting || (visit.hostNotification === 'sending' && visit.visitorStatus !== 'BLOCKED');
   const visitPath = `/v1/kiosk/visit/${visit.id}${receiptQuery(visit.receipt)}`;
 
   useEffect(() => {
-    if (!waiting) return;
+    if (!live) return;
     let polls = 0;
     const timer = setInterval(async () => {
       polls += 1;
       if (polls > authorizationPoll.times) {
         clearInterval(timer);
-        setWaitedTooLong(true);
+        if (waiting) setWaitedTooLong(true);
         return;
       }
       try {
@@ -53,7 +58,7 @@ export function Outcome(props: Props) {
       }
     }, authorizationPoll.everyMs);
     return () => clearInterval(timer);
-  }, [waiting, props.api, visitPath]);
+  }, [live, waiting, props.api, visitPath]);
 
   const name = visit.name ?? '';
   if (visit.visitorStatus === 'BLOCKED') return <SeeReception name={name} reason="blocked" onHome={props.onHome} />;
@@ -68,15 +73,26 @@ function Waiting({ visit, onHome }: { visit: KioskVisit; onHome: () => void }) {
   return (
     <Screen title={t('outcome.waitingTitle')} onCancel={onHome} className="outcome outcome-story">
       <OutcomeMark kind="waiting" />
-      <p className="lead">
-        {visit.hostName && visit.hostNotified
-          ? t('outcome.waitingHost', { host: visit.hostName })
-          : t('outcome.waitingReception')}
+      <p className="lead" role="status">
+        {waitingText(visit, t)}
       </p>
       <p className="outcome-next">{t('outcome.waitingSeat')}</p>
       <Spinner label={t('outcome.waitingLive')} />
     </Screen>
   );
+}
+
+/** Who is asked, as far as it is true: "we're asking" while sending, "notified" once a channel confirmed it. */
+function waitingText(visit: KioskVisit, t: ReturnType<typeof useTranslation>['t']): string {
+  const host = visit.hostName;
+  if (!host) return t('outcome.waitingReception');
+  const text = {
+    sending: 'outcome.waitingHost',
+    notified: 'outcome.waitingNotified',
+    failed: 'outcome.waitingFailed',
+    none: 'outcome.waitingReception',
+  } as const;
+  return t(text[visit.hostNotification], { host });
 }
 
 const receptionText = {
@@ -113,11 +129,21 @@ export function SeeReception(props: { name: string; reason: 'blocked' | 'denied'
 
 type PrintState = 'idle' | 'printing' | 'printed' | 'failed';
 
-/** What happens next with the host: said only as far as it is true (a message queued is not a message read). */
+/**
+ * What happens next with the host, said only as far as it is true: "we're letting them know" while the message
+ * is on its way, "has been notified" once a channel confirmed it, "tell the reception" when every channel failed
+ * or none is set up.
+ */
 function hostNext(visit: KioskVisit, t: ReturnType<typeof useTranslation>['t']): string {
-  if (visit.hostName && visit.hostNotified) return t('outcome.hostTold', { host: visit.hostName });
-  if (visit.hostName) return t('outcome.tellReceptionHost', { host: visit.hostName });
-  return t('outcome.tellReception');
+  const host = visit.hostName;
+  if (!host) return t('outcome.tellReception');
+  const text = {
+    sending: 'outcome.hostTold',
+    notified: 'outcome.hostNotifiedDone',
+    failed: 'outcome.hostFailed',
+    none: 'outcome.tellReceptionHost',
+  } as const;
+  return t(text[visit.hostNotification], { host });
 }
 
 function Confirmed({ api, data, lang, visit, picture, onHome }: Props) {
@@ -166,7 +192,9 @@ function Confirmed({ api, data, lang, visit, picture, onHome }: Props) {
         <section className="arrival-next" aria-labelledby="arrival-next-title">
           <h2 id="arrival-next-title">{t('outcome.nextTitle')}</h2>
           <ol className="next-steps">
-            <li className="lead">{hostNext(visit, t)}</li>
+            <li className="lead">
+              <span role="status">{hostNext(visit, t)}</span>
+            </li>
             {data.settings.badgePrinting && (
               <li className={`next-badge next-badge-${print}`}>
                 <span role="status">{badgeText}</span>
