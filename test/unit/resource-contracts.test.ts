@@ -282,8 +282,8 @@ test("the host's derived lists are the ones the service spelled out before its c
 test("the invitee's derived lists are the ones the service spelled out before its contract", () => {
   assert.deepEqual(inviteeColumns, {
     booleans: ['requiresAuthorization'],
-    json: ['customFields'],
-    times: ['createdAt', 'updatedAt', 'deletedAt', 'expectedAt'],
+    json: ['customFields', 'questionnaireFields'],
+    times: ['createdAt', 'updatedAt', 'deletedAt', 'expectedAt', 'registeredAt'],
   });
   assert.deepEqual(kindsOf(inviteeQueryFields), {
     ...Object.fromEntries([...person, 'hostId', 'visitorTypeId', 'status', 'hostName'].map((name) => [name, 'text'])),
@@ -302,7 +302,11 @@ test("the invitee's derived lists are the ones the service spelled out before it
   assert.deepEqual(keys(inviteeUpdateInput), sorted([...written, 'sendInvitationEmail']));
   assert.deepEqual(
     keys(inviteeObjectSchema),
-    sorted([...written, 'id', 'type', 'createdAt', 'updatedAt', 'meetingId', 'pictureSignedUrl', 'host', 'meeting']),
+    sorted([
+      ...[...written, 'id', 'type', 'createdAt', 'updatedAt', 'meetingId', 'pictureSignedUrl', 'host', 'meeting'],
+      // Shown, never written through the API: when the guest answered the pre-registration page.
+      'registeredAt',
+    ]),
   );
 });
 
