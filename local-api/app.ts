@@ -49,6 +49,9 @@ import { privacyRoutes } from './privacy/routes.ts';
 import { type PublicPages, publicRouter } from './public/page.ts';
 import type { JobHandler } from './queue/queue.ts';
 import { registerPages } from './registration/routes.ts';
+import { deliverReturningCode } from './returning/delivery.ts';
+import { returningRoutes } from './returning/routes.ts';
+import { returningCodeJobKind } from './returning/store.ts';
 import { rosterRoutes } from './roster/routes.ts';
 import { rosterCheckRoutes } from './roster-check/routes.ts';
 import { hubManagedRule, syncListener } from './sync/listener.ts';
@@ -100,6 +103,7 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...auditRoutes(ctx),
     ...kioskRoutes(ctx),
     ...kioskVisitorRoutes(ctx),
+    ...returningRoutes(ctx),
     ...credentialRoutes(ctx),
     ...deviceRoutes(ctx),
     ...rosterRoutes(ctx),
@@ -120,6 +124,7 @@ export function jobHandlers(ctx: Context): Record<string, JobHandler> {
     [reminderJobKind]: remindHost(ctx),
     [escalationJobKind]: escalationHandler(ctx),
     [invitationJobKind]: deliverInvitation(ctx),
+    [returningCodeJobKind]: deliverReturningCode(ctx),
   };
 }
 

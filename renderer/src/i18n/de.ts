@@ -44,6 +44,7 @@ export const de: Messages = {
   walkIn: {
     title: 'Anmelden',
     details: 'Zu Ihrer Person',
+    welcomeBack: 'Willkommen zurück',
     host: 'Wen besuchen Sie?',
     fields: 'Noch ein paar Angaben',
     questionnaire: 'Ein paar Fragen',
@@ -121,6 +122,29 @@ export const de: Messages = {
     notMe: 'Das bin ich nicht',
     otherDay: 'Diese Einladung gilt für einen anderen Tag ({{date}}). Bitte fragen Sie am Empfang.',
   },
+  returning: {
+    beenHere: 'Ich war schon einmal hier',
+    title: 'Schon einmal hier gewesen?',
+    scan: 'Halten Sie den QR-Code eines früheren Ausweises oder einer Einladung vor die Kamera',
+    or: 'oder',
+    email: 'Ihre E-Mail-Adresse',
+    emailOrPhone: 'Ihre E-Mail-Adresse oder Telefonnummer',
+    addressHint: 'Die Sie beim letzten Besuch angegeben haben. Wir senden einen Code dorthin.',
+    send: 'Code senden',
+    sent: 'Wenn wir diese Adresse kennen, ist ein Code unterwegs. Er gilt 10 Minuten.',
+    code: 'Der 6-stellige Code',
+    check: 'Code prüfen',
+    again: 'Neuen Code senden',
+    notFound: 'Mit diesem Code haben wir Sie nicht gefunden. Bitte geben Sie Ihre Daten ein.',
+    fillIn: 'Meine Daten eingeben',
+    checking: 'Wird geprüft…',
+    rememberQuestion: 'Sollen wir uns beim nächsten Mal an Sie erinnern?',
+    rememberHint:
+      'Mit Ja sind beim nächsten Mal Name, Firma und Gastgeber ausgefüllt, sobald Sie Ihren Ausweis zeigen oder Ihre E-Mail bestätigen. Sie können bei jedem Besuch Nein sagen.',
+    rememberYes: 'Ja, an mich erinnern',
+    rememberNo: 'Nein, danke',
+    chooseHost: 'Bitte wählen Sie, wen Sie besuchen.',
+  },
   checkout: {
     title: 'Abmelden',
     scan: 'Halten Sie den QR-Code Ihres Ausweises vor die Kamera',
@@ -191,6 +215,8 @@ export const de: Messages = {
     notSetUpWaiting: 'Dieser Bildschirm geht von selbst weiter, sobald die Firma angelegt ist.',
   },
   errors: {
+    WRONG_CODE: 'Dieser Code stimmt nicht. Noch {{attemptsLeft}} Versuche.',
+    CODE_EXPIRED: 'Dieser Code gilt nicht mehr. Bitte fordern Sie einen neuen an.',
     SERVICE_UNREACHABLE: 'Das Terminal erreicht seinen Dienst gerade nicht. Bitte versuchen Sie es gleich noch einmal.',
     UNAUTHORIZED:
       'Dieses Terminal hat noch keinen Zugang zu seiner Firma (ein Hub, dem es folgt, hat vielleicht noch nicht geantwortet). Bitte fragen Sie am Empfang.',

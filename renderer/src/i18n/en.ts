@@ -43,6 +43,7 @@ export const en = {
   walkIn: {
     title: 'Check in',
     details: 'About you',
+    welcomeBack: 'Welcome back',
     host: 'Who are you visiting?',
     fields: 'A few more details',
     questionnaire: 'A few questions',
@@ -120,6 +121,29 @@ export const en = {
     notMe: 'That is not me',
     otherDay: 'This invitation is for another day ({{date}}). Please ask at the reception.',
   },
+  returning: {
+    beenHere: 'I have been here before',
+    title: 'Been here before?',
+    scan: 'Show the QR code of an earlier badge or invitation to the camera',
+    or: 'or',
+    email: 'Your e-mail',
+    emailOrPhone: 'Your e-mail or phone',
+    addressHint: 'The one you gave at your last visit. We send a code to it.',
+    send: 'Send me a code',
+    sent: 'If we know this address, a code is on its way. It works for 10 minutes.',
+    code: 'The 6-digit code',
+    check: 'Check the code',
+    again: 'Send a new code',
+    notFound: 'We could not find you with this code. Please fill in your details.',
+    fillIn: 'Fill in my details',
+    checking: 'Checking…',
+    rememberQuestion: 'Remember me for next time?',
+    rememberHint:
+      'With yes, next time your name, company and host are filled in once you show your badge or confirm your e-mail. You can say no at any visit.',
+    rememberYes: 'Yes, remember me',
+    rememberNo: 'No, thank you',
+    chooseHost: 'Please choose whom you are visiting.',
+  },
   checkout: {
     title: 'Check out',
     scan: "Show your badge's QR code to the camera",
@@ -190,6 +214,8 @@ export const en = {
     notSetUpWaiting: 'This screen goes on by itself once the company exists.',
   },
   errors: {
+    WRONG_CODE: 'That code is not right. {{attemptsLeft}} tries left.',
+    CODE_EXPIRED: 'That code no longer works. Please ask for a new one.',
     SERVICE_UNREACHABLE: 'The kiosk cannot reach its service right now. Please try again in a moment.',
     UNAUTHORIZED:
       'This kiosk has no access to its company yet (a hub it follows may not have answered yet). Please ask at the reception.',

@@ -44,6 +44,7 @@ export const ptBR: Messages = {
   walkIn: {
     title: 'Check-in',
     details: 'Sobre você',
+    welcomeBack: 'Que bom ver você de novo',
     host: 'Quem você vai visitar?',
     fields: 'Mais alguns dados',
     questionnaire: 'Algumas perguntas',
@@ -121,6 +122,29 @@ export const ptBR: Messages = {
     notMe: 'Não sou eu',
     otherDay: 'Este convite é para outro dia ({{date}}). Pergunte na recepção.',
   },
+  returning: {
+    beenHere: 'Já estive aqui antes',
+    title: 'Já esteve aqui?',
+    scan: 'Mostre à câmera o QR code de um crachá ou convite anterior',
+    or: 'ou',
+    email: 'Seu e-mail',
+    emailOrPhone: 'Seu e-mail ou telefone',
+    addressHint: 'O que você informou na última visita. Enviaremos um código para ele.',
+    send: 'Enviar um código',
+    sent: 'Se conhecermos este endereço, um código está a caminho. Ele vale por 10 minutos.',
+    code: 'O código de 6 dígitos',
+    check: 'Verificar o código',
+    again: 'Enviar um novo código',
+    notFound: 'Não encontramos você com este código. Por favor, preencha seus dados.',
+    fillIn: 'Preencher meus dados',
+    checking: 'Verificando…',
+    rememberQuestion: 'Lembrar de mim na próxima vez?',
+    rememberHint:
+      'Com sim, na próxima vez seu nome, empresa e anfitrião já vêm preenchidos quando você mostrar seu crachá ou confirmar seu e-mail. Você pode dizer não em qualquer visita.',
+    rememberYes: 'Sim, lembrar de mim',
+    rememberNo: 'Não, obrigado',
+    chooseHost: 'Escolha quem você está visitando.',
+  },
   checkout: {
     title: 'Check-out',
     scan: 'Mostre o QR code do seu crachá para a câmera',
@@ -191,6 +215,8 @@ export const ptBR: Messages = {
     notSetUpWaiting: 'Esta tela continua sozinha assim que a empresa existir.',
   },
   errors: {
+    WRONG_CODE: 'Este código não está certo. Restam {{attemptsLeft}} tentativas.',
+    CODE_EXPIRED: 'Este código não vale mais. Peça um novo.',
     SERVICE_UNREACHABLE: 'O totem não consegue falar com o seu serviço agora. Tente de novo em instantes.',
     UNAUTHORIZED:
       'Este totem ainda não tem acesso à sua empresa (o hub que ele segue pode ainda não ter respondido). Pergunte na recepção.',
