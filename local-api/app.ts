@@ -40,6 +40,7 @@ import { kioskVisitorRoutes } from './kiosk/visitor-routes.ts';
 import { logoRoutes } from './logo/routes.ts';
 import { meetingRoutes } from './meetings/routes.ts';
 import { deliverNotification, notifyOnCheckin } from './notifications/delivery.ts';
+import { planReminders, reminderJobKind, remindHost } from './notifications/reminders.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import { notificationJobKind } from './notifications/settings.ts';
 import { openApiRoutes } from './openapi/routes.ts';
@@ -50,6 +51,9 @@ import { privacyRoutes } from './privacy/routes.ts';
 import { type PublicPages, publicRouter } from './public/page.ts';
 import type { JobHandler } from './queue/queue.ts';
 import { registerPages } from './registration/routes.ts';
+import { deliverReturningCode } from './returning/delivery.ts';
+import { returningRoutes } from './returning/routes.ts';
+import { returningCodeJobKind } from './returning/store.ts';
 import { rosterRoutes } from './roster/routes.ts';
 import { rosterCheckRoutes } from './roster-check/routes.ts';
 import { hubManagedRule, syncListener } from './sync/listener.ts';
@@ -101,6 +105,7 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...auditRoutes(ctx),
     ...kioskRoutes(ctx),
     ...kioskVisitorRoutes(ctx),
+    ...returningRoutes(ctx),
     ...credentialRoutes(ctx),
     ...deviceRoutes(ctx),
     ...rosterRoutes(ctx),
@@ -118,9 +123,11 @@ export function jobHandlers(ctx: Context): Record<string, JobHandler> {
     [gateCallbackKind]: gateCallbackHandler(ctx),
     [webhookJobKind]: webhookDeliveryHandler(ctx),
     [notificationJobKind]: deliverNotification(ctx),
+    [reminderJobKind]: remindHost(ctx),
     [escalationJobKind]: escalationHandler(ctx),
     [passMessageKind]: passMessageHandler(ctx),
     [invitationJobKind]: deliverInvitation(ctx),
+    [returningCodeJobKind]: deliverReturningCode(ctx),
   };
 }
 
@@ -132,6 +139,7 @@ export function eventListeners(ctx: Context): EventListener[] {
     webhookListener(ctx),
     auditListener(ctx),
     notifyOnCheckin(ctx),
+    planReminders(ctx),
     escalateOnCheckin(ctx),
     passMessageListener(ctx),
   ];

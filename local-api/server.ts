@@ -108,6 +108,8 @@ export interface RunningService {
   ctx: Context;
   server: Server;
   url: string;
+  /** Runs the queue's due jobs now: for tests that move the clock (a reminder's time), which no timer follows. */
+  drainQueue(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -173,6 +175,7 @@ async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock
     ctx,
     server,
     url,
+    drainQueue: () => worker.drain(),
     async close() {
       try {
         // The agent first: a POST /v1/sync/run waiting on the hub is answered before the server waits for it.

@@ -81,6 +81,8 @@ export const errorStatus = {
   INVITEE_ARRIVED: 409,
   MISSING_PICTURE: 400,
   MISSING_NDA: 400,
+  WRONG_CODE: 403,
+  CODE_EXPIRED: 403,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -8,11 +8,12 @@ import { ApiError } from '../http/errors.ts';
  * - `invitee-checkin`: check this invitee in (from an invitation lookup);
  * - `visit-checkout`: check this visit out (from a check-out lookup);
  * - `visit-receipt`: read this visit and its gate code (from the check-in that made it), while the visitor is at
- *   the screen: waiting for the host, then the confirmation.
+ *   the screen: waiting for the host, then the confirmation;
+ * - `returning-visitor`: check in as this visitor record (from a returning visitor's proof: docs/kiosk.md).
  * It is sealed (AES-256-GCM, a key derived from the device key, the company as associated data): the screen cannot
  * read what it names nor make one, and one of another company, another step or past its time opens to nothing.
  */
-export type TicketKind = 'invitee-checkin' | 'visit-checkout' | 'visit-receipt';
+export type TicketKind = 'invitee-checkin' | 'visit-checkout' | 'visit-receipt' | 'returning-visitor';
 
 /** How long each kind of ticket opens: a lookup's next step is taken at once; a receipt lasts the host's 5 minutes
  * of waiting and the confirmation screen's 10 at most. */
@@ -20,6 +21,8 @@ export const ticketLifetimeMs: Record<TicketKind, number> = {
   'invitee-checkin': 5 * 60_000,
   'visit-checkout': 5 * 60_000,
   'visit-receipt': 20 * 60_000,
+  // The rest of a returning visitor's check-in: the picture, the agreement, the company's questions.
+  'returning-visitor': 15 * 60_000,
 };
 
 const keys = new WeakMap<Context['secrets'], Buffer>();

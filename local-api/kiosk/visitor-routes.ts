@@ -7,7 +7,9 @@ import { ApiError } from '../http/errors.ts';
 import { validate } from '../http/fields.ts';
 import { type FailureLimiter, sharedFailureLimiter } from '../http/rate-limit.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
+import { findNotificationSettings } from '../notifications/settings.ts';
 import { sendsPassLinks } from '../pass/message.ts';
+import { codeChannelsOf, identifiersKept } from '../returning/store.ts';
 import { isUuidV4 } from '../rules/ids.ts';
 import { firstNameAndInitial } from '../rules/names.ts';
 import { formatInZone } from '../rules/time.ts';
@@ -144,6 +146,7 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
           brandColor: (company.brandColor as string | null) ?? null,
           welcomeImageUrl: (company.welcomeImageUrl as string | null) ?? null,
           localizedWelcomeMessage: company.localizedWelcomeMessage as Record<string, string>,
+          returningCodeChannels: codeChannelsOf(await findNotificationSettings(ctx, caller.companyId)),
         };
       },
     }),
@@ -186,16 +189,26 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
         'INVALID_CUSTOM_FIELD',
         'INVALID_PICTURE',
         'INVALID_NDA',
+        'INVALID_TICKET',
       ],
       handle: async ({ caller, body }) => {
-        await refuseOthersVisit(caller, body.visit.id);
+        const { returning, ...checkin } = body;
+        await refuseOthersVisit(caller, checkin.visit.id);
         // The visitor's type decides where it has a rule, the kiosk's settings elsewhere.
-        const type = await typeRules(ctx, caller, body.visit.visitorTypeId);
+        const type = await typeRules(ctx, caller, checkin.visit.visitorTypeId);
         const { requireAuthorization } = effectiveRules(type, await kioskSettings(ctx, caller), caller.lang);
+        // A returning visitor who proved who they are is checked in as their own record, with the identifiers it
+        // keeps (which the screen never held) where the check-in gives none: the blocklist screens them, and the
+        // visit is theirs for an erasure.
+        const visitorId =
+          returning === undefined ? undefined : openTicket(ctx, caller.companyId, 'returning-visitor', returning);
+        const kept = visitorId ? await identifiersKept(ctx, caller, visitorId) : {};
         const visit = await checkinWalkIn(ctx, caller, {
-          ...body,
+          ...checkin,
+          visitor: { ...kept, ...checkin.visitor },
           visit: {
-            ...body.visit,
+            ...checkin.visit,
+            ...(visitorId ? { visitorId } : {}),
             checkinType: 'IPAD',
             ...(requireAuthorization ? { authorizationStatus: 'AWAITING' as const } : {}),
           },

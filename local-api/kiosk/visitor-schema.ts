@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { codeChannels } from '../returning/schema.ts';
 import { hostNotificationSchema, inviteeCheckinInput, screenInput, visitCreateInput } from '../visits/schema.ts';
 
 /**
@@ -26,6 +27,9 @@ export const kioskCompanyObject = z.object({
   brandColor: z.string().nullable().describe("the company's brand colour (#rrggbb), or null for the kiosk's own"),
   welcomeImageUrl: z.string().nullable().describe("the welcome screen's picture, or null"),
   localizedWelcomeMessage: z.record(z.string(), z.string()).describe('the welcome message per language'),
+  returningCodeChannels: z
+    .array(z.enum(codeChannels))
+    .describe('how a returning visitor can be sent a one-time code (`email` when the company has SMTP set up)'),
 });
 
 export const kioskHostsQuery = z.object({
@@ -45,11 +49,15 @@ const chosenAtTheScreen = {
   customFields: true,
   questionnaireFields: true,
   ndaSignature: true,
+  rememberVisitor: true,
 } as const;
 
 /** POST /v1/kiosk/walkin: POST /v1/visits as the screen may send it. */
 export const kioskWalkInInput = visitCreateInput.extend({
   visit: visitCreateInput.shape.visit.pick(chosenAtTheScreen),
+  returning: ticket()
+    .optional()
+    .describe("a returning visitor's ticket (POST /v1/kiosk/returning/find or verify): the check-in updates them"),
 });
 export type KioskWalkInInput = z.output<typeof kioskWalkInInput>;
 

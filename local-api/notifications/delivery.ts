@@ -7,11 +7,12 @@ import { findHost } from '../hosts/store.ts';
 import { enqueue, type JobHandler, type JobState, jobsWithKeyPrefix, PermanentJobError } from '../queue/queue.ts';
 import { prepared } from '../store/rows.ts';
 import { type Channel, channels, type Delivery, type MessageAction } from './channels.ts';
-import { catalogueFor, fill, localTime } from './messages.ts';
+import { catalogueFor, fill, localTime, personLabel } from './messages.ts';
 import { type DeliveryChannel, deliveryChannels, type HostNotice } from './schema.ts';
 import { findNotificationSettings, notificationJobKind } from './settings.ts';
+import { e164 } from './sms.ts';
 
-interface DeliveryPayload {
+export interface DeliveryPayload {
   channel: DeliveryChannel;
   hostId: string;
   /** Set for a notification of /v1/notifications: one deleted before its delivery is not sent. */
@@ -26,14 +27,13 @@ export interface HostMessage {
   /** What kind of message it is, for the webhook's receiver: `visit.checkin`, `visit.blocked`, `visit.held`, `delivery`, `visit`. */
   kind: string;
   details: Record<string, unknown>;
-  /** Links the message offers (docs/api.md, "Public pages"); each also ends the text as `label: url`. */
+  /**
+   * Links the message offers (docs/api.md, "Public pages"): lines `label: url` at the end of an e-mail or an SMS,
+   * buttons in Slack and Teams, `actions` in the webhook's body.
+   */
   actions?: MessageAction[];
   pictureUrl?: string;
 }
-
-/** The text with each action's link on a line of its own: mail clients and SMS make them tappable. */
-const withActionLines = (text: string, actions: readonly MessageAction[] | undefined) =>
-  actions?.length ? `${text}\n\n${actions.map((action) => `${action.label}: ${action.url}`).join('\n')}` : text;
 
 /** The channels a company has configured; none when it saved no settings. */
 async function openChannels(ctx: Context, companyId: string): Promise<DeliveryChannel[]> {
@@ -42,14 +42,17 @@ async function openChannels(ctx: Context, companyId: string): Promise<DeliveryCh
   return settings ? deliveryChannels.filter((channel) => channels[channel].isConfigured(settings)) : [];
 }
 
-/** Queues one delivery of a host's message on one channel, to `to` (the e-mail channel's recipients). */
+/**
+ * Queues one delivery of a host's message on one channel, to `address` (the e-mail channel's recipients, the SMS
+ * channel's number); channels that post where many read (Slack, Teams) name the host.
+ */
 async function queueDelivery(
   ctx: Context,
   caller: Caller,
   source: { key: string; notificationId?: string },
   host: HostRow,
   channel: DeliveryChannel,
-  to: string[],
+  address: Pick<Delivery, 'to' | 'phone'>,
   message: HostMessage,
 ): Promise<void> {
   const key = `${source.key}:${host.id}:${channel}`;
@@ -59,9 +62,10 @@ async function queueDelivery(
     ...(source.notificationId ? { notificationId: source.notificationId } : {}),
     delivery: {
       key,
-      to,
+      ...address,
+      recipient: fill(catalogueFor(caller.lang).forHost, { host: host.name }),
       subject: message.subject,
-      text: withActionLines(message.text, message.actions),
+      text: message.text,
       ...(message.actions?.length ? { actions: message.actions } : {}),
       ...(message.pictureUrl ? { pictureUrl: message.pictureUrl } : {}),
       body: {
@@ -90,8 +94,10 @@ export const additionalEmailsOf = (host: HostRow): string[] =>
   JSON.parse(String(host.additionalEmails ?? '[]')) as string[];
 
 /**
- * Queues a message to each host through each configured channel, in the caller's transaction: it is sent once the
- * write commits, retried until the peer takes it, and sent once however often the same `source` is queued.
+ * Queues a message to each host through each configured channel that reaches the host (e-mail when the host has an
+ * address, SMS when a valid phone; Slack, Teams and the webhook post to the company's and name the host), in the
+ * caller's transaction: it is sent once the write commits, retried until the peer takes it, and sent once however
+ * often the same `source` is queued.
  */
 export async function notifyHosts(
   ctx: Context,
@@ -102,8 +108,12 @@ export async function notifyHosts(
 ): Promise<void> {
   const open = await openChannels(ctx, caller.companyId);
   for (const host of hosts) {
-    const to = [host.email, ...additionalEmailsOf(host)];
-    for (const channel of open) await queueDelivery(ctx, caller, source, host, channel, to, message);
+    const to = [host.email, ...additionalEmailsOf(host)].filter(Boolean);
+    const phone = e164(host.phone, host.countryCode);
+    const address = { to, ...(phone ? { phone } : {}) };
+    for (const channel of open.filter((name) => channels[name].reaches(address))) {
+      await queueDelivery(ctx, caller, source, host, channel, address, message);
+    }
   }
 }
 
@@ -120,7 +130,7 @@ export async function emailAboutHost(
   message: HostMessage,
 ): Promise<boolean> {
   if (to.length === 0 || !(await openChannels(ctx, caller.companyId)).includes('email')) return false;
-  await queueDelivery(ctx, caller, source, host, 'email', to, message);
+  await queueDelivery(ctx, caller, source, host, 'email', { to }, message);
   return true;
 }
 
@@ -160,7 +170,7 @@ export function notifyOnCheckin(ctx: Context): EventListener {
     const { caller } = event;
     const visit = (await event.object()) as unknown as CheckedInVisit;
     const words = catalogueFor(caller.lang);
-    const visitor = visit.company ? `${visit.name ?? ''} (${visit.company})` : (visit.name ?? '');
+    const visitor = personLabel(visit.name, visit.company);
     const values = { visitor, time: localTime(Date.parse(visit.checkinAt), caller.lang, caller.timeZone) };
     const details = { visitId: visit.id };
     // The door's hosts, for a visitor blocked or held at the door.

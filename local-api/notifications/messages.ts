@@ -9,6 +9,11 @@ import { isLanguage, type Language } from '../rules/lang.ts';
 interface Catalogue {
   arrivedSubject: string;
   arrivedText: string;
+  /** The reminder before an expected guest (notifications/reminders.ts). */
+  reminderSubject: string;
+  reminderText: string;
+  /** Whom a message posted to a shared channel (Slack, Teams) is for. */
+  forHost: string;
   /** A visitor who waits for the host's approval: the message carries Allow and Deny where links can be made. */
   approvalText: string;
   allowLabel: string;
@@ -40,6 +45,9 @@ const catalogues: Record<Language, Catalogue> = {
   en: {
     arrivedSubject: 'Your visitor {visitor} has arrived',
     arrivedText: '{visitor} checked in at {time}.',
+    reminderSubject: 'Reminder: {visitor} is expected at {time}',
+    reminderText: 'Your guest {visitor} is expected at {time}. You will be told when they check in.',
+    forHost: 'For {host}',
     approvalText: '{visitor} checked in at {time} and waits at the reception for your approval.',
     allowLabel: 'Allow',
     denyLabel: 'Deny',
@@ -64,6 +72,9 @@ const catalogues: Record<Language, Catalogue> = {
   'pt-BR': {
     arrivedSubject: 'Seu visitante {visitor} chegou',
     arrivedText: '{visitor} fez check-in em {time}.',
+    reminderSubject: 'Lembrete: {visitor} é esperado(a) em {time}',
+    reminderText: 'Seu convidado {visitor} é esperado(a) em {time}. Você será avisado(a) quando fizer o check-in.',
+    forHost: 'Para {host}',
     approvalText: '{visitor} fez check-in em {time} e aguarda na recepção pela sua aprovação.',
     allowLabel: 'Liberar',
     denyLabel: 'Recusar',
@@ -88,6 +99,9 @@ const catalogues: Record<Language, Catalogue> = {
   de: {
     arrivedSubject: 'Ihr Besuch {visitor} ist angekommen',
     arrivedText: '{visitor} hat sich am {time} angemeldet.',
+    reminderSubject: 'Erinnerung: {visitor} wird am {time} erwartet',
+    reminderText: 'Ihr Gast {visitor} wird am {time} erwartet. Sie erfahren es, sobald er oder sie sich anmeldet.',
+    forHost: 'Für {host}',
     approvalText: '{visitor} hat sich am {time} angemeldet und wartet am Empfang auf Ihre Freigabe.',
     allowLabel: 'Einlassen',
     denyLabel: 'Ablehnen',
@@ -113,6 +127,9 @@ const catalogues: Record<Language, Catalogue> = {
   'zh-Hans': {
     arrivedSubject: '您的访客 {visitor} 已到达',
     arrivedText: '{visitor} 已于 {time} 登记到访。',
+    reminderSubject: '提醒：{visitor} 预计于 {time} 到访',
+    reminderText: '您的访客 {visitor} 预计于 {time} 到访。访客登记时您会收到通知。',
+    forHost: '致 {host}',
     approvalText: '{visitor} 已于 {time} 登记，正在前台等待您的批准。',
     allowLabel: '允许',
     denyLabel: '拒绝',
@@ -137,6 +154,10 @@ const catalogues: Record<Language, Catalogue> = {
 
 /** The catalogue of a language; a language the service does not speak falls back to English. */
 export const catalogueFor = (lang: string): Catalogue => catalogues[isLanguage(lang) ? lang : 'en'];
+
+/** A person as messages name them: "Walter (Initech)", or the name alone. */
+export const personLabel = (name: string | null, company: string | null): string =>
+  company ? `${name ?? ''} (${company})` : (name ?? '');
 
 /** Fills `{name}` placeholders. */
 export const fill = (template: string, values: Readonly<Record<string, string>>): string =>

@@ -60,7 +60,7 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
       method: 'post',
       path: '/notifications',
       tag,
-      summary: 'Send a message to hosts (a delivery, or about a visit) by e-mail and/or webhook',
+      summary: 'Send a message to hosts (a delivery, or about a visit) through the configured channels',
       body: notificationCreateInput,
       fieldCodes: notificationInputCodes,
       response: notificationObjectSchema,
@@ -108,7 +108,7 @@ export function notificationRoutes(ctx: Context): RouteSpec[] {
       path: '/integration/notifications',
       roles: roles.staff,
       tag,
-      summary: 'Retrieve how notifications are delivered (SMTP, webhook) and the state of the delivery queue',
+      summary: 'Retrieve how notifications are delivered (SMTP, webhook, Slack, Teams, SMS) and the state of the queue',
       response: notificationSettingsSchema,
       errors: ['NOT_FOUND'],
       handle: async ({ caller }) =>

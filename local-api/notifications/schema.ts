@@ -52,7 +52,7 @@ export const notificationColumns: ColumnKinds = {
   times: ['createdAt', 'updatedAt', 'deletedAt'],
 };
 
-export const deliveryChannels = ['email', 'webhook'] as const;
+export const deliveryChannels = ['email', 'webhook', 'slack', 'teams', 'sms'] as const;
 export type DeliveryChannel = (typeof deliveryChannels)[number];
 
 /** How far the host of a check-in was told: `hostNoticeOf` (delivery.ts) says when each holds. */
@@ -84,7 +84,8 @@ export const smtpSecurities = ['tls', 'starttls', 'none'] as const;
 
 /**
  * POST /v1/integration/notifications: how notifications leave the device, as a partial upsert. E-mail goes out
- * when `smtpHost` is set, webhooks when `webhookUrl` is; an empty string switches a channel off.
+ * when `smtpHost` is set, webhooks when `webhookUrl` is, Slack and Teams when their webhook is, SMS when the
+ * Twilio account, token and sender are; an empty string switches a channel off.
  */
 export const notificationSettingsInput = z
   .object({
@@ -154,16 +155,21 @@ export const notificationSettingsSchema = z.object({
   queue: deliveryStatusSchema.describe('the notification deliveries of the company waiting, given up and done'),
 });
 
-/** POST /v1/integration/notifications/test: the channel to try, and for e-mail the address to send to. */
+/** POST /v1/integration/notifications/test: the channel to try, and for e-mail and SMS where to send it. */
 export const notificationTestInput = z.object({
   channel: z.enum(deliveryChannels),
-  to: email().optional().describe('required for email: where the test message goes'),
+  to: z
+    .string()
+    .trim()
+    .max(254)
+    .optional()
+    .describe('required for email (an address) and sms (a phone number in E.164, +5511987654321)'),
 });
 export type NotificationTestInput = z.output<typeof notificationTestInput>;
 
 export const notificationTestSchema = z.object({
   channel: z.enum(deliveryChannels),
-  delivered: z.boolean().describe('the SMTP server or the webhook took the message'),
+  delivered: z.boolean().describe('the SMTP server, the webhook, Slack, Teams or the SMS API took the message'),
   error: z.string().nullable().describe("why not, in the peer's words (its origin, never a credential)"),
 });
 

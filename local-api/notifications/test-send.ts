@@ -1,23 +1,40 @@
 import type { Context } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
+import { email } from '../http/fields.ts';
 import { prepared } from '../store/rows.ts';
 import { attemptTimeoutMs } from '../webhooks/delivery.ts';
-import { channels } from './channels.ts';
+import { channels, type Delivery } from './channels.ts';
+import type { DeliveryPayload } from './delivery.ts';
 import { catalogueFor } from './messages.ts';
-import type { NotificationTestInput } from './schema.ts';
+import type { DeliveryChannel, NotificationTestInput } from './schema.ts';
 import { findNotificationSettings, notificationJobKind } from './settings.ts';
+import { e164 } from './sms.ts';
+
+/** Where a test goes: an e-mail address for e-mail, a phone number in E.164 for SMS; the others post to the company's. */
+function recipientOf(input: NotificationTestInput): Pick<Delivery, 'to' | 'phone'> {
+  if (input.channel === 'email') {
+    if (!input.to || !email().safeParse(input.to).success) throw new ApiError('INVALID_PARAMETER', { field: 'to' });
+    return { to: [input.to] };
+  }
+  if (input.channel === 'sms') {
+    const phone = e164(input.to, null);
+    if (!phone) throw new ApiError('INVALID_PARAMETER', { field: 'to' });
+    return { to: [], phone };
+  }
+  return { to: [] };
+}
 
 /**
  * Sends one test message through a channel with the saved settings, now, and says whether the peer took it: the
- * front desk learns at once whether the SMTP server or the webhook answers, without a host being bothered and
+ * front desk learns at once whether the SMTP server, the webhook, Slack, Teams or the SMS API answers, without a host being bothered and
  * without waiting for the queue's retries. Nothing is queued or stored.
  */
 export async function sendTestNotification(ctx: Context, caller: Caller, input: NotificationTestInput) {
   const settings = await findNotificationSettings(ctx, caller.companyId);
   const channel = channels[input.channel];
   if (!settings || !channel.isConfigured(settings)) throw new ApiError('CHANNEL_NOT_CONFIGURED');
-  if (input.channel === 'email' && !input.to) throw new ApiError('INVALID_PARAMETER', { field: 'to' });
+  const to = recipientOf(input);
   const words = catalogueFor(caller.lang);
   const key = `test:${ctx.random.bytes(12).toString('hex')}`;
   const controller = new AbortController();
@@ -28,7 +45,7 @@ export async function sendTestNotification(ctx: Context, caller: Caller, input: 
       settings,
       {
         key,
-        to: input.to ? [input.to] : [],
+        ...to,
         subject: words.testSubject,
         text: words.testText,
         body: {
@@ -56,26 +73,33 @@ interface DeliveryJobRow {
   status: 'pending' | 'done' | 'failed';
   attempts: number;
   lastError: string | null;
+  idempotencyKey: string;
   payload: string;
+}
+
+/**
+ * What the list shows of a delivery: its channel, host and subject from the payload; of a delivery whose person
+ * was erased (its payload replaced by the proof of delivery, privacy/store.ts), the channel and host from its key
+ * (`<source>:<host>:<channel>`, notifyHosts) and no subject.
+ */
+function listedDelivery(row: Pick<DeliveryJobRow, 'idempotencyKey' | 'payload'>) {
+  const payload = JSON.parse(row.payload) as Partial<DeliveryPayload>;
+  if (payload.channel && payload.hostId && payload.delivery) {
+    return { channel: payload.channel, hostId: payload.hostId, subject: payload.delivery.subject };
+  }
+  const [channel = '', hostId = ''] = row.idempotencyKey.split(':').reverse();
+  return { channel: channel as DeliveryChannel, hostId, subject: '' };
 }
 
 /** The company's latest notification deliveries (check-in messages included), newest first. */
 export async function recentDeliveries(ctx: Context, caller: Caller, limit: number) {
   const rows = (await prepared(
     ctx.db,
-    `SELECT id, createdAt, updatedAt, status, attempts, lastError, payload FROM jobs
+    `SELECT id, createdAt, updatedAt, status, attempts, lastError, idempotencyKey, payload FROM jobs
      WHERE companyId = ? AND kind = ? ORDER BY id DESC LIMIT ?`,
   ).all(caller.companyId, notificationJobKind, limit)) as DeliveryJobRow[];
-  const hostIds = new Set<string>();
-  const payloads = rows.map((row) => {
-    const payload = JSON.parse(row.payload) as {
-      channel: 'email' | 'webhook';
-      hostId: string;
-      delivery: { subject: string };
-    };
-    hostIds.add(payload.hostId);
-    return payload;
-  });
+  const listed = rows.map(listedDelivery);
+  const hostIds = new Set(listed.map((delivery) => delivery.hostId));
   const names = new Map(
     (
       (await prepared(ctx.db, 'SELECT id, name FROM hosts WHERE companyId = ?').all(caller.companyId)) as {
@@ -87,15 +111,13 @@ export async function recentDeliveries(ctx: Context, caller: Caller, limit: numb
       .map((host) => [host.id, host.name]),
   );
   return rows.map((row, i) => {
-    const payload = payloads[i] as (typeof payloads)[number];
+    const delivery = listed[i] as (typeof listed)[number];
     return {
       id: String(row.id),
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
-      channel: payload.channel,
-      hostId: payload.hostId,
-      hostName: names.get(payload.hostId) ?? null,
-      subject: payload.delivery.subject,
+      ...delivery,
+      hostName: names.get(delivery.hostId) ?? null,
       status: row.status,
       attempts: row.attempts,
       lastError: row.lastError,

@@ -34,9 +34,7 @@ type PassMessage = { visitId: string } & (
 );
 
 const sendsEmail = (settings: NotificationSettings) => channels.email.isConfigured(settings);
-/** The SMS API is set up: an account, its token and a sender. */
-const sendsSms = (settings: NotificationSettings) =>
-  settings.twilioAccountSid !== '' && settings.twilioAuthToken !== '' && settings.twilioFrom !== '';
+const sendsSms = (settings: NotificationSettings) => channels.sms.isConfigured(settings);
 
 /**
  * Whether a walk-in who gives an e-mail or a phone is sent the link to their pass: the company sends e-mail or

@@ -72,10 +72,21 @@ export const personalTables: readonly PersonalTable[] = [
     object: async (ctx, caller, row) => await visitObject(ctx, caller, row as VisitRow),
   },
   {
-    // The record that recognizes a returning visitor, with the keys it is recognized by.
+    // The record that recognizes a returning visitor, with the keys it is recognized by, and the consent to be
+    // found again at the kiosk with the phone keys kept for it (docs/security.md, "Returning visitors").
     table: 'visitors',
     retainedFrom: 'lastVisitAt',
-    personal: [...visitorColumns, 'emailKey', 'cpfKey', 'documentKey'],
+    personal: [
+      ...visitorColumns,
+      'emailKey',
+      'cpfKey',
+      'documentKey',
+      'phoneKey',
+      'phoneTail',
+      'rememberConsent',
+      'rememberConsentAt',
+      'lastHostId',
+    ],
     answers: [],
     files: [],
     deletedEvent: 'visitor.deleted',

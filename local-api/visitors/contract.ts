@@ -60,6 +60,18 @@ export const visitorFields = {
   emailKey: { storage: 'text' },
   cpfKey: { storage: 'text' },
   documentKey: { storage: 'text' },
+  rememberConsent: {
+    storage: 'boolean',
+    shown: z
+      .boolean()
+      .nullable()
+      .describe('whether the visitor said yes to being remembered (found again at the kiosk), or null if never asked'),
+    query: true,
+  },
+  rememberConsentAt: { storage: 'time', shown: nullableString().describe('when they last answered'), query: true },
+  lastHostId: { storage: 'text', shown: nullableString().describe('the host of their latest visit') },
+  phoneKey: { storage: 'text' },
+  phoneTail: { storage: 'text' },
 } satisfies Readonly<Record<string, FieldSpec>>;
 
 export type VisitorRow = RowOf<typeof visitorFields>;

@@ -3,7 +3,7 @@ import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ListQuery } from '../http/list-query.ts';
 import { forgetDeletedRow, settleErasures } from '../privacy/store.ts';
-import { cpfKey, documentKey, emailKey } from '../rules/identity.ts';
+import { cpfKey, documentKey, emailKey, phoneKey, phoneTail } from '../rules/identity.ts';
 import { newRecordId } from '../rules/ids.ts';
 import { findLiveRow, insertRow, listRows, prepared, updateRow } from '../store/rows.ts';
 import { type VisitorRow, visitorDataFields } from './contract.ts';
@@ -28,6 +28,17 @@ const recognitionKeys = (person: VisitorData) => ({
   emailKey: emailKey(person.email),
 });
 
+/**
+ * The consent columns a check-in's answer to "remember me" writes (docs/security.md, "Returning visitors"): yes
+ * keeps the phone's keys the kiosk finds the visitor by; no takes them out, so the visitor can no longer be found.
+ * No answer (a check-in that did not ask) changes nothing.
+ */
+function consentColumns(remember: boolean | null | undefined, phone: string | null | undefined, at: number) {
+  if (remember === undefined || remember === null) return {};
+  const key = remember ? phoneKey(phone) : null;
+  return { rememberConsent: remember ? 1 : 0, rememberConsentAt: at, phoneKey: key, phoneTail: phoneTail(key) };
+}
+
 /** A visitor a visit names must be the company's. */
 export async function requireVisitor(ctx: Context, caller: Caller, id: string | null | undefined): Promise<void> {
   if (id && !(await findVisitor(ctx, caller, id))) throw new ApiError('VISITOR_NOT_FOUND');
@@ -36,7 +47,8 @@ export async function requireVisitor(ctx: Context, caller: Caller, id: string | 
 /**
  * The visitor record of a person at the door: the one the check-in names, else the one whose CPF, document or
  * e-mail (in that order of trust) matches, else a new one. The record takes the person's newest data (what was
- * given; absent fields keep their value) and counts the visit. Runs inside the check-in's transaction.
+ * given; absent fields keep their value), the host it came for, the answer to "remember me" when the check-in asked
+ * it, and counts the visit. Runs inside the check-in's transaction.
  */
 export async function recognizeVisitor(
   ctx: Context,
@@ -44,6 +56,7 @@ export async function recognizeVisitor(
   person: VisitorData,
   at: number,
   visitorId?: string | null,
+  visit: { rememberVisitor?: boolean | null | undefined; hostId?: string | null | undefined } = {},
 ): Promise<string> {
   const keys = recognitionKeys(person);
   let known: VisitorRow | undefined;
@@ -64,10 +77,15 @@ export async function recognizeVisitor(
     visitorDataFields.filter((field) => person[field] != null && person[field] !== '').map((f) => [f, person[f]]),
   );
   const givenKeys = Object.fromEntries(Object.entries(keys).filter(([, value]) => value !== null));
+  const consent = {
+    ...consentColumns(visit.rememberVisitor, person.phone || known?.phone, at),
+    ...(visit.hostId ? { lastHostId: visit.hostId } : {}),
+  };
   if (known) {
     await updateRow(ctx.db, 'visitors', caller.companyId, known.id, {
       ...given,
       ...givenKeys,
+      ...consent,
       lastVisitAt: at,
       visitCount: known.visitCount + 1,
       updatedAt: ctx.clock.now(),
@@ -79,6 +97,7 @@ export async function recognizeVisitor(
   await insertRow(ctx.db, 'visitors', {
     ...given,
     ...keys,
+    ...consent,
     id,
     companyId: caller.companyId,
     createdAt: now,

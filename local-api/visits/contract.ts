@@ -201,6 +201,17 @@ export const visitOwnFields = {
     input: upperEnum(ndaSignatures).nullable(),
   },
   visitorTypeId: { ...text(reference()), query: true },
+  // The visitor's answer at this check-in to "remember me for next time" (docs/api.md, "Returning visitors"): it
+  // sets the visitor record's consent, and travels with the kiosk's record of the check-in to the hub.
+  rememberVisitor: {
+    storage: 'boolean',
+    shown: z
+      .boolean()
+      .nullable()
+      .describe('the answer to "remember me for next time" given at this check-in, or null when not asked'),
+    input: bool().nullable(),
+    update: false,
+  },
 } satisfies Readonly<Record<string, FieldSpec & { sync?: false }>>;
 
 /** What the visit object shows that is not a column of its own: made from the row and what it refers to. */

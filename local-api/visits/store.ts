@@ -196,7 +196,13 @@ async function atTheDoor(
   caller: Caller,
   person: PersonAtDoor & Record<string, string | null | undefined>,
   at: number,
-  requested: { visitorId?: string | null; visitorStatus?: string | null; statusNote?: string | null },
+  requested: {
+    visitorId?: string | null;
+    visitorStatus?: string | null;
+    statusNote?: string | null;
+    rememberVisitor?: boolean | null;
+    hostId?: string | null;
+  },
   options: CheckinOptions,
 ) {
   const match = await screenVisitor(ctx, caller, person);
@@ -204,7 +210,14 @@ async function atTheDoor(
   const blocked = match !== undefined && !held;
   const requestedBlock = requested.visitorStatus === 'BLOCKED';
   return {
-    visitorId: await recognizeVisitor(ctx, caller, person, at, options.replayed ? undefined : requested.visitorId),
+    visitorId: await recognizeVisitor(
+      ctx,
+      caller,
+      person,
+      at,
+      options.replayed ? undefined : requested.visitorId,
+      requested,
+    ),
     visitorStatus: blocked ? 'BLOCKED' : (requested.visitorStatus ?? null),
     statusNote: match ? blockedNote(caller.lang, match.on, match.entry.reason) : (requested.statusNote ?? null),
     heldAtDoor: held,

@@ -110,6 +110,16 @@ export interface Company {
   brandColor?: string | null;
   welcomeImageUrl?: string | null;
   localizedWelcomeMessage?: Partial<Record<string, string>>;
+  /** How a returning visitor can be sent a one-time code (`email` where the company has SMTP set up). */
+  returningCodeChannels?: ('email' | 'sms')[];
+}
+
+/** A returning visitor after their proof (POST /v1/kiosk/returning/find or verify): what the kiosk fills in. */
+export interface ReturningVisitor {
+  ticket: string;
+  name: string | null;
+  company: string | null;
+  host: HostFound | null;
 }
 
 export type CustomFieldType = 'Text' | 'Dropdown' | 'Checkbox' | 'Date' | 'Number' | 'Email' | 'Phone';

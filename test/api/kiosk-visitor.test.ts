@@ -71,6 +71,7 @@ describe('the kiosk credential', () => {
       brandColor: null,
       welcomeImageUrl: null,
       localizedWelcomeMessage: {},
+      returningCodeChannels: [],
     });
     assert.deepEqual((await kiosk('GET', '/v1/integration/access')).body, { type: 'FORBIDDEN' });
     const settings = await kiosk('GET', '/v1/kiosk/settings');

@@ -110,6 +110,9 @@ const expected: Record<string, readonly string[]> = {
     'GET /kiosk/visit/:id/qrcode',
     'POST /kiosk/checkout/find',
     'POST /kiosk/checkout',
+    'POST /kiosk/returning/find',
+    'POST /kiosk/returning/code',
+    'POST /kiosk/returning/verify',
   ],
   sync: ['GET /sync/changes', 'GET /sync/pokes', 'POST /sync/push'],
   owner: [

@@ -12,6 +12,7 @@ import {
   screenshotSizes,
   spilling,
 } from '../helpers/browser.ts';
+import { startSlack, startTeams, startTwilio } from '../helpers/channels.ts';
 import { pngBytes } from '../helpers/files.ts';
 import { type KioskFixture, kioskFixture } from '../helpers/kiosk.ts';
 import { client } from '../helpers/service.ts';
@@ -252,6 +253,44 @@ describe('notifications from the front desk', () => {
     await notify.getByText('Saved.').waitFor();
     await test.getByRole('button', { name: 'Send a test e-mail' }).click();
     await test.getByText(/The test was not delivered: .*SMTP 127\.0\.0\.1:9/).waitFor();
+  });
+
+  test('set up Slack, Teams and SMS and the reminder; a test through each reaches its service', async () => {
+    const [slack, teams, twilio] = await Promise.all([startSlack(), startTeams(), startTwilio()]);
+    try {
+      const notify = section('Notifications to hosts');
+      await notify.getByLabel('Slack webhook address', { exact: false }).fill(`${slack.url}/services/T/B/X`);
+      await notify.getByLabel('Teams webhook address', { exact: false }).fill(`${teams.url}/workflows/1`);
+      await notify.getByLabel('Account SID', { exact: false }).fill(twilio.accountSid);
+      await notify.getByLabel('Auth token (not set)', { exact: false }).fill(twilio.authToken);
+      await notify.getByLabel('Sending number or name', { exact: false }).fill('+15005550006');
+      await notify.getByLabel('SMS service address', { exact: false }).fill(twilio.url);
+      await notify.getByLabel('Minutes before the expected time', { exact: false }).fill('30');
+      await notify.getByRole('button', { name: 'Save' }).click();
+      await notify.getByText('Saved.').waitFor();
+      await notify.getByLabel('Auth token (set; type to replace it)', { exact: false }).waitFor();
+      assert.ok(!(await page.content()).includes(twilio.authToken), 'the token is write-only');
+      const saved = (await kiosk.api('GET', '/v1/integration/notifications')).body;
+      assert.deepEqual([saved.reminderMinutesBefore, saved.twilioAuthToken], [30, '********']);
+
+      const test = section('Send a test');
+      await test.getByRole('button', { name: 'Send a test to Slack' }).click();
+      await test.getByText('Slack accepted the test.').waitFor();
+      await test.getByRole('button', { name: 'Send a test to Teams' }).click();
+      await test.getByText('Teams accepted the test.').waitFor();
+      await test.getByLabel('Test SMS to (+country code)').fill('+55 11 98765-4321');
+      await test.getByRole('button', { name: 'Send a test SMS' }).click();
+      await test.getByText('The SMS service accepted the test to +55 11 98765-4321.').waitFor();
+      const [[posted], [card], [sms]] = await Promise.all([slack.waitFor(1), teams.waitFor(1), twilio.waitFor(1)]);
+      assert.match(posted?.raw ?? '', /Portaria: test message/);
+      assert.match(card?.raw ?? '', /AdaptiveCard/);
+      assert.equal((sms?.body as Record<string, string> | undefined)?.To, '+5511987654321');
+      assert.deepEqual(await axeProblems(page), []);
+      await notify.getByRole('group', { name: 'SMS' }).scrollIntoViewIfNeeded();
+      await screenshotSizes(page, 'front-desk-notification-channels');
+    } finally {
+      await Promise.all([slack.close(), teams.close(), twilio.close()]);
+    }
   });
 });
 

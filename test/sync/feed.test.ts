@@ -8,7 +8,7 @@ import { createHost, deleteHost, updateHost } from '../../local-api/hosts/store.
 import { validate } from '../../local-api/http/fields.ts';
 import { inviteeCreateInput } from '../../local-api/invitees/schema.ts';
 import { createInvitee, updateInvitee } from '../../local-api/invitees/store.ts';
-import { saveNotificationSettings } from '../../local-api/notifications/settings.ts';
+import { findNotificationSettings, saveNotificationSettings } from '../../local-api/notifications/settings.ts';
 import { installChangeFeed, pruneTombstones, readChanges } from '../../local-api/sync/feed.ts';
 import { pendingSummary } from '../../local-api/sync/outbox.ts';
 import { syncState } from '../../local-api/sync/state.ts';
@@ -238,6 +238,7 @@ test("a kiosk receives the secrets of the gate and of its hosts' notifications, 
     smtpPassword: secret('smtp'),
     webhookUrl: 'http://127.0.0.1:9/hook',
     webhookSecret: secret('hook'),
+    twilioAuthToken: secret('twilio'),
   });
   const travelled = (await readChanges(hub, hubCaller.companyId, undefined, 100)).changes.flatMap((change) =>
     Object.entries(change.row ?? {})
@@ -248,6 +249,22 @@ test("a kiosk receives the secrets of the gate and of its hosts' notifications, 
     `access_configs.aesKey=${secret('aes')}`,
     `access_configs.password=${secret('gate')}`,
     `notification_settings.smtpPassword=${secret('smtp')}`,
+    `notification_settings.twilioAuthToken=${secret('twilio')}`,
     `notification_settings.webhookSecret=${secret('hook')}`,
   ]);
+});
+
+test("the kiosk keeps the notifications' secrets it receives sealed with its own key, and opens them to send", async () => {
+  const { hub, hubCaller, kiosks, pull } = await syncFixture();
+  const kiosk = kiosks[0]?.ctx ?? assert.fail('a kiosk');
+  const token = 'secret-twilio-token-0123456789';
+  await saveNotificationSettings(hub, hubCaller, { twilioAccountSid: 'AC1', twilioAuthToken: token, twilioFrom: '+1' });
+  await pull(kiosk);
+  const stored = (await kiosk.db
+    .prepare('SELECT twilioAuthToken FROM notification_settings WHERE companyId = ?')
+    .pluck()
+    .get(hubCaller.companyId)) as string;
+  assert.notEqual(stored, token);
+  assert.equal(stored.includes(token), false);
+  assert.equal((await findNotificationSettings(kiosk, hubCaller.companyId))?.twilioAuthToken, token);
 });

@@ -129,7 +129,7 @@ test('the contracts list every column of their tables on both engines, NOT NULL 
 
 test('the lists derived from the contracts are the ones the service spelled out before them', () => {
   assert.deepEqual(visitColumns, {
-    booleans: ['isInsideCompany', 'heldAtDoor', 'isCanceled'],
+    booleans: ['isInsideCompany', 'heldAtDoor', 'isCanceled', 'rememberVisitor'],
     json: ['customFields', 'questionnaireFields', 'feedbacks'],
     times: [
       'createdAt',
@@ -178,11 +178,12 @@ test('the lists derived from the contracts are the ones the service spelled out 
     ...['checkinByIpadId', 'checkoutByIpadId', 'notes', 'customHostName', 'meetingId', 'visitorId', 'userId'],
     ...['isCanceled', 'firstAccessAt', 'timeToDelayVisit', 'customFields', 'questionnaireFields', 'feedbacks'],
     'ndaSignature',
+    'rememberVisitor',
   ];
   assert.deepEqual(keys(visitCreateInput.shape.visit), sorted([...visitInput, 'companyId']));
   assert.deepEqual(
     keys(visitUpdateInput.shape.visit.unwrap()),
-    sorted(visitInput.filter((name) => !['id', 'checkoutAt', 'authorizationStatus'].includes(name))),
+    sorted(visitInput.filter((name) => !['id', 'checkoutAt', 'authorizationStatus', 'rememberVisitor'].includes(name))),
   );
   assert.deepEqual(keys(visitorInput), sorted(person));
   assert.deepEqual(sorted(visitSyncFields.walkIn), sorted(visitInput));
@@ -202,15 +203,15 @@ test('the lists derived from the contracts are the ones the service spelled out 
       ...['checkoutByHostId', 'checkinByIpadId', 'checkoutByIpadId', 'userId', 'firstAccessAt', 'timeToDelayVisit'],
       ...['id', 'type', 'createdAt', 'updatedAt', 'checkinAt', 'checkoutAt', 'isInsideCompany', 'isCanceled', 'host'],
       ...['authorizationStatus', 'customFields', 'questionnaireFields', 'feedbacks', 'pictureUrl', 'ndaUrl'],
-      ...['pictureSignedUrl', 'ndaSignedUrl', 'heldAtDoor', 'ndaSignature'],
+      ...['pictureSignedUrl', 'ndaSignedUrl', 'heldAtDoor', 'ndaSignature', 'rememberVisitor'],
     ]),
   ]);
 
   assert.deepEqual(visitorDataFields, person);
   assert.deepEqual(visitorColumns, {
-    booleans: [],
+    booleans: ['rememberConsent'],
     json: [],
-    times: ['createdAt', 'updatedAt', 'deletedAt', 'lastVisitAt'],
+    times: ['createdAt', 'updatedAt', 'deletedAt', 'lastVisitAt', 'rememberConsentAt'],
   });
   assert.deepEqual(kindsOf(visitorQueryFields), {
     id: 'text',
@@ -220,10 +221,15 @@ test('the lists derived from the contracts are the ones the service spelled out 
     deletedAt: 'timestamp',
     lastVisitAt: 'timestamp',
     visitCount: 'number',
+    rememberConsent: 'boolean',
+    rememberConsentAt: 'timestamp',
   });
   assert.deepEqual(
     keys(visitorObjectSchema),
-    sorted(['id', 'createdAt', 'updatedAt', 'deletedAt', ...person, 'lastVisitAt', 'visitCount', 'type']),
+    sorted([
+      ...['id', 'createdAt', 'updatedAt', 'deletedAt', ...person, 'lastVisitAt', 'visitCount', 'type'],
+      ...['rememberConsent', 'rememberConsentAt', 'lastHostId'],
+    ]),
   );
 });
 
@@ -276,8 +282,8 @@ test("the host's derived lists are the ones the service spelled out before its c
 test("the invitee's derived lists are the ones the service spelled out before its contract", () => {
   assert.deepEqual(inviteeColumns, {
     booleans: ['requiresAuthorization'],
-    json: ['customFields'],
-    times: ['createdAt', 'updatedAt', 'deletedAt', 'expectedAt'],
+    json: ['customFields', 'questionnaireFields'],
+    times: ['createdAt', 'updatedAt', 'deletedAt', 'expectedAt', 'registeredAt'],
   });
   assert.deepEqual(kindsOf(inviteeQueryFields), {
     ...Object.fromEntries([...person, 'hostId', 'visitorTypeId', 'status', 'hostName'].map((name) => [name, 'text'])),
@@ -296,7 +302,11 @@ test("the invitee's derived lists are the ones the service spelled out before it
   assert.deepEqual(keys(inviteeUpdateInput), sorted([...written, 'sendInvitationEmail']));
   assert.deepEqual(
     keys(inviteeObjectSchema),
-    sorted([...written, 'id', 'type', 'createdAt', 'updatedAt', 'meetingId', 'pictureSignedUrl', 'host', 'meeting']),
+    sorted([
+      ...[...written, 'id', 'type', 'createdAt', 'updatedAt', 'meetingId', 'pictureSignedUrl', 'host', 'meeting'],
+      // Shown, never written through the API: when the guest answered the pre-registration page.
+      'registeredAt',
+    ]),
   );
 });
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { asksField, type EffectiveRules, effectiveRules } from '../../../local-api/visitor-types/rules.ts';
 import type { Api } from '../api.ts';
@@ -21,7 +21,8 @@ import { type HostChoice, HostPicker } from './HostPicker.tsx';
 import { NdaStep, type SignedAgreement } from './NdaStep.tsx';
 import { PictureStep } from './PictureStep.tsx';
 
-export type Step = 'details' | 'host' | 'fields' | 'questionnaire' | 'picture' | 'nda';
+/** `welcomeBack`: a returning visitor's filled-in details, host and consent, on one screen (instead of `details`). */
+export type Step = 'details' | 'welcomeBack' | 'host' | 'fields' | 'questionnaire' | 'picture' | 'nda';
 
 /**
  * Where "About you" and "A few more details" ask one question per screen: a portrait screen, whose lower half a
@@ -56,6 +57,45 @@ export interface Gathered {
   answers: Record<string, string>;
   picture: string | undefined;
   nda: SignedAgreement | undefined;
+  /** The answer to "remember me for next time", when the check-in asked it and the visitor answered. */
+  remember: boolean | undefined;
+}
+
+/** What a check-in starts with: a returning visitor's own details, last host and standing consent. */
+export interface Prefilled {
+  visitor: VisitorData;
+  host: HostChoice | undefined;
+  remember: boolean;
+}
+
+/**
+ * "Remember me for next time?": a yes or a no, neither chosen until the visitor chooses (docs/kiosk.md, "Returning
+ * visitors"); no answer is not a yes.
+ */
+function RememberChoice(props: { value: boolean | undefined; onChange: (value: boolean) => void }) {
+  const { t } = useTranslation();
+  const id = useId();
+  return (
+    <fieldset className="remember" aria-describedby={`${id}-hint`}>
+      <legend>{t('returning.rememberQuestion')}</legend>
+      <p className="hint" id={`${id}-hint`}>
+        {t('returning.rememberHint')}
+      </p>
+      <div className="remember-choices">
+        {([true, false] as const).map((answer) => (
+          <label key={String(answer)} className={`remember-choice${props.value === answer ? ' chosen' : ''}`}>
+            <input
+              type="radio"
+              name={`${id}-remember`}
+              checked={props.value === answer}
+              onChange={() => props.onChange(answer)}
+            />
+            {t(answer ? 'returning.rememberYes' : 'returning.rememberNo')}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
 }
 
 const inputKind: Partial<Record<VisitorKey, { type: string; inputMode?: 'email' | 'tel' | 'numeric' }>> = {
@@ -88,6 +128,12 @@ export function CheckinSteps(props: {
   lang: string;
   /** Who signs the agreement when the name was not typed here (an invited guest). */
   signerName?: string;
+  /** Whether the check-in asks "remember me for next time" (a walk-in does). */
+  asksRemember?: boolean;
+  /** A returning visitor's details, host and consent, filled in (editable). */
+  prefilled?: Prefilled | undefined;
+  /** Offered on the first question of "About you": "I have been here before". */
+  onReturning?: (() => void) | undefined;
   screen?: (visitor: VisitorData) => Promise<boolean>;
   submit: (gathered: Gathered) => Promise<KioskVisit>;
   onDone: (visit: KioskVisit, picture: string | undefined) => void;
@@ -99,8 +145,10 @@ export function CheckinSteps(props: {
   const { fieldDefs, questionDefs, visitorFields } = requirements;
 
   const [index, setIndex] = useState(0);
-  const [visitor, setVisitor] = useState<VisitorData>({});
-  const [host, setHost] = useState<HostChoice>();
+  const [visitor, setVisitor] = useState<VisitorData>(props.prefilled?.visitor ?? {});
+  const [host, setHost] = useState<HostChoice | undefined>(props.prefilled?.host);
+  const [remember, setRemember] = useState<boolean | undefined>(props.prefilled?.remember);
+  const [hostMissing, setHostMissing] = useState(false);
   const [answers, setAnswers] = useState<Record<string, string>>({});
   const [picture, setPicture] = useState<string>();
   const [problems, setProblems] = useState<Partial<Record<VisitorKey, Problem>>>({});
@@ -146,7 +194,7 @@ export function CheckinSteps(props: {
     setFailure(undefined);
     const chosen = last.host ?? host ?? { kind: 'none' };
     try {
-      props.onDone(await props.submit({ visitor, host: chosen, answers, picture, nda: last.nda }), picture);
+      props.onDone(await props.submit({ visitor, host: chosen, answers, picture, nda: last.nda, remember }), picture);
     } catch (error) {
       setBusy(undefined);
       setFailure({ text: problemText(error), retry: () => void submit(last) });
@@ -176,7 +224,23 @@ export function CheckinSteps(props: {
   /** What the screen shows of a step's questions: all of them, or the one being asked. */
   const shown = <T,>(all: readonly T[]): readonly T[] => (asking ? all.slice(question, question + 1) : all);
 
+  /**
+   * What "Welcome back" shows of the visitor's details: the name and company filled in, and any other field the
+   * check-in requires that is still empty.
+   */
+  const reviewed = visitorFields.filter(
+    ({ key, required }) => key === 'name' || key === 'company' || (required && !visitor[key]?.trim()),
+  );
+
   const checkThenNext = () => {
+    if (step === 'welcomeBack') {
+      const found = visitorProblems(visitor, reviewed);
+      setProblems(found);
+      setHostMissing(host === undefined);
+      if (Object.keys(found).length > 0 || host === undefined) return;
+      void screenThenNext();
+      return;
+    }
     if (step === 'details') {
       const found = visitorProblems(visitor, [...shown(visitorFields)]);
       setProblems(found);
@@ -260,7 +324,16 @@ export function CheckinSteps(props: {
     );
   }
 
-  const invalid = Object.keys(step === 'details' ? problems : answerErrors).length > 0;
+  const invalid = Object.keys(step === 'details' || step === 'welcomeBack' ? problems : answerErrors).length > 0;
+  const lastQuestion = !asking || question + 1 >= visitorFields.length;
+  /** "I have been here before", on the first question of "About you" of a walk-in. */
+  const returningOffer = () =>
+    props.onReturning &&
+    question === 0 && (
+      <button type="button" className="btn btn-secondary btn-returning" onClick={props.onReturning}>
+        {t('returning.beenHere')}
+      </button>
+    );
   return (
     <Screen
       {...frame}
@@ -286,8 +359,9 @@ export function CheckinSteps(props: {
         {asking && questionCount(step) > 1 && (
           <p className="step">{t('walkIn.question', { current: question + 1, total: questionCount(step) })}</p>
         )}
-        {step === 'details' &&
-          shown(visitorFields).map(({ key, required }, position) => (
+        {step === 'details' && returningOffer()}
+        {(step === 'details' || step === 'welcomeBack') &&
+          (step === 'details' ? shown(visitorFields) : reviewed).map(({ key, required }, position) => (
             <Field
               key={key}
               label={t(`visitor.${key}`)}
@@ -300,7 +374,7 @@ export function CheckinSteps(props: {
                   type={inputKind[key]?.type ?? 'text'}
                   inputMode={inputKind[key]?.inputMode}
                   // biome-ignore lint/a11y/noAutofocus: the screen asks for the name first; the visitor types at once
-                  autoFocus={position === 0}
+                  autoFocus={position === 0 && step === 'details'}
                   // A shared screen: the browser must not offer one visitor what another typed.
                   autoComplete="off"
                   autoCapitalize={key === 'name' ? 'words' : 'off'}
@@ -330,6 +404,22 @@ export function CheckinSteps(props: {
               );
             }}
           />
+        )}
+        {step === 'welcomeBack' && (
+          <div className="field">
+            <HostPicker
+              api={props.api}
+              choice={host}
+              onChange={(choice) => {
+                setHost(choice);
+                if (choice) setHostMissing(false);
+              }}
+            />
+            {hostMissing && <p className="error">{t('returning.chooseHost')}</p>}
+          </div>
+        )}
+        {props.asksRemember && (step === 'welcomeBack' || (step === 'details' && lastQuestion)) && (
+          <RememberChoice value={remember} onChange={setRemember} />
         )}
         {invalid && <Notice kind="error">{t('validation.check')}</Notice>}
         {/* Enter in a field moves on, as the Next button does. */}

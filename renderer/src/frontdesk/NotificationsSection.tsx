@@ -15,13 +15,20 @@ interface ChannelSettings {
   emailFrom: string;
   webhookUrl: string;
   webhookSecret: string;
+  slackWebhookUrl: string;
+  teamsWebhookUrl: string;
+  twilioAccountSid: string;
+  twilioAuthToken: string;
+  twilioFrom: string;
+  twilioBaseUrl: string;
+  reminderMinutesBefore: number;
   queue: { pending: number; failed: number; done: number; lastError: string | null };
 }
 
 interface Delivery {
   id: string;
   updatedAt: string;
-  channel: 'email' | 'webhook';
+  channel: Channel;
   hostName: string | null;
   subject: string;
   status: 'pending' | 'done' | 'failed';
@@ -29,7 +36,18 @@ interface Delivery {
   lastError: string | null;
 }
 
-type ChannelSecret = 'smtpPassword' | 'webhookSecret';
+type Channel = 'email' | 'webhook' | 'slack' | 'teams' | 'sms';
+type ChannelSecret = 'smtpPassword' | 'webhookSecret' | 'twilioAuthToken';
+const channelSecrets: readonly ChannelSecret[] = ['smtpPassword', 'webhookSecret', 'twilioAuthToken'];
+
+/** The message each channel's test answers when it was taken. */
+const testSent = {
+  email: 'notify.testSentEmail',
+  webhook: 'notify.testSentWebhook',
+  slack: 'notify.testSentSlack',
+  teams: 'notify.testSentTeams',
+  sms: 'notify.testSentSms',
+} as const;
 
 const blank = {
   smtpHost: '',
@@ -38,12 +56,19 @@ const blank = {
   smtpUsername: '',
   emailFrom: '',
   webhookUrl: '',
+  slackWebhookUrl: '',
+  teamsWebhookUrl: '',
+  twilioAccountSid: '',
+  twilioFrom: '',
+  twilioBaseUrl: 'https://api.twilio.com',
+  reminderMinutesBefore: '15',
 };
 
 /**
- * How hosts are told their visitor is here: the e-mail (SMTP) and webhook channels, a test message through either
- * one, and the latest deliveries with their state. The password and the webhook secret are write-only: the page
- * never holds them; a field left empty keeps the stored one, and "Remove" clears it.
+ * How hosts are told their visitor is here and reminded of an expected guest: e-mail (SMTP), the webhook, Slack,
+ * Teams and SMS (a Twilio-compatible API), a test message through each, and the latest deliveries with their state.
+ * The password, the webhook secret and the SMS token are write-only: the page never holds them; a field left empty
+ * keeps the stored one, and "Remove" clears it.
  */
 export function NotificationsSection({ api, data, lang }: FrontDeskProps) {
   const { t } = useTranslation();
@@ -51,9 +76,10 @@ export function NotificationsSection({ api, data, lang }: FrontDeskProps) {
   const [queue, setQueue] = useState<ChannelSettings['queue']>();
   const [deliveries, setDeliveries] = useState<Delivery[]>();
   const [testTo, setTestTo] = useState('');
+  const [testPhone, setTestPhone] = useState('');
   const save = useAction();
   const test = useAction();
-  const secrets = useSecrets<ChannelSecret>(['smtpPassword', 'webhookSecret'], (key) => submit(key));
+  const secrets = useSecrets<ChannelSecret>(channelSecrets, (key) => submit(key));
   const storedSecrets = secrets.setStored;
 
   const take = useCallback(
@@ -66,8 +92,18 @@ export function NotificationsSection({ api, data, lang }: FrontDeskProps) {
         smtpUsername: settings.smtpUsername,
         emailFrom: settings.emailFrom,
         webhookUrl: settings.webhookUrl,
+        slackWebhookUrl: settings.slackWebhookUrl,
+        teamsWebhookUrl: settings.teamsWebhookUrl,
+        twilioAccountSid: settings.twilioAccountSid,
+        twilioFrom: settings.twilioFrom,
+        twilioBaseUrl: settings.twilioBaseUrl,
+        reminderMinutesBefore: String(settings.reminderMinutesBefore),
       });
-      storedSecrets({ smtpPassword: settings.smtpPassword !== '', webhookSecret: settings.webhookSecret !== '' });
+      storedSecrets({
+        smtpPassword: settings.smtpPassword !== '',
+        webhookSecret: settings.webhookSecret !== '',
+        twilioAuthToken: settings.twilioAuthToken !== '',
+      });
       setQueue(settings.queue);
     },
     [storedSecrets],
@@ -92,25 +128,41 @@ export function NotificationsSection({ api, data, lang }: FrontDeskProps) {
       const saved = await api.send<ChannelSettings>('POST', '/v1/integration/notifications', {
         ...draft,
         smtpPort: Number(draft.smtpPort),
+        reminderMinutesBefore: Number(draft.reminderMinutesBefore),
         ...secrets.toSend(clear),
       });
       secrets.saved(clear);
       take(saved);
       return t('common.saved');
     });
-  const sendTest = (channel: 'email' | 'webhook') =>
+  const recipients: Partial<Record<Channel, string>> = { email: testTo.trim(), sms: testPhone.trim() };
+  const sendTest = (channel: Channel) =>
     test.run(async () => {
+      const to = recipients[channel];
       const result = await api.send<{ delivered: boolean; error: string | null }>(
         'POST',
         '/v1/integration/notifications/test',
-        channel === 'email' ? { channel, to: testTo.trim() } : { channel },
+        to === undefined ? { channel } : { channel, to },
       );
       if (!result.delivered) throw new Refusal(t('notify.testFailed', { reason: result.error ?? '' }));
-      return t(channel === 'email' ? 'notify.testSentEmail' : 'notify.testSentWebhook', { to: testTo.trim() });
+      return t(testSent[channel], { to: to ?? '' });
     });
 
   const text = draftTextFields(draft, setDraft);
-  const channelOn = { email: draft.smtpHost.trim() !== '', webhook: draft.webhookUrl.trim() !== '' };
+  const channelOn: Record<Channel, boolean> = {
+    email: draft.smtpHost.trim() !== '' && testTo.trim() !== '',
+    webhook: draft.webhookUrl.trim() !== '',
+    slack: draft.slackWebhookUrl.trim() !== '',
+    teams: draft.teamsWebhookUrl.trim() !== '',
+    sms: draft.twilioAccountSid.trim() !== '' && draft.twilioFrom.trim() !== '' && testPhone.trim() !== '',
+  };
+  const testLabels: Record<Channel, string> = {
+    email: t('notify.testEmail'),
+    webhook: t('notify.testWebhook'),
+    slack: t('notify.testSlack'),
+    teams: t('notify.testTeams'),
+    sms: t('notify.testSms'),
+  };
   return (
     <>
       <Section
@@ -144,27 +196,42 @@ export function NotificationsSection({ api, data, lang }: FrontDeskProps) {
           {text('webhookUrl', t('notify.webhookUrl'), { type: 'url' })}
           {secrets.field('webhookSecret', t('notify.webhookSecret'))}
         </fieldset>
+        <fieldset className="field field-group">
+          <legend>{t('notify.chat')}</legend>
+          <p className="hint">{t('notify.chatHint')}</p>
+          {text('slackWebhookUrl', t('notify.slackWebhookUrl'), { type: 'url' })}
+          {text('teamsWebhookUrl', t('notify.teamsWebhookUrl'), { type: 'url' })}
+        </fieldset>
+        <fieldset className="field field-group">
+          <legend>{t('notify.sms')}</legend>
+          <p className="hint">{t('notify.smsHint')}</p>
+          {text('twilioAccountSid', t('notify.twilioAccountSid'))}
+          {secrets.field('twilioAuthToken', t('notify.twilioAuthToken'))}
+          {text('twilioFrom', t('notify.twilioFrom'))}
+          {text('twilioBaseUrl', t('notify.twilioBaseUrl'), { type: 'url', required: true })}
+        </fieldset>
+        <fieldset className="field field-group">
+          <legend>{t('notify.reminder')}</legend>
+          {text('reminderMinutesBefore', t('notify.reminderMinutesBefore'), { type: 'number', required: true })}
+          <p className="hint">{t('notify.reminderHint')}</p>
+        </fieldset>
       </Section>
       <section className="fd-section" aria-labelledby="notify-test-title">
         <h2 id="notify-test-title">{t('notify.testTitle')}</h2>
         <TextInput label={t('notify.testTo')} type="email" value={testTo} onChange={setTestTo} />
+        <TextInput label={t('notify.testPhone')} type="tel" value={testPhone} onChange={setTestPhone} />
         <div className="card-actions">
-          <button
-            type="button"
-            className="btn btn-secondary"
-            disabled={test.busy || !channelOn.email || testTo.trim() === ''}
-            onClick={() => sendTest('email')}
-          >
-            {t('notify.testEmail')}
-          </button>
-          <button
-            type="button"
-            className="btn btn-secondary"
-            disabled={test.busy || !channelOn.webhook}
-            onClick={() => sendTest('webhook')}
-          >
-            {t('notify.testWebhook')}
-          </button>
+          {(Object.keys(testLabels) as Channel[]).map((channel) => (
+            <button
+              key={channel}
+              type="button"
+              className="btn btn-secondary"
+              disabled={test.busy || !channelOn[channel]}
+              onClick={() => sendTest(channel)}
+            >
+              {testLabels[channel]}
+            </button>
+          ))}
         </div>
         {test.notice}
       </section>
