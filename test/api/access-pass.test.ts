@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
+import { startTwilio, type TwilioStandIn } from '../helpers/channels.ts';
 import { type GateProcess, startGateProcess } from '../helpers/gate.ts';
 import { openPass as openPage, passLinkTo } from '../helpers/pass.ts';
 import { allowLoopback, client, startService, type TestService } from '../helpers/service.ts';
@@ -25,32 +24,13 @@ let totpGate: GateProcess;
 let admin: ReturnType<typeof client>;
 let kiosk: ReturnType<typeof client>;
 let hostId: string;
-/** A Twilio-compatible SMS API: what it received (form fields and the Basic credentials). */
-let smsApi: Server;
-const texts: { path: string; authorization: string | undefined; form: URLSearchParams }[] = [];
-const twilio = { sid: 'AC0123456789abcdef0123456789abcdef', token: `token-${randomUUID()}`, from: '+15005550006' };
-
-/** Answers as Twilio's Messages resource does: 201 with the message, queued. */
-function startSmsApi(): Promise<Server> {
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => {
-      body += chunk.toString();
-    });
-    req.on('end', () => {
-      const form = new URLSearchParams(body);
-      texts.push({ path: req.url ?? '', authorization: req.headers.authorization, form });
-      res.writeHead(201, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ sid: `SM${randomUUID().replaceAll('-', '')}`, status: 'queued', to: form.get('To') }));
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
+/** A stand-in of Twilio's Messages resource, which checks each request against Twilio's format. */
+let twilio: TwilioStandIn;
 
 before(async () => {
-  [smtp, smsApi, gate, totpGate, service] = await Promise.all([
+  [smtp, twilio, gate, totpGate, service] = await Promise.all([
     startSmtp(),
-    startSmsApi(),
+    startTwilio(),
     startGateProcess({ aesKey }),
     startGateProcess({ aesKey, totp: true }),
     startService({ args: serveArgs }),
@@ -63,15 +43,7 @@ before(async () => {
   assert.equal(mail.status, 200, JSON.stringify(mail.body));
   await configure({ enabled: true, aesKey, qrcodeDuration: 30, totpEnabled: false, staticVisitorQRCode: false });
 });
-after(() =>
-  Promise.all([
-    service.stop(),
-    smtp.close(),
-    gate.stop(),
-    totpGate.stop(),
-    new Promise((resolve) => smsApi.close(resolve)),
-  ]),
-);
+after(() => Promise.all([service.stop(), smtp.close(), gate.stop(), totpGate.stop(), twilio.close()]));
 
 async function configure(body: Record<string, unknown>) {
   const saved = await admin('POST', '/v1/integration/access', body);
@@ -239,28 +211,27 @@ test('no message without an e-mail, with access control off, or for a check-in m
 
 test('a walk-in who gave a phone is sent the link by SMS too, to the number in E.164', async () => {
   const sms = {
-    twilioAccountSid: twilio.sid,
-    twilioAuthToken: twilio.token,
-    twilioFrom: twilio.from,
-    twilioBaseUrl: `http://127.0.0.1:${(smsApi.address() as AddressInfo).port}`,
+    twilioAccountSid: twilio.accountSid,
+    twilioAuthToken: twilio.authToken,
+    twilioFrom: '+15005550006',
+    twilioBaseUrl: twilio.url,
   };
   assert.equal((await admin('POST', '/v1/integration/notifications', sms)).status, 200);
   assert.equal((await admin('PATCH', '/v1/company', { countryCode: '+55' })).status, 200);
+  const form = (request: { body: unknown }) => request.body as Record<string, string>;
   try {
     const visit = await walkIn({ name: 'Sara Dias', email: 'sara@visitor.test', phone: '(11) 98765-4321' });
     const mailed = await passLink('sara@visitor.test');
-    const deadline = Date.now() + 20_000;
-    while (!texts.some((text) => text.form.get('To') === '+5511987654321') && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const text = texts.find((received) => received.form.get('To') === '+5511987654321');
-    assert.ok(text, 'the SMS API received the message');
-    assert.equal(text.path, `/2010-04-01/Accounts/${twilio.sid}/Messages.json`);
-    assert.equal(text.authorization, `Basic ${Buffer.from(`${twilio.sid}:${twilio.token}`).toString('base64')}`);
-    assert.equal(text.form.get('From'), twilio.from);
-    const link = /https:\/\/visitors\.acme\.test\/p\/pass\/\S+/.exec(text.form.get('Body') ?? '')?.[0];
-    assert.ok(link, text.form.get('Body') ?? '');
-    assert.match(text.form.get('Body') ?? '', /^Acme: your gate pass/);
+    const [text] = (await twilio.waitFor(1)).map(form);
+    assert.deepEqual(
+      twilio.received.flatMap((request) => request.problems),
+      [],
+      "in Twilio's format",
+    );
+    assert.deepEqual([text?.To, text?.From], ['+5511987654321', '+15005550006']);
+    assert.match(text?.Body ?? '', /^Acme: your gate pass/);
+    const link = /https:\/\/visitors\.acme\.test\/p\/pass\/\S+/.exec(text?.Body ?? '')?.[0];
+    assert.ok(link, text?.Body);
     // The same pass as the e-mail's: the gate takes the code either shows.
     for (const opened of [await openPass(link), await openPass(mailed.link)]) {
       const verdict = await gate.verify(opened.code ?? '');
@@ -268,10 +239,7 @@ test('a walk-in who gave a phone is sent the link by SMS too, to the number in E
     }
     // Only a phone: the SMS alone.
     await walkIn({ name: 'Caio Fone', phone: '+55 21 99876-5432' });
-    while (!texts.some((received) => received.form.get('To') === '+5521998765432') && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    assert.ok(texts.some((received) => received.form.get('To') === '+5521998765432'));
+    assert.equal(form((await twilio.waitFor(2))[1] ?? { body: {} }).To, '+5521998765432');
   } finally {
     await admin('POST', '/v1/integration/notifications', { twilioAccountSid: '', twilioFrom: '' });
   }
