@@ -1,9 +1,6 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Context } from '../context.ts';
-import { destinationPolicy } from '../outgoing/policy.ts';
-import { sendRequest } from '../outgoing/request.ts';
-import { PermanentJobError } from '../queue/queue.ts';
-import { attemptTimeoutMs, deliveryFailure } from '../webhooks/delivery.ts';
+import { postForJob } from '../webhooks/delivery.ts';
 import type { NotificationSettings } from './settings.ts';
 
 /**
@@ -54,31 +51,20 @@ export async function sendSms(
   sms: OutgoingSms,
   signal: AbortSignal,
 ): Promise<void> {
-  const url = smsMessagesUrl(settings);
-  const origin = new URL(url).origin;
   const credentials = Buffer.from(`${settings.twilioAccountSid}:${settings.twilioAuthToken}`).toString('base64');
-  let status: number;
-  try {
-    ({ status } = await sendRequest(await destinationPolicy(ctx), {
-      url,
-      method: 'POST',
+  await postForJob(
+    ctx,
+    {
+      url: smsMessagesUrl(settings),
       body: new URLSearchParams({ To: sms.to, From: settings.twilioFrom, Body: sms.body }).toString(),
       headers: {
         authorization: `Basic ${credentials}`,
         'content-type': 'application/x-www-form-urlencoded',
-        'user-agent': 'Portaria',
         // Twilio ignores it; a compatible gateway that de-duplicates can drop a retried message.
         'idempotency-key': sms.key,
       },
-      deadlineMs: attemptTimeoutMs,
-      signal,
-      maxResponseBytes: 0,
-    }));
-  } catch (error) {
-    throw deliveryFailure(origin, error);
-  }
-  if (status >= 200 && status <= 299) return;
-  const message = `${origin} answered HTTP ${status}`;
-  if (status >= 400 && status <= 499 && !retriedClientStatuses.has(status)) throw new PermanentJobError(message);
-  throw new Error(message);
+    },
+    signal,
+    (status) => status >= 400 && status <= 499 && !retriedClientStatuses.has(status),
+  );
 }

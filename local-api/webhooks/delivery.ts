@@ -27,26 +27,25 @@ export function deliveryFailure(origin: string, error: unknown): Error {
 }
 
 /**
- * POSTs a JSON body for a queued job, to a destination the device's policy allows, within attemptTimeoutMs.
- * Resolves on 2xx; throws to have the job retried (network errors, time-outs, redirects, 5xx and the other 4xx,
- * which a change on the peer's side can cure: credentials, a path) or PermanentJobError for the statuses above.
- * Messages name the peer's origin only: a URL may hold credentials.
+ * POSTs a body for a queued job, to a destination the device's policy allows, within attemptTimeoutMs. Resolves on
+ * 2xx; throws PermanentJobError when `refuses(status)` (sending the same body again cannot help), otherwise throws to
+ * have the job retried (network errors, time-outs, redirects, 5xx and the other 4xx, which a change on the peer's
+ * side can cure: credentials, a path). Messages name the peer's origin only: a URL may hold credentials.
  */
-export async function postJson(
+export async function postForJob(
   ctx: Pick<Context, 'db' | 'runtime'>,
-  url: string,
-  body: string,
-  headers: Record<string, string>,
+  request: { url: string; body: string; headers: Record<string, string> },
   signal: AbortSignal,
+  refuses: (status: number) => boolean,
 ): Promise<void> {
-  const origin = new URL(url).origin;
+  const origin = new URL(request.url).origin;
   let status: number;
   try {
     ({ status } = await sendRequest(await destinationPolicy(ctx), {
-      url,
+      url: request.url,
       method: 'POST',
-      body,
-      headers: { 'content-type': 'application/json', 'user-agent': 'Portaria', ...headers },
+      body: request.body,
+      headers: { 'user-agent': 'Portaria', ...request.headers },
       deadlineMs: attemptTimeoutMs,
       signal,
       maxResponseBytes: 0,
@@ -56,8 +55,21 @@ export async function postJson(
   }
   if (status >= 200 && status <= 299) return;
   const message = `${origin} answered HTTP ${status}`;
-  if (refusedStatuses.has(status)) throw new PermanentJobError(message);
+  if (refuses(status)) throw new PermanentJobError(message);
   throw new Error(message);
+}
+
+/** POSTs a JSON body for a queued job (`postForJob`); the statuses above refuse it for good. */
+export async function postJson(
+  ctx: Pick<Context, 'db' | 'runtime'>,
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<void> {
+  await postForJob(ctx, { url, body, headers: { 'content-type': 'application/json', ...headers } }, signal, (status) =>
+    refusedStatuses.has(status),
+  );
 }
 
 /** A job kind's counts for one company, its oldest pending job's time in the company's zone. */

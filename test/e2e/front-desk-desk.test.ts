@@ -255,7 +255,7 @@ describe('notifications from the front desk', () => {
     await test.getByText(/The test was not delivered: .*SMTP 127\.0\.0\.1:9/).waitFor();
   });
 
-  test('set up Slack, Teams and SMS and the reminder; a test through each reaches its service', async () => {
+  test('set up Slack, Teams and SMS, the reminder and the escalation; a test through each reaches its service', async () => {
     const [slack, teams, twilio] = await Promise.all([startSlack(), startTeams(), startTwilio()]);
     try {
       const notify = section('Notifications to hosts');
@@ -266,12 +266,17 @@ describe('notifications from the front desk', () => {
       await notify.getByLabel('Sending number or name', { exact: false }).fill('+15005550006');
       await notify.getByLabel('SMS service address', { exact: false }).fill(twilio.url);
       await notify.getByLabel('Minutes before the expected time', { exact: false }).fill('30');
+      await notify.getByLabel('Minutes to wait (0: never)', { exact: false }).fill('10');
+      await notify.getByLabel('Reception’s e-mail', { exact: false }).fill('reception@acme.test');
       await notify.getByRole('button', { name: 'Save' }).click();
       await notify.getByText('Saved.').waitFor();
       await notify.getByLabel('Auth token (set; type to replace it)', { exact: false }).waitFor();
       assert.ok(!(await page.content()).includes(twilio.authToken), 'the token is write-only');
       const saved = (await kiosk.api('GET', '/v1/integration/notifications')).body;
-      assert.deepEqual([saved.reminderMinutesBefore, saved.twilioAuthToken], [30, '********']);
+      assert.deepEqual(
+        [saved.reminderMinutesBefore, saved.twilioAuthToken, saved.escalateAfterMinutes, saved.receptionEmail],
+        [30, '********', 10, 'reception@acme.test'],
+      );
 
       const test = section('Send a test');
       await test.getByRole('button', { name: 'Send a test to Slack' }).click();

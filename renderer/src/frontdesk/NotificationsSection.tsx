@@ -22,6 +22,8 @@ interface ChannelSettings {
   twilioFrom: string;
   twilioBaseUrl: string;
   reminderMinutesBefore: number;
+  escalateAfterMinutes: number;
+  receptionEmail: string;
   queue: { pending: number; failed: number; done: number; lastError: string | null };
 }
 
@@ -62,11 +64,14 @@ const blank = {
   twilioFrom: '',
   twilioBaseUrl: 'https://api.twilio.com',
   reminderMinutesBefore: '15',
+  escalateAfterMinutes: '0',
+  receptionEmail: '',
 };
 
 /**
  * How hosts are told their visitor is here and reminded of an expected guest: e-mail (SMTP), the webhook, Slack,
- * Teams and SMS (a Twilio-compatible API), a test message through each, and the latest deliveries with their state.
+ * Teams and SMS (a Twilio-compatible API), who backs up a host who does not answer, a test message through each,
+ * and the latest deliveries with their state.
  * The password, the webhook secret and the SMS token are write-only: the page never holds them; a field left empty
  * keeps the stored one, and "Remove" clears it.
  */
@@ -98,6 +103,8 @@ export function NotificationsSection({ api, data, lang }: FrontDeskProps) {
         twilioFrom: settings.twilioFrom,
         twilioBaseUrl: settings.twilioBaseUrl,
         reminderMinutesBefore: String(settings.reminderMinutesBefore),
+        escalateAfterMinutes: String(settings.escalateAfterMinutes),
+        receptionEmail: settings.receptionEmail,
       });
       storedSecrets({
         smtpPassword: settings.smtpPassword !== '',
@@ -129,6 +136,7 @@ export function NotificationsSection({ api, data, lang }: FrontDeskProps) {
         ...draft,
         smtpPort: Number(draft.smtpPort),
         reminderMinutesBefore: Number(draft.reminderMinutesBefore),
+        escalateAfterMinutes: Number(draft.escalateAfterMinutes),
         ...secrets.toSend(clear),
       });
       secrets.saved(clear);
@@ -214,6 +222,12 @@ export function NotificationsSection({ api, data, lang }: FrontDeskProps) {
           <legend>{t('notify.reminder')}</legend>
           {text('reminderMinutesBefore', t('notify.reminderMinutesBefore'), { type: 'number', required: true })}
           <p className="hint">{t('notify.reminderHint')}</p>
+        </fieldset>
+        <fieldset className="field field-group">
+          <legend>{t('notify.escalation')}</legend>
+          {text('escalateAfterMinutes', t('notify.escalateAfterMinutes'), { type: 'number', required: true })}
+          {text('receptionEmail', t('notify.receptionEmail'), { type: 'email' })}
+          <p className="hint">{t('notify.escalationHint')}</p>
         </fieldset>
       </Section>
       <section className="fd-section" aria-labelledby="notify-test-title">

@@ -523,6 +523,11 @@ export const de: Messages = {
     reminderMinutesBefore: 'Minuten vor der erwarteten Zeit',
     reminderHint:
       'Gastgeber, die Besuchsbenachrichtigungen abgeschaltet haben, erhalten weder die Erinnerung noch die Ankunftsnachricht.',
+    escalation: 'Wenn ein Gastgeber nicht antwortet',
+    escalateAfterMinutes: 'Wartezeit in Minuten (0: nie)',
+    receptionEmail: 'E-Mail des Empfangs',
+    escalationHint:
+      'Hat ein Gastgeber die Nachricht nach dieser Zeit weder geöffnet noch beantwortet, werden seine weiteren E-Mail-Adressen, die Adresse des Empfangs und dieser Bildschirm benachrichtigt.',
     testTitle: 'Test senden',
     testTo: 'Test-E-Mail an',
     testEmail: 'Test-E-Mail senden',

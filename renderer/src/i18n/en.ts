@@ -519,6 +519,11 @@ export const en = {
     reminder: 'Reminder before a guest',
     reminderMinutesBefore: 'Minutes before the expected time',
     reminderHint: 'Hosts who turned off visitor notifications get neither the reminder nor the arrival message.',
+    escalation: 'When a host does not answer',
+    escalateAfterMinutes: 'Minutes to wait (0: never)',
+    receptionEmail: 'Reception’s e-mail',
+    escalationHint:
+      'After this wait, a host who has not opened or answered the message is backed up: their additional e-mails, the reception’s address and this screen are told.',
     testTitle: 'Send a test',
     testTo: 'Test e-mail to',
     testEmail: 'Send a test e-mail',

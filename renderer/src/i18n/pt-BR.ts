@@ -521,6 +521,11 @@ export const ptBR: Messages = {
     reminderMinutesBefore: 'Minutos antes do horário esperado',
     reminderHint:
       'Anfitriões que desligaram as notificações de visitantes não recebem nem o lembrete nem o aviso de chegada.',
+    escalation: 'Quando o anfitrião não responde',
+    escalateAfterMinutes: 'Minutos de espera (0: nunca)',
+    receptionEmail: 'E-mail da recepção',
+    escalationHint:
+      'Depois dessa espera, se o anfitrião não abriu nem respondeu a mensagem, avisamos os e-mails adicionais dele, o endereço da recepção e esta tela.',
     testTitle: 'Enviar um teste',
     testTo: 'E-mail de teste para',
     testEmail: 'Enviar e-mail de teste',
