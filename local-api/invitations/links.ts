@@ -41,10 +41,14 @@ export function visitWindow(
   return { start, end };
 }
 
+/** How long after its visit's window an invitation's pass link still opens, for a guest who stays longer. */
+const passOverstayMs = 12 * 3_600_000;
+
 /**
  * The links an invitation carries, each only where the service has a public address (`publicLink`):
  * pre-registration (`register`), until the meeting's `endRegistrationAt` or else the end of the visit's day; and,
- * where the company's access control is on, the gate pass (`pass`), until the end of the visit's window.
+ * where the company's access control is on, the gate pass (`pass`), until 12 hours past the end of the visit's
+ * window: a guest still inside when the meeting ends keeps the code until check-out (the page ends it then).
  */
 export async function invitationLinks(
   ctx: Context,
@@ -61,7 +65,11 @@ export async function invitationLinks(
   if (register === undefined) return {};
   const access = await findAccessConfig(ctx, caller.companyId);
   const pass = access?.enabled
-    ? await publicLink(ctx, caller.companyId, { purpose: 'pass', subjectId: invitee.id, expiresAt: window.end })
+    ? await publicLink(ctx, caller.companyId, {
+        purpose: 'pass',
+        subjectId: invitee.id,
+        expiresAt: window.end + passOverstayMs,
+      })
     : undefined;
   return { register, ...(pass ? { pass } : {}) };
 }
