@@ -129,6 +129,9 @@ export const kioskVisitObject = z.object({
   visitorTypeId: z.string().nullable(),
   hostNotified: z.boolean().describe('a channel confirmed the message to the host (`hostNotification` is `notified`)'),
   hostNotification: hostNotificationSchema,
+  gateCodeSent: z
+    .boolean()
+    .describe("a message with the link to the visitor's gate pass was queued; where not, the badge carries the code"),
 });
 
 /** POST /v1/kiosk/screen: POST /v1/visits/screen as the screen sends it, an invitation named by its ticket. */

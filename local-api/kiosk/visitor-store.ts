@@ -6,6 +6,7 @@ import { ApiError } from '../http/errors.ts';
 import type { InviteeRow } from '../invitees/contract.ts';
 import { findInvitee } from '../invitees/store.ts';
 import { hostNotice } from '../notifications/delivery.ts';
+import { passMessageQueued } from '../pass/message.ts';
 import { isUuidV4 } from '../rules/ids.ts';
 import { firstNameAndInitial, namesMatch, normalizeName } from '../rules/names.ts';
 import { formatInZone, parseDateTime } from '../rules/time.ts';
@@ -148,5 +149,6 @@ export async function kioskVisitObject(ctx: Context, caller: Caller, row: VisitR
     cardNumber: row.cardNumber === null || row.cardNumber === undefined ? null : String(row.cardNumber),
     visitorTypeId: (row.visitorTypeId as string | null) ?? null,
     ...(await noticeFields(ctx, caller, row.id)),
+    gateCodeSent: await passMessageQueued(ctx, caller.companyId, row.id),
   };
 }

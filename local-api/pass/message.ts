@@ -7,7 +7,7 @@ import { fill } from '../notifications/messages.ts';
 import { findNotificationSettings, type NotificationSettings } from '../notifications/settings.ts';
 import { e164, sendSms } from '../notifications/sms.ts';
 import { canLink, publicLink } from '../public/links.ts';
-import { enqueue, type JobHandler, PermanentJobError } from '../queue/queue.ts';
+import { enqueue, type JobHandler, jobsWithKeyPrefix, PermanentJobError } from '../queue/queue.ts';
 import { prepared } from '../store/rows.ts';
 import { type PassMail, passMail } from './mail.ts';
 import { visitPassLinkMs } from './state.ts';
@@ -35,6 +35,18 @@ type PassMessage = { visitId: string } & (
 
 const sendsEmail = (settings: NotificationSettings) => channels.email.isConfigured(settings);
 const sendsSms = (settings: NotificationSettings) => channels.sms.isConfigured(settings);
+
+/**
+ * Whether the visit's gate pass was sent to the visitor (a message queued by its check-in or its allowance): where
+ * not, the kiosk prints the gate code on the badge, the one thing the visitor takes to the turnstile.
+ */
+export async function passMessageQueued(
+  ctx: Pick<Context, 'db'>,
+  companyId: string,
+  visitId: string,
+): Promise<boolean> {
+  return (await jobsWithKeyPrefix(ctx, companyId, passMessageKind, `pass:${visitId}:`)).length > 0;
+}
 
 /**
  * Whether a walk-in who gives an e-mail or a phone is sent the link to their pass: the company sends e-mail or

@@ -62,6 +62,8 @@ export interface KioskVisit {
   hostNotified: boolean;
   /** How far the host was told (docs/api.md, "Delivery state"). */
   hostNotification: HostNotification;
+  /** Whether the link to the visitor's gate pass was sent to them: where not, the badge carries the gate code. */
+  gateCodeSent: boolean;
 }
 
 /** none: no message; sending: none confirmed yet; notified: a channel confirmed; failed: every delivery failed. */

@@ -54,7 +54,7 @@ async function configure(body: Record<string, unknown>) {
 async function walkIn(visitor: Record<string, unknown>) {
   const checkin = await kiosk('POST', '/v1/kiosk/walkin', { visit: { id: randomUUID(), hostId }, visitor });
   assert.equal(checkin.status, 200, JSON.stringify(checkin.body));
-  return checkin.body as { id: string; cardNumber: string; receipt: string };
+  return checkin.body as { id: string; cardNumber: string; receipt: string; gateCodeSent: boolean };
 }
 
 const passLink = (address: string) => passLinkTo(smtp, address, publicUrl);
@@ -193,7 +193,8 @@ test('a visitor held at the door is sent the pass only when the desk lets them i
 });
 
 test('no message without an e-mail, with access control off, or for a check-in made through the API', async () => {
-  await walkIn({ name: 'Nora Sem Email' });
+  // The kiosk prints the gate code on the badge of the visitor it could not send it to.
+  assert.equal((await walkIn({ name: 'Nora Sem Email' })).gateCodeSent, false);
   await configure({ enabled: false });
   await walkIn({ name: 'Ivo Off', email: 'ivo@visitor.test' });
   await configure({ enabled: true });
@@ -203,7 +204,7 @@ test('no message without an e-mail, with access control off, or for a check-in m
   });
   assert.equal(api.status, 200, JSON.stringify(api.body));
   // A later walk-in's message arrives: the earlier ones, queued before it, would have too.
-  await walkIn({ name: 'Last One', email: 'last@visitor.test' });
+  assert.equal((await walkIn({ name: 'Last One', email: 'last@visitor.test' })).gateCodeSent, true);
   await passLink('last@visitor.test');
   const recipients = smtp.mails.flatMap((mail) => mail.to);
   for (const address of ['ivo@visitor.test', 'api@visitor.test']) assert.equal(recipients.includes(address), false);

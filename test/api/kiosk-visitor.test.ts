@@ -137,6 +137,7 @@ describe('walk-in and the waiting screen', () => {
       'checkinAt',
       'checkoutAt',
       'company',
+      'gateCodeSent',
       'hostName',
       'hostNotification',
       'hostNotified',

@@ -60,10 +60,10 @@ after(async () => {
   ]);
 });
 
-async function walkIn(page: Page, name: string, email: string) {
+async function walkIn(page: Page, name: string, email: string | undefined) {
   await page.getByRole('button', { name: /I'm visiting/ }).click();
   await page.getByLabel('Full name').fill(name);
-  await page.getByLabel('E-mail').fill(email);
+  if (email !== undefined) await page.getByLabel('E-mail').fill(email);
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('combobox').fill('carlos');
   await page.getByRole('option', { name: /Carlos Mendes/ }).click();
@@ -188,6 +188,22 @@ test('without a public address, the kiosk says the code is not sent, and the pri
     smtp.mails.some((mail) => mail.to.includes('hugo@visitor.test')),
     false,
   );
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('with a public address, a walk-in who gave no e-mail or phone gets the gate code on the badge', async () => {
+  await reachable.api('POST', '/v1/integration/access', { enabled: true, aesKey, staticVisitorQRCode: true });
+  const { page, problems } = await openKiosk(browser, reachable.service.url);
+  await walkIn(page, 'Davi Sem Contato', undefined);
+  await page
+    .getByText('Your code for the gate is not sent to your phone: keep your badge, it carries the code.')
+    .waitFor();
+  const badge = page.getByRole('article', { name: 'Visitor badge' });
+  await badge.getByRole('img', { name: 'QR code for the turnstile' }).waitFor();
+  const visit = await visitNamed(reachable, 'Davi Sem Contato');
+  const verdict = await gate.verify(await qrOn(page, '.badge-gate img'));
+  assert.deepEqual([verdict.valid, verdict.cardNumber], [true, Number(visit.cardNumber)]);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -63,19 +63,21 @@ export function GateCode({ code }: { code: GateAnswer | undefined }) {
 
 /**
  * Whether the badge carries the gate code: where the service does not send it to the visitor's phone (no public
- * address, or no e-mail or SMS set up), the printed badge is what the visitor takes to the turnstile.
+ * address, or no e-mail or SMS set up, or a visitor who gave neither), the printed badge is what the visitor takes
+ * to the turnstile. A visit read without `gateCodeSent` (the desk's) follows the company's setting alone.
  */
-export const gateCodeOnBadge = (data: KioskData) => data.accessEnabled && !data.passLinks;
+export const gateCodeOnBadge = (data: KioskData, visit?: { gateCodeSent?: boolean }) =>
+  data.accessEnabled && (!data.passLinks || visit?.gateCodeSent === false);
 
 /**
  * The confirmation's step for the turnstile (access integration on): hold the code to the reader; where the code
  * is not sent to the visitor's phone, that it is not, and to keep the badge, which carries it (with no badge
  * printed: to ask the reception).
  */
-export function GateNext({ data }: { data: KioskData }) {
+export function GateNext({ data, visit }: { data: KioskData; visit: { gateCodeSent: boolean } }) {
   const { t } = useTranslation();
   if (!data.accessEnabled) return null;
-  if (!gateCodeOnBadge(data)) return <li>{t('outcome.gateNext')}</li>;
+  if (!gateCodeOnBadge(data, visit)) return <li>{t('outcome.gateNext')}</li>;
   return (
     <li className="gate-not-sent">{data.settings.badgePrinting ? t('pass.keepBadge') : t('pass.askReception')}</li>
   );

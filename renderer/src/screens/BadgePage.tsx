@@ -26,7 +26,8 @@ export function BadgePage(props: { api: Api; data: KioskData; visitId: string; r
     });
   }, [api, visitId, receipt]);
   useEffect(() => {
-    if (!gateCodeOnBadge(data)) {
+    if (!visit) return;
+    if (!gateCodeOnBadge(data, visit)) {
       setGate({ code: undefined });
       return;
     }
@@ -35,7 +36,7 @@ export function BadgePage(props: { api: Api; data: KioskData; visitId: string; r
       // A visit not let in has no gate code: its badge is printed without one.
       () => setGate({ code: undefined }),
     );
-  }, [api, data, visitId, receipt]);
+  }, [api, data, visit, visitId, receipt]);
   useEffect(() => {
     if (!visit || !gate) return;
     let current = true;

@@ -204,7 +204,7 @@ function Confirmed({ api, data, lang, visit, picture, onHome }: Props) {
                 <span role="status">{badgeText}</span>
               </li>
             )}
-            <GateNext data={data} />
+            <GateNext data={data} visit={visit} />
           </ol>
         </section>
       </div>
@@ -215,7 +215,7 @@ function Confirmed({ api, data, lang, visit, picture, onHome }: Props) {
           visit={visit}
           picture={picture}
           lang={lang}
-          gateCode={gateCodeOnBadge(data) ? gateCode : undefined}
+          gateCode={gateCodeOnBadge(data, visit) ? gateCode : undefined}
         />
       </div>
     </Screen>
