@@ -117,6 +117,10 @@ export function sendPage(res: Response, status: number, page: PublicPage): void 
 
 /** The page a person meets when a link fails: why, in their words, never which part of the link was wrong. */
 export function sendLinkProblem(res: Response, type: ErrorCode, lang: PageLang, brand?: PageBrand): void {
+  if (res.req.accepts(['html', 'json']) === 'json') {
+    res.status(errorStatus[type]).set('cache-control', 'no-store').json({ type });
+    return;
+  }
   const words = pageWords(lang);
   const text = type === 'LINK_EXPIRED' ? words.linkExpired : type === 'LINK_USED' ? words.linkUsed : words.linkInvalid;
   sendPage(res, errorStatus[type], {

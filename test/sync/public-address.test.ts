@@ -42,9 +42,11 @@ describe('the public address', () => {
     assert.match(await page.text(), /Dieser Link kann nicht verwendet werden/);
     const anyLanguage = await fetch(`${service.url}/p/decide/x.y`, { headers: { 'accept-language': '*' } });
     assert.match(await anyLanguage.text(), /This link cannot be used/);
-    const json = await fetch(`${service.url}/p/pass/x.y`, { headers: { accept: 'application/json' } });
-    assert.equal(json.status, 404);
-    assert.deepEqual(await json.json(), { type: 'LINK_INVALID' });
+    for (const purpose of ['pass', 'decide', 'register', 'unknown']) {
+      const json = await fetch(`${service.url}/p/${purpose}/x.y`, { headers: { accept: 'application/json' } });
+      assert.equal(json.status, 404, purpose);
+      assert.deepEqual(await json.json(), { type: 'LINK_INVALID' }, purpose);
+    }
     const css = await fetch(`${service.url}/p/assets/public.css`);
     assert.equal(css.status, 200);
     assert.match(css.headers.get('content-type') ?? '', /text\/css/);
