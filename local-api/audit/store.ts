@@ -201,15 +201,65 @@ export const auditQueryFields: QueryFields = {
   at: { kind: 'timestamp' },
 };
 
-/** A page of the company's entries, oldest first: pages stay stable while new entries are appended. */
-export async function listAudit(ctx: Context, caller: Caller, query: ListQuery): Promise<Record<string, unknown>[]> {
+/**
+ * How a page of the log is read besides the list query: `newest` first (the console's view, paged by `before`, the
+ * last id of the page before: stable while entries are added), and narrowed to one `action` or one `actor` (the
+ * credential, or the host, that acted) together with the list query's field.
+ */
+export interface AuditReading {
+  order: 'oldest' | 'newest';
+  before?: number;
+  action?: string;
+  actor?: string;
+}
+
+/** A page of the company's entries, oldest first unless asked newest first (docs/reliability.md, "Audit log"). */
+export async function listAudit(
+  ctx: Context,
+  caller: Caller,
+  query: ListQuery,
+  reading: AuditReading = { order: 'oldest' },
+): Promise<Record<string, unknown>[]> {
   await flushReads(ctx);
-  const where = query.where ? `AND ${query.where}` : '';
+  const conditions = [query.where];
+  const params: Record<string, string | number> = { ...query.params };
+  if (reading.before !== undefined) {
+    conditions.push('id < :before');
+    params.before = reading.before;
+  }
+  if (reading.action !== undefined) {
+    conditions.push('action = :action');
+    params.action = reading.action;
+  }
+  if (reading.actor !== undefined) {
+    conditions.push('(actorCredentialId = :actor OR actorHostId = :actor)');
+    params.actor = reading.actor;
+  }
+  const where = conditions
+    .filter(Boolean)
+    .map((condition) => `AND ${condition}`)
+    .join(' ');
+  // Newest first reads the (companyId, …) indexes backwards (their rows end with the id); the query's order otherwise.
+  const orderBy = reading.order === 'newest' ? 'id DESC' : query.orderBy;
+  // Who acted, by name: the credential's label and the host's name, looked up for the page's rows only (the log
+  // itself keeps ids).
   const rows = (await prepared(
     ctx.db,
-    `SELECT * FROM audit_log WHERE companyId = :companyId ${where} ORDER BY ${query.orderBy} LIMIT :limit OFFSET :offset`,
-  ).all({ ...query.params, companyId: caller.companyId, limit: query.limit, offset: query.offset })) as AuditRow[];
-  return rows.map((row) => auditObject(row, caller));
+    `SELECT audit_log.*,
+       (SELECT c.label FROM credentials c WHERE c.id = audit_log.actorCredentialId AND c.companyId = audit_log.companyId)
+         AS actorLabel,
+       (SELECT h.name FROM hosts h WHERE h.id = audit_log.actorHostId AND h.companyId = audit_log.companyId)
+         AS actorHostName
+     FROM audit_log WHERE companyId = :companyId ${where} ORDER BY ${orderBy} LIMIT :limit OFFSET :offset`,
+  ).all({ ...params, companyId: caller.companyId, limit: query.limit, offset: query.offset })) as (AuditRow & {
+    actorLabel: string | null;
+    actorHostName: string | null;
+  })[];
+  return rows.map(({ actorLabel, actorHostName, ...row }) => ({
+    ...auditObject(row, caller),
+    actorLabel,
+    actorHostName,
+  }));
 }
 
 const auditObject = ({ companyId: _company, at, details, ...row }: AuditRow, caller: Caller) => ({

@@ -310,3 +310,67 @@ test('the command line records the keys it makes and the exports it writes', asy
     ],
   );
 });
+
+test('the log reads newest first page by page, narrowed to an action or to who acted, naming them', async () => {
+  const made = await service.company('Paged Co');
+  const call = client(service.url, made.apiKey);
+  const admin = await credentialOf(made.apiKey);
+  const host = await succeeded(call, 'POST', '/v1/hosts', { name: 'Paula Pager', email: 'paula@paged.test' });
+  const keys = [];
+  for (const label of ['First', 'Second', 'Third']) {
+    keys.push(await succeeded(call, 'POST', '/v1/credentials', { role: 'readonly', label }));
+  }
+  await succeeded(call, 'DELETE', `/v1/credential/${keys[0].id}`);
+  // The revoked reader's key made nothing; the host is named by a check-out they made.
+  const visit = await succeeded(call, 'POST', '/v1/visits', { visit: { id: randomUUID() }, visitor: { name: 'Val' } });
+  await succeeded(call, 'PATCH', `/v1/visit/checkout/${visit.id}`, { checkoutByHostId: host.id });
+
+  const oldest = (await succeeded(call, 'GET', '/v1/audit?limit=1000')).entries as (Entry & { id: number })[];
+  const first = await succeeded(call, 'GET', '/v1/audit?order=newest&limit=3');
+  assert.deepEqual(
+    first.entries.map((e: { id: number }) => e.id),
+    oldest
+      .map((e) => e.id)
+      .reverse()
+      .slice(0, 3),
+  );
+  const next = await succeeded(call, 'GET', `/v1/audit?order=newest&limit=3&before=${first.entries[2].id}`);
+  assert.deepEqual(
+    next.entries.map((e: { id: number }) => e.id),
+    oldest
+      .map((e) => e.id)
+      .reverse()
+      .slice(3, 6),
+  );
+
+  const created = (await succeeded(call, 'GET', '/v1/audit?order=newest&action=key.created')).entries;
+  assert.deepEqual(
+    created.map((e: Entry) => [e.objectId, e.actorCredentialId]),
+    [...keys.map((key) => [key.id, admin]).reverse(), [admin, 'device-owner']],
+  );
+  assert.equal(created[0].actorLabel, (await succeeded(call, 'GET', `/v1/credential/${admin}`)).label);
+  const revoked = await succeeded(call, 'GET', `/v1/audit?action=key.revoked&actor=${admin}`);
+  assert.deepEqual(
+    revoked.entries.map((e: Entry) => e.objectId),
+    [keys[0].id],
+  );
+  const byHost = (await succeeded(call, 'GET', `/v1/audit?actor=${host.id}`)).entries;
+  assert.deepEqual(
+    byHost.map((e: Entry & { actorHostName: string }) => [e.action, e.actorHostName]),
+    [['visit.checkout', 'Paula Pager']],
+  );
+  // Narrowing adds to the list query's own field.
+  const narrowed = await succeeded(
+    call,
+    'GET',
+    `/v1/audit?action=key.created&queryKey=objectId&queryOp===&queryValue=${keys[1].id}`,
+  );
+  assert.deepEqual(
+    narrowed.entries.map((e: Entry) => e.objectId),
+    [keys[1].id],
+  );
+  for (const query of ['order=sideways', 'before=0', 'before=x', 'action=', 'actor=a&actor=b']) {
+    const reply = await call('GET', `/v1/audit?${query}`);
+    assert.deepEqual([reply.status, reply.body.type], [400, 'INVALID_PARAMETER'], query);
+  }
+});
