@@ -4,7 +4,7 @@ import type { Api } from '../api.ts';
 import { Notice } from '../components/ui.tsx';
 import { itemsOf } from '../kiosk-data.ts';
 import { problemText, Refusal } from '../problems.ts';
-import { RowAction, Section, TextInput, useAction } from './kit.tsx';
+import { RowAction, Section, TextInput, useAction } from '../settings/kit.tsx';
 
 interface Entry {
   id: string;

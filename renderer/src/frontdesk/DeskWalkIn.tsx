@@ -8,9 +8,9 @@ import { requirementsOf } from '../flows/CheckinSteps.tsx';
 import { CustomFieldsForm } from '../flows/CustomFieldsForm.tsx';
 import { uuidV4 } from '../ids.ts';
 import { Refusal } from '../problems.ts';
+import { Check, draftTextFields, Section, Select, useAction } from '../settings/kit.tsx';
 import type { HostSummary, Visit } from '../types.ts';
 import { useBadgePrinter } from './badge-print.tsx';
-import { Check, draftTextFields, Section, Select, useAction } from './kit.tsx';
 import type { FrontDeskProps } from './props.ts';
 import { mayPrintBadge } from './visit-state.ts';
 

@@ -4,8 +4,8 @@ import { type AnswerProblem, answerItems, answerProblems } from '../custom-field
 import { CustomFieldsForm } from '../flows/CustomFieldsForm.tsx';
 import { completionOf } from '../flows/Invited.tsx';
 import { Refusal } from '../problems.ts';
+import { TextInput, useAction } from '../settings/kit.tsx';
 import type { Invitee } from '../types.ts';
-import { TextInput, useAction } from './kit.tsx';
 import type { FrontDeskProps } from './props.ts';
 
 /** What the service asks of a waiver's reason (docs/api.md, invitee check-in). */

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ExitKioskResult } from '../../../preload/api.ts';
 import { Refusal } from '../problems.ts';
-import { useAction } from './kit.tsx';
+import { useAction } from '../settings/kit.tsx';
 import { PinPad } from './PinPad.tsx';
 
 /** The sentence for a refused exit, in the words the service's own answers use. */

@@ -1,9 +1,10 @@
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice } from '../components/ui.tsx';
+import { RowAction, useAction } from '../settings/kit.tsx';
 import { dateAndTime, timeOfDay } from '../time.ts';
 import type { Visit } from '../types.ts';
-import { RowAction, SearchBox, useAction, useLive } from './kit.tsx';
+import { SearchBox, useLive } from './kit.tsx';
 import type { FrontDeskProps } from './props.ts';
 import {
   loadRollCall,

@@ -2,10 +2,11 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice, Spinner } from '../components/ui.tsx';
 import { problemText } from '../problems.ts';
+import { RowAction, TextInput, useAction } from '../settings/kit.tsx';
 import { dateAndTime, dayIn } from '../time.ts';
 import type { Visit } from '../types.ts';
 import { useBadgePrinter } from './badge-print.tsx';
-import { RowAction, SearchBox, TextInput, useAction } from './kit.tsx';
+import { SearchBox } from './kit.tsx';
 import type { FrontDeskProps } from './props.ts';
 import { mayPrintBadge, visitState } from './visit-state.ts';
 

@@ -1,16 +1,11 @@
-import type { Api } from '../api.ts';
 import type { SyncStatus } from '../hub.ts';
-import type { KioskData } from '../kiosk-data.ts';
+import type { SettingsProps } from '../settings/props.ts';
 
 /**
- * What the front desk hands each of its panels. In a module of its own, so the desk and its panels both import it
- * and neither imports the other.
+ * What the front desk hands each of its panels: what the settings editors take, and the desk's own. In a module of
+ * its own, so the desk and its panels both import it and neither imports the other.
  */
-export interface FrontDeskProps {
-  api: Api;
-  data: KioskData;
-  lang: string;
+export interface FrontDeskProps extends SettingsProps {
   sync: SyncStatus | undefined;
-  onSettings: () => void;
   onClose: () => void;
 }

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Api } from '../api.ts';
+import { Check } from '../settings/kit.tsx';
 import { attentionOf, attentionRose, overview, type Seen, type Today, type TodayTab } from './attention.ts';
-import { Check, useLive } from './kit.tsx';
+import { useLive } from './kit.tsx';
 
 /**
  * The day's counts, read now and then as the desk's lists are (`useLive`), and again after each change made through

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Refusal } from '../problems.ts';
 import { dateAndTime } from '../time.ts';
 import { draftTextFields, Section, Select, TextInput, useAction, useSecrets } from './kit.tsx';
-import type { FrontDeskProps } from './props.ts';
+import type { SettingsProps } from './props.ts';
 
 /** GET /v1/integration/notifications, as far as the desk shows it; secrets come back only as "********" or "". */
 interface ChannelSettings {
@@ -75,7 +75,7 @@ const blank = {
  * The password, the webhook secret and the SMS token are write-only: the page never holds them; a field left empty
  * keeps the stored one, and "Remove" clears it.
  */
-export function NotificationsSection({ api, data, lang }: FrontDeskProps) {
+export function NotificationsSection({ api, data, lang }: SettingsProps) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState(blank);
   const [queue, setQueue] = useState<ChannelSettings['queue']>();

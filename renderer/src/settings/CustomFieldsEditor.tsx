@@ -5,7 +5,7 @@ import { type Lang, languages } from '../i18n/index.ts';
 import { itemsOf } from '../kiosk-data.ts';
 import type { CustomFieldDefinition } from '../types.ts';
 import { Check, RowAction, Section, Select, TextInput, useAction } from './kit.tsx';
-import type { FrontDeskProps } from './props.ts';
+import type { SettingsProps } from './props.ts';
 
 const fieldTypes = ['Text', 'Dropdown', 'Checkbox', 'Date', 'Number', 'Email', 'Phone'] as const;
 
@@ -154,7 +154,7 @@ function DefinitionFields({ draft, onChange }: { draft: Draft; onChange: (draft:
  * The company's custom fields: each edited in place (PATCH keeps its id, so answers already given stay linked),
  * removed, or added; names and dropdown choices in every language of the kiosk.
  */
-export function CustomFieldsSection({ api, lang, onSettings }: FrontDeskProps) {
+export function CustomFieldsSection({ api, lang, onSettings }: SettingsProps) {
   const { t } = useTranslation();
   const [fields, setFields] = useState<CustomFieldDefinition[] | null>();
   const [draft, setDraft] = useState<Draft>(emptyDraft);

@@ -11,6 +11,7 @@ import { itemsOf } from '../kiosk-data.ts';
 import { problemText } from '../problems.ts';
 import type { FieldMode, VisitorFieldName, VisitorType } from '../types.ts';
 import { Check, RowAction, Section, Select, TextInput, useAction } from './kit.tsx';
+import type { SettingsProps } from './props.ts';
 
 const presetKinds = ['guest', 'interview', 'contractor', 'delivery'] as const satisfies readonly VisitorTypeKind[];
 
@@ -73,7 +74,7 @@ function bodyOf(draft: Draft) {
  * names in every language and their rules), the company's own by name; each type's name, badge label, fields,
  * agreement, picture and approval rules, where "as the kiosk's settings" is a choice of its own.
  */
-export function VisitorTypesPanel(props: { api: Api; data: KioskData; lang: string; onSettings: () => void }) {
+export function VisitorTypesPanel(props: SettingsProps) {
   const { t } = useTranslation();
   const { api } = props;
   const [types, setTypes] = useState<VisitorType[]>();

@@ -6,9 +6,9 @@ import { Refusal } from '../problems.ts';
 import type { Company } from '../types.ts';
 import { type PictureKind, PictureSection } from './CompanySection.tsx';
 import { Section, TextInput, useAction } from './kit.tsx';
-import type { FrontDeskProps } from './props.ts';
+import type { SettingsProps } from './props.ts';
 
-type Props = Pick<FrontDeskProps, 'api' | 'onSettings'> & { company: Company };
+type Props = Pick<SettingsProps, 'api' | 'onSettings'> & { company: Company };
 
 /** What a typed colour is: none (the kiosk's own), not a colour yet, or a colour and the contrast of white on it. */
 function colourVerdict(typed: string): { kind: 'none' } | { kind: 'malformed' } | { kind: 'colour'; contrast: number } {

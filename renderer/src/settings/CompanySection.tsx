@@ -4,7 +4,7 @@ import { languages } from '../i18n/index.ts';
 import { Refusal } from '../problems.ts';
 import type { Company } from '../types.ts';
 import { Section, Select, TextInput, useAction } from './kit.tsx';
-import type { FrontDeskProps } from './props.ts';
+import type { SettingsProps } from './props.ts';
 
 /** The zone's offset now, as "UTC−03:00" (the label staff recognize). */
 function offsetLabel(timeZone: string, at: Date): string {
@@ -23,7 +23,7 @@ export function timeZoneOptions(at: Date): { value: string; label: string }[] {
 }
 
 /** The company's name, the kiosk's language and its time zone (picked from the zones, or the device's own). */
-export function CompanySection({ api, company, onSettings }: FrontDeskProps & { company: Company }) {
+export function CompanySection({ api, company, onSettings }: SettingsProps & { company: Company }) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState({
     name: company.name,
@@ -97,7 +97,7 @@ export function PictureSection({
   company,
   onSettings,
   kind,
-}: Pick<FrontDeskProps, 'api' | 'onSettings'> & { company: Company; kind: PictureKind }) {
+}: Pick<SettingsProps, 'api' | 'onSettings'> & { company: Company; kind: PictureKind }) {
   const { t } = useTranslation();
   const [picture, setPicture] = useState(company[kind.field] ?? null);
   const input = useRef<HTMLInputElement>(null);
@@ -148,7 +148,7 @@ export function PictureSection({
 }
 
 /** The logo on the welcome screen. */
-function LogoSection(props: Pick<FrontDeskProps, 'api' | 'onSettings'> & { company: Company }) {
+function LogoSection(props: Pick<SettingsProps, 'api' | 'onSettings'> & { company: Company }) {
   const { t } = useTranslation();
   const kind: PictureKind = {
     path: '/v1/company/logo',
