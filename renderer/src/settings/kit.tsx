@@ -1,3 +1,4 @@
+import './settings.css';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field, Notice } from '../components/ui.tsx';
