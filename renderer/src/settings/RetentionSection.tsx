@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice } from '../components/ui.tsx';
 import { problemText } from '../problems.ts';
@@ -23,14 +23,14 @@ export function RetentionSection({ api, data, lang }: SettingsProps) {
   const [forever, setForever] = useState(true);
   const [days, setDays] = useState('365');
   const { busy, notice, run } = useAction();
-  const take = (loaded: Retention) => {
+  const take = useCallback((loaded: Retention) => {
     setRetention(loaded);
     setForever(loaded.retentionDays === null);
     if (loaded.retentionDays !== null) setDays(String(loaded.retentionDays));
-  };
+  }, []);
   useEffect(() => {
     api.get<Retention>('/v1/privacy/retention').then(take, (error) => setLoadProblem(problemText(error)));
-  }, [api]);
+  }, [api, take]);
   const save = () =>
     run(async () => {
       take(
