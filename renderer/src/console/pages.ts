@@ -23,7 +23,15 @@ export interface PublicRoute {
 }
 
 /** The signed-in pages, in the menu's order (docs/console.md says who sees which). */
-export const consolePages: ConsolePage[] = [];
+export const consolePages: ConsolePage[] = [
+  {
+    id: 'settings',
+    path: '/console/settings',
+    roles: ['ADMIN'],
+    title: { en: 'Settings', 'pt-BR': 'Configurações', de: 'Einstellungen', 'zh-Hans': '设置' },
+    load: () => import('./settings/Settings.tsx'),
+  },
+];
 
 /** The signed-out pages; `/console/sign-in` is where a signed-out person is sent. */
 export const publicRoutes: PublicRoute[] = [];

@@ -1,0 +1,117 @@
+import i18next from 'i18next';
+import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
+import { Notice, Spinner } from '../../components/ui.tsx';
+import { initI18n } from '../../i18n/index.ts';
+import { type KioskData, loadKioskData } from '../../kiosk-data.ts';
+import { problemText } from '../../problems.ts';
+import { AccessSection } from '../../settings/AccessSection.tsx';
+import { ApiKeysSection } from '../../settings/ApiKeysSection.tsx';
+import { AuditLogSection } from '../../settings/AuditLogSection.tsx';
+import { BrandSection } from '../../settings/BrandEditor.tsx';
+import { CompanySection } from '../../settings/CompanySection.tsx';
+import { CustomFieldsSection } from '../../settings/CustomFieldsEditor.tsx';
+import { KioskSection } from '../../settings/KioskSection.tsx';
+import { NotificationsSection } from '../../settings/NotificationsSection.tsx';
+import type { SettingsProps } from '../../settings/props.ts';
+import { RetentionSection } from '../../settings/RetentionSection.tsx';
+import { VisitorTypesPanel } from '../../settings/VisitorTypesPanel.tsx';
+import { useConsole } from '../context.ts';
+import { navigate, useLocation } from '../router.ts';
+import { useWords } from '../words.ts';
+import { settingsWords } from './words.ts';
+import './settings.css';
+
+/**
+ * The kiosk's words, which the shared editors speak (renderer/src/settings/): set up when this page's chunk loads,
+ * so the console's first load carries none of the four languages' files.
+ */
+const kioskWords = i18next.isInitialized ? i18next : initI18n('en');
+
+type SectionId = keyof typeof sectionEditors;
+
+/** The sections, in the page's order: each the product's one editor of its settings (docs/console.md, "Settings"). */
+const sectionEditors = {
+  company: (props: SettingsProps) => props.data.company && <CompanySection {...props} company={props.data.company} />,
+  brand: (props: SettingsProps) => props.data.company && <BrandSection {...props} company={props.data.company} />,
+  visitorTypes: (props: SettingsProps) => <VisitorTypesPanel {...props} />,
+  kiosk: (props: SettingsProps) => <KioskSection {...props} />,
+  customFields: (props: SettingsProps) => <CustomFieldsSection {...props} />,
+  notifications: (props: SettingsProps) => <NotificationsSection {...props} />,
+  access: (props: SettingsProps) => <AccessSection {...props} />,
+  retention: (props: SettingsProps) => <RetentionSection {...props} />,
+  keys: (props: SettingsProps) => <ApiKeysSection {...props} />,
+  audit: (props: SettingsProps) => <AuditLogSection {...props} />,
+} satisfies Record<string, (props: SettingsProps) => ReactNode>;
+const sectionIds = Object.keys(sectionEditors) as SectionId[];
+
+/**
+ * The console's Settings (ADMIN): a list of sections that opens one at a time (`?section=` in the address, so Back
+ * closes it and a link opens one), each the editor the front desk shows too. A saved setting loads the company's
+ * data again, and the session's company (the brand colour the console wears).
+ */
+export default function Settings() {
+  const { api, lang, refreshSession } = useConsole();
+  const words = useWords(settingsWords);
+  const { search } = useLocation();
+  const open = sectionIds.find((id) => id === search.get('section'));
+  const id = useId();
+  const [data, setData] = useState<KioskData>();
+  const [problem, setProblem] = useState<string>();
+  // The editors follow the console's language (react-i18next re-renders them when it changes).
+  if (kioskWords.language !== lang) void kioskWords.changeLanguage(lang);
+
+  const load = useCallback(
+    () =>
+      loadKioskData(api).then(
+        (loaded) => {
+          setData(loaded);
+          setProblem(undefined);
+        },
+        (error) => setProblem(problemText(error)),
+      ),
+    [api],
+  );
+  useEffect(() => {
+    void load();
+  }, [load]);
+  const onSettings = useCallback(() => {
+    void load();
+    void refreshSession();
+  }, [load, refreshSession]);
+
+  if (problem) return <Notice kind="error">{problem}</Notice>;
+  if (!data) return <Spinner label={words.loading} />;
+  const props: SettingsProps = { api, data, lang, onSettings };
+  const toggle = (section: SectionId) =>
+    navigate(section === open ? '/console/settings' : `/console/settings?section=${section}`);
+  return (
+    <div className="console-settings">
+      <p className="hint">{words.intro}</p>
+      <ul className="settings-sections">
+        {sectionIds.map((section) => (
+          <li key={section} className={section === open ? 'open' : undefined}>
+            <h2 className="settings-heading">
+              <button
+                type="button"
+                id={`${id}-${section}-button`}
+                aria-expanded={section === open}
+                aria-controls={`${id}-${section}`}
+                onClick={() => toggle(section)}
+              >
+                {words[section]}
+              </button>
+            </h2>
+            <section
+              id={`${id}-${section}`}
+              className="settings-panel"
+              aria-labelledby={`${id}-${section}-button`}
+              hidden={section !== open}
+            >
+              {section === open && sectionEditors[section](props)}
+            </section>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
