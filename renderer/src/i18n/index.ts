@@ -1,5 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import type { AdminWords } from '../settings/admin-words.ts';
 import { de } from './de.ts';
 import { en } from './en.ts';
 import type { Lang } from './languages.ts';
@@ -18,7 +19,7 @@ export const resources = {
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en };
+    resources: { translation: typeof en; admin: AdminWords };
   }
 }
 

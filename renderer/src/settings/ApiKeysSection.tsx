@@ -26,7 +26,7 @@ const isKey = (credential: Credential) => (keyRoles as string[]).includes(creden
  * by themselves and are not listed here.
  */
 export function ApiKeysSection({ api, data, lang }: SettingsProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['admin', 'translation']);
   const [keys, setKeys] = useState<Credential[]>();
   const [loadProblem, setLoadProblem] = useState<string>();
   const [draft, setDraft] = useState<{ label: string; role: IssuableRole }>({ label: '', role: 'readonly' });
@@ -78,7 +78,7 @@ export function ApiKeysSection({ api, data, lang }: SettingsProps) {
                   <th scope="col">{t('keys.prefix')}</th>
                   <th scope="col">{t('keys.created')}</th>
                   <th scope="col">{t('keys.lastUsed')}</th>
-                  <th scope="col">{t('roster.actions')}</th>
+                  <th scope="col">{t('translation:roster.actions')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -107,7 +107,7 @@ export function ApiKeysSection({ api, data, lang }: SettingsProps) {
                           />{' '}
                           <RowAction
                             className="btn-small btn-secondary"
-                            label={t('content.cancel')}
+                            label={t('translation:content.cancel')}
                             name={key.label}
                             disabled={revoke.busy}
                             onClick={() => setRevoking(undefined)}

@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { useCallback, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice, Spinner } from '../components/ui.tsx';
@@ -38,7 +39,7 @@ function pagePath(filter: Filter, before?: number): string {
 }
 
 /** Who acted, in words: the host, the key or session by its label, else what acted (the device owner, the service). */
-function actorOf(entry: AuditEntry, t: ReturnType<typeof useTranslation>['t']): string {
+function actorOf(entry: AuditEntry, t: TFunction<['admin', 'translation']>): string {
   if (entry.actorHostName) return entry.actorHostName;
   if (entry.actorLabel) return entry.actorLabel;
   if (entry.actorRole === 'owner') return t('audit.owner');
@@ -53,7 +54,7 @@ function actorOf(entry: AuditEntry, t: ReturnType<typeof useTranslation>['t']): 
  * in a row are one click away.
  */
 export function AuditLogSection({ api, data, lang }: SettingsProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['admin', 'translation']);
   const id = useId();
   const [entries, setEntries] = useState<AuditEntry[]>();
   const [more, setMore] = useState(false);
@@ -174,7 +175,7 @@ export function AuditLogSection({ api, data, lang }: SettingsProps) {
         )}
       </form>
       {problem && <Notice kind="error">{problem}</Notice>}
-      {!entries && !problem && <Spinner label={t('common.loading')} />}
+      {!entries && !problem && <Spinner label={t('translation:common.loading')} />}
       {entries?.length === 0 && <p>{t('audit.none')}</p>}
       {entries && entries.length > 0 && (
         <div className="table-scroll">

@@ -17,7 +17,7 @@ interface Retention {
  * service applies a new value at once and every day after; the last sweep is shown so an admin sees it ran.
  */
 export function RetentionSection({ api, data, lang }: SettingsProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['admin', 'translation']);
   const [retention, setRetention] = useState<Retention>();
   const [loadProblem, setLoadProblem] = useState<string>();
   const [forever, setForever] = useState(true);
@@ -38,10 +38,16 @@ export function RetentionSection({ api, data, lang }: SettingsProps) {
           retentionDays: forever ? null : Number(days),
         }),
       );
-      return t('common.saved');
+      return t('translation:common.saved');
     });
   return (
-    <Section title={t('retention.title')} onSave={save} saveLabel={t('common.save')} busy={busy} notice={notice}>
+    <Section
+      title={t('retention.title')}
+      onSave={save}
+      saveLabel={t('translation:common.save')}
+      busy={busy}
+      notice={notice}
+    >
       <p className="hint">{t('retention.intro')}</p>
       {loadProblem && <Notice kind="error">{loadProblem}</Notice>}
       <Check label={t('retention.forever')} checked={forever} onChange={setForever} />

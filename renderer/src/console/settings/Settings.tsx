@@ -7,6 +7,7 @@ import { problemText } from '../../problems.ts';
 import { AccessSection } from '../../settings/AccessSection.tsx';
 import { ApiKeysSection } from '../../settings/ApiKeysSection.tsx';
 import { AuditLogSection } from '../../settings/AuditLogSection.tsx';
+import { addAdminWords } from '../../settings/admin-words.ts';
 import { BrandSection } from '../../settings/BrandEditor.tsx';
 import { CompanySection } from '../../settings/CompanySection.tsx';
 import { CustomFieldsSection } from '../../settings/CustomFieldsEditor.tsx';
@@ -22,10 +23,11 @@ import { settingsWords } from './words.ts';
 import './settings.css';
 
 /**
- * The kiosk's words, which the shared editors speak (renderer/src/settings/): set up when this page's chunk loads,
- * so the console's first load carries none of the four languages' files.
+ * The kiosk's words, which the shared editors speak (renderer/src/settings/), and the words of those only an
+ * administrator sees: set up when this page's chunk loads, so the console's first load carries none of them.
  */
 const kioskWords = i18next.isInitialized ? i18next : initI18n('en');
+addAdminWords(kioskWords);
 
 type SectionId = keyof typeof sectionEditors;
 
