@@ -69,65 +69,63 @@ export function ApiKeysSection({ api, data, lang }: SettingsProps) {
         {loadProblem && <Notice kind="error">{loadProblem}</Notice>}
         {keys?.length === 0 && <p>{t('keys.none')}</p>}
         {keys && keys.length > 0 && (
-          <div className="table-scroll">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">{t('keys.label')}</th>
-                  <th scope="col">{t('keys.roleTitle')}</th>
-                  <th scope="col">{t('keys.prefix')}</th>
-                  <th scope="col">{t('keys.created')}</th>
-                  <th scope="col">{t('keys.lastUsed')}</th>
-                  <th scope="col">{t('translation:roster.actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.map((key) => (
-                  <tr key={key.id}>
-                    <td>
-                      <span className="wrap">{key.label}</span>
-                    </td>
-                    <td>{t(`keys.role.${key.role}`)}</td>
-                    <td>
-                      <code>{key.prefix ?? '—'}</code>
-                    </td>
-                    <td>{when(key.createdAt)}</td>
-                    <td>{when(key.lastUsedAt)}</td>
-                    <td className="row-actions">
-                      {key.revokedAt ? (
-                        t('keys.revokedAt', { at: when(key.revokedAt) })
-                      ) : revoking === key.id ? (
-                        <>
-                          <RowAction
-                            className="btn-small btn-danger"
-                            label={t('keys.confirmRevoke')}
-                            name={key.label}
-                            disabled={revoke.busy}
-                            onClick={() => confirmRevoke(key)}
-                          />{' '}
-                          <RowAction
-                            className="btn-small btn-secondary"
-                            label={t('translation:content.cancel')}
-                            name={key.label}
-                            disabled={revoke.busy}
-                            onClick={() => setRevoking(undefined)}
-                          />
-                        </>
-                      ) : (
+          <table className="table console-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('keys.label')}</th>
+                <th scope="col">{t('keys.roleTitle')}</th>
+                <th scope="col">{t('keys.prefix')}</th>
+                <th scope="col">{t('keys.created')}</th>
+                <th scope="col">{t('keys.lastUsed')}</th>
+                <th scope="col">{t('translation:roster.actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.map((key) => (
+                <tr key={key.id}>
+                  <td data-label={t('keys.label')}>
+                    <span className="wrap">{key.label}</span>
+                  </td>
+                  <td data-label={t('keys.roleTitle')}>{t(`keys.role.${key.role}`)}</td>
+                  <td data-label={t('keys.prefix')}>
+                    <code>{key.prefix ?? '—'}</code>
+                  </td>
+                  <td data-label={t('keys.created')}>{when(key.createdAt)}</td>
+                  <td data-label={t('keys.lastUsed')}>{when(key.lastUsedAt)}</td>
+                  <td className="row-actions">
+                    {key.revokedAt ? (
+                      t('keys.revokedAt', { at: when(key.revokedAt) })
+                    ) : revoking === key.id ? (
+                      <>
                         <RowAction
-                          className="btn-small btn-secondary"
-                          label={t('keys.revoke')}
+                          className="btn-small btn-danger"
+                          label={t('keys.confirmRevoke')}
                           name={key.label}
                           disabled={revoke.busy}
-                          onClick={() => setRevoking(key.id)}
+                          onClick={() => confirmRevoke(key)}
+                        />{' '}
+                        <RowAction
+                          className="btn-small btn-secondary"
+                          label={t('translation:content.cancel')}
+                          name={key.label}
+                          disabled={revoke.busy}
+                          onClick={() => setRevoking(undefined)}
                         />
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                      </>
+                    ) : (
+                      <RowAction
+                        className="btn-small btn-secondary"
+                        label={t('keys.revoke')}
+                        name={key.label}
+                        disabled={revoke.busy}
+                        onClick={() => setRevoking(key.id)}
+                      />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         )}
         {revoke.notice}
       </section>

@@ -178,46 +178,44 @@ export function AuditLogSection({ api, data, lang }: SettingsProps) {
       {!entries && !problem && <Spinner label={t('translation:common.loading')} />}
       {entries?.length === 0 && <p>{t('audit.none')}</p>}
       {entries && entries.length > 0 && (
-        <div className="table-scroll">
-          <table className="table audit-table">
-            <caption className="sr-only">{t('audit.title')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('audit.when')}</th>
-                <th scope="col">{t('audit.action')}</th>
-                <th scope="col">{t('audit.object')}</th>
-                <th scope="col">{t('audit.actor')}</th>
+        <table className="table console-table">
+          <caption className="sr-only">{t('audit.title')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('audit.when')}</th>
+              <th scope="col">{t('audit.action')}</th>
+              <th scope="col">{t('audit.object')}</th>
+              <th scope="col">{t('audit.actor')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((entry) => (
+              <tr key={entry.id}>
+                <td data-label={t('audit.when')}>{dateAndTime(lang, data.timeZone, entry.at)}</td>
+                <td data-label={t('audit.action')}>
+                  <code>{entry.action}</code>
+                </td>
+                <td data-label={t('audit.object')}>
+                  <span className="wrap">{[entry.objectType, entry.objectId].filter(Boolean).join(' ') || '—'}</span>
+                </td>
+                <td data-label={t('audit.actor')}>
+                  {entry.actorHostId || entry.actorCredentialId ? (
+                    <button
+                      type="button"
+                      className="btn-link wrap"
+                      aria-label={t('audit.onlyActor', { actor: actorOf(entry, t) })}
+                      onClick={() => byActor(entry)}
+                    >
+                      {actorOf(entry, t)}
+                    </button>
+                  ) : (
+                    actorOf(entry, t)
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {entries.map((entry) => (
-                <tr key={entry.id}>
-                  <td>{dateAndTime(lang, data.timeZone, entry.at)}</td>
-                  <td>
-                    <code>{entry.action}</code>
-                  </td>
-                  <td>
-                    <span className="wrap">{[entry.objectType, entry.objectId].filter(Boolean).join(' ') || '—'}</span>
-                  </td>
-                  <td>
-                    {entry.actorHostId || entry.actorCredentialId ? (
-                      <button
-                        type="button"
-                        className="btn-link wrap"
-                        aria-label={t('audit.onlyActor', { actor: actorOf(entry, t) })}
-                        onClick={() => byActor(entry)}
-                      >
-                        {actorOf(entry, t)}
-                      </button>
-                    ) : (
-                      actorOf(entry, t)
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </table>
       )}
       {more && (
         <button type="button" className="btn btn-secondary" disabled={older.busy} onClick={showOlder}>
