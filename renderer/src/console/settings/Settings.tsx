@@ -101,6 +101,9 @@ export default function Settings() {
                 onClick={() => toggle(section)}
               >
                 {words[section]}
+                <span className="settings-marker" aria-hidden="true">
+                  {section === open ? '−' : '+'}
+                </span>
               </button>
             </h2>
             <section
