@@ -272,7 +272,7 @@ export function NotificationsSection({ api, data, lang }: SettingsProps) {
         )}
         {deliveries?.length === 0 && <p>{t('notify.noDeliveries')}</p>}
         {deliveries && deliveries.length > 0 && (
-          <table className="table">
+          <table className="table console-table">
             <thead>
               <tr>
                 <th scope="col">{t('notify.when')}</th>
@@ -285,15 +285,15 @@ export function NotificationsSection({ api, data, lang }: SettingsProps) {
             <tbody>
               {deliveries.map((delivery) => (
                 <tr key={delivery.id}>
-                  <td>{dateAndTime(lang, data.timeZone, delivery.updatedAt)}</td>
-                  <td>
+                  <td data-label={t('notify.when')}>{dateAndTime(lang, data.timeZone, delivery.updatedAt)}</td>
+                  <td data-label={t('roster.host')}>
                     <span className="wrap">{delivery.hostName}</span>
                   </td>
-                  <td>{t(`notify.${delivery.channel}`)}</td>
-                  <td>
+                  <td data-label={t('notify.channel')}>{t(`notify.${delivery.channel}`)}</td>
+                  <td data-label={t('notify.subject')}>
                     <span className="wrap">{delivery.subject}</span>
                   </td>
-                  <td>
+                  <td data-label={t('expected.state')}>
                     <span className="wrap">
                       {t(`notify.state.${delivery.status}`, { count: delivery.attempts })}
                       {delivery.lastError && delivery.status !== 'done' ? ` — ${delivery.lastError}` : ''}

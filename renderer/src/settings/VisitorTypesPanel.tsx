@@ -123,7 +123,7 @@ export function VisitorTypesPanel(props: SettingsProps) {
     <div className="visitor-types-panel">
       <p className="lead">{t(types.length > 1 ? 'visitorTypes.introMany' : 'visitorTypes.introFew')}</p>
       {types.length > 0 && (
-        <table className="table">
+        <table className="table console-table">
           <thead>
             <tr>
               <th scope="col">{t('visitorTypes.name')}</th>
@@ -135,9 +135,13 @@ export function VisitorTypesPanel(props: SettingsProps) {
           <tbody>
             {types.map((type) => (
               <tr key={type.id}>
-                <td>{inLanguage(type.localizedName, props.lang, type.name)}</td>
-                <td>{inLanguage(type.localizedBadgeLabel, props.lang, type.badgeLabel)}</td>
-                <td>{type.isActive ? t('visitorTypes.yes') : t('visitorTypes.no')}</td>
+                <td data-label={t('visitorTypes.name')}>{inLanguage(type.localizedName, props.lang, type.name)}</td>
+                <td data-label={t('visitorTypes.badgeLabel')}>
+                  {inLanguage(type.localizedBadgeLabel, props.lang, type.badgeLabel)}
+                </td>
+                <td data-label={t('visitorTypes.offered')}>
+                  {type.isActive ? t('visitorTypes.yes') : t('visitorTypes.no')}
+                </td>
                 <td className="row-actions">
                   <RowAction
                     label={t('visitorTypes.edit')}

@@ -84,8 +84,13 @@ export default function Settings() {
   if (problem) return <Notice kind="error">{problem}</Notice>;
   if (!data) return <Spinner label={words.loading} />;
   const props: SettingsProps = { api, data, lang, onSettings };
-  const toggle = (section: SectionId) =>
-    navigate(section === open ? '/console/settings' : `/console/settings?section=${section}`);
+  // The address keeps what else it says (`?lang=`).
+  const toggle = (section: SectionId) => {
+    const query = new URLSearchParams(search);
+    if (section === open) query.delete('section');
+    else query.set('section', section);
+    navigate(query.size > 0 ? `/console/settings?${query.toString()}` : '/console/settings');
+  };
   return (
     <div className="console-settings">
       <p className="hint">{words.intro}</p>
@@ -95,12 +100,11 @@ export default function Settings() {
             <h2 className="settings-heading">
               <button
                 type="button"
-                id={`${id}-${section}-button`}
                 aria-expanded={section === open}
                 aria-controls={`${id}-${section}`}
                 onClick={() => toggle(section)}
               >
-                {words[section]}
+                <span id={`${id}-${section}-name`}>{words[section]}</span>
                 <span className="settings-marker" aria-hidden="true">
                   {section === open ? '−' : '+'}
                 </span>
@@ -109,7 +113,7 @@ export default function Settings() {
             <section
               id={`${id}-${section}`}
               className="settings-panel"
-              aria-labelledby={`${id}-${section}-button`}
+              aria-labelledby={`${id}-${section}-name`}
               hidden={section !== open}
             >
               {section === open && sectionEditors[section](props)}
