@@ -4,24 +4,10 @@ import { roles } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import { listQueryErrors, listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
+import { auditEntrySchema } from './schema.ts';
 import { type AuditReading, auditQueryFields, listAudit } from './store.ts';
 
 export const auditPaging = { defaultLimit: 500, maxLimit: 1000 };
-
-const auditEntry = z.object({
-  id: z.number().int(),
-  type: z.literal('audit'),
-  at: z.string(),
-  action: z.string(),
-  objectType: z.string().nullable(),
-  objectId: z.string().nullable(),
-  actorHostId: z.string().nullable(),
-  actorCredentialId: z.string().nullable(),
-  actorRole: z.string().nullable(),
-  details: z.record(z.string(), z.unknown()),
-  actorLabel: z.string().nullable().describe("the label of the credential that acted (an API key's, a session's)"),
-  actorHostName: z.string().nullable().describe('the name of the host the entry names as having acted'),
-});
 
 const auditReadingInput = listQueryInput(auditPaging).extend({
   order: z.enum(['oldest', 'newest']).optional().describe('default oldest'),
@@ -63,7 +49,7 @@ export function auditRoutes(ctx: Context): RouteSpec[] {
       tag: 'Privacy',
       summary: 'List the audit log of staff and admin actions and reads of personal data, oldest or newest first',
       query: auditReadingInput,
-      response: z.object({ entries: z.array(auditEntry), size: z.number().int() }),
+      response: z.object({ entries: z.array(auditEntrySchema), size: z.number().int() }),
       errors: [...listQueryErrors, 'INVALID_PARAMETER'],
       handle: async ({ req, caller }) => {
         const reading = auditReadingOf(req.query);

@@ -1,6 +1,8 @@
 import type { TFunction } from 'i18next';
 import { useCallback, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import type { auditEntrySchema } from '../../../local-api/audit/schema.ts';
 import { Notice, Spinner } from '../components/ui.tsx';
 import { problemText } from '../problems.ts';
 import { dateAndTime } from '../time.ts';
@@ -8,19 +10,7 @@ import type { Credential } from './ApiKeysSection.tsx';
 import { Select, TextInput, useAction } from './kit.tsx';
 import type { SettingsProps } from './props.ts';
 
-/** An entry of GET /v1/audit (docs/reliability.md, "Audit log"). */
-interface AuditEntry {
-  id: number;
-  at: string;
-  action: string;
-  objectType: string | null;
-  objectId: string | null;
-  actorHostId: string | null;
-  actorCredentialId: string | null;
-  actorRole: string | null;
-  actorLabel: string | null;
-  actorHostName: string | null;
-}
+type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 /** A page: newest first, 50 entries; the next page starts below the last id shown (stable while entries arrive). */
 const pageSize = 50;
