@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
 import { Notice, Spinner } from '../../components/ui.tsx';
-import { initI18n } from '../../i18n/index.ts';
+import { initI18n, type Lang } from '../../i18n/index.ts';
 import { type KioskData, loadKioskData } from '../../kiosk-data.ts';
 import { problemText } from '../../problems.ts';
 import { AccessSection } from '../../settings/AccessSection.tsx';
@@ -23,11 +23,16 @@ import { settingsWords } from './words.ts';
 import './settings.css';
 
 /**
- * The kiosk's words, which the shared editors speak (renderer/src/settings/), and the words of those only an
- * administrator sees: set up when this page's chunk loads, so the console's first load carries none of them.
+ * The kiosk's words, which the shared editors speak (renderer/src/settings/), with those of the editors only an
+ * administrator sees, in the console's language: set up when this page's chunk first renders, so the console's first
+ * load carries none of them. Checked at every render: another page may have set i18next up anew since.
  */
-const kioskWords = i18next.isInitialized ? i18next : initI18n('en');
-addAdminWords(kioskWords);
+function speakKioskWords(lang: Lang): void {
+  const kioskWords = i18next.isInitialized ? i18next : initI18n(lang);
+  if (!kioskWords.hasResourceBundle('en', 'admin')) addAdminWords(kioskWords);
+  // The editors follow the language (react-i18next re-renders them when it changes).
+  if (kioskWords.language !== lang) void kioskWords.changeLanguage(lang);
+}
 
 type SectionId = keyof typeof sectionEditors;
 
@@ -48,8 +53,8 @@ const sectionIds = Object.keys(sectionEditors) as SectionId[];
 
 /**
  * The console's Settings (ADMIN): a list of sections that opens one at a time (`?section=` in the address, so Back
- * closes it and a link opens one), each the editor the front desk shows too. A saved setting loads the company's
- * data again, and the session's company (the brand colour the console wears).
+ * closes it and a link opens one), each the product's one editor of its settings, most of them the front desk's too.
+ * A saved setting loads the company's data again, and the session's company (the brand colour the console wears).
  */
 export default function Settings() {
   const { api, lang, refreshSession } = useConsole();
@@ -59,8 +64,7 @@ export default function Settings() {
   const id = useId();
   const [data, setData] = useState<KioskData>();
   const [problem, setProblem] = useState<string>();
-  // The editors follow the console's language (react-i18next re-renders them when it changes).
-  if (kioskWords.language !== lang) void kioskWords.changeLanguage(lang);
+  speakKioskWords(lang);
 
   const load = useCallback(
     () =>
