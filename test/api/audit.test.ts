@@ -3,6 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { signedInPerson } from '../helpers/accounts.ts';
 import { jpegBytes } from '../helpers/files.ts';
 import {
   allowLoopback,
@@ -358,6 +359,14 @@ test('the log reads newest first page by page, narrowed to an action or to who a
   assert.deepEqual(
     byHost.map((e: Entry & { actorHostName: string }) => [e.action, e.actorHostName]),
     [['visit.checkout', 'Paula Pager']],
+  );
+  // A person signed in to the console is named by the entries of what they did.
+  const person = await signedInPerson(service.url, made.apiKey, { role: 'ADMIN', name: 'Pia Person' });
+  const theirs = await person.session.call('POST', '/v1/credentials', { role: 'readonly', label: 'Fourth' });
+  const byPerson = (await succeeded(call, 'GET', `/v1/audit?order=newest&actor=${person.hostId}`)).entries;
+  assert.deepEqual(
+    byPerson.map((e: Entry & { actorHostName: string }) => [e.action, e.objectId, e.actorHostName]),
+    [['key.created', theirs.body.id, 'Pia Person']],
   );
   // Narrowing adds to the list query's own field.
   const narrowed = await succeeded(
