@@ -12,7 +12,7 @@
  * - `kiosk`: the self-service screen in the lobby: only the `/v1/kiosk/*` visitor endpoints.
  * - `sync`: a kiosk device of a hub: pushes its mutations and pulls the company's feed, nothing else.
  */
-export const companyRoles = ['admin', 'readonly', 'frontdesk', 'kiosk', 'sync'] as const;
+export const companyRoles = ['admin', 'readonly', 'frontdesk', 'kiosk', 'sync', 'manager', 'security', 'host'] as const;
 export type Role = (typeof companyRoles)[number];
 
 /** A request made with a company's credential. */
@@ -26,6 +26,8 @@ export interface Caller {
    * acts as `systemCredentialId`.
    */
   credentialId: string;
+  /** The person acting: a console session's host (docs/console.md); absent for API keys and kiosk credentials. */
+  hostId?: string;
   /**
    * Set when a hub replays a write a kiosk already made offline (sync push): the kiosk has done that write's
    * local duties (the gate callback), so listeners that act for the device skip it.
