@@ -10,7 +10,8 @@ import { fillPath, specRoutes } from '../helpers/routes.ts';
 import { client, removeDir, repoRoot, tempDir } from '../helpers/service.ts';
 
 /**
- * The role matrix, written out: every route a role other than admin may call. Admin may call every company
+ * The role matrix, written out: every route a role other than admin may call (docs/security.md, "People's roles"
+ * for the people's roles manager, security and host). Admin may call every company
  * route but the one that ends a front-desk session (it revokes the credential making the request); the device
  * owner only its own. A route added without roles is the admin's alone, so this list changes
  * only when someone grants a role something, on purpose.
@@ -48,27 +49,50 @@ const reads = [
   'GET /visitortypes',
   'GET /visitortype/:id',
   'GET /kiosk/company',
+  'GET /hosts/directory',
+];
+
+/** Inviting: the admin and the front desk for every host, the people's roles for themselves. */
+const inviting = [
+  'POST /invitees',
+  'PATCH /invitee/:id',
+  'PUT /invitee/:id/picture',
+  'DELETE /invitee/:id',
+  'POST /invitee/:id/resend',
+  'POST /meetings',
+  'PATCH /meeting/:id',
+  'DELETE /meeting/:id',
+];
+
+const deciding = ['PATCH /visit/allow/:id', 'PATCH /visit/deny/:id'];
+
+/** The desk's work on every visitor: the front desk's and security's. */
+const desk = [
+  ...deciding,
+  'POST /visits',
+  'POST /visits/screen',
+  'PATCH /visit/checkout/:id',
+  'POST /visit/inviteeCheckin/:inviteeId',
+  'POST /visit/inviteeCheckout/:inviteeId',
+  'GET /visit/:id/qrcode',
+  'POST /blockedlist',
+  'PATCH /blockedlist/:id',
+  'DELETE /blockedlist/:id',
+  'POST /roster/check',
+  'PUT /roster/check/:visitId',
+  'DELETE /roster/check/:visitId',
 ];
 
 const expected: Record<string, readonly string[]> = {
   readonly: [...reads, 'GET /audit'],
   frontdesk: [
     ...reads,
+    ...desk,
+    ...inviting,
     'PATCH /company',
-    'POST /visits',
-    'POST /visits/screen',
-    'PATCH /visit/allow/:id',
-    'PATCH /visit/deny/:id',
-    'PATCH /visit/checkout/:id',
-    'POST /visit/inviteeCheckin/:inviteeId',
-    'POST /visit/inviteeCheckout/:inviteeId',
-    'GET /visit/:id/qrcode',
     'POST /customfields',
     'PATCH /customfield/:id',
     'DELETE /customfield/:id',
-    'POST /blockedlist',
-    'PATCH /blockedlist/:id',
-    'DELETE /blockedlist/:id',
     'POST /visitortypes',
     'PATCH /visitortype/:id',
     'DELETE /visitortype/:id',
@@ -87,9 +111,28 @@ const expected: Record<string, readonly string[]> = {
     'POST /kiosk/pin',
     'POST /kiosk/pin/verify',
     'DELETE /kiosk/frontdesk',
-    'POST /roster/check',
-    'PUT /roster/check/:visitId',
-    'DELETE /roster/check/:visitId',
+  ],
+  manager: [...reads, 'GET /audit', ...inviting, ...deciding],
+  security: [...reads, ...desk, ...inviting],
+  host: [
+    'GET /company',
+    'GET /hosts/directory',
+    'GET /customfields',
+    'GET /customfield/:id',
+    'GET /visitortypes',
+    'GET /visitortype/:id',
+    'GET /invitees',
+    'GET /invitee/:id',
+    'GET /meetings',
+    'GET /meeting/:id',
+    'GET /visits',
+    'GET /visit/:id',
+    'GET /files/:name',
+    'GET /today',
+    'GET /visits/history',
+    'GET /visits/export',
+    ...inviting,
+    ...deciding,
   ],
   kiosk: [
     'GET /sync/status',
@@ -223,7 +266,7 @@ test('the OpenAPI document shows who may call each operation', async () => {
 });
 
 test("docs/security.md's matrix is the routes' own", () => {
-  const columns = ['admin', 'readonly', 'frontdesk', 'kiosk', 'sync', 'owner'] as const;
+  const columns = ['admin', 'readonly', 'frontdesk', 'manager', 'security', 'host', 'kiosk', 'sync', 'owner'] as const;
   const table = [
     `| route | ${columns.join(' | ')} |`,
     `| --- |${columns.map(() => ' :-: |').join('')}`,
