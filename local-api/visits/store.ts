@@ -562,14 +562,18 @@ export async function authorizeVisit(
 ): Promise<VisitRow> {
   return await inTransaction(ctx, async () => {
     requireOwnGuest(caller, 'decide', (await getVisit(ctx, caller, id)).hostId);
-    await requireHost(ctx, caller, input.authorizedById);
+    // A person's decision is theirs unless they name who decided; one who decides for their own visitors only
+    // names only themselves.
+    const authorizedById = input.authorizedById ?? caller.hostId;
+    requireOwnGuest(caller, 'decide', authorizedById);
+    await requireHost(ctx, caller, authorizedById);
     const event = status === 'ALLOWED' ? 'visit.allowed' : 'visit.denied';
     await ctx.events.decide(event, caller);
     const now = ctx.clock.now();
     await updateRow(ctx.db, 'visits', caller.companyId, id, {
       authorizationStatus: status,
       authorizedAt: now,
-      authorizedById: input.authorizedById ?? null,
+      authorizedById: authorizedById ?? null,
       authorizationVia: input.authorizationVia ?? 'DASHBOARD',
       updatedAt: now,
     });
