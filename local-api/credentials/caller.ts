@@ -11,14 +11,7 @@
  *   the kiosk's settings; secrets are write-only.
  * - `kiosk`: the self-service screen in the lobby: only the `/v1/kiosk/*` visitor endpoints.
  * - `sync`: a kiosk device of a hub: pushes its mutations and pulls the company's feed, nothing else.
- * People signed in to the console (docs/console.md) act as the role their host record's role maps to: an ADMIN as
- * `admin`, a FRONTDESK as `frontdesk`, and (sessions only, always with their `hostId`):
- * - `manager`: reads what `readonly` reads, the audit trail and the visit log; invites and decides for their own
- *   guests.
- * - `security`: the desk's work (the day, approvals, the roster, check-in and out, the blocklist), reads as the front
- *   desk does; invites for their own guests.
- * - `host`: their own guests only (invitees, meetings, visits, the day and the visit log scoped to them), the
- *   company's definitions and the host directory's names.
+ * - `manager`, `security`, `host`: people signed in to the console (docs/console.md), by their host's role.
  */
 export const companyRoles = ['admin', 'readonly', 'frontdesk', 'kiosk', 'sync', 'manager', 'security', 'host'] as const;
 export type Role = (typeof companyRoles)[number];
@@ -34,7 +27,7 @@ export interface Caller {
    * acts as `systemCredentialId`.
    */
   credentialId: string;
-  /** The person acting: a console session's host (docs/console.md); absent for API keys and kiosk credentials. */
+  /** The person acting, when the caller is a console session (docs/console.md, "Signing in and accounts"). */
   hostId?: string;
   /**
    * Set when a hub replays a write a kiosk already made offline (sync push): the kiosk has done that write's
@@ -62,6 +55,16 @@ export interface DeviceOwner {
 export type Principal = Caller | DeviceOwner;
 
 export const isDeviceOwner = (principal: Principal): principal is DeviceOwner => principal.role === 'owner';
+
+/*
+ * The people's roles (docs/security.md, "People's roles"), sessions only, always with their `hostId`:
+ * - `manager`: reads what `readonly` reads, the audit trail and the visit log; invites and decides for their own
+ *   guests.
+ * - `security`: the desk's work (the day, approvals, the roster, check-in and out, the blocklist), reads as the front
+ *   desk does; invites for their own guests.
+ * - `host` (HOST and EMPLOYEE people): their own guests only (invitees, meetings, visits, the day and the visit log
+ *   scoped to them), the company's definitions and the host directory's names.
+ */
 
 /**
  * The host a person's session acts for. Sessions are made for a host row, so a caller of a people's role always
