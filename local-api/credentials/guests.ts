@@ -1,7 +1,7 @@
 import { ApiError } from '../http/errors.ts';
 import type { Db } from '../store/db.ts';
 import { type Condition, textPosition } from '../store/rows.ts';
-import { type Caller, actsForGuestsOf, type GuestWork, readsGuestsOf } from './caller.ts';
+import { actsForGuestsOf, type Caller, type GuestWork, readsGuestsOf } from './caller.ts';
 
 /*
  * A person's own guests (docs/security.md, "People's roles"): the stores add these conditions to their queries, so a
