@@ -66,6 +66,9 @@ export const isDeviceOwner = (principal: Principal): principal is DeviceOwner =>
  *   scoped to them), the company's definitions and the host directory's names.
  */
 
+/** The roles only a person's console session has (no key is issued with them): such a caller names its host. */
+export const sessionOnlyRoles: readonly Role[] = ['manager', 'security', 'host'];
+
 /**
  * The host a person's session acts for. Sessions are made for a host row, so a caller of a people's role always
  * has one: one without it was made wrong, and is refused rather than given the company's view.

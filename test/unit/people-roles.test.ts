@@ -9,6 +9,7 @@ import {
 } from '../../local-api/credentials/caller.ts';
 import { guestsScope, meetingsScope, requireOwnGuest } from '../../local-api/credentials/guests.ts';
 import { ApiError } from '../../local-api/http/errors.ts';
+import { mayCall, type RouteSpec } from '../../local-api/http/routes.ts';
 
 const caller = (role: Role, hostId?: string): Caller => ({
   companyId: 'c1',
@@ -26,6 +27,11 @@ test("a people's-role caller without its host is refused, never given the compan
   }
   assert.throws(() => readsGuestsOf(caller('host')), /without its host/);
   assert.equal(personHostId(caller('host', 'h1')), 'h1');
+  // At the gate of every route, whatever the route does with the caller.
+  const spec = { method: 'get', path: '/company', roles: ['admin', 'host'] } as unknown as RouteSpec;
+  assert.throws(() => mayCall(spec, caller('host')), /without its host/);
+  assert.equal(mayCall(spec, caller('host', 'h1')), true);
+  assert.equal(mayCall(spec, caller('admin')), true);
 });
 
 test('only a host person reads their own guests alone', () => {
