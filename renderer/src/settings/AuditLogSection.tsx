@@ -181,7 +181,9 @@ export function AuditLogSection({ api, data, lang }: SettingsProps) {
           <tbody>
             {entries.map((entry) => (
               <tr key={entry.id}>
-                <td data-label={t('audit.when')}>{dateAndTime(lang, data.timeZone, entry.at)}</td>
+                <td className="audit-when" data-label={t('audit.when')}>
+                  {dateAndTime(lang, data.timeZone, entry.at)}
+                </td>
                 <td data-label={t('audit.action')}>
                   <code>{entry.action}</code>
                 </td>
