@@ -11,6 +11,7 @@ import { auditRoutes } from './audit/routes.ts';
 import { auditListener } from './audit/store.ts';
 import { blocklistRoutes } from './blocklist/routes.ts';
 import { companyRoutes } from './companies/routes.ts';
+import { consoleEventRoutes } from './console-events/routes.ts';
 import type { Context } from './context.ts';
 import { credentialRoutes } from './credentials/routes.ts';
 import { principalForKey } from './credentials/store.ts';
@@ -111,6 +112,7 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...rosterRoutes(ctx),
     ...rosterCheckRoutes(ctx),
     ...todayRoutes(ctx),
+    ...consoleEventRoutes(ctx),
     ...visitLogRoutes(ctx),
     ...logoRoutes(ctx),
     ...openApiRoutes(() => v1Routes(ctx)),

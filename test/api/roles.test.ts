@@ -43,6 +43,7 @@ const reads = [
   'GET /roster',
   'GET /roster/check',
   'GET /today',
+  'GET /console/events',
   'GET /visits/history',
   'GET /visits/export',
   'GET /visitortypes',

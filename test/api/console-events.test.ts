@@ -1,0 +1,197 @@
+/**
+ * GET /v1/console/events (docs/console.md, "Live updates"; docs/api.md, "Console events"): a write to the company's
+ * records reaches every subscribed stream as the topics that moved, never another company's; every console role
+ * and the read-only key may subscribe; streams are capped per credential; on PostgreSQL a write made through
+ * another hub process is told too.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { engineEnv, testEngine } from '../helpers/postgres.ts';
+import { client, startService, succeeded, type TestService, tempDir } from '../helpers/service.ts';
+
+const services: TestService[] = [];
+let service: TestService;
+type Api = ReturnType<typeof client>;
+let admin: Api;
+let other: Api;
+let adminKey: string;
+let otherKey: string;
+let readonlyKey: string;
+let deskToken: string;
+let hostId: string;
+
+before(async () => {
+  service = await startService();
+  services.push(service);
+  const company = await service.company('Acme', 'UTC');
+  adminKey = company.apiKey;
+  admin = client(service.url, adminKey);
+  otherKey = (await service.company('Other', 'UTC')).apiKey;
+  other = client(service.url, otherKey);
+  hostId = (await succeeded(admin, 'POST', '/v1/hosts', { name: 'Helena Dias', email: 'helena@acme.test' })).id;
+  readonlyKey = (await succeeded(admin, 'POST', '/v1/credentials', { role: 'readonly', label: 'Wall' })).key;
+  deskToken = (await succeeded(admin, 'POST', '/v1/kiosk/frontdesk', { pin: company.pin })).token;
+});
+after(async () => {
+  for (const running of services) await running.stop();
+});
+
+/** An open stream: its events so far, parsed, and a way to wait for one. */
+async function openStream(url: string, key: string) {
+  const controller = new AbortController();
+  const response = await fetch(`${url}/v1/console/events`, {
+    headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
+  assert.equal(response.status, 200, await (response.status === 200 ? '' : response.text()));
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  void (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+      }
+    } catch {
+      // aborted by the test
+    }
+  })();
+  const events = () =>
+    text
+      .split('\n\n')
+      .map((block) => /^event: (\w+)\ndata: (.*)$/m.exec(block))
+      .filter((match) => match !== null)
+      .map(([, name, data]) => ({ name, data: JSON.parse(data ?? '{}') as { topics?: string[] } }));
+  const topics = () => events().flatMap((event) => event.data.topics ?? []);
+  return {
+    response,
+    events,
+    topics,
+    async until(what: string, check: () => boolean) {
+      const deadline = Date.now() + 10_000;
+      while (!check()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; received ${JSON.stringify(text)}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    close: () => controller.abort(),
+  };
+}
+
+describe('console events', () => {
+  test('a stream opens ready, unbuffered, and is told the topics that moved, with no data of the records', async () => {
+    const stream = await openStream(service.url, adminKey);
+    try {
+      assert.match(stream.response.headers.get('content-type') ?? '', /^text\/event-stream/);
+      assert.equal(stream.response.headers.get('x-accel-buffering'), 'no');
+      await stream.until('ready', () => stream.events().some((event) => event.name === 'ready'));
+      await succeeded(admin, 'POST', '/v1/visits', {
+        visit: { id: randomUUID(), hostId },
+        visitor: { name: 'Ana Souza' },
+      });
+      await stream.until('the check-in', () => stream.topics().includes('visits'));
+      const change = stream.events().find((event) => event.name === 'change');
+      assert.deepEqual(Object.keys(change?.data ?? {}), ['topics']);
+      await succeeded(admin, 'POST', '/v1/invitees', {
+        name: 'Bruno Lima',
+        email: 'bruno@guest.test',
+        hostId,
+        expectedAt: Math.floor(Date.now() / 1000) + 3600,
+        sendInvitationEmail: false,
+      });
+      await stream.until('the invitation', () => stream.topics().includes('invitees'));
+      await succeeded(admin, 'PATCH', `/v1/host/${hostId}`, { name: 'Helena D. Dias' });
+      await stream.until('the host', () => stream.topics().includes('hosts'));
+    } finally {
+      stream.close();
+    }
+  });
+
+  test("a company's changes reach its streams only", async () => {
+    const ours = await openStream(service.url, adminKey);
+    const theirs = await openStream(service.url, otherKey);
+    try {
+      await theirs.until('ready', () => theirs.events().length > 0);
+      await succeeded(admin, 'POST', '/v1/blockedlist', { name: 'Eva', email: 'eva@blocked.test', reason: 'test' });
+      await ours.until("our company's change", () => ours.topics().includes('settings'));
+      // Told after ours: had ours reached their stream, it would have arrived first.
+      await succeeded(other, 'POST', '/v1/hosts', { name: 'Otto', email: 'otto@other.test' });
+      await theirs.until("their company's change", () => theirs.topics().includes('hosts'));
+      assert.deepEqual(theirs.topics(), ['hosts']);
+      assert.equal(ours.topics().includes('hosts'), false);
+    } finally {
+      ours.close();
+      theirs.close();
+    }
+  });
+
+  test('the read-only key and a front-desk session are told too; the kiosk is refused', async () => {
+    const reader = await openStream(service.url, readonlyKey);
+    const desk = await openStream(service.url, deskToken);
+    try {
+      await succeeded(admin, 'POST', '/v1/visits', { visit: { id: randomUUID(), hostId }, visitor: { name: 'Caio' } });
+      await reader.until('the check-in', () => reader.topics().includes('visits'));
+      await desk.until('the check-in', () => desk.topics().includes('visits'));
+    } finally {
+      reader.close();
+      desk.close();
+    }
+    const kioskKey = ((await (await fetch(`${service.url}/kiosk/session`)).json()) as { apiKey: string }).apiKey;
+    const refused = await client(service.url, kioskKey)('GET', '/v1/console/events');
+    assert.equal(refused.status, 403);
+  });
+
+  test('one credential holds at most five streams; past them TOO_MANY_STREAMS, and others still subscribe', async () => {
+    const open = [];
+    try {
+      for (let i = 0; i < 5; i++) open.push(await openStream(service.url, readonlyKey));
+      const refused = await admin('GET', '/v1/console/events', undefined, { authorization: `Bearer ${readonlyKey}` });
+      assert.equal(refused.status, 429);
+      assert.deepEqual(refused.body, { type: 'TOO_MANY_STREAMS', maxStreams: 5 });
+      const another = await openStream(service.url, adminKey);
+      another.close();
+      // A stream closed makes room.
+      open.shift()?.close();
+      const deadline = Date.now() + 5_000;
+      for (;;) {
+        const again = await client(service.url, readonlyKey)('GET', '/v1/console/events');
+        if (again.status === 200) break;
+        assert.ok(Date.now() < deadline, 'the closed stream should make room');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      for (const stream of open) stream.close();
+    }
+  });
+
+  test('on PostgreSQL, a write through another hub process is told', {
+    skip: testEngine === 'postgres' ? false : 'hub processes share a database only on PostgreSQL',
+  }, async () => {
+    const second = tempDir();
+    copyFileSync(join(service.dataDir, 'device.key'), join(second, 'device.key'));
+    const database = (await engineEnv(service.dataDir)).PORTARIA_DATABASE;
+    const sibling = await startService({ dataDir: second, ...(database ? { database } : {}) });
+    services.push(sibling);
+    const stream = await openStream(service.url, adminKey);
+    try {
+      await succeeded(client(sibling.url, adminKey), 'POST', '/v1/meetings', {
+        title: 'Board',
+        guests: ['ana@guest.test'],
+        start: '2026-12-01T10:00:00',
+        end: '2026-12-01T11:00:00',
+        location: 'Room 4',
+        type: 'MEETING',
+        hostId,
+        sendInvitationEmail: false,
+      });
+      await stream.until('the meeting made through the other process', () => stream.topics().includes('meetings'));
+    } finally {
+      stream.close();
+    }
+  });
+});
