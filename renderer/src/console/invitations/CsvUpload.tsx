@@ -1,4 +1,3 @@
-import Papa from 'papaparse';
 import { type ChangeEvent, useEffect, useState } from 'react';
 import { useConsole } from '../context.ts';
 import { problemCode } from '../problem-code.ts';
@@ -16,7 +15,7 @@ interface BulkAnswer {
 }
 
 /**
- * A list of guests from a CSV file: read in the browser (papaparse), checked by the service's dry run and shown as
+ * A list of guests from a CSV file: read in the browser (papaparse, loaded with the first file), checked by the service's dry run and shown as
  * a preview with each row's problem, and created only when every row is good, all in one request (all or none).
  */
 export function CsvUpload(props: { hosts: readonly HostChoice[] | undefined; onDone: (sentence: string) => void }) {
@@ -58,7 +57,9 @@ export function CsvUpload(props: { hosts: readonly HostChoice[] | undefined; onD
     setFileProblem(undefined);
     setProblem(undefined);
     if (!file) return;
-    const parsed = Papa.parse<string[]>(await file.text(), { skipEmptyLines: 'greedy' });
+    // The parser loads with the first file: the page opens without it.
+    const { default: papa } = await import('papaparse');
+    const parsed = papa.parse<string[]>(await file.text(), { skipEmptyLines: 'greedy' });
     const broken = parsed.errors[0];
     if (broken) return setFileProblem(words.unreadable((broken.row ?? 0) + 1));
     const read = csvTable(parsed.data);
