@@ -1,9 +1,8 @@
 import { type ChangeEvent, useEffect, useState } from 'react';
 import { useConsole } from '../context.ts';
-import { problemCode } from '../problem-code.ts';
 import { useWords } from '../words.ts';
 import { bulkRow, type CsvTable, csvTable, type HostChoice, maxCsvRows } from './csv.ts';
-import { FormField, HostField } from './FormField.tsx';
+import { FormField, HostField, InputField, SendEmailCheck, useFormAction } from './FormField.tsx';
 import { localInput, nextHour } from './when.ts';
 import { invitationsWords } from './words.ts';
 
@@ -27,8 +26,7 @@ export function CsvUpload(props: { hosts: readonly HostChoice[] | undefined; onD
   const [table, setTable] = useState<CsvTable>();
   const [fileProblem, setFileProblem] = useState<string>();
   const [preview, setPreview] = useState<BulkAnswer>();
-  const [problem, setProblem] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, run, problemLine, setProblem } = useFormAction();
 
   const rows = (table?.records ?? []).map((record) =>
     bulkRow(record.values, props.hosts ?? [], { hostId, expected, sendInvitationEmail }),
@@ -41,14 +39,14 @@ export function CsvUpload(props: { hosts: readonly HostChoice[] | undefined; onD
     if (invitees.length === 0) return;
     let current = true;
     setPreview(undefined);
-    api.send<BulkAnswer>('POST', '/v1/invitees/bulk', { invitees, dryRun: true }).then(
-      (answer) => current && setPreview(answer),
-      (error: unknown) => current && setProblem(words.problem(problemCode(error))),
-    );
+    void run(async () => {
+      const answer = await api.send<BulkAnswer>('POST', '/v1/invitees/bulk', { invitees, dryRun: true });
+      if (current) setPreview(answer);
+    });
     return () => {
       current = false;
     };
-  }, [api, body, words]);
+  }, [api, body, run]);
 
   const read = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -68,22 +66,15 @@ export function CsvUpload(props: { hosts: readonly HostChoice[] | undefined; onD
     setTable(read);
   };
 
-  const create = async () => {
-    setBusy(true);
-    setProblem(undefined);
-    try {
+  const create = () =>
+    run(async () => {
       const answer = await api.send<BulkAnswer>('POST', '/v1/invitees/bulk', { invitees: rows });
       if (answer.created > 0) {
         props.onDone(words.created(answer.created));
         setTable(undefined);
         setPreview(undefined);
       } else setPreview(answer);
-    } catch (error) {
-      setProblem(words.problem(problemCode(error)));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   const errorOf = new Map(preview?.errors.map((error) => [error.index, error.type]));
   const hostName = (id: unknown) => props.hosts?.find((host) => host.id === id)?.name ?? String(id);
@@ -93,33 +84,16 @@ export function CsvUpload(props: { hosts: readonly HostChoice[] | undefined; onD
       <FormField label={words.file} hint={words.uploadHint}>
         {(control) => <input {...control} type="file" accept=".csv,text/csv" onChange={(event) => void read(event)} />}
       </FormField>
-      <HostField label={words.host} hosts={props.hosts} value={hostId} onChange={setHostId} />
-      <FormField label={words.expected}>
-        {(control) => (
-          <input
-            {...control}
-            type="datetime-local"
-            required
-            value={expected}
-            onChange={(event) => setExpected(event.target.value)}
-          />
-        )}
-      </FormField>
-      <label className="invite-check">
-        <input type="checkbox" checked={sendInvitationEmail} onChange={(event) => setSend(event.target.checked)} />
-        {words.sendEmail}
-      </label>
+      <HostField hosts={props.hosts} value={hostId} onChange={setHostId} />
+      <InputField label={words.expected} type="datetime-local" required value={expected} onChange={setExpected} />
+      <SendEmailCheck checked={sendInvitationEmail} onChange={setSend} />
       {fileProblem && (
         <p role="alert" className="console-problem">
           {fileProblem}
         </p>
       )}
       {table && table.ignored.length > 0 && <p>{words.ignoredColumns(table.ignored.join(', '))}</p>}
-      {problem && (
-        <p role="alert" className="console-problem">
-          {problem}
-        </p>
-      )}
+      {problemLine}
       {table && preview && (
         <section aria-labelledby="invite-preview">
           <h3 id="invite-preview">{words.preview}</h3>

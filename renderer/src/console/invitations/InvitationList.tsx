@@ -5,11 +5,26 @@ import { useConsole } from '../context.ts';
 import { useLiveLoad } from '../live-load.ts';
 import { problemCode } from '../problem-code.ts';
 import { useWords } from '../words.ts';
-import { FormField } from './FormField.tsx';
+import { InputField } from './FormField.tsx';
 import { localInput, startOfDay } from './when.ts';
 import { invitationsWords } from './words.ts';
 
 type Listed = Invitee & { email?: string | null };
+
+/** A button acting on one invitation: it says whom it acts on to a screen reader. */
+function RowButton(props: { label: string; name: string; disabled: boolean; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      className="btn btn-small btn-secondary"
+      disabled={props.disabled}
+      aria-label={`${props.label}: ${props.name}`}
+      onClick={props.onClick}
+    >
+      {props.label}
+    </button>
+  );
+}
 
 /** A page of the list: enough for a phone's screen and a desk's. */
 const pageSize = 25;
@@ -58,20 +73,16 @@ export function InvitationList(props: { onOutcome: (sentence: string, failed: bo
     <section aria-labelledby="invitations-list">
       <h2 id="invitations-list">{words.list}</h2>
       <div className="invite-list-bar">
-        <FormField label={words.from}>
-          {(control) => (
-            <input
-              {...control}
-              type="date"
-              value={from}
-              onChange={(event) => {
-                if (!event.target.value) return;
-                setFrom(event.target.value);
-                setOffset(0);
-              }}
-            />
-          )}
-        </FormField>
+        <InputField
+          label={words.from}
+          type="date"
+          value={from}
+          onChange={(day) => {
+            if (!day) return;
+            setFrom(day);
+            setOffset(0);
+          }}
+        />
       </div>
       {problem !== undefined && (
         <p role="alert" className="console-problem">
@@ -106,43 +117,34 @@ export function InvitationList(props: { onOutcome: (sentence: string, failed: bo
                     {invitee.status === 'confirmed' && editing?.id !== invitee.id && (
                       <div className="invite-actions">
                         {invitee.email && (
-                          <button
-                            type="button"
-                            className="btn btn-small btn-secondary"
+                          <RowButton
+                            label={words.resend}
+                            name={name}
                             disabled={busy}
-                            aria-label={`${words.resend}: ${name}`}
                             onClick={() =>
                               void act(() => api.send('POST', `/v1/invitee/${invitee.id}/resend`), words.resent(name))
                             }
-                          >
-                            {words.resend}
-                          </button>
+                          />
                         )}
-                        <button
-                          type="button"
-                          className="btn btn-small btn-secondary"
+                        <RowButton
+                          label={words.reschedule}
+                          name={name}
                           disabled={busy}
-                          aria-label={`${words.reschedule}: ${name}`}
                           onClick={() =>
                             setEditing({ id: invitee.id, expected: localInput(timeZone, new Date(invitee.expectedAt)) })
                           }
-                        >
-                          {words.reschedule}
-                        </button>
-                        <button
-                          type="button"
-                          className="btn btn-small btn-secondary"
+                        />
+                        <RowButton
+                          label={words.cancel}
+                          name={name}
                           disabled={busy}
-                          aria-label={`${words.cancel}: ${name}`}
                           onClick={() =>
                             void act(
                               () => api.send('PATCH', `/v1/invitee/${invitee.id}`, { status: 'canceled' }),
                               words.canceledName(name),
                             )
                           }
-                        >
-                          {words.cancel}
-                        </button>
+                        />
                       </div>
                     )}
                     {editing?.id === invitee.id && (
@@ -156,17 +158,13 @@ export function InvitationList(props: { onOutcome: (sentence: string, failed: bo
                           );
                         }}
                       >
-                        <FormField label={words.newTime(name)}>
-                          {(control) => (
-                            <input
-                              {...control}
-                              type="datetime-local"
-                              required
-                              value={editing.expected}
-                              onChange={(event) => setEditing({ ...editing, expected: event.target.value })}
-                            />
-                          )}
-                        </FormField>
+                        <InputField
+                          label={words.newTime(name)}
+                          type="datetime-local"
+                          required
+                          value={editing.expected}
+                          onChange={(expected) => setEditing({ ...editing, expected })}
+                        />
                         <button type="submit" className="btn btn-small btn-primary" disabled={busy}>
                           {words.save}
                         </button>

@@ -1,9 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { useConsole } from '../context.ts';
-import { problemCode } from '../problem-code.ts';
 import { useWords } from '../words.ts';
 import type { HostChoice } from './csv.ts';
-import { FormField, HostField } from './FormField.tsx';
+import { FormField, HostField, InputField, SendEmailCheck, useFormAction } from './FormField.tsx';
 import { localInput, nextHour } from './when.ts';
 import { invitationsWords } from './words.ts';
 
@@ -22,14 +21,11 @@ export function MeetingForm(props: { hosts: readonly HostChoice[] | undefined; o
     hostId: props.hosts?.[0]?.id ?? session.account.hostId,
   });
   const [sendInvitationEmail, setSend] = useState(true);
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string>();
+  const { busy, run, problemLine } = useFormAction();
   const set = (key: keyof typeof draft) => (value: string) => setDraft({ ...draft, [key]: value });
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setProblem(undefined);
-    try {
+    void run(async () => {
       const meeting = await api.send<{ title: string; guests: string[] }>('POST', '/v1/meetings', {
         title: draft.title,
         location: draft.location,
@@ -43,33 +39,15 @@ export function MeetingForm(props: { hosts: readonly HostChoice[] | undefined; o
       });
       props.onDone(words.meetingCreated(meeting.title, meeting.guests.length));
       setDraft({ ...draft, title: '', location: '', guests: '' });
-    } catch (error) {
-      setProblem(words.problem(problemCode(error)));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
-  const input = (key: 'title' | 'location' | 'start' | 'end', label: string, type = 'text') => (
-    <FormField label={label}>
-      {(control) => (
-        <input
-          {...control}
-          type={type}
-          required
-          maxLength={500}
-          value={draft[key]}
-          onChange={(event) => set(key)(event.target.value)}
-        />
-      )}
-    </FormField>
-  );
   return (
-    <form className="console-card invite-form" onSubmit={(event) => void submit(event)}>
+    <form className="console-card invite-form" onSubmit={submit}>
       <h2>{words.inviteMeeting}</h2>
-      {input('title', words.title)}
-      {input('start', words.start, 'datetime-local')}
-      {input('end', words.end, 'datetime-local')}
-      {input('location', words.location)}
+      <InputField label={words.title} required value={draft.title} onChange={set('title')} />
+      <InputField label={words.start} type="datetime-local" required value={draft.start} onChange={set('start')} />
+      <InputField label={words.end} type="datetime-local" required value={draft.end} onChange={set('end')} />
+      <InputField label={words.location} required value={draft.location} onChange={set('location')} />
       <FormField label={words.guests} hint={words.guestsHint}>
         {(control) => (
           <textarea
@@ -81,16 +59,9 @@ export function MeetingForm(props: { hosts: readonly HostChoice[] | undefined; o
           />
         )}
       </FormField>
-      <HostField label={words.host} hosts={props.hosts} value={draft.hostId} onChange={set('hostId')} />
-      <label className="invite-check">
-        <input type="checkbox" checked={sendInvitationEmail} onChange={(event) => setSend(event.target.checked)} />
-        {words.sendEmail}
-      </label>
-      {problem && (
-        <p role="alert" className="console-problem">
-          {problem}
-        </p>
-      )}
+      <HostField hosts={props.hosts} value={draft.hostId} onChange={set('hostId')} />
+      <SendEmailCheck checked={sendInvitationEmail} onChange={setSend} />
+      {problemLine}
       <button type="submit" className="btn btn-primary" disabled={busy}>
         {words.createMeeting}
       </button>

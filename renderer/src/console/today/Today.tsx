@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { type ReactNode, useCallback, useState } from 'react';
 import { ApiProblem } from '../../api.ts';
 import { attentionOf, overview, type Today as TodayCounts } from '../../frontdesk/attention.ts';
 import { visitState } from '../../frontdesk/visit-state.ts';
@@ -81,6 +81,49 @@ async function readDay(api: ReturnType<typeof useConsole>['api'], timeZone: stri
   };
 }
 
+/** One list of the day, titled with its count: a table on a desk, cards on a phone (`data-label`). */
+function DaySection<Row extends { id: string }>(props: {
+  id: string;
+  title: string;
+  empty: string;
+  rows: readonly Row[];
+  columns: readonly (readonly [string, (row: Row) => ReactNode])[];
+}) {
+  return (
+    <section aria-labelledby={props.id}>
+      <h2 id={props.id}>
+        {props.title} ({props.rows.length})
+      </h2>
+      {props.rows.length === 0 ? (
+        <p>{props.empty}</p>
+      ) : (
+        <table className="console-table">
+          <thead>
+            <tr>
+              {props.columns.map(([label]) => (
+                <th key={label} scope="col">
+                  {label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {props.rows.map((row) => (
+              <tr key={row.id}>
+                {props.columns.map(([label, cell]) => (
+                  <td key={label} data-label={label}>
+                    {cell(row)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
 /**
  * Today (docs/console.md, "Today"): the day at a glance and what needs someone, then who is waiting for approval
  * (decided here), who is inside, who is still expected, who was blocked at the door and which messages to hosts
@@ -161,128 +204,60 @@ export default function Today() {
         </section>
       )}
       {day.inside && (
-        <section aria-labelledby="today-inside">
-          <h2 id="today-inside">
-            {words.inside} ({day.inside.length})
-          </h2>
-          {day.inside.length === 0 ? (
-            <p>{words.nobodyInside}</p>
-          ) : (
-            <table className="console-table">
-              <thead>
-                <tr>
-                  <th scope="col">{words.name}</th>
-                  <th scope="col">{words.company}</th>
-                  <th scope="col">{words.host}</th>
-                  <th scope="col">{words.arrivedAt}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {day.inside.map((visit) => (
-                  <tr key={visit.id}>
-                    <td data-label={words.name}>{visit.name || words.unnamed}</td>
-                    <td data-label={words.company}>{visit.company}</td>
-                    <td data-label={words.host}>{visit.host?.name ?? words.noHost}</td>
-                    <td data-label={words.arrivedAt}>{time(visit.checkinAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </section>
+        <DaySection
+          id="today-inside"
+          title={words.inside}
+          empty={words.nobodyInside}
+          rows={day.inside}
+          columns={[
+            [words.name, (visit) => visit.name || words.unnamed],
+            [words.company, (visit) => visit.company],
+            [words.host, (visit) => visit.host?.name ?? words.noHost],
+            [words.arrivedAt, (visit) => time(visit.checkinAt)],
+          ]}
+        />
       )}
       {day.expected && (
-        <section aria-labelledby="today-expected">
-          <h2 id="today-expected">
-            {words.expected} ({day.expected.length})
-          </h2>
-          {day.expected.length === 0 ? (
-            <p>{words.nobodyExpected}</p>
-          ) : (
-            <table className="console-table">
-              <thead>
-                <tr>
-                  <th scope="col">{words.expectedAt}</th>
-                  <th scope="col">{words.name}</th>
-                  <th scope="col">{words.company}</th>
-                  <th scope="col">{words.host}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {day.expected.map((invitee) => (
-                  <tr key={invitee.id}>
-                    <td data-label={words.expectedAt}>{time(invitee.expectedAt)}</td>
-                    <td data-label={words.name}>{invitee.name || words.unnamed}</td>
-                    <td data-label={words.company}>{invitee.company}</td>
-                    <td data-label={words.host}>{invitee.host?.name ?? words.noHost}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </section>
+        <DaySection
+          id="today-expected"
+          title={words.expected}
+          empty={words.nobodyExpected}
+          rows={day.expected}
+          columns={[
+            [words.expectedAt, (invitee) => time(invitee.expectedAt)],
+            [words.name, (invitee) => invitee.name || words.unnamed],
+            [words.company, (invitee) => invitee.company],
+            [words.host, (invitee) => invitee.host?.name ?? words.noHost],
+          ]}
+        />
       )}
       {day.blocked && (
-        <section aria-labelledby="today-blocked">
-          <h2 id="today-blocked">
-            {words.blocked} ({day.blocked.length})
-          </h2>
-          {day.blocked.length === 0 ? (
-            <p>{words.nobodyBlocked}</p>
-          ) : (
-            <table className="console-table">
-              <thead>
-                <tr>
-                  <th scope="col">{words.at}</th>
-                  <th scope="col">{words.name}</th>
-                  <th scope="col">{words.host}</th>
-                  <th scope="col">{words.why}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {day.blocked.map((visit) => (
-                  <tr key={visit.id}>
-                    <td data-label={words.at}>{time(visit.checkinAt)}</td>
-                    <td data-label={words.name}>{visit.name || words.unnamed}</td>
-                    <td data-label={words.host}>{visit.host?.name ?? words.noHost}</td>
-                    <td data-label={words.why}>{visit.statusNote}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </section>
+        <DaySection
+          id="today-blocked"
+          title={words.blocked}
+          empty={words.nobodyBlocked}
+          rows={day.blocked}
+          columns={[
+            [words.at, (visit) => time(visit.checkinAt)],
+            [words.name, (visit) => visit.name || words.unnamed],
+            [words.host, (visit) => visit.host?.name ?? words.noHost],
+            [words.why, (visit) => visit.statusNote],
+          ]}
+        />
       )}
       {day.failures && (
-        <section aria-labelledby="today-failures">
-          <h2 id="today-failures">
-            {words.notificationFailures} ({day.failures.length})
-          </h2>
-          {day.failures.length === 0 ? (
-            <p>{words.noFailures}</p>
-          ) : (
-            <table className="console-table">
-              <thead>
-                <tr>
-                  <th scope="col">{words.at}</th>
-                  <th scope="col">{words.host}</th>
-                  <th scope="col">{words.channel}</th>
-                  <th scope="col">{words.error}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {day.failures.map((delivery) => (
-                  <tr key={delivery.id}>
-                    <td data-label={words.at}>{time(delivery.createdAt)}</td>
-                    <td data-label={words.host}>{delivery.hostName ?? words.noHost}</td>
-                    <td data-label={words.channel}>{delivery.channel}</td>
-                    <td data-label={words.error}>{delivery.lastError}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </section>
+        <DaySection
+          id="today-failures"
+          title={words.notificationFailures}
+          empty={words.noFailures}
+          rows={day.failures}
+          columns={[
+            [words.at, (delivery) => time(delivery.createdAt)],
+            [words.host, (delivery) => delivery.hostName ?? words.noHost],
+            [words.channel, (delivery) => delivery.channel],
+            [words.error, (delivery) => delivery.lastError],
+          ]}
+        />
       )}
     </div>
   );
