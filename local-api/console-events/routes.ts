@@ -14,7 +14,8 @@ export function consoleEventRoutes(ctx: Context): RouteSpec[] {
         'Server-sent events telling that the company\'s records moved: `event: change`, `data: {"topics": […]}` ' +
         `with topics among ${consoleTopics.join(', ')}; no data of any record, whatever the role: refetch them. ` +
         'The first event is `ready`; a comment every 20 s keeps the stream open',
-      roles: roles.readers,
+      // Every role a console session has, and the company's keys that read: the stream tells topics, no record.
+      roles: [...roles.readers, 'manager', 'security', 'host'],
       produces: ['text/event-stream'],
       errors: ['TOO_MANY_STREAMS'],
       handle: ({ req, res, caller }) => streamConsoleEvents(ctx, caller, req, res),

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { sessionIdOf, sessionLive } from '../accounts/sessions.ts';
 import type { Context } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { credentialLive } from '../credentials/store.ts';
@@ -12,7 +13,8 @@ const readyEvent = eventText('ready', '{}');
  * GET /v1/console/events: the caller's company's changes as server-sent events, `event: change` with
  * `data: {"topics":[…]}`: which records moved, never their data, whatever the caller's role (a host's page
  * refetches through the API, which scopes it). Refused 429 TOO_MANY_STREAMS past the caps (channel.ts); a heartbeat
- * as the sync pokes have; ended at the heartbeat after the caller's session ends or key is revoked.
+ * as the sync pokes have; ended at the heartbeat after the caller's session ends (signed out, idle, expired) or key is
+ * revoked.
  */
 export function streamConsoleEvents(ctx: Context, caller: Caller, req: Request, res: Response): void {
   serveEventStream(req, res, {
@@ -25,6 +27,9 @@ export function streamConsoleEvents(ctx: Context, caller: Caller, req: Request, 
         changed: (topics) => stream.send(eventText('change', JSON.stringify({ topics }))),
         end: stream.end,
       }),
-    live: () => credentialLive(ctx, caller.credentialId),
+    live: () => {
+      const session = sessionIdOf(caller);
+      return session === undefined ? credentialLive(ctx, caller.credentialId) : sessionLive(ctx, session);
+    },
   });
 }

@@ -9,8 +9,11 @@ import { randomUUID } from 'node:crypto';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { createCompany } from '../../local-api/companies/store.ts';
+import { type RunningService, startService as startInProcess } from '../../local-api/server.ts';
+import { signedInPerson } from '../helpers/accounts.ts';
 import { engineEnv, testEngine } from '../helpers/postgres.ts';
-import { client, startService, succeeded, type TestService, tempDir } from '../helpers/service.ts';
+import { client, removeDir, startService, succeeded, type TestService, tempDir } from '../helpers/service.ts';
 
 const services: TestService[] = [];
 let service: TestService;
@@ -39,17 +42,21 @@ after(async () => {
   for (const running of services) await running.stop();
 });
 
-/** An open stream: its events so far, parsed, and a way to wait for one. */
-async function openStream(url: string, key: string) {
+/** An open stream (with a key, or a session's cookie): its events so far, parsed, and a way to wait for one. */
+async function openStream(url: string, key: string | { cookie: string }) {
   const controller = new AbortController();
   const response = await fetch(`${url}/v1/console/events`, {
-    headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' },
+    headers: {
+      ...(typeof key === 'string' ? { authorization: `Bearer ${key}` } : { cookie: key.cookie }),
+      accept: 'text/event-stream',
+    },
     signal: controller.signal,
   });
   assert.equal(response.status, 200, await (response.status === 200 ? '' : response.text()));
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   let text = '';
+  let ended = false;
   void (async () => {
     try {
       for (;;) {
@@ -57,6 +64,7 @@ async function openStream(url: string, key: string) {
         if (done) break;
         text += decoder.decode(value, { stream: true });
       }
+      ended = true;
     } catch {
       // aborted by the test
     }
@@ -68,10 +76,13 @@ async function openStream(url: string, key: string) {
       .filter((match) => match !== null)
       .map(([, name, data]) => ({ name, data: JSON.parse(data ?? '{}') as { topics?: string[] } }));
   const topics = () => events().flatMap((event) => event.data.topics ?? []);
+  const received = () => text;
   return {
     response,
     events,
     topics,
+    ended: () => ended,
+    text: received,
     async until(what: string, check: () => boolean) {
       const deadline = Date.now() + 10_000;
       while (!check()) {
@@ -146,6 +157,24 @@ describe('console events', () => {
     assert.equal(refused.status, 403);
   });
 
+  test("a host's session is told the company's changes, as topics only", async () => {
+    const person = await signedInPerson(service.url, adminKey, { role: 'HOST', name: 'Hugo Host' });
+    const stream = await openStream(service.url, person.session);
+    try {
+      await stream.until('ready', () => stream.events().some((event) => event.name === 'ready'));
+      // Another host's visitor: the host is told something moved, and reads what it may see through the API.
+      await succeeded(admin, 'POST', '/v1/visits', { visit: { id: randomUUID(), hostId }, visitor: { name: 'Dina' } });
+      await stream.until('the check-in', () => stream.topics().includes('visits'));
+      for (const event of stream.events())
+        assert.deepEqual(
+          Object.keys(event.data).filter((k) => k !== 'topics'),
+          [],
+        );
+    } finally {
+      stream.close();
+    }
+  });
+
   test('one credential holds at most five streams; past them TOO_MANY_STREAMS, and others still subscribe', async () => {
     const open = [];
     try {
@@ -192,6 +221,52 @@ describe('console events', () => {
       await stream.until('the meeting made through the other process', () => stream.topics().includes('meetings'));
     } finally {
       stream.close();
+    }
+  });
+});
+
+describe('console events: the end of a stream', () => {
+  let running: RunningService;
+  let dataDir: string;
+  let key: string;
+
+  before(async () => {
+    dataDir = tempDir();
+    const database = (await engineEnv(dataDir)).PORTARIA_DATABASE;
+    running = await startInProcess({
+      port: 0,
+      dataDir,
+      logLevel: 'silent',
+      ...(database ? { database } : {}),
+      pokes: { heartbeatMs: 100 },
+    });
+    key = (await createCompany(running.ctx, { name: 'Acme' })).apiKey;
+  });
+  after(async () => {
+    await running?.close();
+    removeDir(dataDir);
+  });
+
+  test('a session signed out, or a key revoked, ends its stream at the next heartbeat', async () => {
+    const person = await signedInPerson(running.url, key, { role: 'MANAGER', name: 'Mara Manager' });
+    const sessionStream = await openStream(running.url, person.session);
+    const readonlyKey = (
+      await succeeded(client(running.url, key), 'POST', '/v1/credentials', { role: 'readonly', label: 'Wall' })
+    ).key as string;
+    const keyStream = await openStream(running.url, readonlyKey);
+    try {
+      // Heartbeats pass while the session and the key hold.
+      await sessionStream.until('heartbeats', () => sessionStream.text().split(': heartbeat').length > 3);
+      assert.equal(sessionStream.ended(), false);
+      await succeeded(person.session.call, 'POST', '/v1/account/sign-out', {});
+      await sessionStream.until('the end of the signed-out stream', sessionStream.ended);
+      const credentials = await succeeded(client(running.url, key), 'GET', '/v1/credentials');
+      const id = (credentials.credentials as { id: string; role: string }[]).find((c) => c.role === 'readonly')?.id;
+      await succeeded(client(running.url, key), 'DELETE', `/v1/credential/${id}`);
+      await keyStream.until('the end of the revoked key', keyStream.ended);
+    } finally {
+      sessionStream.close();
+      keyStream.close();
     }
   });
 });
