@@ -5,7 +5,7 @@ import { problemCode } from '../problem-code.ts';
 import { useWords } from '../words.ts';
 import { ApprovalCard, type TypeName } from './ApprovalCard.tsx';
 import './approvals.css';
-import { waitingVisits } from './waiting.ts';
+import { decidesFor, waitingVisits } from './waiting.ts';
 import { approvalsWords } from './words.ts';
 
 /**
@@ -14,11 +14,11 @@ import { approvalsWords } from './words.ts';
  * person removes the card.
  */
 export default function Approvals() {
-  const { api } = useConsole();
+  const { api, session } = useConsole();
   const words = useWords(approvalsWords);
   const load = useCallback(async () => {
     const [visits, types] = await Promise.all([
-      waitingVisits(api),
+      waitingVisits(api, decidesFor(session)),
       // The names of the kinds of visitor; a card without one still shows the rest.
       api.get<{ visitorTypes: TypeName[] }>('/v1/visitortypes').then(
         (answer) => answer.visitorTypes,
@@ -26,7 +26,7 @@ export default function Approvals() {
       ),
     ]);
     return { visits, types };
-  }, [api]);
+  }, [api, session]);
   const { value, problem, reload } = useLiveLoad(load, ['visits', 'settings']);
   const [outcome, setOutcome] = useState<{ text: string; failed: boolean }>();
   const decided = (text: string, failed: boolean) => {

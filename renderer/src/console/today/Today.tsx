@@ -7,10 +7,11 @@ import { isToday, timeOfDay } from '../../time.ts';
 import type { Invitee, Visit } from '../../types.ts';
 import { ApprovalCard, type TypeName } from '../approvals/ApprovalCard.tsx';
 import '../approvals/approvals.css';
-import { type WaitingVisit, waitingVisits } from '../approvals/waiting.ts';
+import { decidesFor, type WaitingVisit, waitingVisits } from '../approvals/waiting.ts';
 import { useConsole } from '../context.ts';
 import { useLiveLoad } from '../live-load.ts';
 import { problemCode } from '../problem-code.ts';
+import type { ConsoleSession } from '../session.ts';
 import { useWords } from '../words.ts';
 import './today.css';
 import { todayWords } from './words.ts';
@@ -47,10 +48,11 @@ const attentionWord = {
 } as const;
 
 /** Reads every part of the day at once; each may fail alone (a host's session may not read the company's counts). */
-async function readDay(api: ReturnType<typeof useConsole>['api'], timeZone: string): Promise<Day> {
+async function readDay(api: ReturnType<typeof useConsole>['api'], session: ConsoleSession): Promise<Day> {
+  const timeZone = session.company.timeZone;
   const parts = await Promise.allSettled([
     api.get<TodayCounts>('/v1/today'),
-    waitingVisits(api),
+    waitingVisits(api, decidesFor(session)),
     insideVisits(api),
     todaysInvitees(api, timeZone),
     api.get<{ visits: Visit[] }>('/v1/visits/history?limit=1000'),
@@ -133,7 +135,7 @@ export default function Today() {
   const { api, lang, session } = useConsole();
   const words = useWords(todayWords);
   const timeZone = session.company.timeZone;
-  const load = useCallback(() => readDay(api, timeZone), [api, timeZone]);
+  const load = useCallback(() => readDay(api, session), [api, session]);
   const { value: day, problem, reload } = useLiveLoad(load, ['visits', 'invitees', 'hosts', 'settings']);
   const [outcome, setOutcome] = useState<{ text: string; failed: boolean }>();
   const time = (at: string) => timeOfDay(lang, timeZone, at);
