@@ -31,7 +31,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/invitees',
-      roles: roles.readers,
+      roles: roles.guestReaders,
       tag,
       summary: 'List invitees',
       response: z.object({ invitees: z.array(inviteeObjectSchema), size: z.number().int() }),
@@ -50,6 +50,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/invitees',
+      roles: roles.inviters,
       tag,
       summary: 'Pre-register an invitee',
       response: inviteeObjectSchema,
@@ -61,6 +62,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/invitees/bulk',
+      roles: roles.inviters,
       tag,
       summary:
         'Pre-register many invitees at once (an uploaded list): every row or none, in one transaction; each refused ' +
@@ -73,7 +75,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/invitee/:id',
-      roles: roles.readers,
+      roles: roles.guestReaders,
       tag,
       summary: 'Retrieve an invitee',
       response: inviteeObjectSchema,
@@ -87,6 +89,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/invitee/:id',
+      roles: roles.inviters,
       tag,
       summary: 'Update an invitee',
       response: inviteeObjectSchema,
@@ -99,6 +102,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'put',
       path: '/invitee/:id/picture',
+      roles: roles.inviters,
       tag,
       summary: "Set an invitee's picture, sent as itself: image/jpeg or image/png, up to 5 MiB",
       upload: pictureUpload,
@@ -120,6 +124,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'delete',
       path: '/invitee/:id',
+      roles: roles.inviters,
       tag,
       summary: 'Delete an invitee',
       response: successSchema,
