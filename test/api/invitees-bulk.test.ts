@@ -5,9 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { signedInPerson } from '../helpers/accounts.ts';
 import { client, startService, succeeded, type TestService } from '../helpers/service.ts';
 
 let service: TestService;
+let adminKey: string;
 type Api = ReturnType<typeof client>;
 let admin: Api;
 let other: Api;
@@ -17,7 +19,8 @@ const at = Math.floor(Date.now() / 1000) + 86_400;
 
 before(async () => {
   service = await startService();
-  admin = client(service.url, (await service.company('Acme', 'UTC')).apiKey);
+  adminKey = (await service.company('Acme', 'UTC')).apiKey;
+  admin = client(service.url, adminKey);
   other = client(service.url, (await service.company('Other', 'UTC')).apiKey);
   hostId = (await succeeded(admin, 'POST', '/v1/hosts', { name: 'Helena Dias', email: 'helena@acme.test' })).id;
   otherHostId = (await succeeded(other, 'POST', '/v1/hosts', { name: 'Otto', email: 'otto@other.test' })).id;
@@ -92,6 +95,22 @@ describe('invitees in bulk', () => {
     );
     assert.deepEqual((await invitees(admin)).map((i) => i.name).sort(), ['Ana', 'Bruno', 'Caio']);
     assert.deepEqual(await invitees(other), []);
+  });
+
+  test("a host's session invites its own guests; a row for another host is refused as that row", async () => {
+    const person = await signedInPerson(service.url, adminKey, { role: 'HOST', name: 'Hana Host' });
+    const mixed = await succeeded(person.session.call, 'POST', '/v1/invitees/bulk', {
+      invitees: [row('Gil', { hostId: person.hostId }), row('Hugo')],
+    });
+    assert.deepEqual([mixed.created, mixed.errors], [0, [{ index: 1, type: 'FORBIDDEN' }]]);
+    const own = await succeeded(person.session.call, 'POST', '/v1/invitees/bulk', {
+      invitees: [row('Gil', { hostId: person.hostId }), row('Ivo', { hostId: person.hostId })],
+    });
+    assert.equal(own.created, 2);
+    assert.deepEqual(
+      own.invitees.map((i: { host: { id: string } }) => i.host.id),
+      [person.hostId, person.hostId],
+    );
   });
 
   test('the body is checked: no rows, too many rows, not a list', async () => {
