@@ -82,24 +82,18 @@ export function ApprovalCard(props: {
         )}
       </div>
       <div className="approval-actions">
-        <button
-          type="button"
-          className="btn btn-secondary"
-          disabled={busy}
-          aria-label={`${words.deny}: ${name}`}
-          onClick={() => void decide('deny')}
-        >
-          {words.deny}
-        </button>
-        <button
-          type="button"
-          className="btn btn-primary"
-          disabled={busy}
-          aria-label={`${words.allow}: ${name}`}
-          onClick={() => void decide('allow')}
-        >
-          {words.allow}
-        </button>
+        {(['deny', 'allow'] as const).map((decision) => (
+          <button
+            key={decision}
+            type="button"
+            className={`btn ${decision === 'allow' ? 'btn-primary' : 'btn-secondary'}`}
+            disabled={busy}
+            aria-label={`${words[decision]}: ${name}`}
+            onClick={() => void decide(decision)}
+          >
+            {words[decision]}
+          </button>
+        ))}
       </div>
     </li>
   );
