@@ -109,6 +109,34 @@ test('a host allows their waiting visitor from Approvals and the kiosk beside it
   }
 });
 
+test("a host's Today shows their own guests, and leaves out what the role may not read", async () => {
+  await kiosk.api('POST', '/v1/invitees', {
+    name: 'Olga Own',
+    email: 'olga@guest.test',
+    hostId: host.hostId,
+    expectedAt: new Date(Date.now() + 3600_000).toISOString(),
+    sendInvitationEmail: false,
+  });
+  await kiosk.api('POST', '/v1/invitees', {
+    name: 'Nuno Notmine',
+    email: 'nuno@guest.test',
+    hostId: kiosk.hosts.beatriz.id,
+    expectedAt: new Date(Date.now() + 3600_000).toISOString(),
+    sendInvitationEmail: false,
+  });
+  const { page, context, problems } = await openConsole(host, '/console/today');
+  try {
+    await page.getByRole('cell', { name: 'Olga Own' }).waitFor();
+    assert.equal(await page.getByText('Nuno Notmine').count(), 0);
+    // The deliveries to hosts are the desk's to read: no section, and no error about it.
+    assert.equal(await page.getByRole('heading', { name: /Messages to hosts that failed/ }).count(), 0);
+    assert.equal(await page.getByRole('alert').count(), 0);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a guest is invited, and shows in the list', async () => {
   const { page, context, problems } = await openConsole(admin, '/console/invitations');
   try {
