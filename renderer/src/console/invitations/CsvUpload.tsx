@@ -28,8 +28,11 @@ export function CsvUpload(props: { hosts: readonly HostChoice[] | undefined; onD
   const [preview, setPreview] = useState<BulkAnswer>();
   const { busy, run, problemLine, setProblem } = useFormAction();
 
+  // Who invites only for themselves finds themselves in a host column, and no one else.
+  const { account } = session;
+  const hosts = props.hosts ?? [{ id: account.hostId, name: account.name, email: account.email }];
   const rows = (table?.records ?? []).map((record) =>
-    bulkRow(record.values, props.hosts ?? [], { hostId, expected, sendInvitationEmail }),
+    bulkRow(record.values, hosts, { hostId, expected, sendInvitationEmail }),
   );
   const body = JSON.stringify(rows);
 
@@ -77,7 +80,7 @@ export function CsvUpload(props: { hosts: readonly HostChoice[] | undefined; onD
     });
 
   const errorOf = new Map(preview?.errors.map((error) => [error.index, error.type]));
-  const hostName = (id: unknown) => props.hosts?.find((host) => host.id === id)?.name ?? String(id);
+  const hostName = (id: unknown) => hosts.find((host) => host.id === id)?.name ?? String(id);
   return (
     <div className="console-card invite-form">
       <h2>{words.upload}</h2>
