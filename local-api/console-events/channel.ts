@@ -161,6 +161,9 @@ function createConsoleChannel(ctx: Context, limits: ConsoleEventLimits): Console
   };
 }
 
-/** This service's console channel, made with its first stream. */
+/**
+ * This service's console channel: made as the service opens, with its caps (`limits`), and found afterwards. It
+ * subscribes to nothing until a stream opens.
+ */
 export const consoleChannel = (ctx: Context, limits: ConsoleEventLimits = consoleEventLimits): ConsoleChannel =>
   runtimePart(ctx, 'console-events', () => createConsoleChannel(ctx, limits));

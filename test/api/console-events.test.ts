@@ -14,6 +14,7 @@ import { type RunningService, startService as startInProcess } from '../../local
 import { signedInPerson } from '../helpers/accounts.ts';
 import { engineEnv, testEngine } from '../helpers/postgres.ts';
 import { client, removeDir, startService, succeeded, type TestService, tempDir } from '../helpers/service.ts';
+import { waitFor } from '../helpers/sync-service.ts';
 
 const services: TestService[] = [];
 let service: TestService;
@@ -186,13 +187,9 @@ describe('console events', () => {
       another.close();
       // A stream closed makes room.
       open.shift()?.close();
-      const deadline = Date.now() + 5_000;
-      for (;;) {
-        const again = await client(service.url, readonlyKey)('GET', '/v1/console/events');
-        if (again.status === 200) break;
-        assert.ok(Date.now() < deadline, 'the closed stream should make room');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await waitFor('room for another stream', async () => {
+        return (await client(service.url, readonlyKey)('GET', '/v1/console/events')).status === 200;
+      });
     } finally {
       for (const stream of open) stream.close();
     }
@@ -225,7 +222,7 @@ describe('console events', () => {
   });
 });
 
-describe('console events: the end of a stream', () => {
+describe("console events: a company's cap and the end of a stream", () => {
   let running: RunningService;
   let dataDir: string;
   let key: string;
@@ -239,6 +236,7 @@ describe('console events: the end of a stream', () => {
       logLevel: 'silent',
       ...(database ? { database } : {}),
       pokes: { heartbeatMs: 100 },
+      consoleEvents: { perCompany: 2 },
     });
     key = (await createCompany(running.ctx, { name: 'Acme' })).apiKey;
   });
@@ -267,6 +265,29 @@ describe('console events: the end of a stream', () => {
     } finally {
       sessionStream.close();
       keyStream.close();
+    }
+  });
+
+  test("past the company's streams in this process, TOO_MANY_STREAMS, whoever asks; a stream closed makes room", async () => {
+    const admin = client(running.url, key);
+    const keys = [];
+    for (const label of ['One', 'Two', 'Three']) {
+      keys.push((await succeeded(admin, 'POST', '/v1/credentials', { role: 'readonly', label })).key as string);
+    }
+    const [one, two, three] = keys as [string, string, string];
+    const first = await openStream(running.url, one);
+    const second = await openStream(running.url, two);
+    try {
+      const refused = await client(running.url, three)('GET', '/v1/console/events');
+      assert.equal(refused.status, 429);
+      assert.deepEqual(refused.body, { type: 'TOO_MANY_STREAMS', maxStreams: 2 });
+      first.close();
+      await waitFor('room for another stream', async () => {
+        return (await client(running.url, three)('GET', '/v1/console/events')).status === 200;
+      });
+    } finally {
+      first.close();
+      second.close();
     }
   });
 });
