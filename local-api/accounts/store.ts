@@ -48,8 +48,10 @@ export async function peopleByEmail(
 async function refuseWhileWaiting(ctx: Context, res: SignInResponse, subjects: readonly string[]): Promise<void> {
   const wait = await waitFor(ctx, subjects);
   if (wait > 0) {
-    res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
-    throw new ApiError('TOO_MANY_REQUESTS');
+    const seconds = Math.ceil(wait / 1000);
+    res.setHeader('Retry-After', String(seconds));
+    // In the body too: a page's script reads it to say how long to wait.
+    throw new ApiError('TOO_MANY_REQUESTS', { retryAfter: seconds });
   }
 }
 
