@@ -10,6 +10,7 @@ import { mayReceiveCredential } from '../kiosk/session.ts';
 import { publicAddress } from '../public/address.ts';
 import { formatInZone } from '../rules/time.ts';
 import { queueAccountMail } from './mail.ts';
+import { finishSingleSignOn, startSingleSignOn } from './oidc.ts';
 import {
   endSession,
   endSessionsOf,
@@ -303,6 +304,30 @@ export function accountRoutes(ctx: Context): RouteSpec[] {
       },
     }),
     route({
+      method: 'get',
+      path: '/account/oidc/start',
+      access: 'public',
+      tag,
+      summary: "Sign in with the company's OpenID Connect provider: answers 302 to the provider",
+      query: z.object({ company: z.string() }),
+      produces: ['text/html'],
+      errors: ['NOT_FOUND'],
+      handle: async ({ req, res }) => {
+        const company = typeof req.query.company === 'string' ? req.query.company : '';
+        await startSingleSignOn(ctx, req, res, company);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/account/oidc/callback',
+      access: 'public',
+      tag,
+      summary: 'Where the provider sends the person back: answers 302 to /console signed in, or to signing in',
+      produces: ['text/html'],
+      errors: [],
+      handle: async ({ req, res }) => await finishSingleSignOn(ctx, req, res),
+    }),
+    route({
       method: 'post',
       path: '/host/:id/account-link',
       tag,
@@ -337,7 +362,7 @@ export function accountRoutes(ctx: Context): RouteSpec[] {
       summary: "Change how the company's people sign in",
       body: signInSettingsInput,
       response: signInSettingsObject,
-      errors: ['INVALID_PARAMETER', 'DESTINATION_REFUSED'],
+      errors: ['INVALID_PARAMETER', 'INVALID_URL', 'DESTINATION_REFUSED'],
       handle: async ({ caller, body }) => signInSettingsAnswer(await saveSignInSettings(ctx, caller, body)),
     }),
   ];

@@ -1,7 +1,8 @@
 import type { Request } from 'express';
+import { deviceOwnerActor, recordAudit } from '../audit/store.ts';
 import { companyCaller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
-import type { Caller } from '../credentials/caller.ts';
+import { type Caller, deviceOwnerCredentialId } from '../credentials/caller.ts';
 import { deviceEnrolment } from '../device.ts';
 import { createHost, updateHost } from '../hosts/store.ts';
 import { ApiError } from '../http/errors.ts';
@@ -11,7 +12,7 @@ import { clearFailures, recordFailure, signInSubjects, waitFor } from './lockout
 import { hashPassword, passwordMatches, passwordProblem } from './passwords.ts';
 import { createSession, csrfTokenOf, endSessionsOf, type NewSession, sessionIdOf } from './sessions.ts';
 import { signInSettings } from './settings.ts';
-import { spendPasswordTokens, useToken } from './tokens.ts';
+import { createToken, spendPasswordTokens, useToken } from './tokens.ts';
 
 /** A person who may sign in: an active host of a live company. */
 export interface Person {
@@ -296,4 +297,39 @@ export async function signInOptions(ctx: Context, companyId: string | undefined)
     signIn: settings?.signIn ?? 'password',
     oidc: settings?.oidcEnabled ? { name: settings.oidcName || 'SSO' } : null,
   };
+}
+
+/**
+ * A set-password link for the device owner to hand over (`portaria account-link`): for the company's active host
+ * with the e-mail, made an ADMIN host first when the company has none of that e-mail, so the owner of a headless
+ * hub can get in. Audited as the device owner's.
+ */
+export async function ownerAccountLink(
+  ctx: Context,
+  companyId: string,
+  input: { email: string; name?: string | undefined },
+): Promise<{ hostId: string; created: boolean; token: string; expiresAt: number }> {
+  return await inTransaction(ctx, async () => {
+    const company = await companyCaller(ctx, companyId);
+    if (!company) throw new ApiError('NOT_FOUND');
+    const owner: Caller = { ...company, credentialId: deviceOwnerCredentialId };
+    const existing = (await peopleByEmail(ctx, input.email, companyId))[0];
+    const hostId =
+      existing?.hostId ??
+      (
+        await createHost(ctx, owner, {
+          name: input.name ?? input.email.split('@')[0] ?? input.email,
+          email: input.email,
+          role: 'ADMIN',
+          isActive: true,
+        })
+      ).id;
+    const made = await createToken(ctx, { companyId, hostId }, 'welcome');
+    await recordAudit(ctx, deviceOwnerActor(companyId), {
+      action: 'account.link.created',
+      objectType: 'host',
+      objectId: hostId,
+    });
+    return { hostId, created: existing === undefined, ...made };
+  });
 }

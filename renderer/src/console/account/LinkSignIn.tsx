@@ -1,5 +1,5 @@
 import { useShell } from '../context.ts';
-import { Link } from '../Layout.tsx';
+import { Link } from '../Link.tsx';
 import { useWords } from '../words.ts';
 import { Outcome, PublicPage, useSignedIn, useSubmit } from './parts.tsx';
 import { accountWords } from './words.ts';

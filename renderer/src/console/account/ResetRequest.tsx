@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useShell } from '../context.ts';
-import { Link } from '../Layout.tsx';
+import { Link } from '../Link.tsx';
 import { useWords } from '../words.ts';
 import { Field, Outcome, PublicPage, useSubmit } from './parts.tsx';
 import { companyAsked, companyQuery } from './SignIn.tsx';

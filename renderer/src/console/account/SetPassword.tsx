@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useShell } from '../context.ts';
-import { Link } from '../Layout.tsx';
+import { Link } from '../Link.tsx';
 import { useLocation } from '../router.ts';
 import { useWords } from '../words.ts';
 import { NewPassword, Outcome, PublicPage, useSignedIn, useSubmit } from './parts.tsx';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useShell } from '../context.ts';
-import { Link } from '../Layout.tsx';
+import { Link } from '../Link.tsx';
 import { useWords } from '../words.ts';
 import { Field, Outcome, PublicPage, useSignedIn, useSubmit } from './parts.tsx';
 import { accountWords } from './words.ts';
@@ -29,6 +29,8 @@ export default function SignIn() {
   const words = useWords(accountWords);
   const signedIn = useSignedIn();
   const company = companyAsked();
+  // Back from single sign-on that signed no one in (accounts/oidc.ts says why in the log).
+  const ssoFailed = new URLSearchParams(location.search).get('sso') === 'failed';
   const [options, setOptions] = useState<SignInOptions>();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -85,7 +87,7 @@ export default function SignIn() {
               </button>
             </form>
           )}
-          <Outcome problem={problem} done={done} />
+          <Outcome problem={problem ?? (ssoFailed ? words.ssoFailed : undefined)} done={done} />
           {options.oidc && companyId ? (
             <p className="console-sso">
               <span>{words.or}</span>

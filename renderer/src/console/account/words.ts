@@ -13,6 +13,8 @@ export const accountWords = defineWords({
     linkSent:
       'If this address belongs to an account that signs in by link, a link is on its way. It works for 15 minutes.',
     signInWith: (provider: string) => `Sign in with ${provider}`,
+    ssoFailed:
+      'Single sign-on did not sign you in: your provider’s e-mail is not an active account here. Ask your administrator.',
     or: 'or',
     forgot: 'Forgot your password?',
     firstAdminOffer: 'No one can sign in here yet.',
@@ -104,6 +106,8 @@ export const accountWords = defineWords({
     emailLink: 'Enviar um link de acesso por e-mail',
     linkSent: 'Se este endereço for de uma conta que entra por link, um link está a caminho. Ele vale por 15 minutos.',
     signInWith: (provider: string) => `Entrar com ${provider}`,
+    ssoFailed:
+      'O login único não conectou você: o e-mail do seu provedor não é uma conta ativa aqui. Fale com o administrador.',
     or: 'ou',
     forgot: 'Esqueceu a senha?',
     firstAdminOffer: 'Ainda ninguém pode entrar aqui.',
@@ -197,6 +201,8 @@ export const accountWords = defineWords({
     linkSent:
       'Gehört diese Adresse zu einem Konto, das sich per Link anmeldet, ist ein Link unterwegs. Er gilt 15 Minuten.',
     signInWith: (provider: string) => `Mit ${provider} anmelden`,
+    ssoFailed:
+      'Die Anmeldung per Single Sign-on ist fehlgeschlagen: Die E-Mail Ihres Anbieters ist hier kein aktives Konto. Fragen Sie Ihre Administration.',
     or: 'oder',
     forgot: 'Passwort vergessen?',
     firstAdminOffer: 'Hier kann sich noch niemand anmelden.',
@@ -289,6 +295,7 @@ export const accountWords = defineWords({
     emailLink: '通过电子邮件发送登录链接',
     linkSent: '如果此地址属于使用链接登录的账户，链接已在路上，15 分钟内有效。',
     signInWith: (provider: string) => `使用 ${provider} 登录`,
+    ssoFailed: '单点登录未能让您登录：您的身份提供商的电子邮件在此不是有效账户。请联系管理员。',
     or: '或',
     forgot: '忘记密码？',
     firstAdminOffer: '目前还没有人可以在这里登录。',
