@@ -7,7 +7,7 @@ import { sendRequest } from '../outgoing/request.ts';
 import { publicAddress } from '../public/address.ts';
 import { createSession, setSessionCookie } from './sessions.ts';
 import { type SignInSettings, signInSettings } from './settings.ts';
-import { peopleByEmail } from './store.ts';
+import { ensureAccount, peopleByEmail } from './store.ts';
 
 /*
  * Single sign-on with the company's OpenID Connect provider (docs/console.md, "Single sign-on"): the authorization
@@ -178,7 +178,10 @@ export async function finishSingleSignOn(ctx: Context, req: Request, res: Respon
     if (!email || claims.email_verified !== true) return failed('the provider gave no verified e-mail', flow.companyId);
     const person = (await peopleByEmail(ctx, email, flow.companyId))[0];
     if (!person) return failed('no active host of the company has this e-mail', flow.companyId);
-    const session = await inTransaction(ctx, async () => await createSession(ctx, person, req));
+    const session = await inTransaction(ctx, async () => {
+      await ensureAccount(ctx, person);
+      return await createSession(ctx, person, req);
+    });
     setSessionCookie(req, res, session.token);
     res.redirect(302, '/console');
   } catch (error) {

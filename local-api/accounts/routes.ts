@@ -28,6 +28,7 @@ import {
 } from './settings.ts';
 import {
   accountAnswer,
+  accountStates,
   changePassword,
   createFirstAdmin,
   firstAdminCompany,
@@ -345,6 +346,18 @@ export function accountRoutes(ctx: Context): RouteSpec[] {
           expiresAt: formatInZone(made.expiresAt, caller.timeZone),
         };
       },
+    }),
+    route({
+      method: 'get',
+      path: '/accounts',
+      roles: ['admin', 'readonly', 'frontdesk', 'manager', 'security'],
+      tag,
+      summary: "The account state of the company's hosts: invited (a set-password link is live) or active",
+      response: z.object({
+        accounts: z.array(z.object({ hostId: z.string(), state: z.enum(['invited', 'active']) })),
+      }),
+      errors: [],
+      handle: async ({ caller }) => ({ accounts: await accountStates(ctx, caller.companyId) }),
     }),
     route({
       method: 'get',

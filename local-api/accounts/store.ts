@@ -106,6 +106,19 @@ async function storePassword(ctx: Context, person: Person, passwordHash: string)
   await spendPasswordTokens(ctx, person);
 }
 
+/**
+ * Records that a person has an account, for one who signs in without a password (by link, by single sign-on): the
+ * company then has someone who can sign in, and the person's account state is `active`.
+ */
+export async function ensureAccount(ctx: Pick<Context, 'db' | 'clock'>, person: Person): Promise<void> {
+  const now = ctx.clock.now();
+  await prepared(
+    ctx.db,
+    `INSERT INTO accounts (hostId, companyId, passwordHash, createdAt, updatedAt) VALUES (?, ?, NULL, ?, ?)
+     ON CONFLICT (hostId) DO NOTHING`,
+  ).run(person.hostId, person.companyId, now, now);
+}
+
 /** Refuses a new password that breaks the rules (passwords.ts), WEAK_PASSWORD with the reason. */
 function checkNewPassword(password: string, email: string): void {
   const problem = passwordProblem(password, email);
@@ -151,6 +164,7 @@ export async function signInWithLink(
   return await inTransaction(ctx, async () => {
     const used = await useToken(ctx, token, ['link']);
     const person = { companyId: used.companyId, hostId: used.hostId };
+    await ensureAccount(ctx, person);
     return { person, session: await createSession(ctx, person, req) };
   });
 }
@@ -231,15 +245,37 @@ export async function accountAnswer(ctx: Pick<Context, 'db'>, person: Person, se
   };
 }
 
-/** Whether a company has someone who can sign in: an active host with a password. */
+/** Whether a company has someone who can sign in: an active host with an account. */
 async function hasActiveAccount(ctx: Pick<Context, 'db'>, companyId: string): Promise<boolean> {
   return (
     (await prepared(
       ctx.db,
       `SELECT 1 FROM accounts a JOIN hosts h ON h.id = a.hostId AND h.companyId = a.companyId
-       WHERE a.companyId = ? AND a.passwordHash IS NOT NULL AND h.deletedAt IS NULL AND h.isActive = 1 LIMIT 1`,
+       WHERE a.companyId = ? AND h.deletedAt IS NULL AND h.isActive = 1 LIMIT 1`,
     ).get(companyId)) !== undefined
   );
+}
+
+export type AccountState = 'invited' | 'active';
+
+/**
+ * The account state of the company's hosts that have one (docs/api.md, "Accounts"): `active` once they have an
+ * account (a password set, or signed in by link or single sign-on), `invited` while a set-password link of theirs
+ * is live. Hosts with neither are left out. One query.
+ */
+export async function accountStates(
+  ctx: Pick<Context, 'db' | 'clock'>,
+  companyId: string,
+): Promise<{ hostId: string; state: AccountState }[]> {
+  return (await prepared(
+    ctx.db,
+    `SELECT hostId, 'active' AS state FROM accounts WHERE companyId = ?
+     UNION
+     SELECT DISTINCT hostId, 'invited' AS state FROM account_tokens t
+     WHERE t.companyId = ? AND t.purpose = 'welcome' AND t.usedAt IS NULL AND t.expiresAt > ?
+       AND NOT EXISTS (SELECT 1 FROM accounts a WHERE a.hostId = t.hostId AND a.companyId = t.companyId)
+     ORDER BY hostId`,
+  ).all(companyId, companyId, ctx.clock.now())) as { hostId: string; state: AccountState }[];
 }
 
 /**

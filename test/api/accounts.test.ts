@@ -11,7 +11,7 @@ import {
   signIn,
   testPassword,
 } from '../helpers/accounts.ts';
-import { allowLoopback, client, startService, type TestService } from '../helpers/service.ts';
+import { allowLoopback, cli, client, startService, type TestService } from '../helpers/service.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 
 type Api = ReturnType<typeof client>;
@@ -125,8 +125,14 @@ describe('the account e-mail and the first password', () => {
     assert.equal(copied.status, 200);
     assert.equal(copied.body.url, null);
     assert.match(copied.body.path, /^\/console\/welcome\/[A-Za-z0-9_-]{43}$/);
+    const stateOf = async () =>
+      (await bareAdmin('GET', '/v1/accounts')).body.accounts.find(
+        (a: { hostId: string }) => a.hostId === created.body.id,
+      )?.state;
+    assert.equal(await stateOf(), 'invited');
     const token = String(copied.body.path).split('/').pop();
     assert.equal((await post(bare.url, '/v1/account/set-password', { token, password: testPassword })).status, 200);
+    assert.equal(await stateOf(), 'active');
     const linkedCopy = await admin('POST', `/v1/host/${person.hostId}/account-link`);
     assert.match(linkedCopy.body.url, /^https:\/\/visitors\.acme\.test\/console\/welcome\//);
   });
@@ -411,5 +417,36 @@ describe('the first administrator', () => {
     } finally {
       await fresh.stop();
     }
+  });
+
+  test('portaria account-link prints a set-password link, making a new person an administrator', async () => {
+    const company = await bare.company('Headless');
+    const run = (email: string) =>
+      cli([
+        'account-link',
+        '--data',
+        bare.dataDir,
+        '--company',
+        company.id,
+        '--email',
+        email,
+        '--url',
+        'https://hub.test/',
+      ]);
+    const made = await run('owner@headless.test');
+    assert.equal(made.status, 0, made.stderr);
+    const printed = JSON.parse(made.stdout);
+    assert.equal(printed.created, true);
+    assert.match(printed.url, /^https:\/\/hub\.test\/console\/welcome\/[A-Za-z0-9_-]{43}$/);
+    const token = String(printed.path).split('/').pop();
+    assert.equal((await post(bare.url, '/v1/account/set-password', { token, password: testPassword })).status, 200);
+    const session = await signIn(bare.url, 'owner@headless.test', testPassword);
+    assert.equal(session.account.account.role, 'ADMIN');
+    const again = JSON.parse((await run('owner@headless.test')).stdout);
+    assert.equal(again.created, false);
+    assert.equal(again.hostId, printed.hostId);
+    const unknown = await cli(['account-link', '--data', bare.dataDir, '--company', 'nope', '--email', 'a@b.test']);
+    assert.equal(unknown.status, 1);
+    assert.match(unknown.stderr, /no such company/);
   });
 });

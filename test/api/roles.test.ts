@@ -51,7 +51,7 @@ const reads = [
 ];
 
 const expected: Record<string, readonly string[]> = {
-  readonly: [...reads, 'GET /audit'],
+  readonly: [...reads, 'GET /audit', 'GET /accounts'],
   frontdesk: [
     ...reads,
     'PATCH /company',
@@ -90,6 +90,7 @@ const expected: Record<string, readonly string[]> = {
     'POST /roster/check',
     'PUT /roster/check/:visitId',
     'DELETE /roster/check/:visitId',
+    'GET /accounts',
     // A person signed in with the front desk's role (docs/console.md): their own account.
     'POST /account/sign-out',
     'GET /account/me',
