@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.ts';
-import type { Role } from '../credentials/caller.ts';
+import { type Role, roles } from '../credentials/caller.ts';
 import { getHost } from '../hosts/store.ts';
 import { ApiError } from '../http/errors.ts';
 import { email, text } from '../http/fields.ts';
@@ -350,7 +350,7 @@ export function accountRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/accounts',
-      roles: ['admin', 'readonly', 'frontdesk', 'manager', 'security'],
+      roles: roles.readers,
       tag,
       summary: "The account state of the company's hosts: invited (a set-password link is live) or active",
       response: z.object({
