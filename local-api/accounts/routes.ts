@@ -209,38 +209,8 @@ export function accountRoutes(ctx: Context): RouteSpec[] {
         return { success: true };
       },
     }),
-    route({
-      method: 'post',
-      path: '/account/password-reset',
-      access: 'public',
-      tag,
-      summary: 'E-mail a password-reset link (answered 202 whatever the address)',
-      body: z.object({ email: email(), companyId: z.string().max(100).optional() }),
-      fieldCodes: { email: { missing: 'MISSING_EMAIL', invalid: 'INVALID_EMAIL' } },
-      response: acceptedSchema,
-      errors: ['MISSING_EMAIL', 'INVALID_EMAIL', 'INVALID_PARAMETER'],
-      handle: async ({ res, body }) => {
-        await mailPeople(ctx, body.email, body.companyId, 'reset');
-        res.status(202);
-        return { accepted: true };
-      },
-    }),
-    route({
-      method: 'post',
-      path: '/account/sign-in-link',
-      access: 'public',
-      tag,
-      summary: 'E-mail a sign-in link, where the company signs in by link (answered 202 whatever the address)',
-      body: z.object({ email: email(), companyId: z.string().max(100).optional() }),
-      fieldCodes: { email: { missing: 'MISSING_EMAIL', invalid: 'INVALID_EMAIL' } },
-      response: acceptedSchema,
-      errors: ['MISSING_EMAIL', 'INVALID_EMAIL', 'INVALID_PARAMETER'],
-      handle: async ({ res, body }) => {
-        await mailPeople(ctx, body.email, body.companyId, 'link');
-        res.status(202);
-        return { accepted: true };
-      },
-    }),
+    mailedLinkRoute(ctx, '/account/password-reset', 'E-mail a password-reset link', 'reset'),
+    mailedLinkRoute(ctx, '/account/sign-in-link', 'E-mail a sign-in link, where the company signs in by link', 'link'),
     route({
       method: 'post',
       path: '/account/set-password',
@@ -379,6 +349,26 @@ export function accountRoutes(ctx: Context): RouteSpec[] {
       handle: async ({ caller, body }) => signInSettingsAnswer(await saveSignInSettings(ctx, caller, body)),
     }),
   ];
+}
+
+/** A public route that e-mails a link of `purpose` to the address: answered 202 whatever the address. */
+function mailedLinkRoute(ctx: Context, path: string, summary: string, purpose: 'reset' | 'link'): RouteSpec {
+  return route({
+    method: 'post',
+    path,
+    access: 'public',
+    tag,
+    summary: `${summary} (answered 202 whatever the address)`,
+    body: z.object({ email: email(), companyId: z.string().max(100).optional() }),
+    fieldCodes: { email: { missing: 'MISSING_EMAIL', invalid: 'INVALID_EMAIL' } },
+    response: acceptedSchema,
+    errors: ['MISSING_EMAIL', 'INVALID_EMAIL', 'INVALID_PARAMETER'],
+    handle: async ({ res, body }) => {
+      await mailPeople(ctx, body.email, body.companyId, purpose);
+      res.status(202);
+      return { accepted: true };
+    },
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { simpleParser } from 'mailparser';
 import {
   createPerson,
   linkInMail,
@@ -12,7 +13,7 @@ import {
   testPassword,
 } from '../helpers/accounts.ts';
 import { allowLoopback, cli, client, startService, type TestService } from '../helpers/service.ts';
-import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { smtpSettings, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 
 type Api = ReturnType<typeof client>;
 
@@ -27,12 +28,7 @@ let bare: TestService;
 let bareAdmin: Api;
 
 async function withMail(target: Api) {
-  const saved = await target('POST', '/v1/integration/notifications', {
-    smtpHost: '127.0.0.1',
-    smtpPort: smtp.port,
-    smtpSecurity: 'none',
-    emailFrom: 'reception@acme.test',
-  });
+  const saved = await target('POST', '/v1/integration/notifications', smtpSettings(smtp));
   assert.equal(saved.status, 200, JSON.stringify(saved.body));
 }
 
@@ -79,6 +75,10 @@ describe('the account e-mail and the first password', () => {
     assert.match(mail.subject, /Acme/);
     const link = await linkInMail(mail.raw, 'welcome');
     assert.match(link.url, /^https:\/\/visitors\.acme\.test\/console\/welcome\/[A-Za-z0-9_-]{43}$/);
+    // The HTML part: the company's name and the link as its button.
+    const html = String((await simpleParser(mail.raw)).html);
+    assert.match(html, /Acme/);
+    assert.ok(html.includes(`href="${link.url}"`));
 
     const weak = await post(linked.url, '/v1/account/set-password', { token: link.token, password: 'short' });
     assert.equal(weak.status, 400);

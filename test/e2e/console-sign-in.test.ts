@@ -6,27 +6,18 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { linkInMail, mailTo, signIn, signInBrowser, testPassword } from '../helpers/accounts.ts';
 import { axeProblems, launchChromium } from '../helpers/browser.ts';
-import { allowLoopback, client, startService, type TestService } from '../helpers/service.ts';
-import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { allowLoopback, client, freePort, startService, type TestService } from '../helpers/service.ts';
+import { smtpSettings, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 
 let browser: Browser;
 let smtp: TestSmtp;
 let service: TestService;
 let admin: ReturnType<typeof client>;
 let adminKey: string;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 before(async () => {
   smtp = await startSmtp();
@@ -37,12 +28,7 @@ before(async () => {
   });
   adminKey = (await service.company('Acme', 'America/Sao_Paulo')).apiKey;
   admin = client(service.url, adminKey);
-  const saved = await admin('POST', '/v1/integration/notifications', {
-    smtpHost: '127.0.0.1',
-    smtpPort: smtp.port,
-    smtpSecurity: 'none',
-    emailFrom: 'reception@acme.test',
-  });
+  const saved = await admin('POST', '/v1/integration/notifications', smtpSettings(smtp));
   assert.equal(saved.status, 200);
 });
 after(async () => {
