@@ -24,6 +24,14 @@ interface AccountMailPayload {
   purpose: TokenPurpose;
 }
 
+/**
+ * What tells one account e-mail from another of the same person and purpose: each welcome an admin asks for is a
+ * message of its own; resets and sign-in links, which anyone may ask for, are one a minute at most (the queue keeps
+ * one job per key), so a stranger cannot flood a person's mailbox.
+ */
+const mailSlot = (ctx: Pick<Context, 'clock' | 'random'>, purpose: TokenPurpose): string =>
+  purpose === 'welcome' ? ctx.random.bytes(8).toString('hex') : String(Math.floor(ctx.clock.now() / 60_000));
+
 /** Queues an account e-mail to a person, when their company sends e-mail. Answers whether it was queued. */
 export async function queueAccountMail(
   ctx: Pick<Context, 'db' | 'clock' | 'runtime' | 'random'>,
@@ -35,7 +43,7 @@ export async function queueAccountMail(
   await enqueue(ctx, {
     companyId: person.companyId,
     kind: accountMailKind,
-    idempotencyKey: `${person.hostId}:${purpose}:${ctx.random.bytes(8).toString('hex')}`,
+    idempotencyKey: `${person.hostId}:${purpose}:${mailSlot(ctx, purpose)}`,
     payload,
     // The company's SMTP server: its circuit breaker is the host notifications' e-mail's.
     endpoint: 'notification:email',

@@ -14,6 +14,7 @@ import {
 } from '../helpers/accounts.ts';
 import { allowLoopback, cli, client, startService, type TestService } from '../helpers/service.ts';
 import { smtpSettings, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { withServiceDb } from '../helpers/store.ts';
 
 type Api = ReturnType<typeof client>;
 
@@ -339,6 +340,18 @@ describe('passwords', () => {
     const asked = await post(linked.url, '/v1/account/password-reset', { email: person.email });
     assert.equal(asked.status, 202);
     assert.deepEqual(await asked.json(), { accepted: true });
+    // Asked twice more at once: one e-mail a minute (a stranger cannot flood the mailbox).
+    for (let i = 0; i < 2; i++) {
+      assert.equal((await post(linked.url, '/v1/account/password-reset', { email: person.email })).status, 202);
+    }
+    const resets = await withServiceDb(
+      linked.dataDir,
+      async (db) =>
+        (await db
+          .prepare(`SELECT COUNT(*) AS n FROM jobs WHERE kind = 'account-email' AND idempotencyKey LIKE ?`)
+          .get(`${person.hostId}:reset:%`)) as { n: number },
+    );
+    assert.ok(Number(resets.n) <= 2, 'one reset a minute (two if the minute turned between the three requests)');
     const mail = await mailTo(smtp, person.email, before, /^Reset/);
     const link = await linkInMail(mail.raw, 'reset');
     assert.match(link.url, /^https:\/\/visitors\.acme\.test\/console\/reset\//);
