@@ -76,7 +76,7 @@ export default function Account() {
       <section className="console-card" aria-labelledby="account-password">
         <h2 id="account-password">{words.changePassword}</h2>
         <form
-          className="form"
+          className="form account-form"
           onSubmit={(event) => {
             event.preventDefault();
             if (passwords[0] !== passwords[1]) change.setProblem(words.mismatch);

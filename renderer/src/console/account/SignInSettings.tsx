@@ -44,7 +44,7 @@ export default function SignInSettings() {
   const oidc = settings.oidc;
   const setOidc = (change: Partial<Settings['oidc']>) => setSettings({ ...settings, oidc: { ...oidc, ...change } });
   return (
-    <form className="form console-card" onSubmit={save} aria-label={words.settingsTitle}>
+    <form className="form console-card account-form" onSubmit={save} aria-label={words.settingsTitle}>
       <h2>{words.settingsTitle}</h2>
       <fieldset className="field" aria-describedby={legend}>
         <legend>{words.methodLegend}</legend>
