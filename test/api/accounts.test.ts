@@ -267,6 +267,11 @@ describe('sessions', () => {
     assert.equal((await again.call('GET', '/v1/account/me')).status, 401);
     const gone = await post(linked.url, '/v1/account/sign-in', { email: person.email, password: person.password });
     assert.equal(gone.status, 401);
+    const kept = await withServiceDb(linked.dataDir, async (db) => ({
+      accounts: await db.prepare('SELECT 1 FROM accounts WHERE hostId = ?').get(person.hostId),
+      sessions: await db.prepare('SELECT 1 FROM account_sessions WHERE hostId = ?').get(person.hostId),
+    }));
+    assert.deepEqual(kept, { accounts: undefined, sessions: undefined }, "a deleted host's account goes");
   });
 
   test('what a session does is audited with the session and the person', async () => {
