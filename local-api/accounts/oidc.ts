@@ -116,11 +116,32 @@ function flowOf(ctx: Pick<Context, 'secrets' | 'clock'>, req: Request): Flow | u
   }
 }
 
-/** `GET /v1/account/oidc/start`: sends the person to the company's provider (302), the flow in a sealed cookie. */
+/** Back to signing in, saying single sign-on failed; why goes to the log only. */
+function refuse(ctx: Pick<Context, 'log'>, res: Response, reason: string, companyId: string | undefined): void {
+  ctx.log.warn({ companyId, reason }, 'single sign-on refused');
+  const company = companyId ? `company=${encodeURIComponent(companyId)}&` : '';
+  res.redirect(302, `/console/sign-in?${company}sso=failed`);
+}
+
+/**
+ * `GET /v1/account/oidc/start`: sends the person to the company's provider (302), the flow in a sealed cookie; a
+ * provider that cannot be reached sends them back to signing in.
+ */
 export async function startSingleSignOn(ctx: Context, req: Request, res: Response, companyId: string): Promise<void> {
   const settings = await signInSettings(ctx, companyId);
   if (!settings.oidcEnabled || !settings.oidcIssuer || !settings.oidcClientId) throw new ApiError('NOT_FOUND');
-  const { client, config } = await providerOf(ctx, companyId, settings);
+  let provider: Awaited<ReturnType<typeof providerOf>>;
+  try {
+    provider = await providerOf(ctx, companyId, settings);
+  } catch (error) {
+    return refuse(
+      ctx,
+      res,
+      `the provider's configuration: ${error instanceof Error ? error.message : error}`,
+      companyId,
+    );
+  }
+  const { client, config } = provider;
   const verifier = client.randomPKCECodeVerifier();
   const flow: Flow = {
     companyId,
@@ -150,11 +171,7 @@ export async function startSingleSignOn(ctx: Context, req: Request, res: Respons
 export async function finishSingleSignOn(ctx: Context, req: Request, res: Response): Promise<void> {
   const flow = flowOf(ctx, req);
   setFlowCookie(req, res, undefined);
-  const failed = (reason: string, companyId?: string) => {
-    ctx.log.warn({ companyId, reason }, 'single sign-on refused');
-    const company = companyId ? `company=${encodeURIComponent(companyId)}&` : '';
-    res.redirect(302, `/console/sign-in?${company}sso=failed`);
-  };
+  const failed = (reason: string, companyId?: string) => refuse(ctx, res, reason, companyId);
   if (!flow) return failed('no sign-in in progress (or it took longer than 10 minutes)');
   try {
     const settings = await signInSettings(ctx, flow.companyId);

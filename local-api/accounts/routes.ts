@@ -281,7 +281,7 @@ export function accountRoutes(ctx: Context): RouteSpec[] {
       tag,
       summary: "Sign in with the company's OpenID Connect provider: answers 302 to the provider",
       query: z.object({ company: z.string() }),
-      produces: ['text/html'],
+      redirects: "the company's OpenID Connect provider",
       errors: ['NOT_FOUND'],
       handle: async ({ req, res }) => {
         const company = typeof req.query.company === 'string' ? req.query.company : '';
@@ -294,7 +294,7 @@ export function accountRoutes(ctx: Context): RouteSpec[] {
       access: 'public',
       tag,
       summary: 'Where the provider sends the person back: answers 302 to /console signed in, or to signing in',
-      produces: ['text/html'],
+      redirects: '`/console`, signed in; or `/console/sign-in?company=<id>&sso=failed`',
       errors: [],
       handle: async ({ req, res }) => await finishSingleSignOn(ctx, req, res),
     }),

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { createPerson, sessionClient, sessionCookieOf } from '../helpers/accounts.ts';
-import { allowLoopback, client, startService, type TestService } from '../helpers/service.ts';
+import { allowLoopback, client, freePort, startService, type TestService } from '../helpers/service.ts';
 
 interface OidcProvider {
   listen(port: number, host: string): Server;
@@ -30,7 +30,7 @@ before(async () => {
   const { default: Provider } = (await import('oidc-provider' as string)) as {
     default: new (issuer: string, configuration: unknown) => OidcProvider;
   };
-  const port = 40_000 + Math.floor(Math.random() * 20_000);
+  const port = await freePort();
   issuer = `http://127.0.0.1:${port}`;
   const provider = new Provider(issuer, {
     clients: [
@@ -184,10 +184,18 @@ describe('signing in', () => {
     assert.equal(sessionCookieOf(forged), undefined);
   });
 
-  test('a company without single sign-on has no start', async () => {
+  test('a company without single sign-on has no start; one whose provider is down goes back to signing in', async () => {
     const other = await service.company('Plain');
     const answer = await fetch(`${service.url}/v1/account/oidc/start?company=${other.id}`, { redirect: 'manual' });
     assert.equal(answer.status, 404);
+    // A provider that does not answer sends the person back to signing in, saying so.
+    const down = await client(service.url, other.apiKey)('PUT', '/v1/account/sign-in-settings', {
+      oidc: { enabled: true, issuer: `http://127.0.0.1:${await freePort()}`, clientId: 'portaria' },
+    });
+    assert.equal(down.status, 200);
+    const refused = await fetch(`${service.url}/v1/account/oidc/start?company=${other.id}`, { redirect: 'manual' });
+    assert.equal(refused.status, 302);
+    assert.equal(refused.headers.get('location'), `/console/sign-in?company=${other.id}&sso=failed`);
   });
 });
 
