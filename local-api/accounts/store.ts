@@ -317,10 +317,23 @@ export async function createFirstAdmin(
   });
 }
 
+/**
+ * The company a signed-out console signs in to, without `?company=`: the device's own where the service serves no
+ * other, so telling it gives no company away; on a hub of several companies, none (whoever knows a company's id
+ * names it).
+ */
+async function defaultCompany(ctx: Context): Promise<string | undefined> {
+  const enrolled = await deviceEnrolment(ctx);
+  if (!enrolled) return undefined;
+  const others = await prepared(ctx.db, 'SELECT 1 FROM companies WHERE id <> ? AND deletedAt IS NULL LIMIT 1').get(
+    enrolled.companyId,
+  );
+  return others === undefined ? enrolled.companyId : undefined;
+}
+
 /** The way a company's people sign in, for the signed-out console (no secret in it). */
 export async function signInOptions(ctx: Context, companyId: string | undefined) {
-  const enrolled = companyId ? undefined : await deviceEnrolment(ctx);
-  const id = companyId ?? enrolled?.companyId;
+  const id = companyId ?? (await defaultCompany(ctx));
   const company =
     id === undefined
       ? undefined

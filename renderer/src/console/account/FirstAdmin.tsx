@@ -32,7 +32,7 @@ export default function FirstAdmin() {
     return undefined;
   });
   if (!options) return null;
-  if (!options.firstAdmin || !options.company) {
+  if (!options.firstAdmin) {
     return (
       <PublicPage title={words.firstAdminTitle}>
         <p role="alert">{words.firstAdminUnavailable}</p>
@@ -41,7 +41,7 @@ export default function FirstAdmin() {
   }
   return (
     <PublicPage title={words.firstAdminTitle}>
-      <p>{words.firstAdminIntro(options.company.name)}</p>
+      <p>{options.company ? words.firstAdminIntro(options.company.name) : words.firstAdminIntroPlain}</p>
       <form
         className="form"
         onSubmit={(event) => {

@@ -49,6 +49,8 @@ export const accountWords = defineWords({
     firstAdminTitle: 'Create the administrator account',
     firstAdminIntro: (company: string) =>
       `The administrator of ${company} manages its hosts, kiosks and settings. You can add more people afterwards.`,
+    firstAdminIntroPlain:
+      'The administrator manages the company’s hosts, kiosks and settings. You can add more people afterwards.',
     firstAdminUnavailable: 'The administrator account can be created only on this device itself, while there is none.',
     name: 'Your name',
     create: 'Create and sign in',
@@ -142,6 +144,8 @@ export const accountWords = defineWords({
     firstAdminTitle: 'Criar a conta de administrador',
     firstAdminIntro: (company: string) =>
       `O administrador de ${company} gerencia anfitriões, totens e configurações. Você pode adicionar outras pessoas depois.`,
+    firstAdminIntroPlain:
+      'O administrador gerencia anfitriões, totens e configurações da empresa. Você pode adicionar outras pessoas depois.',
     firstAdminUnavailable:
       'A conta de administrador só pode ser criada neste próprio dispositivo, enquanto não houver nenhuma.',
     name: 'Seu nome',
@@ -237,6 +241,8 @@ export const accountWords = defineWords({
     firstAdminTitle: 'Administratorkonto anlegen',
     firstAdminIntro: (company: string) =>
       `Die Administration von ${company} verwaltet Gastgeber, Kioske und Einstellungen. Weitere Personen können Sie danach hinzufügen.`,
+    firstAdminIntroPlain:
+      'Die Administration verwaltet Gastgeber, Kioske und Einstellungen des Unternehmens. Weitere Personen können Sie danach hinzufügen.',
     firstAdminUnavailable:
       'Das Administratorkonto kann nur auf diesem Gerät selbst angelegt werden, solange es keines gibt.',
     name: 'Ihr Name',
@@ -329,6 +335,7 @@ export const accountWords = defineWords({
     continue: '继续',
     firstAdminTitle: '创建管理员账户',
     firstAdminIntro: (company: string) => `${company} 的管理员负责管理接待人、自助终端和设置。之后您可以添加更多人员。`,
+    firstAdminIntroPlain: '管理员负责管理公司的接待人、自助终端和设置。之后您可以添加更多人员。',
     firstAdminUnavailable: '只有在本设备上、且尚无管理员账户时，才能创建管理员账户。',
     name: '您的姓名',
     create: '创建并登录',
