@@ -5,6 +5,7 @@
  * The company has something on every page (people inside, an expected guest, a visitor waiting for approval).
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { consolePages } from '../../renderer/src/console/pages.ts';
@@ -30,10 +31,11 @@ before(async () => {
   kiosk = await kioskFixture();
   // Something on every page: a visitor inside, one waiting for approval, a guest expected later today.
   const { api, hosts } = kiosk;
-  const inside = await api('POST', '/v1/visits', { name: 'Olivia Dunham', hostId: hosts.beatriz.id });
+  const walkIn = (name: string, hostId: string, extra: Record<string, unknown> = {}) =>
+    api('POST', '/v1/visits', { visit: { id: randomUUID(), hostId, ...extra }, visitor: { name } });
+  const inside = await walkIn('Olivia Dunham', hosts.beatriz.id);
   assert.equal(inside.status, 200, JSON.stringify(inside.body));
-  await api('PATCH', '/v1/kiosk/settings', { requireAuthorization: true });
-  const waiting = await api('POST', '/v1/visits', { name: 'Walter Bishop', hostId: hosts.carlos.id });
+  const waiting = await walkIn('Walter Bishop', hosts.carlos.id, { authorizationStatus: 'AWAITING' });
   assert.equal(waiting.status, 200, JSON.stringify(waiting.body));
   const expectedAt = new Date(Date.now() + 3 * 3600_000).toISOString();
   const invited = await api('POST', '/v1/invitees', { name: 'Peter Bishop', hostId: hosts.beatriz.id, expectedAt });
