@@ -1,7 +1,7 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Context } from '../context.ts';
-import type { Caller, Role } from '../credentials/caller.ts';
+import { type Caller, callerRoleOf } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import { hexId } from '../rules/ids.ts';
 import { defaultTimeZone } from '../rules/time.ts';
@@ -19,18 +19,6 @@ export const sessionCookie = 'portaria_session';
 
 /** A session's last request is written at most this often. */
 const lastSeenWriteMs = 60_000;
-
-/** The host roles (the person's) and the company roles their sessions act with (docs/console.md, "People and roles"). */
-const roleOfPerson: Readonly<Record<string, Role>> = {
-  ADMIN: 'admin',
-  MANAGER: 'manager',
-  SECURITY: 'security',
-  FRONTDESK: 'frontdesk',
-  HOST: 'host',
-  EMPLOYEE: 'host',
-};
-
-export const callerRoleOf = (personRole: string): Role => roleOfPerson[personRole] ?? 'host';
 
 export const tokenHash = (token: string): string => hash('sha256', token, 'hex');
 
@@ -143,6 +131,22 @@ export async function sessionCaller(ctx: Pick<Context, 'db' | 'clock'>, token: s
 /** The session id of a caller that is a console session. */
 export const sessionIdOf = (caller: Caller): string | undefined =>
   caller.credentialId.startsWith('session:') ? caller.credentialId.slice('session:'.length) : undefined;
+
+/**
+ * Whether a session is still one: not ended, within its idle and absolute limits, its person still an active host.
+ * Asked by a held-open stream at its heartbeats (docs/api.md, "Console events"), so it does not count as use: a tab
+ * left open is not a person at work, and its session still idles out.
+ */
+export async function sessionLive(ctx: Pick<Context, 'db' | 'clock'>, id: string): Promise<boolean> {
+  const now = ctx.clock.now();
+  const row = await prepared(
+    ctx.db,
+    `SELECT 1 AS live FROM account_sessions s
+     JOIN hosts h ON h.id = s.hostId AND h.companyId = s.companyId AND h.deletedAt IS NULL AND h.isActive = 1
+     WHERE s.id = ? AND s.expiresAt > ? AND s.lastSeenAt > ?`,
+  ).get(id, now, now - sessionLimits.idleMs);
+  return row !== undefined;
+}
 
 export interface SessionRow {
   id: string;
