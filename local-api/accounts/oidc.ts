@@ -10,7 +10,7 @@ import { type SignInSettings, signInSettings } from './settings.ts';
 import { ensureAccount, peopleByEmail } from './store.ts';
 
 /*
- * Single sign-on with the company's OpenID Connect provider (docs/console.md, "Single sign-on"): the authorization
+ * Single sign-on with the company's OpenID Connect provider (docs/console.md, "Signing in and accounts"; docs/security.md, "Accounts and sessions"): the authorization
  * code flow with PKCE, state and nonce, by openid-client. Every request to the provider goes through the device's
  * destination policy (outgoing/request.ts). The provider's verified e-mail must be an active host of the company:
  * single sign-on signs people in, it never makes accounts.

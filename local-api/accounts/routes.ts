@@ -44,7 +44,7 @@ import { consoleLink, createToken } from './tokens.ts';
 
 const tag = 'Accounts';
 
-/** Everyone signed in to the console: every person's role (docs/console.md, "People and roles"). */
+/** Everyone signed in to the console: every person's role (docs/console.md, "Roles: who sees what"). */
 const people: readonly Role[] = ['admin', 'manager', 'security', 'frontdesk', 'host'];
 
 const password = () => z.string().min(1).max(1000);

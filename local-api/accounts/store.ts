@@ -8,6 +8,7 @@ import { createHost, updateHost } from '../hosts/store.ts';
 import { ApiError } from '../http/errors.ts';
 import { defaultTimeZone } from '../rules/time.ts';
 import { prepared } from '../store/rows.ts';
+import { isKioskOfCompany } from '../sync/role.ts';
 import { clearFailures, recordFailure, signInSubjects, waitFor } from './lockout.ts';
 import { hashPassword, passwordMatches, passwordProblem } from './passwords.ts';
 import { createSession, csrfTokenOf, endSessionsOf, type NewSession, sessionIdOf } from './sessions.ts';
@@ -280,11 +281,14 @@ export async function accountStates(
 
 /**
  * The company the device's console offers its first administrator account for: the enrolled company, while no one
- * of it has an account (docs/console.md, "The first administrator"). Undefined otherwise.
+ * of it has an account (docs/console.md, "Signing in and accounts"), unless the device is a kiosk of a hub.
+ * Undefined otherwise.
  */
 export async function firstAdminCompany(ctx: Context): Promise<{ id: string; name: string } | undefined> {
   const enrolled = await deviceEnrolment(ctx);
   if (!enrolled || (await hasActiveAccount(ctx, enrolled.companyId))) return undefined;
+  // A kiosk of a hub has the hub's hosts: its people sign in at the hub.
+  if (await isKioskOfCompany(ctx, enrolled.companyId)) return undefined;
   const row = (await prepared(ctx.db, 'SELECT id, name FROM companies WHERE id = ? AND deletedAt IS NULL').get(
     enrolled.companyId,
   )) as { id: string; name: string } | undefined;
