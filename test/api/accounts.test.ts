@@ -15,6 +15,7 @@ import {
 import { allowLoopback, cli, client, startService, type TestService } from '../helpers/service.ts';
 import { smtpSettings, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { withServiceDb } from '../helpers/store.ts';
+import { startKiosk } from '../helpers/sync-service.ts';
 
 type Api = ReturnType<typeof client>;
 
@@ -434,6 +435,28 @@ describe('the first administrator', () => {
       await signIn(fresh.url, input.email, input.password);
     } finally {
       await fresh.stop();
+    }
+  });
+
+  test('a kiosk of a hub offers no first administrator: its people sign in at the hub', async () => {
+    const hub = await startService();
+    try {
+      const company = await hub.company('Hub');
+      const kiosk = await startKiosk(hub.url, company.apiKey);
+      try {
+        const options = await client(kiosk.url)('GET', '/v1/account/sign-in-options');
+        assert.equal(options.body.firstAdmin, false);
+        const refused = await post(kiosk.url, '/v1/account/first-admin', {
+          name: 'Owner',
+          email: 'owner@hub.test',
+          password: testPassword,
+        });
+        assert.equal(refused.status, 403);
+      } finally {
+        await kiosk.stop();
+      }
+    } finally {
+      await hub.stop();
     }
   });
 
