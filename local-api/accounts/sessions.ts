@@ -83,6 +83,11 @@ export async function createSession(
     (req.headers['user-agent'] ?? '').slice(0, 300) || null,
     req.ip ?? null,
   );
+  // Ended sessions say nothing more: each sign-in clears them, so the table holds the live ones.
+  await prepared(ctx.db, 'DELETE FROM account_sessions WHERE expiresAt <= ? OR lastSeenAt <= ?').run(
+    now,
+    now - sessionLimits.idleMs,
+  );
   return { id, token };
 }
 
