@@ -1,14 +1,14 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Context } from '../context.ts';
-import type { Caller, Role } from '../credentials/caller.ts';
+import { type Caller, callerRoleOf } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import { hexId } from '../rules/ids.ts';
 import { defaultTimeZone } from '../rules/time.ts';
 import { prepared } from '../store/rows.ts';
 
 /**
- * Console sessions (docs/console.md, "Signing in and accounts"; docs/security.md, "Sessions"): a random token in
+ * Console sessions (docs/console.md, "Signing in and accounts"; docs/security.md, "Accounts and sessions"): a random token in
  * the HttpOnly cookie `portaria_session`, of which the database keeps only the SHA-256. A session ends after
  * `idleMs` without a request and `maxMs` after sign-in in any case; its person's role is read on every request, so
  * a role change applies at once, and a deactivated or deleted person's sessions end (accounts/events.ts).
@@ -19,18 +19,6 @@ export const sessionCookie = 'portaria_session';
 
 /** A session's last request is written at most this often. */
 const lastSeenWriteMs = 60_000;
-
-/** The host roles (the person's) and the company roles their sessions act with (docs/console.md, "People and roles"). */
-const roleOfPerson: Readonly<Record<string, Role>> = {
-  ADMIN: 'admin',
-  MANAGER: 'manager',
-  SECURITY: 'security',
-  FRONTDESK: 'frontdesk',
-  HOST: 'host',
-  EMPLOYEE: 'host',
-};
-
-export const callerRoleOf = (personRole: string): Role => roleOfPerson[personRole] ?? 'host';
 
 export const tokenHash = (token: string): string => hash('sha256', token, 'hex');
 
@@ -94,6 +82,11 @@ export async function createSession(
     now + sessionLimits.maxMs,
     (req.headers['user-agent'] ?? '').slice(0, 300) || null,
     req.ip ?? null,
+  );
+  // Ended sessions say nothing more: each sign-in clears them, so the table holds the live ones.
+  await prepared(ctx.db, 'DELETE FROM account_sessions WHERE expiresAt <= ? OR lastSeenAt <= ?').run(
+    now,
+    now - sessionLimits.idleMs,
   );
   return { id, token };
 }
