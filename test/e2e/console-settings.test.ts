@@ -162,6 +162,7 @@ test('every section opens one at a time, axe-clean at a desk and on a phone, nev
     'Custom fields',
     'Notifications',
     'Access control',
+    'Signing in',
     'Data retention',
     'API keys',
     'Audit log',

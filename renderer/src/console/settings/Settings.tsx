@@ -16,6 +16,7 @@ import { NotificationsSection } from '../../settings/NotificationsSection.tsx';
 import type { SettingsProps } from '../../settings/props.ts';
 import { RetentionSection } from '../../settings/RetentionSection.tsx';
 import { VisitorTypesPanel } from '../../settings/VisitorTypesPanel.tsx';
+import SignInSettings from '../account/SignInSettings.tsx';
 import { useConsole } from '../context.ts';
 import { navigate, useLocation } from '../router.ts';
 import { useWords } from '../words.ts';
@@ -45,6 +46,7 @@ const sectionEditors = {
   customFields: (props: SettingsProps) => <CustomFieldsSection {...props} />,
   notifications: (props: SettingsProps) => <NotificationsSection {...props} />,
   access: (props: SettingsProps) => <AccessSection {...props} />,
+  signIn: () => <SignInSettings />,
   retention: (props: SettingsProps) => <RetentionSection {...props} />,
   keys: (props: SettingsProps) => <ApiKeysSection {...props} />,
   audit: (props: SettingsProps) => <AuditLogSection {...props} />,
