@@ -7,6 +7,7 @@ import {
 } from './access/gate-callback.ts';
 import { qrRoutes } from './access/qr-routes.ts';
 import { accessConfigRoutes } from './access/routes.ts';
+import { analyticsRoutes } from './analytics/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { auditListener } from './audit/store.ts';
 import { blocklistRoutes } from './blocklist/routes.ts';
@@ -112,6 +113,7 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...rosterCheckRoutes(ctx),
     ...todayRoutes(ctx),
     ...visitLogRoutes(ctx),
+    ...analyticsRoutes(ctx),
     ...logoRoutes(ctx),
     ...openApiRoutes(() => v1Routes(ctx)),
   ];

@@ -12,7 +12,7 @@
  * - `kiosk`: the self-service screen in the lobby: only the `/v1/kiosk/*` visitor endpoints.
  * - `sync`: a kiosk device of a hub: pushes its mutations and pulls the company's feed, nothing else.
  */
-export const companyRoles = ['admin', 'readonly', 'frontdesk', 'kiosk', 'sync'] as const;
+export const companyRoles = ['admin', 'readonly', 'frontdesk', 'kiosk', 'sync', 'manager', 'security', 'host'] as const;
 export type Role = (typeof companyRoles)[number];
 
 /** A request made with a company's credential. */
@@ -68,4 +68,6 @@ export const roles = {
   company: ['admin', 'readonly', 'frontdesk', 'kiosk'],
   kiosk: ['admin', 'kiosk'],
   sync: ['admin', 'sync'],
+  /** The company's figures: the analytics of its visits (docs/console.md, "Analytics"). */
+  analysts: ['admin', 'manager'],
 } as const satisfies Record<string, readonly Role[]>;
