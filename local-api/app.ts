@@ -12,6 +12,7 @@ import { auditRoutes } from './audit/routes.ts';
 import { auditListener } from './audit/store.ts';
 import { blocklistRoutes } from './blocklist/routes.ts';
 import { companyRoutes } from './companies/routes.ts';
+import { consolePages } from './console/pages.ts';
 import type { Context } from './context.ts';
 import { credentialRoutes } from './credentials/routes.ts';
 import { principalForKey } from './credentials/store.ts';
@@ -176,6 +177,7 @@ export function createApp(
   for (const router of extra.before ?? []) app.use(router);
   app.use('/p', publicRouter(publicPages(ctx)));
   app.use(kioskPages(ctx));
+  app.use(consolePages());
   const v1 = Router();
   v1.use(requestLog(ctx.log));
   const storage = storageFullEpisodes({
