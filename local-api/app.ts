@@ -7,6 +7,7 @@ import {
 } from './access/gate-callback.ts';
 import { qrRoutes } from './access/qr-routes.ts';
 import { accessConfigRoutes } from './access/routes.ts';
+import { visitHoursListener } from './analytics/hours.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { auditListener } from './audit/store.ts';
@@ -145,6 +146,7 @@ export function eventListeners(ctx: Context): EventListener[] {
     planReminders(ctx),
     escalateOnCheckin(ctx),
     passMessageListener(ctx),
+    visitHoursListener(ctx),
   ];
 }
 

@@ -3,15 +3,17 @@ import { roles } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { csvLine } from '../visit-log/csv.ts';
-import { chartTable } from './charts.ts';
+import { chartTable } from './rules.ts';
 import {
   type AnalyticsChart,
   analyticsCharts,
   analyticsExportQuery,
   analyticsQuery,
   analyticsSchema,
+  topHostsQuery,
+  topHostsSchema,
 } from './schema.ts';
-import { analytics } from './store.ts';
+import { analytics, topHosts } from './store.ts';
 
 const tag = 'Analytics';
 const errors = ['INVALID_PARAMETER'] as const;
@@ -25,12 +27,23 @@ export function analyticsRoutes(ctx: Context): RouteSpec[] {
       roles: roles.analysts,
       tag,
       summary:
-        'Visits of a span of days (company zone) by day, week, visitor type, host, kiosk and hour; average stay, ' +
+        'Visits of a span of days (company zone) by day, week, visitor type, kiosk and hour; average stay, ' +
         'no-shows, first-time and returning visitors',
       query: analyticsQuery,
       response: analyticsSchema,
       errors,
       handle: async ({ req, caller }) => await analytics(ctx, caller, req.query),
+    }),
+    route({
+      method: 'get',
+      path: '/analytics/hosts',
+      roles: roles.analysts,
+      tag,
+      summary: 'The hosts who received the most visits in a span of days (company zone)',
+      query: topHostsQuery,
+      response: topHostsSchema,
+      errors,
+      handle: async ({ req, caller }) => await topHosts(ctx, caller, req.query),
     }),
     route({
       method: 'get',
@@ -47,7 +60,8 @@ export function analyticsRoutes(ctx: Context): RouteSpec[] {
           throw new ApiError('INVALID_PARAMETER', { field: 'chart' });
         }
         const report = await analytics(ctx, caller, req.query);
-        const table = chartTable(report, chart as AnalyticsChart);
+        const { hosts } = chart === 'hosts' ? await topHosts(ctx, caller, req.query) : { hosts: [] };
+        const table = chartTable({ ...report, hosts }, chart as AnalyticsChart);
         res
           .status(200)
           .type('text/csv; charset=utf-8')

@@ -22,6 +22,10 @@ const day = (what: string) => z.string().optional().describe(`${what}, YYYY-MM-D
 export const analyticsQuery = z.object({
   from: day(`the first day (default: ${analyticsLimits.defaultDays} days before \`to\`, that day included)`),
   to: day('the last day, included (default: today)'),
+});
+
+/** The query of GET /v1/analytics/hosts. */
+export const topHostsQuery = analyticsQuery.extend({
   top: z
     .int()
     .min(1)
@@ -30,7 +34,7 @@ export const analyticsQuery = z.object({
     .describe(`how many hosts the host ranking lists (default ${analyticsLimits.defaultTop})`),
 });
 
-export const analyticsExportQuery = analyticsQuery.extend({
+export const analyticsExportQuery = topHostsQuery.extend({
   chart: z.enum(analyticsCharts).describe("the chart whose numbers the file holds, as the page's table shows them"),
 });
 
@@ -83,7 +87,6 @@ export const analyticsSchema = z.object({
     )
     .describe('the weeks the span touches, Monday first'),
   visitorTypes: z.array(ranked('visitor type')).describe('visits by visitor type, most first'),
-  hosts: z.array(ranked('host')).describe('the hosts who received the most visits (`top` of them), most first'),
   kiosks: z
     .array(ranked('kiosk'))
     .describe("visits by the kiosk that checked them in (its credential's label); id null: checked in elsewhere"),
@@ -94,3 +97,12 @@ export const analyticsSchema = z.object({
 });
 
 export type Analytics = z.output<typeof analyticsSchema>;
+
+/** GET /v1/analytics/hosts: the span's hosts ranked, apart from the rest (it reads every visit of the span). */
+export const topHostsSchema = z.object({
+  from: z.string().describe('the first day, YYYY-MM-DD, in the company zone'),
+  to: z.string().describe('the last day, included'),
+  hosts: z.array(ranked('host')).describe('the hosts who received the most visits (`top` of them), most first'),
+});
+
+export type TopHosts = z.output<typeof topHostsSchema>;

@@ -4,7 +4,8 @@ import { ApiError } from '../http/errors.ts';
 import { formatInZone } from '../rules/time.ts';
 import { prepared } from '../store/rows.ts';
 import { visitLogFilter } from '../visit-log/store.ts';
-import { type Analytics, analyticsLimits } from './schema.ts';
+import { countedHours } from './hours.ts';
+import { type Analytics, analyticsLimits, type TopHosts } from './schema.ts';
 import {
   dayNumber,
   dayOfHour,
@@ -48,19 +49,11 @@ function topOf(query: Record<string, unknown>): number {
   return top;
 }
 
-const spanned = `companyId = :companyId AND deletedAt IS NULL AND checkinAt >= :from AND checkinAt < :to`;
-
-/**
- * The span's visits by local hour: how many, how many checked out and their stays, how many by a visitor seen
- * before (an earlier live visit of the same visitor record, found by the (companyId, visitorId, checkinAt) index).
- * A visit without a visitor record counts as a first visit.
- */
-const hoursSql = (local: string) => `SELECT ${local} / ${hourMs} AS localHour, COUNT(*) AS visits,
-    COUNT(checkoutAt) AS stays, SUM(checkoutAt - checkinAt) AS stayMs,
-    SUM(CASE WHEN visitorId IS NOT NULL AND EXISTS (SELECT 1 FROM visits earlier
-      WHERE earlier.companyId = visits.companyId AND earlier.visitorId = visits.visitorId
-        AND earlier.deletedAt IS NULL AND earlier.checkinAt < visits.checkinAt) THEN 1 ELSE 0 END) AS returningVisits
-  FROM visits WHERE ${spanned} GROUP BY 1`;
+/** The span's counted hours, summed by local hour (the visitor-type rows hold every visit once). */
+const hoursSql = `SELECT localHour, SUM(visits) AS visits, SUM(returningVisits) AS returningVisits,
+    SUM(stays) AS stays, SUM(stayMs) AS stayMs
+  FROM visit_hours WHERE companyId = :companyId AND kind = 'type' AND localHour >= :fromHour AND localHour < :toHour
+  GROUP BY localHour`;
 
 /** Invitees expected in the span by local hour; a no-show is one still only confirmed once its time has passed. */
 const expectedSql = (local: string) => `SELECT ${local} / ${hourMs} AS localHour, COUNT(*) AS expected,
@@ -69,28 +62,36 @@ const expectedSql = (local: string) => `SELECT ${local} / ${hourMs} AS localHour
     AND status <> 'canceled'
   GROUP BY 1`;
 
-/**
- * Visits grouped by a column, each group named from its table (the company's own rows only); `top` ranks only the
- * visits that have one, and keeps the first `:top`.
- */
-function rankedSql(column: string, names: string, nameColumn: string, top = false): string {
-  return `SELECT grouped.id AS id, named.${nameColumn} AS name, grouped.visits AS visits
-  FROM (SELECT ${column} AS id, COUNT(*) AS visits FROM visits WHERE ${spanned}
-    ${top ? `AND ${column} IS NOT NULL` : ''}
-    GROUP BY ${column} ORDER BY visits DESC, id ${top ? 'LIMIT :top' : ''}) grouped
-  LEFT JOIN ${names} named ON named.id = grouped.id AND named.companyId = :companyId
-  ORDER BY grouped.visits DESC, name, grouped.id`;
-}
+/** The span's visits by visitor type or by kiosk, from the counted hours, each named from its table. */
+const groupsSql = (kind: 'type' | 'kiosk', names: string, nameColumn: string) => `SELECT
+    NULLIF(grouped.groupKey, '') AS id, named.${nameColumn} AS name, grouped.visits AS visits
+  FROM (SELECT groupKey, SUM(visits) AS visits FROM visit_hours
+    WHERE companyId = :companyId AND kind = '${kind}' AND localHour >= :fromHour AND localHour < :toHour
+    GROUP BY groupKey) grouped
+  LEFT JOIN ${names} named ON named.id = grouped.groupKey AND named.companyId = :companyId
+  WHERE grouped.visits > 0
+  ORDER BY grouped.visits DESC, grouped.groupKey`;
 
-const visitorTypesSql = rankedSql('visitorTypeId', 'visitor_types', 'name');
-const hostsSql = rankedSql('hostId', 'hosts', 'name', true);
-const kiosksSql = rankedSql('checkinByIpadId', 'credentials', 'label');
+const visitorTypesSql = groupsSql('type', 'visitor_types', 'name');
+const kiosksSql = groupsSql('kiosk', 'credentials', 'label');
+
+/**
+ * The hosts who received the most visits in the span, counted from the (companyId, checkinAt, hostId) index: a
+ * company may have as many hosts as visits, so no hourly count would be smaller than the visits themselves.
+ */
+const hostsSql = `SELECT grouped.id AS id, hosts.name AS name, grouped.visits AS visits
+  FROM (SELECT hostId AS id, COUNT(*) AS visits FROM visits
+    WHERE companyId = :companyId AND deletedAt IS NULL AND checkinAt >= :from AND checkinAt < :to
+      AND hostId IS NOT NULL
+    GROUP BY hostId ORDER BY visits DESC, id LIMIT :top) grouped
+  LEFT JOIN hosts ON hosts.id = grouped.id AND hosts.companyId = :companyId
+  ORDER BY grouped.visits DESC, grouped.id`;
 
 interface HourRow {
   localHour: number;
   visits: number;
   stays: number;
-  stayMs: number | null;
+  stayMs: number;
   returningVisits: number;
 }
 
@@ -108,38 +109,57 @@ interface Ranked {
 
 const averageSeconds = (stayMs: number, stays: number) => (stays === 0 ? null : Math.round(stayMs / stays / 1000));
 
+/** The local hour an instant falls in, over the span's offsets. */
+function localHourOf(at: number, segments: readonly OffsetSegment[]): number {
+  const segment = segments.findLast((s) => s.start <= at) ?? segments[0];
+  return Math.floor((at + (segment?.offsetMs ?? 0)) / hourMs);
+}
+
 /**
- * The span's analytics: five reads, each an aggregate over an index range of the span (docs/console.md,
- * "Analytics"), whatever the span's length or the company's history; days, weeks and peak hours are summed here
- * from the hours.
+ * The span's analytics (docs/console.md, "Analytics"): the visits from the counted hours (hours.ts: a few
+ * thousand rows for a quarter of a year, counted from the visits the first time a span is asked), the invitees
+ * from their (companyId, expectedAt) index; three reads. Days, weeks and peak hours are summed here from the hours.
  */
 export async function analytics(ctx: Context, caller: Caller, query: Record<string, unknown>): Promise<Analytics> {
   const now = ctx.clock.now();
   const span = spanOf(query, caller.timeZone, now);
-  const top = topOf(query);
-  const bounds = { companyId: caller.companyId, from: span.from, to: span.to };
-  const checkin = localTimeSql('checkinAt', span.segments, 'c');
+  await countedHours(ctx, caller.companyId, caller.timeZone, span.from, span.to);
+  const hourBounds = {
+    companyId: caller.companyId,
+    fromHour: localHourOf(span.from, span.segments),
+    toHour: localHourOf(span.to - 1, span.segments) + 1,
+  };
+  const hours = (await prepared(ctx.db, hoursSql).all(hourBounds)) as HourRow[];
   const expectedAt = localTimeSql('expectedAt', span.segments, 'e');
-  const hours = (await prepared(ctx.db, hoursSql(checkin.sql)).all({ ...bounds, ...checkin.parameters })) as HourRow[];
   const expected = (await prepared(ctx.db, expectedSql(expectedAt.sql)).all({
-    ...bounds,
+    companyId: caller.companyId,
+    from: span.from,
+    to: span.to,
     ...expectedAt.parameters,
     now,
   })) as ExpectedRow[];
-  const ranked = async (sql: string, extra: Record<string, number> = {}) =>
-    (await prepared(ctx.db, sql).all({ ...bounds, ...extra })) as Ranked[];
-  const visitorTypes = await ranked(visitorTypesSql);
-  const hosts = await ranked(hostsSql, { top });
-  const kiosks = await ranked(kiosksSql);
+  const visitorTypes = (await prepared(ctx.db, visitorTypesSql).all(hourBounds)) as Ranked[];
+  const kiosks = (await prepared(ctx.db, kiosksSql).all(hourBounds)) as Ranked[];
   return {
     from: span.fromDay,
     to: span.toDay,
     timeZone: caller.timeZone,
     ...summed(span, hours, expected),
     visitorTypes,
-    hosts,
     kiosks,
   };
+}
+
+/** The hosts who received the most visits in the span (GET /v1/analytics/hosts): one read of an index range. */
+export async function topHosts(ctx: Context, caller: Caller, query: Record<string, unknown>): Promise<TopHosts> {
+  const span = spanOf(query, caller.timeZone, ctx.clock.now());
+  const hosts = (await prepared(ctx.db, hostsSql).all({
+    companyId: caller.companyId,
+    from: span.from,
+    to: span.to,
+    top: topOf(query),
+  })) as Ranked[];
+  return { from: span.fromDay, to: span.toDay, hosts };
 }
 
 /** Totals, days, weeks and peak hours from the hourly counts. */
@@ -163,7 +183,7 @@ function summed(span: Span, hours: readonly HourRow[], expected: readonly Expect
       into.visits += row.visits;
       into.returning += row.returningVisits;
       into.stays += row.stays;
-      into.stayMs += row.stayMs ?? 0;
+      into.stayMs += row.stayMs;
     }
     const weekday = peakHours[isoWeekday(day) - 1] as number[];
     weekday[hourOfDay(row.localHour)] = (weekday[hourOfDay(row.localHour)] ?? 0) + row.visits;

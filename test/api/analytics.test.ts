@@ -158,7 +158,8 @@ describe('GET /v1/analytics', () => {
       { id: null, name: null, visits: 3 },
       { id: contractor, name: 'Contractor', visits: 2 },
     ]);
-    assert.deepEqual(report.hosts, [
+    const ranking = await ok(admin, 'GET', '/v1/analytics/hosts?from=2026-03-07&to=2026-03-09');
+    assert.deepEqual(ranking.hosts, [
       { id: helena, name: 'Helena Dias', visits: 4 },
       { id: igor, name: 'Igor Lima', visits: 1 },
     ]);
@@ -166,7 +167,7 @@ describe('GET /v1/analytics', () => {
       { id: null, name: null, visits: 4 },
       { id: kioskId, name: 'Lobby kiosk', visits: 1 },
     ]);
-    const top = await ok(admin, 'GET', '/v1/analytics?from=2026-03-07&to=2026-03-09&top=1');
+    const top = await ok(admin, 'GET', '/v1/analytics/hosts?from=2026-03-07&to=2026-03-09&top=1');
     assert.deepEqual(top.hosts, [{ id: helena, name: 'Helena Dias', visits: 4 }]);
   });
 
@@ -199,8 +200,13 @@ describe('GET /v1/analytics', () => {
   });
 
   test('refuses a span that is not whole days, is backwards or is longer than a year', async () => {
-    for (const query of ['from=2026-3-07', 'from=2026-03-10&to=2026-03-09', 'from=2025-01-01&to=2026-03-09', 'top=0']) {
+    for (const query of ['from=2026-3-07', 'from=2026-03-10&to=2026-03-09', 'from=2025-01-01&to=2026-03-09']) {
       const reply = await admin('GET', `/v1/analytics?${query}`);
+      assert.equal(reply.status, 400, query);
+      assert.equal(reply.body.type, 'INVALID_PARAMETER', query);
+    }
+    for (const query of ['top=0', 'top=51', 'top=two', 'from=2026-03-10&to=2026-03-09']) {
+      const reply = await admin('GET', `/v1/analytics/hosts?${query}`);
       assert.equal(reply.status, 400, query);
       assert.equal(reply.body.type, 'INVALID_PARAMETER', query);
     }
@@ -211,7 +217,7 @@ describe('GET /v1/analytics', () => {
       service.url,
       (await ok(admin, 'POST', '/v1/credentials', { role: 'readonly', label: 'Reports' })).key,
     );
-    for (const path of ['/v1/analytics', '/v1/analytics/export?chart=days']) {
+    for (const path of ['/v1/analytics', '/v1/analytics/hosts', '/v1/analytics/export?chart=days']) {
       assert.equal((await readonly('GET', path)).status, 403);
       assert.equal((await kiosk('GET', path)).status, 403);
     }
@@ -254,5 +260,63 @@ describe('GET /v1/analytics/export', () => {
     const { response, text } = await csv('chart=nope');
     assert.equal(response.status, 400);
     assert.equal(JSON.parse(text).type, 'INVALID_PARAMETER');
+  });
+});
+
+describe('the counted hours', () => {
+  const span = '/v1/analytics?from=2026-03-07&to=2026-03-09';
+  const perDay = async () =>
+    ((await ok(admin, 'GET', span)).days as { visits: number; returning: number }[]).map((d) => [
+      d.visits,
+      d.returning,
+    ]);
+
+  test('follow check-ins, check-outs and deletions in the span once counted', async () => {
+    assert.deepEqual(await perDay(), [
+      [2, 1],
+      [2, 1],
+      [1, 0],
+    ]);
+    // A late record of Monday's visit: its hour is counted again in the check-in's transaction.
+    const late = await visit('Gina', '2026-03-09T16:00:00Z', null, { visitorTypeId: contractor });
+    assert.deepEqual(await perDay(), [
+      [2, 1],
+      [2, 1],
+      [2, 0],
+    ]);
+    await ok(admin, 'PATCH', `/v1/visit/checkout/${late.id}`, {});
+    const after = await ok(admin, 'GET', span);
+    assert.equal(after.days[2].averageStaySeconds, (2 * 3600 + 20 * 3600) / 2); // Dan's two hours, Gina's twenty
+    assert.deepEqual(after.visitorTypes, [
+      { id: null, name: null, visits: 3 },
+      { id: contractor, name: 'Contractor', visits: 3 },
+    ]);
+    // Bruno's second visit before his first (recorded late): his first becomes his returning one.
+    await visit('Bruno', '2026-03-07T12:00:00Z', 15);
+    assert.deepEqual(await perDay(), [
+      [3, 2],
+      [2, 1],
+      [2, 0],
+    ]);
+    await ok(admin, 'DELETE', `/v1/visit/${late.id}`);
+    assert.deepEqual(await perDay(), [
+      [3, 2],
+      [2, 1],
+      [1, 0],
+    ]);
+  });
+
+  test("are counted again in the company's new zone", async () => {
+    await ok(admin, 'PATCH', '/v1/company', { timezone: 'UTC' });
+    try {
+      // In UTC, Ana's first visit (04:30) falls on Saturday, Bruno's at 04:59 on Sunday, Dan's (03:59) on Tuesday.
+      const report = await ok(admin, 'GET', '/v1/analytics?from=2026-03-07&to=2026-03-09');
+      assert.deepEqual(
+        report.days.map((d: { visits: number }) => d.visits),
+        [3, 3, 0],
+      );
+    } finally {
+      await ok(admin, 'PATCH', '/v1/company', { timezone: zone });
+    }
   });
 });

@@ -23,7 +23,15 @@ export interface PublicRoute {
 }
 
 /** The signed-in pages, in the menu's order (docs/console.md says who sees which). */
-export const consolePages: ConsolePage[] = [];
+export const consolePages: ConsolePage[] = [
+  {
+    id: 'analytics',
+    path: '/console/analytics',
+    roles: ['ADMIN', 'MANAGER'],
+    title: { en: 'Analytics', 'pt-BR': 'Análises', de: 'Auswertungen', 'zh-Hans': '统计分析' },
+    load: () => import('./analytics/Analytics.tsx'),
+  },
+];
 
 /** The signed-out pages; `/console/sign-in` is where a signed-out person is sent. */
 export const publicRoutes: PublicRoute[] = [];

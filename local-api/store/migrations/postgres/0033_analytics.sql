@@ -1,7 +1,24 @@
--- Analytics (docs/console.md, "Analytics"): a span's visits counted from one index alone, and a visit's earlier
--- visits by the same visitor found by one index search (first-time against returning). The (companyId, visitorId)
--- index is the new one's prefix, so it goes. SQLite's migration of the same number (migrations/) makes the same.
-CREATE INDEX visits_analytics ON visits (companyId, checkinAt, checkoutAt, visitorId, hostId, visitorTypeId,
-  checkinByIpadId) WHERE deletedAt IS NULL;
+-- Analytics (docs/console.md, "Analytics"; local-api/analytics/hours.ts): the visits counted by hour of the
+-- company's zone, by visitor type and by kiosk, and the span they cover; the indexes for returning visitors and
+-- for the hosts' ranking. As SQLite's migration of the same number (migrations/).
+CREATE TABLE visit_hours (
+  companyId TEXT NOT NULL,
+  localHour BIGINT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('type', 'kiosk')),
+  groupKey TEXT NOT NULL,
+  visits BIGINT NOT NULL,
+  returningVisits BIGINT NOT NULL,
+  stays BIGINT NOT NULL,
+  stayMs BIGINT NOT NULL,
+  PRIMARY KEY (companyId, localHour, kind, groupKey)
+);
+CREATE TABLE visit_hours_built (
+  companyId TEXT PRIMARY KEY,
+  timeZone TEXT NOT NULL,
+  builtFrom BIGINT NOT NULL,
+  builtTo BIGINT NOT NULL
+);
 DROP INDEX visits_visitor;
 CREATE INDEX visits_visitor ON visits (companyId, visitorId, checkinAt) WHERE deletedAt IS NULL;
+DROP INDEX visits_checkin;
+CREATE INDEX visits_checkin ON visits (companyId, checkinAt, hostId) WHERE deletedAt IS NULL;

@@ -1,4 +1,4 @@
-import type { Analytics, AnalyticsChart } from './schema.ts';
+import type { Analytics, AnalyticsChart, TopHosts } from './schema.ts';
 
 /**
  * Each chart's numbers as a table: the rows the page shows under the chart and the CSV export holds, so the two
@@ -17,12 +17,13 @@ export const weekdays = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday',
 /** Seconds as minutes with one decimal, as a spreadsheet sums them. */
 export const minutesOf = (seconds: number | null) => (seconds === null ? null : Math.round(seconds / 6) / 10);
 
-const ranked = (label: string, rows: Analytics['hosts']): ChartTable => ({
+const ranked = (label: string, rows: TopHosts['hosts']): ChartTable => ({
   columns: [label, `${label} id`, 'Visits'],
   rows: rows.map((row) => [row.name ?? '', row.id ?? '', row.visits]),
 });
 
-export function chartTable(report: Analytics, chart: AnalyticsChart): ChartTable {
+/** A chart's table; the hosts' ranking comes from its own answer. */
+export function chartTable(report: Analytics & Pick<TopHosts, 'hosts'>, chart: AnalyticsChart): ChartTable {
   switch (chart) {
     case 'days':
       return { columns: ['Day', 'Visits'], rows: report.days.map((d) => [d.day, d.visits]) };
