@@ -15,7 +15,7 @@ import { hourMs, localTimeSql, offsetSegments } from './zone.ts';
  */
 
 interface Built {
-  timeZone: string;
+  zone: string;
   builtFrom: number;
   builtTo: number;
 }
@@ -56,7 +56,7 @@ async function countHours(ctx: Context, companyId: string, timeZone: string, fro
 }
 
 const builtOf = async (ctx: Context, companyId: string) =>
-  (await prepared(ctx.db, 'SELECT timeZone, builtFrom, builtTo FROM visit_hours_built WHERE companyId = ?').get(
+  (await prepared(ctx.db, 'SELECT zone, builtFrom, builtTo FROM visit_hours_built WHERE companyId = ?').get(
     companyId,
   )) as Built | undefined;
 
@@ -75,16 +75,16 @@ export async function countedHours(
   to: number,
 ): Promise<void> {
   const built = await builtOf(ctx, companyId);
-  if (built && built.timeZone === timeZone && built.builtFrom <= from && to <= built.builtTo) return;
+  if (built && built.zone === timeZone && built.builtFrom <= from && to <= built.builtTo) return;
   await inTransaction(ctx, async () => {
     const now = await builtOf(ctx, companyId);
-    const adjoins = now && now.timeZone === timeZone && from <= now.builtTo && to >= now.builtFrom;
+    const adjoins = now && now.zone === timeZone && from <= now.builtTo && to >= now.builtFrom;
     if (!now || !adjoins) {
       await forgetVisitHours(ctx, companyId);
       await countHours(ctx, companyId, timeZone, from, to);
       await prepared(
         ctx.db,
-        'INSERT INTO visit_hours_built (companyId, timeZone, builtFrom, builtTo) VALUES (?, ?, ?, ?)',
+        'INSERT INTO visit_hours_built (companyId, zone, builtFrom, builtTo) VALUES (?, ?, ?, ?)',
       ).run(companyId, timeZone, from, to);
       return;
     }
@@ -113,7 +113,7 @@ async function countHourAgain(
   const built = await builtOf(ctx, companyId);
   if (!built) return;
   const checkinAt = Number(row.checkinAt);
-  if (built.timeZone !== timeZone) return await forgetVisitHours(ctx, companyId);
+  if (built.zone !== timeZone) return await forgetVisitHours(ctx, companyId);
   if (checkinAt < built.builtFrom || checkinAt >= built.builtTo) return;
   if (checkin && row.visitorId && (await prepared(ctx.db, laterVisitSql).get(companyId, row.visitorId, checkinAt))) {
     return await forgetVisitHours(ctx, companyId);

@@ -17,7 +17,7 @@ CREATE TABLE visit_hours (
 ) STRICT;
 CREATE TABLE visit_hours_built (
   companyId TEXT PRIMARY KEY,
-  timeZone TEXT NOT NULL,
+  zone TEXT NOT NULL,
   builtFrom INTEGER NOT NULL,
   builtTo INTEGER NOT NULL
 ) STRICT;

@@ -14,7 +14,7 @@ CREATE TABLE visit_hours (
 );
 CREATE TABLE visit_hours_built (
   companyId TEXT PRIMARY KEY,
-  timeZone TEXT NOT NULL,
+  zone TEXT NOT NULL,
   builtFrom BIGINT NOT NULL,
   builtTo BIGINT NOT NULL
 );
