@@ -1,6 +1,6 @@
 -- Analytics (docs/console.md, "Analytics"; local-api/analytics/hours.ts): the visits counted by hour of the
--- company's zone, by visitor type and by kiosk, and the span they cover; the indexes for returning visitors and
--- for the hosts' ranking. As SQLite's migration of the same number (migrations/).
+-- company's zone, by visitor type and by kiosk, and the span they cover; the indexes for returning visitors, for
+-- the hosts' ranking and for the no-shows. As SQLite's migration of the same number (migrations/).
 CREATE TABLE visit_hours (
   companyId TEXT NOT NULL,
   localHour BIGINT NOT NULL,
@@ -22,3 +22,5 @@ DROP INDEX visits_visitor;
 CREATE INDEX visits_visitor ON visits (companyId, visitorId, checkinAt) WHERE deletedAt IS NULL;
 DROP INDEX visits_checkin;
 CREATE INDEX visits_checkin ON visits (companyId, checkinAt, hostId) WHERE deletedAt IS NULL;
+DROP INDEX invitees_expected;
+CREATE INDEX invitees_expected ON invitees (companyId, expectedAt, status) WHERE deletedAt IS NULL;
