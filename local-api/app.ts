@@ -7,6 +7,10 @@ import {
 } from './access/gate-callback.ts';
 import { qrRoutes } from './access/qr-routes.ts';
 import { accessConfigRoutes } from './access/routes.ts';
+import { endSessionsOfInactive } from './accounts/events.ts';
+import { accountMailKind, deliverAccountMail } from './accounts/mail.ts';
+import { accountRoutes } from './accounts/routes.ts';
+import { sessionFromCookie } from './accounts/sessions.ts';
 import { visitHoursListener } from './analytics/hours.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
@@ -89,6 +93,7 @@ export function v1Routes(ctx: Context): RouteSpec[] {
   return [
     ...companyRoutes(ctx),
     ...hostRoutes(ctx),
+    ...accountRoutes(ctx),
     ...meetingRoutes(ctx),
     ...inviteeRoutes(ctx),
     ...invitationRoutes(ctx),
@@ -132,6 +137,7 @@ export function jobHandlers(ctx: Context): Record<string, JobHandler> {
     [passMessageKind]: passMessageHandler(ctx),
     [invitationJobKind]: deliverInvitation(ctx),
     [returningCodeJobKind]: deliverReturningCode(ctx),
+    [accountMailKind]: deliverAccountMail(ctx),
   };
 }
 
@@ -146,6 +152,7 @@ export function eventListeners(ctx: Context): EventListener[] {
     planReminders(ctx),
     escalateOnCheckin(ctx),
     passMessageListener(ctx),
+    endSessionsOfInactive(ctx),
     visitHoursListener(ctx),
   ];
 }
@@ -199,6 +206,7 @@ export function createApp(
       async (key) => await principalForKey(ctx, key),
       keyGuessCounter(ctx),
       (address, keyPrefixes) => ctx.log.warn({ address, keyPrefixes }, 'too many wrong API keys: locked'),
+      sessionFromCookie(ctx),
     ),
   );
   // Pictures and PDFs sent as themselves: read as bytes up to their own limits, never parsed.

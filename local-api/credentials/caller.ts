@@ -11,6 +11,7 @@
  *   the kiosk's settings; secrets are write-only.
  * - `kiosk`: the self-service screen in the lobby: only the `/v1/kiosk/*` visitor endpoints.
  * - `sync`: a kiosk device of a hub: pushes its mutations and pulls the company's feed, nothing else.
+ * - `manager`, `security`, `host`: people signed in to the console (docs/console.md), by their host's role.
  */
 export const companyRoles = ['admin', 'readonly', 'frontdesk', 'kiosk', 'sync', 'manager', 'security', 'host'] as const;
 export type Role = (typeof companyRoles)[number];
@@ -26,6 +27,8 @@ export interface Caller {
    * acts as `systemCredentialId`.
    */
   credentialId: string;
+  /** The person acting, when the caller is a console session (docs/console.md, "Signing in and accounts"). */
+  hostId?: string;
   /**
    * Set when a hub replays a write a kiosk already made offline (sync push): the kiosk has done that write's
    * local duties (the gate callback), so listeners that act for the device skip it.

@@ -1,3 +1,4 @@
+import { queueAccountMail } from '../accounts/mail.ts';
 import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
@@ -72,6 +73,8 @@ export async function createHost(ctx: Context, caller: Caller, input: HostCreate
       isPhoneValid: isPhonePlausible(input.phone, input.countryCode) ? 1 : 0,
     });
     const row = await getHost(ctx, caller, id);
+    if (input.sendInvitationEmail && row.isActive)
+      await queueAccountMail(ctx, { companyId: caller.companyId, hostId: id }, 'welcome');
     await ctx.events.publish('host.created', caller, () => hostObject(row, caller.timeZone));
     return row;
   });
@@ -94,6 +97,10 @@ export async function updateHost(ctx: Context, caller: Caller, id: string, input
       updatedAt: ctx.clock.now(),
     });
     const row = await getHost(ctx, caller, id);
+    // The account e-mail (docs/console.md, "Signing in and accounts"): asked for again, or switched on.
+    const invite =
+      input.resendInvitationEmail === true || (input.sendInvitationEmail === true && !current.sendInvitationEmail);
+    if (invite && row.isActive) await queueAccountMail(ctx, { companyId: caller.companyId, hostId: id }, 'welcome');
     await ctx.events.publish('host.updated', caller, () => hostObject(row, caller.timeZone));
     return row;
   });

@@ -159,15 +159,21 @@ const carriesSignedLink = (req: Request): boolean =>
   req.headers.authorization === undefined &&
   req.headers.authentication === undefined;
 
+/** The largest body a public route reads (a sign-in's e-mail and password): small, for anyone may send it. */
+const publicBodyBytes = 16_384;
+
 /**
- * Mounts the routes answered without a key, before authentication (and before any body is read: they take none):
- * `public` ones, and `signedLink` ones when the request carries a signed link. Without one, a request for a
- * `signedLink` route goes on to authentication and the router of `routerOf`.
+ * Mounts the routes answered without a key, before authentication: `public` ones, and `signedLink` ones when the
+ * request carries a signed link. Without one, a request for a `signedLink` route goes on to authentication and the
+ * router of `routerOf`. Only a public route with a body (signing in) has it read, as JSON, up to `publicBodyBytes`.
  */
 export function keylessRouterOf(routes: readonly RouteSpec[]): Router {
   const router = Router();
+  const readJson = express.json({ limit: publicBodyBytes, type: ['application/json', 'application/*+json'] });
   for (const spec of routes) {
     if (spec.access !== 'public' && spec.access !== 'signedLink') continue;
+    if (spec.access === 'public' && spec.body)
+      router[spec.method](spec.path, refuseDeclaredOver(publicBodyBytes), readJson);
     router[spec.method](spec.path, (req, res, next) => {
       if (spec.access === 'signedLink' && !carriesSignedLink(req)) return next();
       return answer(spec, req, res, undefined);

@@ -109,8 +109,9 @@ const leanerPackages: Plugin = {
  * of pino's by path, in worker threads. Kept as imports: `notBundled`.
  */
 const notBundled = [
-  // A native addon.
+  // Native addons; argon2 is loaded on the first password (accounts/passwords.ts).
   'better-sqlite3',
+  '@node-rs/argon2',
   // Loaded on first use (PostgreSQL on a hub, an e-mail, a QR code picture), so not paid for at start.
   'pg',
   'nodemailer',

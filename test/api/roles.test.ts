@@ -90,6 +90,13 @@ const expected: Record<string, readonly string[]> = {
     'POST /roster/check',
     'PUT /roster/check/:visitId',
     'DELETE /roster/check/:visitId',
+    // A person signed in with the front desk's role (docs/console.md): their own account.
+    'POST /account/sign-out',
+    'GET /account/me',
+    'GET /account/sessions',
+    'DELETE /account/sessions/:id',
+    'DELETE /account/sessions',
+    'PUT /account/password',
   ],
   kiosk: [
     'GET /sync/status',

@@ -138,14 +138,9 @@ describe('the analytics page', () => {
         .split('\r\n');
       assert.equal(lines[0], '"Day","First-time","Returning"');
       assert.equal(lines.length, 31);
-      const sums = lines.slice(1).reduce(
-        (sum, line) => {
-          const [, first, returning] = line.split(',').map((cell) => Number(cell.replaceAll('"', '')));
-          return [sum[0] + (first ?? 0), sum[1] + (returning ?? 0)];
-        },
-        [0, 0],
-      );
-      assert.deepEqual(sums, [2, 1]);
+      const cells = lines.slice(1).map((line) => line.split(',').map((cell) => Number(cell.replaceAll('"', ''))));
+      const sum = (column: number) => cells.reduce((total, row) => total + (row[column] ?? 0), 0);
+      assert.deepEqual([sum(1), sum(2)], [2, 1]);
     } finally {
       await context.close();
     }
