@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type Session, signedInPerson, signInBrowser } from '../helpers/accounts.ts';
-import { axeProblems, launchChromium } from '../helpers/browser.ts';
+import { axeProblems, launchChromium, screenshot } from '../helpers/browser.ts';
 import { client, startService, type TestService } from '../helpers/service.ts';
 
 /*
@@ -91,6 +91,7 @@ describe('the analytics page', () => {
     try {
       await page.getByRole('heading', { level: 1, name: 'Analytics' }).waitFor();
       await page.locator('section[data-chart="hosts"]').waitFor();
+      await screenshot(page, 'console-analytics');
       const shown = await totals(page);
       assert.equal(shown.Visits, '3');
       assert.equal(shown['First-time'], '2');
@@ -153,8 +154,8 @@ describe('the analytics page', () => {
       await page.getByLabel('Days', { exact: true }).selectOption('7');
       await page.waitForFunction(() => document.querySelectorAll('section[data-chart="days"] tbody tr').length === 7);
       await page.getByLabel('Days', { exact: true }).selectOption('custom');
-      const today = await page.getByLabel('To').inputValue();
-      await page.getByLabel('From').fill(today);
+      const today = await page.getByLabel('To', { exact: true }).inputValue();
+      await page.getByLabel('From', { exact: true }).fill(today);
       await page.waitForFunction(() => document.querySelectorAll('section[data-chart="days"] tbody tr').length === 1);
       assert.equal((await totals(page)).Visits, '0');
     } finally {
@@ -175,6 +176,7 @@ describe('the analytics page', () => {
         await page.locator('section[data-chart="hosts"]').waitFor();
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         assert.ok(overflow <= 0, `${lang}: the page is ${overflow} px wider than the phone`);
+        if (lang === 'en') await screenshot(page, 'console-analytics-phone');
         assert.deepEqual(await axeProblems(page), [], lang);
         assert.deepEqual(problems, [], lang);
       } finally {

@@ -26,6 +26,8 @@ const colourOf = (element: Element, i: number) =>
     .trim() || '#0a56c2';
 
 const heightOf = (width: number) => (width < 500 ? 200 : 260);
+/** Whole steps for the counts' axis (1, 2, 5, 10, 20, 50…): a count of visits has no half. */
+const wholeSteps = Array.from({ length: 21 }, (_, i) => ([1, 2, 5][i % 3] as number) * 10 ** Math.floor(i / 3));
 const dayMs = 86_400_000;
 
 /** A day's position on the axis: its UTC midnight in seconds (the days are the company's, not the browser's). */
@@ -66,7 +68,12 @@ function options(props: ChartProps, element: HTMLElement, width: number): uPlot.
             }),
         ...(days ? { space: 60, incrs: [dayMs / 1000, (7 * dayMs) / 1000, (30 * dayMs) / 1000] } : { space: 10 }),
       },
-      { ...axis, values: (_u: uPlot, splits: number[]) => splits.map((s) => numbers.format(s)), size: 56 },
+      {
+        ...axis,
+        incrs: wholeSteps,
+        values: (_u: uPlot, splits: number[]) => splits.map((s) => numbers.format(s)),
+        size: 56,
+      },
     ],
     series: [
       {},
