@@ -1,6 +1,14 @@
 import express, { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
-import { type Caller, type DeviceOwner, isDeviceOwner, type Principal, type Role } from '../credentials/caller.ts';
+import {
+  type Caller,
+  type DeviceOwner,
+  isDeviceOwner,
+  type Principal,
+  personHostId,
+  type Role,
+  sessionOnlyRoles,
+} from '../credentials/caller.ts';
 import { principalOf } from './auth.ts';
 import { missingId } from './error-handler.ts';
 import { ApiError, type ErrorCode } from './errors.ts';
@@ -89,6 +97,7 @@ export function rolesOf(spec: RouteSpec): readonly (Role | 'owner' | 'public')[]
 export function mayCall(spec: RouteSpec, principal: Principal): boolean {
   if (spec.access === 'public') return true;
   if (isDeviceOwner(principal)) return spec.access === 'owner';
+  if (sessionOnlyRoles.includes(principal.role)) personHostId(principal);
   return spec.access !== 'owner' && (spec.roles ?? ['admin']).includes(principal.role);
 }
 

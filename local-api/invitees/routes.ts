@@ -6,6 +6,7 @@ import { pictureUpload } from '../files/schema.ts';
 import { pictureOf } from '../files/store.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
+import { bulkInviteeAnswer, bulkInviteeInput, createInviteesInBulk } from './bulk.ts';
 import { inviteeObject, inviteeObjects } from './present.ts';
 import { inviteeCreateInput, inviteeInputCodes, inviteeObjectSchema, inviteeUpdateInput } from './schema.ts';
 import { createInvitee, deleteInvitee, getInvitee, inviteeQueryFields, listInvitees, updateInvitee } from './store.ts';
@@ -30,7 +31,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/invitees',
-      roles: roles.readers,
+      roles: roles.guestReaders,
       tag,
       summary: 'List invitees',
       response: z.object({ invitees: z.array(inviteeObjectSchema), size: z.number().int() }),
@@ -49,6 +50,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/invitees',
+      roles: roles.inviters,
       tag,
       summary: 'Pre-register an invitee',
       response: inviteeObjectSchema,
@@ -58,9 +60,22 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
       handle: async ({ caller, body }) => await inviteeObject(ctx, caller, await createInvitee(ctx, caller, body)),
     }),
     route({
+      method: 'post',
+      path: '/invitees/bulk',
+      roles: roles.inviters,
+      tag,
+      summary:
+        'Pre-register many invitees at once (an uploaded list): every row or none, in one transaction; each refused ' +
+        "row's problem is answered. `dryRun: true` checks them all and creates nothing (a preview)",
+      response: bulkInviteeAnswer,
+      body: bulkInviteeInput,
+      errors: ['INVALID_PARAMETER'],
+      handle: async ({ caller, body }) => await createInviteesInBulk(ctx, caller, body.invitees, body.dryRun ?? false),
+    }),
+    route({
       method: 'get',
       path: '/invitee/:id',
-      roles: roles.readers,
+      roles: roles.guestReaders,
       tag,
       summary: 'Retrieve an invitee',
       response: inviteeObjectSchema,
@@ -74,6 +89,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/invitee/:id',
+      roles: roles.inviters,
       tag,
       summary: 'Update an invitee',
       response: inviteeObjectSchema,
@@ -86,6 +102,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'put',
       path: '/invitee/:id/picture',
+      roles: roles.inviters,
       tag,
       summary: "Set an invitee's picture, sent as itself: image/jpeg or image/png, up to 5 MiB",
       upload: pictureUpload,
@@ -107,6 +124,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'delete',
       path: '/invitee/:id',
+      roles: roles.inviters,
       tag,
       summary: 'Delete an invitee',
       response: successSchema,

@@ -1,10 +1,11 @@
 import type { Context } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
+import { guestsScope } from '../credentials/guests.ts';
 import { ApiError } from '../http/errors.ts';
 import { parseLimit } from '../http/list-query.ts';
 import { hostNotice } from '../notifications/delivery.ts';
 import { formatInZone, parseDateTime } from '../rules/time.ts';
-import { prepared } from '../store/rows.ts';
+import { containing, prepared } from '../store/rows.ts';
 import type { VisitRow } from '../visits/contract.ts';
 import { authorizationStatusOut } from '../visits/contract.ts';
 import { visitObjects } from '../visits/present.ts';
@@ -60,8 +61,7 @@ export function visitLogFilter(query: Record<string, unknown>, timeZone: string,
   if (search !== undefined && search.length > maxSearchLength) {
     throw new ApiError('INVALID_PARAMETER', { field: 'search' });
   }
-  // LIKE's own wildcards in the text are meant literally.
-  const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  const pattern = search ? containing(search) : undefined;
   return { from, to, pattern };
 }
 
@@ -71,11 +71,15 @@ const searched = `AND (name LIKE :pattern ESCAPE '\\' OR company LIKE :pattern E
   OR email LIKE :pattern ESCAPE '\\' OR lower(document) LIKE lower(:pattern) ESCAPE '\\'
   OR hostId IN (SELECT id FROM hosts WHERE companyId = :companyId AND name LIKE :pattern ESCAPE '\\'))`;
 
-/** The visits checked in within the span (newest first), optionally only those the search finds. */
-function visitLogSql(filter: VisitLogFilter, page: string): string {
+/**
+ * The visits checked in within the span (newest first), optionally only those the search finds; a `host` person's
+ * own visits only.
+ */
+function visitLogSql(caller: Caller, filter: VisitLogFilter, page: string): string {
+  const scope = guestsScope(caller);
   return `SELECT * FROM visits
     WHERE companyId = :companyId AND deletedAt IS NULL AND checkinAt >= :from AND checkinAt < :to
-    ${filter.pattern ? searched : ''}
+    ${scope ? `AND ${scope.sql}` : ''} ${filter.pattern ? searched : ''}
     ORDER BY checkinAt DESC, rowid DESC ${page}`;
 }
 
@@ -83,6 +87,7 @@ const parameters = (caller: Caller, filter: VisitLogFilter) => ({
   companyId: caller.companyId,
   from: filter.from,
   to: filter.to,
+  ...guestsScope(caller)?.params,
   ...(filter.pattern ? { pattern: filter.pattern } : {}),
 });
 
@@ -94,7 +99,7 @@ export async function visitHistory(ctx: Context, caller: Caller, query: Record<s
   if (!Number.isSafeInteger(offset) || offset < 0 || !/^\d+$/.test(String(query.offset ?? '0'))) {
     throw new ApiError('INVALID_OFFSET_VALUE');
   }
-  const rows = (await prepared(ctx.db, visitLogSql(filter, 'LIMIT :limit OFFSET :offset')).all({
+  const rows = (await prepared(ctx.db, visitLogSql(caller, filter, 'LIMIT :limit OFFSET :offset')).all({
     ...parameters(caller, filter),
     limit,
     offset,
@@ -147,7 +152,9 @@ export async function visitLogCsv(ctx: Context, caller: Caller, query: Record<st
   );
   const time = (ms: number | null) => (ms === null ? '' : formatInZone(ms, caller.timeZone));
   const lines = [csvLine(visitLogColumns)];
-  for (const row of (await prepared(ctx.db, visitLogSql(filter, '')).all(parameters(caller, filter))) as VisitRow[]) {
+  for (const row of (await prepared(ctx.db, visitLogSql(caller, filter, '')).all(
+    parameters(caller, filter),
+  )) as VisitRow[]) {
     lines.push(
       csvLine([
         time(row.checkinAt),
