@@ -129,7 +129,7 @@ log('list requests at scale…');
 const scale = await measureScale(largeDb, smallDb, plan.scaleSeconds, (line) => log(`  ${line}`));
 
 log("console pages' first answers at scale…");
-const consoleRuns = [await measureConsole(largeDb, plan.scaleSeconds, (line) => log(`  ${line}`))];
+const consoleRuns = await measureConsole(largeDb, plan.scaleSeconds, (line) => log(`  ${line}`));
 
 log('renderer…');
 const renderer: RendererResult = await measureRenderer(repoRoot, plan.ttiRuns).catch((error: Error) => ({
