@@ -76,26 +76,29 @@ export async function countedHours(
 ): Promise<void> {
   const built = await builtOf(ctx, companyId);
   if (built && built.zone === timeZone && built.builtFrom <= from && to <= built.builtTo) return;
-  await inTransaction(ctx, async () => {
-    const now = await builtOf(ctx, companyId);
-    const adjoins = now && now.zone === timeZone && from <= now.builtTo && to >= now.builtFrom;
-    if (!now || !adjoins) {
-      await forgetVisitHours(ctx, companyId);
-      await countHours(ctx, companyId, timeZone, from, to);
-      await prepared(
-        ctx.db,
-        'INSERT INTO visit_hours_built (companyId, zone, builtFrom, builtTo) VALUES (?, ?, ?, ?)',
-      ).run(companyId, timeZone, from, to);
-      return;
-    }
-    if (from < now.builtFrom) await countHours(ctx, companyId, timeZone, from, now.builtFrom);
-    if (to > now.builtTo) await countHours(ctx, companyId, timeZone, now.builtTo, to);
-    await prepared(ctx.db, 'UPDATE visit_hours_built SET builtFrom = ?, builtTo = ? WHERE companyId = ?').run(
-      Math.min(from, now.builtFrom),
-      Math.max(to, now.builtTo),
-      companyId,
-    );
-  });
+  // One count at a time per company: two first requests would otherwise both insert the same hours.
+  await ctx.db.serialized(`visit hours ${companyId}`, () =>
+    inTransaction(ctx, async () => {
+      const now = await builtOf(ctx, companyId);
+      const adjoins = now && now.zone === timeZone && from <= now.builtTo && to >= now.builtFrom;
+      if (!now || !adjoins) {
+        await forgetVisitHours(ctx, companyId);
+        await countHours(ctx, companyId, timeZone, from, to);
+        await prepared(
+          ctx.db,
+          'INSERT INTO visit_hours_built (companyId, zone, builtFrom, builtTo) VALUES (?, ?, ?, ?)',
+        ).run(companyId, timeZone, from, to);
+        return;
+      }
+      if (from < now.builtFrom) await countHours(ctx, companyId, timeZone, from, now.builtFrom);
+      if (to > now.builtTo) await countHours(ctx, companyId, timeZone, now.builtTo, to);
+      await prepared(ctx.db, 'UPDATE visit_hours_built SET builtFrom = ?, builtTo = ? WHERE companyId = ?').run(
+        Math.min(from, now.builtFrom),
+        Math.max(to, now.builtTo),
+        companyId,
+      );
+    }),
+  );
 }
 
 /** A later live visit of the visitor: a check-in before it changes whether that one was returning. */

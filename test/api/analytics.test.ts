@@ -319,4 +319,19 @@ describe('the counted hours', () => {
       await ok(admin, 'PATCH', '/v1/company', { timezone: zone });
     }
   });
+
+  test('are counted once when a span is first asked by several at the same time', async () => {
+    // An edit makes the counts be counted again at the next request; three such requests arrive together.
+    const visits = (await ok(admin, 'GET', '/v1/visits/history?from=2026-03-09&to=2026-03-09')).visits as {
+      id: string;
+    }[];
+    await ok(admin, 'PATCH', `/v1/visit/${visits[0]?.id}`, { notes: 'seen by the front desk' });
+    const answers = await Promise.all([1, 2, 3].map(() => ok(admin, 'GET', span)));
+    for (const answer of answers) assert.deepEqual(answer.totals, answers[0]?.totals);
+    assert.deepEqual(await perDay(), [
+      [3, 2],
+      [2, 1],
+      [1, 0],
+    ]);
+  });
 });
