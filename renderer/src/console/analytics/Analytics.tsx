@@ -61,6 +61,8 @@ export default function Analytics() {
     if (!query) return;
     let current = true;
     setProblem(undefined);
+    // The ranking of the span before is not this span's: its chart waits for its own answer.
+    setHosts(undefined);
     const failed = () => {
       if (current) setProblem(w.failed);
     };
