@@ -19,10 +19,10 @@ function colourVerdict(typed: string): { kind: 'none' } | { kind: 'malformed' } 
 }
 
 /**
- * The company's brand on the kiosk's welcome (a self-contained part of the desk's settings): a colour, checked
- * as it is typed against the white text the kiosk writes on it (a colour that fails WCAG AA is refused here and by
- * the service), a welcome message per language, and a welcome picture uploaded to the service (PUT
- * /v1/company/welcome). Without them the kiosk keeps its own look.
+ * The company's brand on the kiosk's welcome (a self-contained part of the settings, at the desk and in the
+ * console): a colour, checked as it is typed against the white text the kiosk writes on it (a colour that fails WCAG
+ * AA is refused here and by the service), a welcome message per language, and a welcome picture uploaded to the
+ * service (PUT /v1/company/welcome). Without them the kiosk keeps its own look.
  */
 export function BrandSection({ api, company, onSettings }: Props) {
   const { t } = useTranslation();

@@ -5,7 +5,7 @@ import { dateAndTime } from '../time.ts';
 import { draftTextFields, Section, Select, TextInput, useAction, useSecrets } from './kit.tsx';
 import type { SettingsProps } from './props.ts';
 
-/** GET /v1/integration/notifications, as far as the desk shows it; secrets come back only as "********" or "". */
+/** GET /v1/integration/notifications, as far as the editor shows it; secrets come back only as "********" or "". */
 interface ChannelSettings {
   smtpHost: string;
   smtpPort: number;

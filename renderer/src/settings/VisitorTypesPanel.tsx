@@ -70,9 +70,9 @@ function bodyOf(draft: Draft) {
 }
 
 /**
- * The front desk's editor of visitor types: the four known kinds added with a tap (the service fills in their
- * names in every language and their rules), the company's own by name; each type's name, badge label, fields,
- * agreement, picture and approval rules, where "as the kiosk's settings" is a choice of its own.
+ * The editor of visitor types (the front desk's tab, the console's Settings): the four known kinds added with a tap
+ * (the service fills in their names in every language and their rules), the company's own by name; each type's name,
+ * badge label, fields, agreement, picture and approval rules, where "as the kiosk's settings" is a choice of its own.
  */
 export function VisitorTypesPanel(props: SettingsProps) {
   const { t } = useTranslation();

@@ -5,8 +5,8 @@ import { Field, Notice } from '../components/ui.tsx';
 import { problemText } from '../problems.ts';
 
 /**
- * An action of the front desk with its outcome in words: `run` takes work that answers the sentence to show on
- * success (or nothing); a failure shows the API's error in the current language.
+ * An action of the front desk or a settings editor with its outcome in words: `run` takes work that answers the
+ * sentence to show on success (or nothing); a failure shows the API's error in the current language.
  */
 export function useAction() {
   const [busy, setBusy] = useState(false);
