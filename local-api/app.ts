@@ -7,7 +7,7 @@ import {
 } from './access/gate-callback.ts';
 import { qrRoutes } from './access/qr-routes.ts';
 import { accessConfigRoutes } from './access/routes.ts';
-import { endSessionsOfInactive } from './accounts/events.ts';
+import { endAccountsOfInactive } from './accounts/events.ts';
 import { accountMailKind, deliverAccountMail } from './accounts/mail.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { sessionFromCookie } from './accounts/sessions.ts';
@@ -151,7 +151,7 @@ export function eventListeners(ctx: Context): EventListener[] {
     planReminders(ctx),
     escalateOnCheckin(ctx),
     passMessageListener(ctx),
-    endSessionsOfInactive(ctx),
+    endAccountsOfInactive(ctx),
   ];
 }
 

@@ -97,7 +97,7 @@ const desk = [
 ];
 
 const expected: Record<string, readonly string[]> = {
-  readonly: [...reads, 'GET /audit'],
+  readonly: [...reads, 'GET /audit', 'GET /accounts'],
   frontdesk: [
     ...reads,
     ...desk,
@@ -125,9 +125,10 @@ const expected: Record<string, readonly string[]> = {
     'POST /kiosk/pin/verify',
     'DELETE /kiosk/frontdesk',
     ...account,
+    'GET /accounts',
   ],
-  manager: [...reads, ...account, 'GET /audit', ...inviting, ...deciding],
-  security: [...reads, ...account, ...desk, ...inviting],
+  manager: [...reads, ...account, 'GET /audit', 'GET /accounts', ...inviting, ...deciding],
+  security: [...reads, ...account, 'GET /accounts', ...desk, ...inviting],
   host: [
     ...account,
     'GET /company',

@@ -45,10 +45,24 @@ export const consolePages: ConsolePage[] = [
     title: { en: 'Approvals', 'pt-BR': 'Aprovações', de: 'Freigaben', 'zh-Hans': '审批' },
     load: () => import('./approvals/Approvals.tsx'),
   },
+  {
+    id: 'account',
+    path: '/console/account',
+    roles: personRoles,
+    title: { en: 'Account', 'pt-BR': 'Conta', de: 'Konto', 'zh-Hans': '账户' },
+    load: () => import('./account/Account.tsx'),
+  },
 ];
 
 /** The signed-out pages; `/console/sign-in` is where a signed-out person is sent. */
-export const publicRoutes: PublicRoute[] = [];
+export const publicRoutes: PublicRoute[] = [
+  { path: '/console/sign-in', load: () => import('./account/SignIn.tsx') },
+  { path: '/console/reset', load: () => import('./account/ResetRequest.tsx') },
+  { path: '/console/welcome/:token', load: () => import('./account/SetPassword.tsx') },
+  { path: '/console/reset/:token', load: () => import('./account/SetPassword.tsx') },
+  { path: '/console/link/:token', load: () => import('./account/LinkSignIn.tsx') },
+  { path: '/console/first-admin', load: () => import('./account/FirstAdmin.tsx') },
+];
 
 export const signInPath = '/console/sign-in';
 
