@@ -11,6 +11,8 @@ import { endAccountsOfInactive } from './accounts/events.ts';
 import { accountMailKind, deliverAccountMail } from './accounts/mail.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { sessionFromCookie } from './accounts/sessions.ts';
+import { visitHoursListener } from './analytics/hours.ts';
+import { analyticsRoutes } from './analytics/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { auditListener } from './audit/store.ts';
 import { blocklistRoutes } from './blocklist/routes.ts';
@@ -120,6 +122,7 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...todayRoutes(ctx),
     ...consoleEventRoutes(ctx),
     ...visitLogRoutes(ctx),
+    ...analyticsRoutes(ctx),
     ...logoRoutes(ctx),
     ...openApiRoutes(() => v1Routes(ctx)),
   ];
@@ -152,6 +155,7 @@ export function eventListeners(ctx: Context): EventListener[] {
     escalateOnCheckin(ctx),
     passMessageListener(ctx),
     endAccountsOfInactive(ctx),
+    visitHoursListener(ctx),
   ];
 }
 

@@ -96,6 +96,9 @@ const desk = [
   'DELETE /roster/check/:visitId',
 ];
 
+/** The company's figures (docs/console.md, "Analytics"): the admin and managers. */
+const analytics = ['GET /analytics', 'GET /analytics/hosts', 'GET /analytics/export'];
+
 const expected: Record<string, readonly string[]> = {
   readonly: [...reads, 'GET /audit', 'GET /accounts'],
   frontdesk: [
@@ -127,7 +130,7 @@ const expected: Record<string, readonly string[]> = {
     ...account,
     'GET /accounts',
   ],
-  manager: [...reads, ...account, 'GET /audit', 'GET /accounts', ...inviting, ...deciding],
+  manager: [...reads, ...account, 'GET /audit', 'GET /accounts', ...inviting, ...deciding, ...analytics],
   security: [...reads, ...account, 'GET /accounts', ...desk, ...inviting],
   host: [
     ...account,

@@ -46,6 +46,13 @@ export const consolePages: ConsolePage[] = [
     load: () => import('./approvals/Approvals.tsx'),
   },
   {
+    id: 'analytics',
+    path: '/console/analytics',
+    roles: ['ADMIN', 'MANAGER'],
+    title: { en: 'Analytics', 'pt-BR': 'Análises', de: 'Auswertungen', 'zh-Hans': '统计分析' },
+    load: () => import('./analytics/Analytics.tsx'),
+  },
+  {
     id: 'account',
     path: '/console/account',
     roles: personRoles,
