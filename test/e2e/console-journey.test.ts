@@ -59,7 +59,8 @@ test('a new host: account e-mail → password → sign in → invite → approve
   const created = await kiosk.api('POST', '/v1/hosts', {
     name: 'Dana Scully',
     email,
-    role: 'HOST',
+    // A manager: a host who receives visitors, and reads the company's reports.
+    role: 'MANAGER',
     isActive: true,
     sendInvitationEmail: true,
   });
@@ -117,6 +118,14 @@ test('a new host: account e-mail → password → sign in → invite → approve
     t.diagnostic(`Allow in the console → welcome at the kiosk: ${Date.now() - clicked} ms`);
     await kioskPage.close();
     await screenshot(page, 'console-journey-approved');
+
+    // Analytics counts the visit for Dana.
+    await page.getByRole('link', { name: 'Analytics' }).click();
+    const hosts = page.locator('section[data-chart="hosts"]');
+    await hosts.waitFor();
+    await hosts.getByText('The numbers').click();
+    assert.deepEqual(await hosts.locator('tbody tr').first().locator('th, td').allTextContents(), ['Dana Scully', '1']);
+    assert.deepEqual(await axeProblems(page), []);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
