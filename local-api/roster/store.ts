@@ -83,9 +83,12 @@ type CountedVisit = OpenVisit & Pick<VisitRow, 'hostId' | 'customHostName'>;
 /**
  * The roster's counts without its rows: people inside, those of them without a host, and visits waiting; a `host`
  * person's own visitors. Only the columns the grouping reads are read: a whole visit row is many times larger.
+ * A host's are found among the open visits, as many as the people inside, rather than among every visit of theirs,
+ * which grow with the years: SQLite plans without statistics and would take an index of the host's visits for its
+ * order; the unary + keeps it from the host column (PostgreSQL plans from statistics, and has no unary + on text).
  */
 export async function rosterCounts(ctx: Context, caller: Caller) {
-  const scope = guestsScope(caller);
+  const scope = guestsScope(caller, ctx.db.sqlite ? '+hostId' : 'hostId');
   const open = (await prepared(ctx.db, openVisitsSql(countedColumns, scope ? `AND ${scope.sql}` : '')).all({
     companyId: caller.companyId,
     ...scope?.params,
