@@ -37,6 +37,7 @@ import { inviteeRoutes } from './invitees/routes.ts';
 import { kioskPages } from './kiosk/pages.ts';
 import { kioskRoutes } from './kiosk/routes.ts';
 import { kioskVisitorRoutes } from './kiosk/visitor-routes.ts';
+import { kioskDeviceRoutes } from './kiosks/routes.ts';
 import { logoRoutes } from './logo/routes.ts';
 import { meetingRoutes } from './meetings/routes.ts';
 import { deliverNotification, notifyOnCheckin } from './notifications/delivery.ts';
@@ -112,6 +113,7 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...rosterCheckRoutes(ctx),
     ...todayRoutes(ctx),
     ...visitLogRoutes(ctx),
+    ...kioskDeviceRoutes(ctx),
     ...logoRoutes(ctx),
     ...openApiRoutes(() => v1Routes(ctx)),
   ];

@@ -1,0 +1,168 @@
+import type { Context } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
+import { deviceEnrolment } from '../device.ts';
+import { prepared } from '../store/rows.ts';
+import { syncAgentOf } from '../sync/agent.ts';
+import { pendingSummary } from '../sync/outbox.ts';
+import { deviceIdOf, syncState } from '../sync/state.ts';
+import { appVersionOf } from './version.ts';
+
+/*
+ * A hub's kiosk devices (docs/sync.md, "Kiosks"): each kiosk says who it is and how it stands with each pull of the
+ * feed (its device id, app version, unpushed mutations, clock offset), and the hub keeps the last report per device.
+ */
+
+/** What a kiosk reports with its pulls (the query of GET /v1/sync/changes). */
+export interface KioskReport {
+  deviceId: string;
+  clientId: string | undefined;
+  appVersion: string | undefined;
+  pending: number | undefined;
+  oldestPendingAt: number | undefined;
+  clockSkewMs: number | undefined;
+}
+
+/**
+ * A report the hub already holds is written again only this much later: a kiosk polls every 5 s, and "last contact"
+ * to within half a minute is what a person reading the list needs. A report that says something new is written
+ * at once.
+ */
+export const reportEveryMs = 30_000;
+
+/** A kiosk not heard from for this long is offline: a few missed reports. */
+export const offlineAfterMs = 90_000;
+
+interface Written {
+  said: string;
+  at: number;
+}
+
+const writtenReports = (ctx: Pick<Context, 'runtime'>) =>
+  (ctx.runtime.parts.get('kiosks.reports') as Map<string, Written> | undefined) ??
+  (() => {
+    const map = new Map<string, Written>();
+    ctx.runtime.parts.set('kiosks.reports', map);
+    return map;
+  })();
+
+/** Keeps a kiosk's report: one statement when it says something new or the last is old, none otherwise. */
+export async function recordKioskReport(ctx: Context, caller: Caller, report: KioskReport): Promise<void> {
+  const now = ctx.clock.now();
+  const key = `${caller.companyId}/${report.deviceId}`;
+  const { deviceId: _id, ...said } = report;
+  const text = JSON.stringify(said);
+  const written = writtenReports(ctx);
+  const last = written.get(key);
+  if (last && last.said === text && now - last.at < reportEveryMs) return;
+  await prepared(
+    ctx.db,
+    `INSERT INTO kiosk_devices (companyId, deviceId, clientId, appVersion, pending, oldestPendingAt, clockSkewMs,
+       lastSeenAt)
+     VALUES (:companyId, :deviceId, :clientId, :appVersion, :pending, :oldestPendingAt, :clockSkewMs, :now)
+     ON CONFLICT (companyId, deviceId) DO UPDATE SET clientId = excluded.clientId, appVersion = excluded.appVersion,
+       pending = excluded.pending, oldestPendingAt = excluded.oldestPendingAt, clockSkewMs = excluded.clockSkewMs,
+       lastSeenAt = excluded.lastSeenAt`,
+  ).run({
+    companyId: caller.companyId,
+    deviceId: report.deviceId,
+    clientId: report.clientId ?? null,
+    appVersion: report.appVersion ?? null,
+    pending: report.pending ?? null,
+    oldestPendingAt: report.oldestPendingAt ?? null,
+    clockSkewMs: report.clockSkewMs ?? null,
+    now,
+  });
+  written.set(key, { said: text, at: now });
+}
+
+export type KioskState = 'online' | 'offline' | 'paired' | 'standalone' | 'connecting';
+
+export interface KioskEntry {
+  deviceId: string;
+  name: string | null;
+  self: boolean;
+  state: KioskState;
+  enrolledAt: number | null;
+  lastSeenAt: number | null;
+  pending: number | null;
+  oldestPendingAt: number | null;
+  clockSkewMs: number | null;
+  appVersion: string | null;
+  /** Whether the device pushes and pulls with a credential of its own (a pairing's), which the console revokes. */
+  ownCredential: boolean;
+}
+
+interface DeviceRow {
+  deviceId: string;
+  name: string | null;
+  credentialId: string | null;
+  appVersion: string | null;
+  pending: number | null;
+  oldestPendingAt: number | null;
+  clockSkewMs: number | null;
+  enrolledAt: number | null;
+  lastSeenAt: number | null;
+}
+
+/** How a device stands, from the hub's side: heard from lately, not, or paired and not heard from yet. */
+export function deviceState(lastSeenAt: number | null, now: number): KioskState {
+  if (lastSeenAt === null) return 'paired';
+  return now - lastSeenAt <= offlineAfterMs ? 'online' : 'offline';
+}
+
+/** This device, when its kiosk serves the caller's company: what a standalone kiosk's console shows. */
+async function thisDevice(ctx: Context, caller: Caller): Promise<KioskEntry | undefined> {
+  if ((await deviceEnrolment(ctx))?.companyId !== caller.companyId) return undefined;
+  const state = await syncState(ctx);
+  const { pending, oldestPendingAt } = await pendingSummary(ctx);
+  const agent = syncAgentOf(ctx)?.memory();
+  const following = state.upstreamUrl !== null;
+  return {
+    deviceId: await deviceIdOf(ctx),
+    name: null,
+    self: true,
+    state: !following
+      ? 'standalone'
+      : agent?.state === 'online'
+        ? 'online'
+        : agent?.state === 'offline'
+          ? 'offline'
+          : 'connecting',
+    enrolledAt: (await deviceEnrolment(ctx))?.enrolledAt ?? null,
+    lastSeenAt: following ? state.lastSuccessAt : ctx.clock.now(),
+    pending: Number(pending),
+    oldestPendingAt,
+    clockSkewMs: following ? state.clockSkewMs : null,
+    appVersion: appVersionOf(ctx) ?? null,
+    ownCredential: false,
+  };
+}
+
+/** The company's kiosks: this device first when it is one of them, then those that reported to this hub. */
+export async function listKiosks(ctx: Context, caller: Caller): Promise<KioskEntry[]> {
+  const now = ctx.clock.now();
+  const self = await thisDevice(ctx, caller);
+  const rows = (await prepared(
+    ctx.db,
+    `SELECT deviceId, name, credentialId, appVersion, pending, oldestPendingAt, clockSkewMs, enrolledAt, lastSeenAt
+     FROM kiosk_devices WHERE companyId = ? ORDER BY enrolledAt, deviceId`,
+  ).all(caller.companyId)) as DeviceRow[];
+  const reported = rows
+    .filter((row) => row.deviceId !== self?.deviceId)
+    .map(
+      (row): KioskEntry => ({
+        deviceId: row.deviceId,
+        name: row.name,
+        self: false,
+        state: deviceState(row.lastSeenAt, now),
+        enrolledAt: row.enrolledAt,
+        lastSeenAt: row.lastSeenAt,
+        pending: row.pending,
+        oldestPendingAt: row.oldestPendingAt,
+        clockSkewMs: row.clockSkewMs,
+        appVersion: row.appVersion,
+        ownCredential: row.credentialId !== null,
+      }),
+    );
+  return self ? [self, ...reported] : reported;
+}
