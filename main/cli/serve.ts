@@ -132,10 +132,10 @@ export const serve = command({
     const destinations = cidrsOption(values['allow-destinations'], '--allow-destinations');
     const trustProxy = cidrsOption(values['trust-proxy'], '--trust-proxy');
     const url = values.upstream;
-    const apiKey = upstreamKey(values['upstream-key-file'], values['upstream-key'], url !== undefined);
-    if (url === undefined && apiKey !== undefined) {
+    if (url === undefined && (values['upstream-key-file'] ?? values['upstream-key']) !== undefined) {
       throw new UsageError('an upstream key goes with --upstream: give --upstream <hub URL> too, or no key');
     }
+    const apiKey = upstreamKey(values['upstream-key-file'], values['upstream-key'], url !== undefined);
     // Without a key the kiosk pairs: it shows a code that an administrator types in at the hub (docs/sync.md).
     const upstream =
       url === undefined
