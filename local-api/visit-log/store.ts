@@ -135,7 +135,7 @@ function visitLogSql(filter: VisitLogFilter, cursor: VisitLogCursor | undefined,
     ${filter.visitorTypeId ? 'AND visitorTypeId = :visitorTypeId' : ''}
     ${filter.kioskId ? 'AND checkinByIpadId = :kioskId' : ''}
     ${filter.state ? `AND ${stateConditions[filter.state]}` : ''}
-    ${cursor ? 'AND (checkinAt < :cursorAt OR (checkinAt = :cursorAt AND rowid < :cursorRow))' : ''}
+    ${cursor ? 'AND checkinAt <= :cursorAt AND (checkinAt < :cursorAt OR rowid < :cursorRow)' : ''}
     ${filter.pattern ? searched : ''}
     ORDER BY checkinAt DESC, rowid DESC ${page}`;
 }
