@@ -7,10 +7,15 @@ import {
 } from './access/gate-callback.ts';
 import { qrRoutes } from './access/qr-routes.ts';
 import { accessConfigRoutes } from './access/routes.ts';
+import { endSessionsOfInactive } from './accounts/events.ts';
+import { accountMailKind, deliverAccountMail } from './accounts/mail.ts';
+import { accountRoutes } from './accounts/routes.ts';
+import { sessionFromCookie } from './accounts/sessions.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { auditListener } from './audit/store.ts';
 import { blocklistRoutes } from './blocklist/routes.ts';
 import { companyRoutes } from './companies/routes.ts';
+import { consolePages } from './console/pages.ts';
 import type { Context } from './context.ts';
 import { credentialRoutes } from './credentials/routes.ts';
 import { principalForKey } from './credentials/store.ts';
@@ -87,6 +92,7 @@ export function v1Routes(ctx: Context): RouteSpec[] {
   return [
     ...companyRoutes(ctx),
     ...hostRoutes(ctx),
+    ...accountRoutes(ctx),
     ...meetingRoutes(ctx),
     ...inviteeRoutes(ctx),
     ...invitationRoutes(ctx),
@@ -130,6 +136,7 @@ export function jobHandlers(ctx: Context): Record<string, JobHandler> {
     [passMessageKind]: passMessageHandler(ctx),
     [invitationJobKind]: deliverInvitation(ctx),
     [returningCodeJobKind]: deliverReturningCode(ctx),
+    [accountMailKind]: deliverAccountMail(ctx),
   };
 }
 
@@ -144,6 +151,7 @@ export function eventListeners(ctx: Context): EventListener[] {
     planReminders(ctx),
     escalateOnCheckin(ctx),
     passMessageListener(ctx),
+    endSessionsOfInactive(ctx),
   ];
 }
 
@@ -176,6 +184,7 @@ export function createApp(
   for (const router of extra.before ?? []) app.use(router);
   app.use('/p', publicRouter(publicPages(ctx)));
   app.use(kioskPages(ctx));
+  app.use(consolePages());
   const v1 = Router();
   v1.use(requestLog(ctx.log));
   const storage = storageFullEpisodes({
@@ -195,6 +204,7 @@ export function createApp(
       async (key) => await principalForKey(ctx, key),
       keyGuessCounter(ctx),
       (address, keyPrefixes) => ctx.log.warn({ address, keyPrefixes }, 'too many wrong API keys: locked'),
+      sessionFromCookie(ctx),
     ),
   );
   // Pictures and PDFs sent as themselves: read as bytes up to their own limits, never parsed.

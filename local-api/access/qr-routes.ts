@@ -153,7 +153,7 @@ export function qrRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visit/:id/qrcode',
-      roles: roles.staff,
+      roles: roles.desk,
       tag,
       summary: "A visit's QR code, from its cardNumber (static when staticVisitorQRCode is on)",
       query: qrQuery,

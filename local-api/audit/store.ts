@@ -31,11 +31,15 @@ interface AuditRow {
   details: string;
 }
 
-/** Who acted, as the audit log records it: the company, the credential and its role. */
+/**
+ * Who acted, as the audit log records it: the company, the credential and its role; and the person, when a console
+ * session acted (its credential id is `session:<id>`, an API key's is the key's id).
+ */
 export interface AuditActor {
   companyId: string;
   credentialId: string | null;
   role: string | null;
+  hostId?: string | undefined;
 }
 
 /** The one place a request's caller becomes the actor of an entry. */
@@ -43,6 +47,7 @@ export const auditActor = (caller: Caller): AuditActor => ({
   companyId: caller.companyId,
   credentialId: caller.credentialId,
   role: caller.role,
+  hostId: caller.hostId,
 });
 
 /** The device owner, acting on the data folder (the command line, the device's first start, an enrolment). */
@@ -95,7 +100,8 @@ async function appendEntry(db: Context['db'], actor: AuditActor, fact: AuditFact
     action: fact.action,
     objectType: fact.objectType ?? null,
     objectId: fact.objectId ?? null,
-    actorHostId: fact.actorHostId ?? null,
+    // A signed-in person is the one who acted, whatever host the object names.
+    actorHostId: actor.hostId ?? fact.actorHostId ?? null,
     actorCredentialId: actor.credentialId,
     actorRole: actor.role,
     details: JSON.stringify(fact.details ?? {}),

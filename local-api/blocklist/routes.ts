@@ -48,7 +48,7 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/blockedlist',
-      roles: roles.staff,
+      roles: roles.desk,
       tag,
       summary: 'Block a person (at least one of cpf, rg, document, email, phone)',
       body: blocklistInput,
@@ -74,7 +74,7 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/blockedlist/:id',
-      roles: roles.staff,
+      roles: roles.desk,
       tag,
       summary: 'Update a blocklist entry',
       body: blocklistInput,
@@ -87,7 +87,7 @@ export function blocklistRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'delete',
       path: '/blockedlist/:id',
-      roles: roles.staff,
+      roles: roles.desk,
       tag,
       summary: 'Remove a blocklist entry',
       body: blocklistDeleteInput,

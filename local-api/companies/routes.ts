@@ -11,7 +11,7 @@ export function companyRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/company',
-      roles: roles.readers,
+      roles: roles.guestReaders,
       tag,
       summary: "Retrieve the caller's company",
       response: companyObjectSchema,

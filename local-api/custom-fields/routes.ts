@@ -28,7 +28,7 @@ export function customFieldRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/customfields',
-      roles: roles.company,
+      roles: roles.definitions,
       tag,
       summary: "List the company's custom-field definitions, in their order",
       query: listQueryInput(customFieldPaging),
@@ -55,7 +55,7 @@ export function customFieldRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/customfield/:id',
-      roles: roles.company,
+      roles: roles.definitions,
       tag,
       summary: 'Retrieve a custom-field definition',
       response: customFieldObjectSchema,

@@ -10,7 +10,7 @@ export function fileRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/files/:name',
-      roles: roles.readers,
+      roles: roles.guestReaders,
       access: 'signedLink',
       tag: 'Files',
       summary: 'Download a visit picture, signed NDA or invitee picture (with the API key, or a signed link)',

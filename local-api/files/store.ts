@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { basename, dirname } from 'node:path';
 import { type Context, inTransaction } from '../context.ts';
-import type { Caller } from '../credentials/caller.ts';
+import { type Caller, readsGuestsOf } from '../credentials/caller.ts';
 import { ApiError, type ErrorCode } from '../http/errors.ts';
 import { newRecordId } from '../rules/ids.ts';
 import { prepared } from '../store/rows.ts';
@@ -226,10 +226,32 @@ function checkLink(
   if (expires * 1000 < ctx.clock.now()) throw new ApiError('LINK_EXPIRED');
 }
 
+const fileSql = 'SELECT companyId, deletedAt, purpose, mediaType, extension FROM files WHERE id = :id';
+
 /**
- * A file the caller may open: its company's own, or, without a caller, one whose signed link is genuine and
- * unexpired. Unknown, foreign and deleted files are all NOT_FOUND (without a caller: UNAUTHORIZED, as a forged
- * link is).
+ * A `host` person's files: the company's pictures, and those of their own live visits and invitees, found by the
+ * path their rows keep (docs/security.md, "People's roles").
+ */
+const guestFileSql = `${fileSql} AND (purpose IN ('company-logo', 'company-welcome')
+  OR EXISTS (SELECT 1 FROM visits WHERE companyId = :companyId AND hostId = :hostId AND deletedAt IS NULL
+    AND (pictureFile = :path OR ndaFile = :path))
+  OR EXISTS (SELECT 1 FROM invitees WHERE companyId = :companyId AND hostId = :hostId AND deletedAt IS NULL
+    AND pictureFile = :path))`;
+
+/** The file's row, if the caller may see it: any of its company's, or a `host` person's own (`guestFileSql`). */
+async function findFile(ctx: Context, caller: Caller | undefined, id: string, name: string) {
+  const hostId = caller && readsGuestsOf(caller);
+  if (caller && hostId !== undefined) {
+    const path = relativePath(caller.companyId, name);
+    return await prepared(ctx.db, guestFileSql).get({ id, companyId: caller.companyId, hostId, path });
+  }
+  return await prepared(ctx.db, fileSql).get({ id });
+}
+
+/**
+ * A file the caller may open: its company's own (a `host` person's: those of their guests), or, without a caller,
+ * one whose signed link is genuine and unexpired. Unknown, foreign and deleted files are all NOT_FOUND (without a
+ * caller: UNAUTHORIZED, as a forged link is).
  */
 export async function openFile(
   ctx: Context,
@@ -239,10 +261,7 @@ export async function openFile(
 ): Promise<StoredFile> {
   const [, id, extension] = fileName.exec(name) ?? [];
   if (!id) throw new ApiError('NOT_FOUND');
-  const found = (await prepared(
-    ctx.db,
-    'SELECT companyId, deletedAt, purpose, mediaType, extension FROM files WHERE id = ?',
-  ).get(id)) as FileRow | undefined;
+  const found = (await findFile(ctx, caller, id, name)) as FileRow | undefined;
   const row = found?.extension === extension ? found : undefined;
   if (!caller) checkLink(ctx, row, name, link);
   if (!row || row.deletedAt !== null || (caller && row.companyId !== caller.companyId)) {

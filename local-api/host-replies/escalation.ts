@@ -1,5 +1,7 @@
 import { companyCaller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
+import type { Caller } from '../credentials/caller.ts';
+import { guestsScope } from '../credentials/guests.ts';
 import type { EventListener } from '../events.ts';
 import { findHost } from '../hosts/store.ts';
 import { additionalEmailsOf, emailAboutHost, hostNotice } from '../notifications/delivery.ts';
@@ -96,9 +98,10 @@ export interface UnansweredHost {
 
 /**
  * The day's escalations still unanswered: the host has not answered (here or at the hub), no one decided the
- * visit, and the visitor has not left. Newest first, at most 20.
+ * visit, and the visitor has not left; a `host` person's own. Newest first, at most 20.
  */
-export async function unansweredHosts(ctx: Context, companyId: string, since: number): Promise<UnansweredHost[]> {
+export async function unansweredHosts(ctx: Context, caller: Caller, since: number): Promise<UnansweredHost[]> {
+  const scope = guestsScope(caller, 'e.hostId');
   return (await prepared(
     ctx.db,
     `SELECT e.id AS "visitId", h.name AS "hostName", COALESCE(v.name, '') AS "visitorName"
@@ -106,8 +109,9 @@ export async function unansweredHosts(ctx: Context, companyId: string, since: nu
      JOIN visits v ON v.id = e.id AND v.companyId = e.companyId
      JOIN hosts h ON h.id = e.hostId AND h.companyId = e.companyId
      LEFT JOIN host_replies r ON r.id = e.id AND r.companyId = e.companyId
-     WHERE e.companyId = ? AND e.escalatedAt >= ? AND r.answeredAt IS NULL AND v.deletedAt IS NULL
+     WHERE e.companyId = :companyId AND e.escalatedAt >= :since AND r.answeredAt IS NULL AND v.deletedAt IS NULL
        AND v.checkoutAt IS NULL AND (v.authorizationStatus IS NULL OR v.authorizationStatus = 'AWAITING')
+       ${scope ? `AND ${scope.sql}` : ''}
      ORDER BY e.escalatedAt DESC LIMIT 20`,
-  ).all(companyId, since)) as UnansweredHost[];
+  ).all({ companyId: caller.companyId, since, ...scope?.params })) as UnansweredHost[];
 }

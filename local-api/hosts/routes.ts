@@ -5,8 +5,15 @@ import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { hostImportAnswer, hostImportInput, importHosts } from './import.ts';
 import { hostObject } from './present.ts';
-import { hostCreateInput, hostInputCodes, hostObjectSchema, hostUpdateInput } from './schema.ts';
-import { createHost, deleteHost, getHost, hostQueryFields, listHosts, updateHost } from './store.ts';
+import {
+  hostCreateInput,
+  hostDirectoryEntry,
+  hostDirectoryQuery,
+  hostInputCodes,
+  hostObjectSchema,
+  hostUpdateInput,
+} from './schema.ts';
+import { createHost, deleteHost, getHost, hostDirectory, hostQueryFields, listHosts, updateHost } from './store.ts';
 
 export const hostPaging = { defaultLimit: 500, maxLimit: 1000 };
 
@@ -49,6 +56,20 @@ export function hostRoutes(ctx: Context): RouteSpec[] {
         'INVALID_PARAMETER',
       ],
       handle: async ({ caller, body }) => hostObject(await createHost(ctx, caller, body), caller.timeZone),
+    }),
+    route({
+      method: 'get',
+      path: '/hosts/directory',
+      roles: roles.guestReaders,
+      tag,
+      summary: "The company's active hosts by name, for choosing one: id, name, position and sector only",
+      query: hostDirectoryQuery,
+      response: z.object({ hosts: z.array(hostDirectoryEntry), size: z.number().int() }),
+      errors: ['INVALID_PARAMETER', 'INVALID_LIMIT_VALUE'],
+      handle: async ({ req, caller }) => {
+        const hosts = await hostDirectory(ctx, caller, req.query);
+        return { hosts, size: hosts.length };
+      },
     }),
     route({
       method: 'get',

@@ -31,5 +31,27 @@ export const hostSummarySchema = z.object({
   type: z.literal('host'),
 });
 
+/** GET /v1/hosts/directory: the company's active hosts, for choosing one (docs/api.md, "Hosts"). */
+export const hostDirectoryPaging = { defaultLimit: 100, maxLimit: 1000 };
+
+export const hostDirectoryQuery = z.object({
+  search: z.string().max(200).optional().describe('text found in the name, without regard to case'),
+  limit: z
+    .int()
+    .min(1)
+    .max(hostDirectoryPaging.maxLimit)
+    .optional()
+    .describe(`default ${hostDirectoryPaging.defaultLimit}`),
+});
+
+/** A host as the directory shows it to every person of the company: no contact data, no identifiers. */
+export const hostDirectoryEntry = z.object({
+  id: z.string(),
+  name: z.string(),
+  position: z.string().nullable(),
+  sector: z.string().nullable(),
+});
+export type HostDirectoryEntry = z.output<typeof hostDirectoryEntry>;
+
 /** The host object (docs/api.md, "Hosts"). */
 export const hostObjectSchema = z.object(hostObjectShape);

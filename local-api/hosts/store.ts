@@ -1,12 +1,13 @@
+import { queueAccountMail } from '../accounts/mail.ts';
 import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
-import type { ListQuery, QueryField, QueryFields } from '../http/list-query.ts';
+import { type ListQuery, parseLimit, type QueryField, type QueryFields } from '../http/list-query.ts';
 import { newHostId } from '../rules/ids.ts';
-import { findLiveRow, insertRow, listRows, objectToRow, prepared, updateRow } from '../store/rows.ts';
+import { containing, findLiveRow, insertRow, listRows, objectToRow, prepared, updateRow } from '../store/rows.ts';
 import { type HostRow, hostColumnQueryFields, hostColumns } from './contract.ts';
 import { hostObject } from './present.ts';
-import type { HostCreateInput, HostUpdateInput } from './schema.ts';
+import { type HostCreateInput, type HostDirectoryEntry, type HostUpdateInput, hostDirectoryPaging } from './schema.ts';
 
 /** The list-query field `hostName` of what belongs to a live host (invitees, meetings): compares the host's name. */
 export const hostNameQueryField: QueryField = {
@@ -72,6 +73,8 @@ export async function createHost(ctx: Context, caller: Caller, input: HostCreate
       isPhoneValid: isPhonePlausible(input.phone, input.countryCode) ? 1 : 0,
     });
     const row = await getHost(ctx, caller, id);
+    if (input.sendInvitationEmail && row.isActive)
+      await queueAccountMail(ctx, { companyId: caller.companyId, hostId: id }, 'welcome');
     await ctx.events.publish('host.created', caller, () => hostObject(row, caller.timeZone));
     return row;
   });
@@ -94,6 +97,10 @@ export async function updateHost(ctx: Context, caller: Caller, id: string, input
       updatedAt: ctx.clock.now(),
     });
     const row = await getHost(ctx, caller, id);
+    // The account e-mail (docs/console.md, "Signing in and accounts"): asked for again, or switched on.
+    const invite =
+      input.resendInvitationEmail === true || (input.sendInvitationEmail === true && !current.sendInvitationEmail);
+    if (invite && row.isActive) await queueAccountMail(ctx, { companyId: caller.companyId, hostId: id }, 'welcome');
     await ctx.events.publish('host.updated', caller, () => hostObject(row, caller.timeZone));
     return row;
   });
@@ -113,3 +120,29 @@ export async function deleteHost(ctx: Context, caller: Caller, id: string): Prom
 
 export const listHosts = async (ctx: Context, caller: Caller, query: ListQuery) =>
   await listRows<HostRow>(ctx.db, 'hosts', caller.companyId, query);
+
+/**
+ * The company's active hosts ordered by name, optionally those whose name contains `search`: what every person of
+ * the company may read to choose a host (a co-host, whom a visitor is for), without anyone's contact data.
+ */
+export async function hostDirectory(
+  ctx: Context,
+  caller: Caller,
+  query: Record<string, unknown>,
+): Promise<HostDirectoryEntry[]> {
+  const limit = parseLimit(query, hostDirectoryPaging);
+  const search = query.search;
+  if (search !== undefined && (typeof search !== 'string' || search.length > 200)) {
+    throw new ApiError('INVALID_PARAMETER', { field: 'search' });
+  }
+  const pattern = search?.trim() ? containing(search.trim()) : undefined;
+  const sql = `SELECT id, name, position, sector FROM hosts
+    WHERE companyId = :companyId AND deletedAt IS NULL AND isActive = 1
+      ${pattern ? "AND name LIKE :pattern ESCAPE '\\'" : ''}
+    ORDER BY name, id LIMIT :limit`;
+  return (await prepared(ctx.db, sql).all({
+    companyId: caller.companyId,
+    limit,
+    ...(pattern ? { pattern } : {}),
+  })) as HostDirectoryEntry[];
+}

@@ -52,9 +52,22 @@ export function authenticate(
   counter: KeyGuessCounter,
   /** Told when a wrong key locks its source (`address`, else undefined) or key prefixes (how many: never which). */
   onLocked: (address: string | undefined, keyPrefixes: number) => void = () => {},
+  /**
+   * The console session a request without a key carries in its cookie (accounts/sessions.ts), if any; it throws
+   * what refuses the request (a missing CSRF token). A request with a key is never judged by its cookies.
+   */
+  findSession: (req: Request) => Promise<Principal | undefined> = async () => undefined,
 ): RequestHandler {
   return async (req, res, next) => {
     const keys = presentedKeys(req.headers);
+    if (keys.length === 0) {
+      const session = await findSession(req);
+      if (session) {
+        req.principal = session;
+        next();
+        return;
+      }
+    }
     for (const key of keys) {
       const principal = await findPrincipal(key);
       if (principal) {

@@ -86,6 +86,9 @@ export const errorStatus = {
   MISSING_NDA: 400,
   WRONG_CODE: 403,
   CODE_EXPIRED: 403,
+  INVALID_CREDENTIALS: 401,
+  INVALID_CSRF_TOKEN: 403,
+  WEAK_PASSWORD: 400,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -1,6 +1,14 @@
 import express, { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
-import { type Caller, type DeviceOwner, isDeviceOwner, type Principal, type Role } from '../credentials/caller.ts';
+import {
+  type Caller,
+  type DeviceOwner,
+  isDeviceOwner,
+  type Principal,
+  personHostId,
+  type Role,
+  sessionOnlyRoles,
+} from '../credentials/caller.ts';
 import { principalOf } from './auth.ts';
 import { missingId } from './error-handler.ts';
 import { ApiError, type ErrorCode } from './errors.ts';
@@ -89,6 +97,7 @@ export function rolesOf(spec: RouteSpec): readonly (Role | 'owner' | 'public')[]
 export function mayCall(spec: RouteSpec, principal: Principal): boolean {
   if (spec.access === 'public') return true;
   if (isDeviceOwner(principal)) return spec.access === 'owner';
+  if (sessionOnlyRoles.includes(principal.role)) personHostId(principal);
   return spec.access !== 'owner' && (spec.roles ?? ['admin']).includes(principal.role);
 }
 
@@ -159,15 +168,21 @@ const carriesSignedLink = (req: Request): boolean =>
   req.headers.authorization === undefined &&
   req.headers.authentication === undefined;
 
+/** The largest body a public route reads (a sign-in's e-mail and password): small, for anyone may send it. */
+const publicBodyBytes = 16_384;
+
 /**
- * Mounts the routes answered without a key, before authentication (and before any body is read: they take none):
- * `public` ones, and `signedLink` ones when the request carries a signed link. Without one, a request for a
- * `signedLink` route goes on to authentication and the router of `routerOf`.
+ * Mounts the routes answered without a key, before authentication: `public` ones, and `signedLink` ones when the
+ * request carries a signed link. Without one, a request for a `signedLink` route goes on to authentication and the
+ * router of `routerOf`. Only a public route with a body (signing in) has it read, as JSON, up to `publicBodyBytes`.
  */
 export function keylessRouterOf(routes: readonly RouteSpec[]): Router {
   const router = Router();
+  const readJson = express.json({ limit: publicBodyBytes, type: ['application/json', 'application/*+json'] });
   for (const spec of routes) {
     if (spec.access !== 'public' && spec.access !== 'signedLink') continue;
+    if (spec.access === 'public' && spec.body)
+      router[spec.method](spec.path, refuseDeclaredOver(publicBodyBytes), readJson);
     router[spec.method](spec.path, (req, res, next) => {
       if (spec.access === 'signedLink' && !carriesSignedLink(req)) return next();
       return answer(spec, req, res, undefined);

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { Context } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import type { InviteeRow } from '../invitees/contract.ts';
-import { openLogo } from '../logo/store.ts';
+import { companyLogo, type MailLogo, webLink } from '../logo/mail.ts';
 import type { MailAttachment, OutgoingMail } from '../notifications/email.ts';
 import { fill } from '../notifications/messages.ts';
 import { isLanguage } from '../rules/lang.ts';
@@ -42,28 +42,12 @@ interface Invitation {
   where: string[];
   mapUrl: string | undefined;
   links: { register?: string; pass?: string };
-  logo: { src: string; attachment?: MailAttachment } | undefined;
+  logo: MailLogo | undefined;
 }
 
-const logoCid = 'logo@portaria';
 const qrCid = 'qr@portaria';
 /** An invitation without a meeting is put in the calendar for an hour. */
 const visitWithoutMeetingMs = 3_600_000;
-
-const webLink = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url : undefined);
-
-/** The company's logo: the uploaded one as an inline image, a web address as itself; none when it cannot be read. */
-async function companyLogo(ctx: Context, pictureUrl: string | null): Promise<Invitation['logo']> {
-  const uploaded = /^\/v1\/logo\/([0-9a-f]{32}\.(?:jpg|png))$/.exec(pictureUrl ?? '')?.[1];
-  if (uploaded) {
-    const file = await openLogo(ctx, uploaded).catch(() => undefined);
-    if (!file) return undefined;
-    const attachment = { filename: uploaded, content: file.bytes, contentType: file.mediaType, cid: logoCid };
-    return { src: `cid:${logoCid}`, attachment };
-  }
-  const web = webLink(pictureUrl);
-  return web ? { src: web } : undefined;
-}
 
 async function readInvitation(
   ctx: Context,

@@ -1,4 +1,5 @@
 import type { Context } from '../context.ts';
+import { roles } from '../credentials/caller.ts';
 import { type RouteSpec, route, successSchema } from '../http/routes.ts';
 import { resendInvitation } from './store.ts';
 
@@ -7,6 +8,7 @@ export function invitationRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/invitee/:id/resend',
+      roles: roles.inviters,
       tag: 'Invitees',
       summary: "Send the invitee's invitation e-mail again, as the invitation is now",
       response: successSchema,

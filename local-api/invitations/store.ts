@@ -1,6 +1,7 @@
 import { auditActor, recordAudit } from '../audit/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
+import { requireOwnGuest } from '../credentials/guests.ts';
 import { ApiError } from '../http/errors.ts';
 import { getInvitee } from '../invitees/store.ts';
 import { emailConfigured, queueInvitation } from './queue.ts';
@@ -13,6 +14,7 @@ import { emailConfigured, queueInvitation } from './queue.ts';
 export async function resendInvitation(ctx: Context, caller: Caller, id: string): Promise<void> {
   await inTransaction(ctx, async () => {
     const invitee = await getInvitee(ctx, caller, id);
+    requireOwnGuest(caller, 'invite', invitee.hostId);
     await ctx.events.decide('invitee.updated', caller);
     if (!(await emailConfigured(ctx, caller.companyId))) throw new ApiError('CHANNEL_NOT_CONFIGURED');
     if (!invitee.email) throw new ApiError('MISSING_EMAIL');

@@ -30,7 +30,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/invitees',
-      roles: roles.readers,
+      roles: roles.guestReaders,
       tag,
       summary: 'List invitees',
       response: z.object({ invitees: z.array(inviteeObjectSchema), size: z.number().int() }),
@@ -49,6 +49,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/invitees',
+      roles: roles.inviters,
       tag,
       summary: 'Pre-register an invitee',
       response: inviteeObjectSchema,
@@ -60,7 +61,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/invitee/:id',
-      roles: roles.readers,
+      roles: roles.guestReaders,
       tag,
       summary: 'Retrieve an invitee',
       response: inviteeObjectSchema,
@@ -74,6 +75,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/invitee/:id',
+      roles: roles.inviters,
       tag,
       summary: 'Update an invitee',
       response: inviteeObjectSchema,
@@ -86,6 +88,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'put',
       path: '/invitee/:id/picture',
+      roles: roles.inviters,
       tag,
       summary: "Set an invitee's picture, sent as itself: image/jpeg or image/png, up to 5 MiB",
       upload: pictureUpload,
@@ -107,6 +110,7 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'delete',
       path: '/invitee/:id',
+      roles: roles.inviters,
       tag,
       summary: 'Delete an invitee',
       response: successSchema,

@@ -1,5 +1,6 @@
 import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
+import { guestsScope, requireOwnGuest } from '../credentials/guests.ts';
 import { resolveCustomFieldObjects } from '../custom-fields/store.ts';
 import { decodePicture, type FileBatch, fileUrlOf, inTransactionWithFiles, type Upload } from '../files/store.ts';
 import { findHost, hostNameQueryField } from '../hosts/store.ts';
@@ -17,7 +18,7 @@ import { type InviteeCreateInput, type InviteeUpdateInput, reachableBy } from '.
 export const inviteeQueryFields: QueryFields = { ...inviteeColumnQueryFields, hostName: hostNameQueryField };
 
 export async function findInvitee(ctx: Context, caller: Caller, id: string): Promise<InviteeRow | undefined> {
-  return await findLiveRow<InviteeRow>(ctx.db, 'invitees', caller.companyId, id);
+  return await findLiveRow<InviteeRow>(ctx.db, 'invitees', caller.companyId, id, guestsScope(caller));
 }
 
 export async function getInvitee(ctx: Context, caller: Caller, id: string): Promise<InviteeRow> {
@@ -62,12 +63,16 @@ async function requireHost(ctx: Context, caller: Caller, hostId: string): Promis
 }
 
 /**
- * Fields resolved before storage: the expected time into milliseconds, the host checked to be the company's, the
- * custom fields checked against their definitions. The picture is `picturePlan`'s.
+ * Fields resolved before storage: the expected time into milliseconds, the host checked to be the company's (and
+ * the caller's own, for people who invite only for themselves), the custom fields checked against their
+ * definitions. The picture is `picturePlan`'s.
  */
 async function resolvedFields(ctx: Context, caller: Caller, input: InviteeUpdateInput) {
   const { expectedAt, pictureUrl: _picture, customFields, sendInvitationEmail: _send, ...rest } = input;
-  if (rest.hostId !== undefined) await requireHost(ctx, caller, rest.hostId);
+  if (rest.hostId !== undefined) {
+    requireOwnGuest(caller, 'invite', rest.hostId);
+    await requireHost(ctx, caller, rest.hostId);
+  }
   await requireVisitorType(ctx, caller, rest.visitorTypeId);
   return {
     ...objectToRow(rest, inviteeColumns),
@@ -152,6 +157,7 @@ export async function updateInvitee(
 ): Promise<InviteeRow> {
   return await inTransactionWithFiles(ctx, caller, async (files) => {
     const current = await getInvitee(ctx, caller, id);
+    requireOwnGuest(caller, 'invite', current.hostId);
     const plan: PicturePlan = picture
       ? { kind: 'upload', upload: picture }
       : picturePlan(input.pictureUrl, current.pictureFile);
@@ -187,6 +193,7 @@ export async function markInviteeArrived(ctx: Context, caller: Caller, id: strin
 export async function deleteInvitee(ctx: Context, caller: Caller, id: string): Promise<void> {
   await inTransaction(ctx, async () => {
     const row = await getInvitee(ctx, caller, id);
+    requireOwnGuest(caller, 'invite', row.hostId);
     const now = ctx.clock.now();
     await ctx.events.decide('invitee.deleted', caller);
     await updateRow(ctx.db, 'invitees', caller.companyId, id, { deletedAt: now, updatedAt: now });
@@ -200,4 +207,4 @@ export async function deleteInvitee(ctx: Context, caller: Caller, id: string): P
 }
 
 export const listInvitees = async (ctx: Context, caller: Caller, query: ListQuery) =>
-  await listRows<InviteeRow>(ctx.db, 'invitees', caller.companyId, query);
+  await listRows<InviteeRow>(ctx.db, 'invitees', caller.companyId, query, guestsScope(caller));

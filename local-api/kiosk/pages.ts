@@ -15,6 +15,17 @@ const setPageHeaders = (res: Response) => {
   for (const [name, value] of Object.entries(pageHeaders)) res.setHeader(name, value);
 };
 
+/** A page of renderer/dist under the pages' CSP, or 503 and how to build it where it is not built. */
+export function sendBuiltPage(res: Response, file: string): void {
+  setPageHeaders(res);
+  res.setHeader('Cache-Control', 'no-cache');
+  if (!existsSync(file)) {
+    res.status(503).type('text/plain').send('The page is not built: run `npm run build:renderer`.\n');
+    return;
+  }
+  res.sendFile(file);
+}
+
 /**
  * The kiosk page at `/` (static files of renderer/dist, with a strict CSP) and its session endpoint. Mounted before
  * /v1; it answers nothing under /v1.
@@ -25,16 +36,7 @@ export function kioskPages(ctx: Context, dist = rendererDist): Router {
     res.setHeader('Cache-Control', 'no-store');
     res.json(await kioskSession(ctx, req));
   });
-  router.get(pagePaths, (_req, res) => {
-    setPageHeaders(res);
-    res.setHeader('Cache-Control', 'no-cache');
-    const index = join(dist, 'index.html');
-    if (!existsSync(index)) {
-      res.status(503).type('text/plain').send('The kiosk page is not built: run `npm run build:renderer`.\n');
-      return;
-    }
-    res.sendFile(index);
-  });
+  router.get(pagePaths, (_req, res) => sendBuiltPage(res, join(dist, 'index.html')));
   // Browsers ask for it by this name on every page; it is the app's icon, which changes only with a new build.
   router.get('/favicon.ico', (_req, res) => {
     setPageHeaders(res);

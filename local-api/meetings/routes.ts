@@ -25,7 +25,7 @@ export function meetingRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/meetings',
-      roles: roles.readers,
+      roles: roles.guestReaders,
       tag,
       summary: 'List meetings',
       query: listQueryInput(meetingPaging),
@@ -40,6 +40,7 @@ export function meetingRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/meetings',
+      roles: roles.inviters,
       tag,
       summary: 'Schedule a meeting: each guest becomes an invitee of its host, expected at its start',
       body: meetingCreateInput,
@@ -51,7 +52,7 @@ export function meetingRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/meeting/:id',
-      roles: roles.readers,
+      roles: roles.guestReaders,
       tag,
       summary: 'Retrieve a meeting',
       response: meetingObjectSchema,
@@ -62,6 +63,7 @@ export function meetingRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/meeting/:id',
+      roles: roles.inviters,
       tag,
       summary: 'Update a meeting; its invitees move with it, removed guests are canceled, added ones invited',
       body: meetingUpdateInput,
@@ -74,6 +76,7 @@ export function meetingRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'delete',
       path: '/meeting/:id',
+      roles: roles.inviters,
       tag,
       summary: 'Delete a meeting and cancel its invitees',
       response: successSchema,

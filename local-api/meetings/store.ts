@@ -1,5 +1,6 @@
 import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
+import { meetingsScope, requireOwnGuest } from '../credentials/guests.ts';
 import { findHost, hostNameQueryField } from '../hosts/store.ts';
 import { hostSummaries } from '../hosts/summaries.ts';
 import { ApiError } from '../http/errors.ts';
@@ -56,7 +57,7 @@ export const meetingObject = async (ctx: Context, caller: Caller, row: MeetingRo
   (await meetingObjects(ctx, caller, [row]))[0] as Record<string, unknown>;
 
 export async function findMeeting(ctx: Context, caller: Caller, id: string): Promise<MeetingRow | undefined> {
-  return await findLiveRow<MeetingRow>(ctx.db, 'meetings', caller.companyId, id);
+  return await findLiveRow<MeetingRow>(ctx.db, 'meetings', caller.companyId, id, meetingsScope(ctx.db, caller));
 }
 
 export async function getMeeting(ctx: Context, caller: Caller, id: string): Promise<MeetingRow> {
@@ -88,12 +89,13 @@ const normalizedGuests = (guests: readonly string[]) => [
 ];
 
 /**
- * The fields of an input as stored: the host checked to be the company's, the end not before the start (a meeting
- * moved by its start alone keeps its duration).
+ * The fields of an input as stored: the host checked to be the company's (and the caller's own, for people who
+ * invite only for themselves), the end not before the start (a meeting moved by its start alone keeps its duration).
  */
 async function storedFields(ctx: Context, caller: Caller, input: MeetingUpdateInput, current?: MeetingRow) {
   const { companyId: _company, guests, sendInvitationEmail: _send, ...fields } = input;
   const hostId = input.hostId ?? current?.hostId;
+  if (input.hostId !== undefined) requireOwnGuest(caller, 'invite', input.hostId);
   if (input.hostId !== undefined && !(await findHost(ctx, caller, input.hostId))) throw new ApiError('HOST_NOT_FOUND');
   const timeZone = (input.timezone === undefined ? current?.timezone : input.timezone) ?? caller.timeZone;
   const dates = resolveDates(input, timeZone);
@@ -202,6 +204,8 @@ export async function updateMeeting(
 ): Promise<MeetingRow> {
   return await inTransaction(ctx, async () => {
     const current = await getMeeting(ctx, caller, id);
+    // A co-host reads the meeting; its host changes it.
+    requireOwnGuest(caller, 'invite', current.hostId);
     await ctx.events.decide('meeting.updated', caller);
     await updateRow(ctx.db, 'meetings', caller.companyId, id, {
       ...(await storedFields(ctx, caller, input, current)),
@@ -218,6 +222,7 @@ export async function updateMeeting(
 export async function deleteMeeting(ctx: Context, caller: Caller, id: string): Promise<void> {
   await inTransaction(ctx, async () => {
     const row = await getMeeting(ctx, caller, id);
+    requireOwnGuest(caller, 'invite', row.hostId);
     const now = ctx.clock.now();
     await ctx.events.decide('meeting.deleted', caller);
     await updateRow(ctx.db, 'meetings', caller.companyId, id, { deletedAt: now, updatedAt: now });
@@ -228,4 +233,4 @@ export async function deleteMeeting(ctx: Context, caller: Caller, id: string): P
 }
 
 export const listMeetings = async (ctx: Context, caller: Caller, query: ListQuery) =>
-  await listRows<MeetingRow>(ctx.db, 'meetings', caller.companyId, query);
+  await listRows<MeetingRow>(ctx.db, 'meetings', caller.companyId, query, meetingsScope(ctx.db, caller));

@@ -22,7 +22,7 @@ export function rosterCheckRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/roster/check',
-      roles: roles.staff,
+      roles: roles.desk,
       tag,
       summary: 'Begin a new roll call (a new evacuation): every tick of the last one is cleared',
       response: rosterCheckSchema,
@@ -32,7 +32,7 @@ export function rosterCheckRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'put',
       path: '/roster/check/:visitId',
-      roles: roles.staff,
+      roles: roles.desk,
       tag,
       summary: "Account for the person of a roster's row (again: the first tick is kept)",
       response: rosterTickSchema,
@@ -42,7 +42,7 @@ export function rosterCheckRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'delete',
       path: '/roster/check/:visitId',
-      roles: roles.staff,
+      roles: roles.desk,
       tag,
       summary: 'Take a tick back',
       response: successSchema,

@@ -1,5 +1,6 @@
 import type { Context } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
+import { guestsScope } from '../credentials/guests.ts';
 import { type PersonAtDoor, type PersonIdentity, personIdentity, samePerson } from '../rules/identity.ts';
 import { formatInZone } from '../rules/time.ts';
 import { prepared } from '../store/rows.ts';
@@ -8,12 +9,13 @@ import { visitObjects } from '../visits/present.ts';
 
 /**
  * The open visits: checked in and not out, not blocked at the door. A denied visit stays "inside" in the visit
- * object's `isInsideCompany` (the interface leaves it to the host), but the person was not let in.
+ * object's `isInsideCompany` (the interface leaves it to the host), but the person was not let in. `scope` narrows
+ * them (a `host` person's own).
  */
-const openVisitsSql = `SELECT * FROM visits
-  WHERE companyId = ? AND deletedAt IS NULL AND isInsideCompany = 1 AND checkoutAt IS NULL
+const openVisitsSql = (scope = '') => `SELECT * FROM visits
+  WHERE companyId = :companyId AND deletedAt IS NULL AND isInsideCompany = 1 AND checkoutAt IS NULL
     AND (visitorStatus IS NULL OR visitorStatus <> 'BLOCKED')
-    AND (authorizationStatus IS NULL OR authorizationStatus <> 'DENIED')
+    AND (authorizationStatus IS NULL OR authorizationStatus <> 'DENIED') ${scope}
   ORDER BY checkinAt DESC, rowid DESC`;
 
 export interface RosterGroups {
@@ -50,7 +52,7 @@ export function groupRoster(open: readonly VisitRow[]): RosterGroups {
 }
 
 export async function roster(ctx: Context, caller: Caller) {
-  const open = (await prepared(ctx.db, openVisitsSql).all(caller.companyId)) as VisitRow[];
+  const open = (await prepared(ctx.db, openVisitsSql()).all({ companyId: caller.companyId })) as VisitRow[];
   const groups = groupRoster(open);
   const latest = await visitObjects(
     ctx,
@@ -70,9 +72,17 @@ export async function roster(ctx: Context, caller: Caller) {
   };
 }
 
-/** The roster's counts without its rows: people inside, those of them without a host, and visits waiting. */
-export async function rosterCounts(ctx: Context, companyId: string) {
-  const groups = groupRoster((await prepared(ctx.db, openVisitsSql).all(companyId)) as VisitRow[]);
+/**
+ * The roster's counts without its rows: people inside, those of them without a host, and visits waiting; a `host`
+ * person's own visitors.
+ */
+export async function rosterCounts(ctx: Context, caller: Caller) {
+  const scope = guestsScope(caller);
+  const open = await prepared(ctx.db, openVisitsSql(scope ? `AND ${scope.sql}` : '')).all({
+    companyId: caller.companyId,
+    ...scope?.params,
+  });
+  const groups = groupRoster(open as VisitRow[]);
   const hostless = (visit: VisitRow) => !visit.hostId && !visit.customHostName;
   return {
     inside: groups.inside.length,

@@ -86,8 +86,27 @@ export async function insertReturningRow<T>(db: Db, table: string, row: Row): Pr
   return (await prepared(db, `${insertSql(table, Object.keys(row))} RETURNING *`).get(row)) as T;
 }
 
-/** One live row of a company's table by id; another company's row is as absent as a deleted one. */
-export async function findLiveRow<T>(db: Db, table: string, companyId: string, id: string): Promise<T | undefined> {
+/** An SQL condition with its named parameters, added to a query's own: a caller's scope (credentials/guests.ts). */
+export interface Condition {
+  sql: string;
+  params: Record<string, string>;
+}
+
+/**
+ * One live row of a company's table by id; another company's row is as absent as a deleted one, and so is a row
+ * outside `scope` when one is given.
+ */
+export async function findLiveRow<T>(
+  db: Db,
+  table: string,
+  companyId: string,
+  id: string,
+  scope?: Condition,
+): Promise<T | undefined> {
+  if (scope) {
+    const sql = `SELECT * FROM ${table} WHERE id = :id AND companyId = :companyId AND deletedAt IS NULL AND ${scope.sql}`;
+    return (await prepared(db, sql).get({ ...scope.params, id, companyId })) as T | undefined;
+  }
   return (await prepared(db, `SELECT * FROM ${table} WHERE id = ? AND companyId = ? AND deletedAt IS NULL`).get(
     id,
     companyId,
@@ -117,9 +136,22 @@ export const listParameters = (companyId: string, query: ListQuery) => ({
   offset: query.offset,
 });
 
-/** One page of a company's live rows, filtered and ordered as the list query says. */
-export async function listRows<T>(db: Db, table: string, companyId: string, query: ListQuery): Promise<T[]> {
-  return (await prepared(db, listSql(table, query)).all(listParameters(companyId, query))) as T[];
+/** One page of a company's live rows, filtered and ordered as the list query says, within `scope` if given. */
+export async function listRows<T>(
+  db: Db,
+  table: string,
+  companyId: string,
+  query: ListQuery,
+  scope?: Condition,
+): Promise<T[]> {
+  const scoped = scope
+    ? {
+        ...query,
+        where: query.where ? `${scope.sql} AND ${query.where}` : scope.sql,
+        params: { ...query.params, ...scope.params },
+      }
+    : query;
+  return (await prepared(db, listSql(table, scoped)).all(listParameters(companyId, scoped))) as T[];
 }
 
 /**
@@ -146,6 +178,9 @@ export async function rowsByIds<T>(
   }
   return rows;
 }
+
+/** A LIKE pattern finding `text` anywhere, its own wildcards meant literally (the SQL adds ESCAPE with a backslash). */
+export const containing = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /*
  * The few expressions the engines spell differently, for SQL otherwise written once.

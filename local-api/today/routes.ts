@@ -9,7 +9,7 @@ export function todayRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/today',
-      roles: roles.readers,
+      roles: roles.guestReaders,
       tag: 'Front desk',
       summary:
         "Today's counts for the front desk (company zone): inside, expected, waiting, blocked, denied, failed " +

@@ -13,7 +13,7 @@ export function visitLogRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visits/history',
-      roles: roles.readers,
+      roles: roles.guestReaders,
       tag,
       summary: 'Visits checked in on the given days (today by default), newest first, optionally searched',
       query: visitLogQuery,
@@ -28,7 +28,7 @@ export function visitLogRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visits/export',
-      roles: roles.readers,
+      roles: roles.guestReaders,
       tag,
       summary: 'The same visits as a CSV file (every cell quoted; cells that would start a formula are defused)',
       query: visitLogQuery,

@@ -1,10 +1,11 @@
 import type { Context } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
+import { guestsScope } from '../credentials/guests.ts';
 import { ApiError } from '../http/errors.ts';
 import { parseLimit } from '../http/list-query.ts';
 import { hostNotice } from '../notifications/delivery.ts';
 import { formatInZone, parseDateTime } from '../rules/time.ts';
-import { prepared } from '../store/rows.ts';
+import { containing, prepared } from '../store/rows.ts';
 import type { VisitRow } from '../visits/contract.ts';
 import { authorizationStatusOut } from '../visits/contract.ts';
 import { visitObjects } from '../visits/present.ts';
@@ -94,8 +95,7 @@ export function visitLogFilter(query: Record<string, unknown>, timeZone: string,
   if (status !== undefined && !(visitStates as readonly string[]).includes(status)) {
     throw new ApiError('INVALID_PARAMETER', { field: 'status' });
   }
-  // LIKE's own wildcards in the text are meant literally.
-  const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  const pattern = search ? containing(search) : undefined;
   return {
     from,
     to,
@@ -124,13 +124,15 @@ const stateConditions: Readonly<Record<VisitState, string>> = {
 };
 
 /**
- * The visits checked in within the span (newest first), those the search and filters find, after the cursor. Each
- * filter by a reference reads its own index's range of the span (migration 0032), so a page costs its rows, not
- * the span's.
+ * The visits checked in within the span (newest first), those the search and filters find, after the cursor; a
+ * `host` person's own visits only. Each filter by a reference reads its own index's range of the span (migration
+ * 0032), so a page costs its rows, not the span's.
  */
-function visitLogSql(filter: VisitLogFilter, cursor: VisitLogCursor | undefined, page: string): string {
+function visitLogSql(caller: Caller, filter: VisitLogFilter, cursor: VisitLogCursor | undefined, page: string): string {
+  const scope = guestsScope(caller);
   return `SELECT *, rowid AS logRow FROM visits
     WHERE companyId = :companyId AND deletedAt IS NULL AND checkinAt >= :from AND checkinAt < :to
+    ${scope ? `AND ${scope.sql}` : ''}
     ${filter.hostId ? 'AND hostId = :hostId' : ''}
     ${filter.visitorTypeId ? 'AND visitorTypeId = :visitorTypeId' : ''}
     ${filter.kioskId ? 'AND checkinByIpadId = :kioskId' : ''}
@@ -144,6 +146,7 @@ const parameters = (caller: Caller, filter: VisitLogFilter, cursor?: VisitLogCur
   companyId: caller.companyId,
   from: filter.from,
   to: filter.to,
+  ...guestsScope(caller)?.params,
   ...(filter.pattern ? { pattern: filter.pattern } : {}),
   ...(filter.hostId ? { hostId: filter.hostId } : {}),
   ...(filter.visitorTypeId ? { visitorTypeId: filter.visitorTypeId } : {}),
@@ -166,7 +169,7 @@ export async function visitHistory(ctx: Context, caller: Caller, query: Record<s
     throw new ApiError('INVALID_OFFSET_VALUE');
   }
   // One more than the page: whether a next page exists, without counting the span.
-  const read = (await prepared(ctx.db, visitLogSql(filter, cursor, 'LIMIT :limit OFFSET :offset')).all({
+  const read = (await prepared(ctx.db, visitLogSql(caller, filter, cursor, 'LIMIT :limit OFFSET :offset')).all({
     ...parameters(caller, filter, cursor),
     limit: limit + 1,
     offset,
@@ -233,7 +236,7 @@ export async function visitLogCsv(ctx: Context, caller: Caller, query: Record<st
   );
   const time = (ms: number | null) => (ms === null ? '' : formatInZone(ms, caller.timeZone));
   const lines = [csvLine(visitLogColumns)];
-  for (const row of (await prepared(ctx.db, visitLogSql(filter, undefined, '')).all(
+  for (const row of (await prepared(ctx.db, visitLogSql(caller, filter, undefined, '')).all(
     parameters(caller, filter),
   )) as VisitRow[]) {
     lines.push(

@@ -28,7 +28,7 @@ export function visitorTypeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visitortypes',
-      roles: roles.company,
+      roles: roles.definitions,
       tag,
       summary: "List the company's visitor types, in the kiosk's order",
       query: listQueryInput(visitorTypePaging),
@@ -55,7 +55,7 @@ export function visitorTypeRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visitortype/:id',
-      roles: roles.company,
+      roles: roles.definitions,
       tag,
       summary: 'Retrieve a visitor type',
       response: visitorTypeObjectSchema,

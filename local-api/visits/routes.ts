@@ -66,7 +66,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visits',
-      roles: roles.readers,
+      roles: roles.guestReaders,
       tag,
       summary: 'List visits',
       response: z.object({ visits: z.array(visitObjectSchema), size: z.number().int() }),
@@ -85,7 +85,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/visits',
-      roles: roles.staff,
+      roles: roles.desk,
       tag,
       summary: 'Check a walk-in visitor in (idempotent by the client-made visit.id)',
       response: checkinAnswerSchema,
@@ -105,7 +105,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/visits/screen',
-      roles: roles.staff,
+      roles: roles.desk,
       tag,
       summary: 'Ask the blocklist before the rest of a check-in (a match records the visit, blocked, at once)',
       response: screenAnswer,
@@ -125,7 +125,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/visit/allow/:id',
-      roles: roles.staff,
+      roles: roles.deciders,
       tag,
       summary: 'Allow a visit',
       response: visitObjectSchema,
@@ -138,7 +138,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/visit/deny/:id',
-      roles: roles.staff,
+      roles: roles.deciders,
       tag,
       summary: 'Deny a visit',
       response: visitObjectSchema,
@@ -151,7 +151,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'patch',
       path: '/visit/checkout/:id',
-      roles: roles.staff,
+      roles: roles.desk,
       tag,
       summary: 'Check a visit out',
       response: visitObjectSchema,
@@ -164,7 +164,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/visit/inviteeCheckin/:inviteeId',
-      roles: roles.staff,
+      roles: roles.desk,
       tag,
       summary: 'Check an invitee in',
       response: checkinAnswerSchema,
@@ -185,7 +185,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'post',
       path: '/visit/inviteeCheckout/:inviteeId',
-      roles: roles.staff,
+      roles: roles.desk,
       tag,
       summary: "Check out an invitee's open visit",
       response: visitObjectSchema,
@@ -198,7 +198,7 @@ export function visitRoutes(ctx: Context): RouteSpec[] {
     route({
       method: 'get',
       path: '/visit/:id',
-      roles: roles.readers,
+      roles: roles.guestReaders,
       tag,
       summary: 'Retrieve a visit',
       response: checkinAnswerSchema,

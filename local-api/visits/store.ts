@@ -2,6 +2,7 @@ import { auditActor, recordAudit } from '../audit/store.ts';
 import { type BlocklistMatch, screenVisitor } from '../blocklist/store.ts';
 import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
+import { guestsScope, requireOwnGuest } from '../credentials/guests.ts';
 import { checkinAnswers, liveAnswers, unansweredRequired } from '../custom-fields/store.ts';
 import type { EventName } from '../events.ts';
 import { decodeNda, decodePicture, type FileBatch, inTransactionWithFiles, type Upload } from '../files/store.ts';
@@ -49,7 +50,7 @@ async function findVisitAnyState(ctx: Context, id: string): Promise<VisitRow | u
 }
 
 export async function findVisit(ctx: Context, caller: Caller, id: string): Promise<VisitRow | undefined> {
-  return await findLiveRow<VisitRow>(ctx.db, 'visits', caller.companyId, id);
+  return await findLiveRow<VisitRow>(ctx.db, 'visits', caller.companyId, id, guestsScope(caller));
 }
 
 export async function getVisit(ctx: Context, caller: Caller, id: string): Promise<VisitRow> {
@@ -560,15 +561,19 @@ export async function authorizeVisit(
   input: AuthorizationInput,
 ): Promise<VisitRow> {
   return await inTransaction(ctx, async () => {
-    await getVisit(ctx, caller, id);
-    await requireHost(ctx, caller, input.authorizedById);
+    requireOwnGuest(caller, 'decide', (await getVisit(ctx, caller, id)).hostId);
+    // A person's decision is theirs unless they name who decided; one who decides for their own visitors only
+    // names only themselves.
+    const authorizedById = input.authorizedById ?? caller.hostId;
+    requireOwnGuest(caller, 'decide', authorizedById);
+    await requireHost(ctx, caller, authorizedById);
     const event = status === 'ALLOWED' ? 'visit.allowed' : 'visit.denied';
     await ctx.events.decide(event, caller);
     const now = ctx.clock.now();
     await updateRow(ctx.db, 'visits', caller.companyId, id, {
       authorizationStatus: status,
       authorizedAt: now,
-      authorizedById: input.authorizedById ?? null,
+      authorizedById: authorizedById ?? null,
       authorizationVia: input.authorizationVia ?? 'DASHBOARD',
       updatedAt: now,
     });
@@ -629,4 +634,4 @@ export async function deleteVisit(ctx: Context, caller: Caller, id: string): Pro
 }
 
 export const listVisits = async (ctx: Context, caller: Caller, query: ListQuery) =>
-  await listRows<VisitRow>(ctx.db, 'visits', caller.companyId, query);
+  await listRows<VisitRow>(ctx.db, 'visits', caller.companyId, query, guestsScope(caller));

@@ -109,8 +109,9 @@ const leanerPackages: Plugin = {
  * of pino's by path, in worker threads. Kept as imports: `notBundled`.
  */
 const notBundled = [
-  // A native addon.
+  // Native addons; argon2 is loaded on the first password (accounts/passwords.ts).
   'better-sqlite3',
+  '@node-rs/argon2',
   // Loaded on first use (PostgreSQL on a hub, an e-mail, a QR code picture), so not paid for at start.
   'pg',
   'nodemailer',
@@ -149,15 +150,18 @@ async function bundleCommandLine(root: string, out: string): Promise<void> {
 export async function buildRenderer(root = repoRoot, manifest = rendererManifest): Promise<void> {
   const { build: viteBuild } = await import('vite');
   const taken = new Set<string>();
-  // The kiosk's page first (it empties renderer/dist), then the register page beside it, in a bundle of its own; a
-  // repository without the register page (a test's) builds the kiosk's alone.
+  // The kiosk's page first (it empties renderer/dist), then the register page and the console beside it, each in a
+  // bundle of its own; a repository without them (a test's) builds the kiosk's alone.
   const configs = rendererConfigs.map((file) => join(root, 'renderer', file)).filter((file) => existsSync(file));
   for (const configFile of configs) await buildPage(viteBuild, configFile, root, taken);
   recordInputs(root, manifest, { folders: ['renderer'], files: [...taken, ...packageFiles] });
 }
 
-/** The Vite configurations of the pages: the kiosk's, and the register page's (renderer/vite.guest.config.ts). */
-const rendererConfigs = ['vite.config.ts', 'vite.guest.config.ts'];
+/**
+ * The Vite configurations of the pages: the kiosk's, the register page's (renderer/vite.guest.config.ts) and the
+ * console's (renderer/vite.console.config.ts).
+ */
+const rendererConfigs = ['vite.config.ts', 'vite.guest.config.ts', 'vite.console.config.ts'];
 
 /** One page's Vite build, recording the repository's files it took in. */
 async function buildPage(

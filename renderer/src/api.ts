@@ -23,23 +23,34 @@ export interface Api {
 
 const timeoutMs = 20_000;
 
+/** How a client proves who it is, and whom it tells how calls went. */
+export interface ClientOptions {
+  /** Headers every call carries (the key; or the console's CSRF token, its session being a cookie). */
+  headers: Record<string, string>;
+  /** Whether the browser sends its cookies: only the console's session needs them. */
+  credentials: RequestCredentials;
+  /** Hears whether the service answered at all. */
+  onReach?: (reached: boolean) => void;
+}
+
 /**
- * A small client of the local service. Every call carries the device key; a call that cannot reach the service
- * fails with SERVICE_UNREACHABLE, so every screen can say so in words. `onReach` hears whether the service answered.
+ * A small client of the service. A call that cannot reach the service fails with SERVICE_UNREACHABLE, so every
+ * screen can say so in words; an answer that is not a success fails with its error code.
  */
-export function createApi(apiKey: string, onReach: (reached: boolean) => void = () => undefined): Api {
+export function createClient(options: ClientOptions): Api {
+  const onReach = options.onReach ?? (() => undefined);
   async function call<T>(method: string, path: string, body?: unknown, as: 'json' | 'blob' = 'json'): Promise<T> {
     let response: Response;
     try {
       response = await fetch(path, {
         method,
         headers: {
-          authorization: `Bearer ${apiKey}`,
+          ...options.headers,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: body === undefined ? null : JSON.stringify(body),
         cache: 'no-store',
-        credentials: 'omit',
+        credentials: options.credentials,
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch {
@@ -69,6 +80,11 @@ export function createApi(apiKey: string, onReach: (reached: boolean) => void = 
     send: (method, path, body) => call(method, path, body),
     download: (path) => call('GET', path, undefined, 'blob'),
   };
+}
+
+/** The kiosk's client: every call carries the device key, and no cookie. */
+export function createApi(apiKey: string, onReach: (reached: boolean) => void = () => undefined): Api {
+  return createClient({ headers: { authorization: `Bearer ${apiKey}` }, credentials: 'omit', onReach });
 }
 
 /** Repeats a call that could not reach the service (an idempotent one: its id makes a repeat harmless). */

@@ -6,11 +6,13 @@ import { createCompany } from '../../local-api/companies/store.ts';
 import { frontDeskSession, insertCredential } from '../../local-api/credentials/store.ts';
 import { rolesOf } from '../../local-api/http/routes.ts';
 import { type RunningService, startService } from '../../local-api/server.ts';
+import { type Person, type Session, signedInPerson, signIn } from '../helpers/accounts.ts';
 import { fillPath, specRoutes } from '../helpers/routes.ts';
 import { client, removeDir, repoRoot, tempDir } from '../helpers/service.ts';
 
 /**
- * The role matrix, written out: every route a role other than admin may call. Admin may call every company
+ * The role matrix, written out: every route a role other than admin may call (docs/security.md, "People's roles"
+ * for the people's roles manager, security and host). Admin may call every company
  * route but the one that ends a front-desk session (it revokes the credential making the request); the device
  * owner only its own. A route added without roles is the admin's alone, so this list changes
  * only when someone grants a role something, on purpose.
@@ -48,27 +50,60 @@ const reads = [
   'GET /visitortypes',
   'GET /visitortype/:id',
   'GET /kiosk/company',
+  'GET /hosts/directory',
+];
+
+/** Inviting: the admin and the front desk for every host, the people's roles for themselves. */
+const inviting = [
+  'POST /invitees',
+  'PATCH /invitee/:id',
+  'PUT /invitee/:id/picture',
+  'DELETE /invitee/:id',
+  'POST /invitee/:id/resend',
+  'POST /meetings',
+  'PATCH /meeting/:id',
+  'DELETE /meeting/:id',
+];
+
+const deciding = ['PATCH /visit/allow/:id', 'PATCH /visit/deny/:id'];
+
+/** A person signed in to the console (docs/console.md): their own account. */
+const account = [
+  'POST /account/sign-out',
+  'GET /account/me',
+  'GET /account/sessions',
+  'DELETE /account/sessions/:id',
+  'DELETE /account/sessions',
+  'PUT /account/password',
+];
+
+/** The desk's work on every visitor: the front desk's and security's. */
+const desk = [
+  ...deciding,
+  'POST /visits',
+  'POST /visits/screen',
+  'PATCH /visit/checkout/:id',
+  'POST /visit/inviteeCheckin/:inviteeId',
+  'POST /visit/inviteeCheckout/:inviteeId',
+  'GET /visit/:id/qrcode',
+  'POST /blockedlist',
+  'PATCH /blockedlist/:id',
+  'DELETE /blockedlist/:id',
+  'POST /roster/check',
+  'PUT /roster/check/:visitId',
+  'DELETE /roster/check/:visitId',
 ];
 
 const expected: Record<string, readonly string[]> = {
   readonly: [...reads, 'GET /audit'],
   frontdesk: [
     ...reads,
+    ...desk,
+    ...inviting,
     'PATCH /company',
-    'POST /visits',
-    'POST /visits/screen',
-    'PATCH /visit/allow/:id',
-    'PATCH /visit/deny/:id',
-    'PATCH /visit/checkout/:id',
-    'POST /visit/inviteeCheckin/:inviteeId',
-    'POST /visit/inviteeCheckout/:inviteeId',
-    'GET /visit/:id/qrcode',
     'POST /customfields',
     'PATCH /customfield/:id',
     'DELETE /customfield/:id',
-    'POST /blockedlist',
-    'PATCH /blockedlist/:id',
-    'DELETE /blockedlist/:id',
     'POST /visitortypes',
     'PATCH /visitortype/:id',
     'DELETE /visitortype/:id',
@@ -87,9 +122,30 @@ const expected: Record<string, readonly string[]> = {
     'POST /kiosk/pin',
     'POST /kiosk/pin/verify',
     'DELETE /kiosk/frontdesk',
-    'POST /roster/check',
-    'PUT /roster/check/:visitId',
-    'DELETE /roster/check/:visitId',
+    ...account,
+  ],
+  manager: [...reads, ...account, 'GET /audit', ...inviting, ...deciding],
+  security: [...reads, ...account, ...desk, ...inviting],
+  host: [
+    ...account,
+    'GET /company',
+    'GET /hosts/directory',
+    'GET /customfields',
+    'GET /customfield/:id',
+    'GET /visitortypes',
+    'GET /visitortype/:id',
+    'GET /invitees',
+    'GET /invitee/:id',
+    'GET /meetings',
+    'GET /meeting/:id',
+    'GET /visits',
+    'GET /visit/:id',
+    'GET /files/:name',
+    'GET /today',
+    'GET /visits/history',
+    'GET /visits/export',
+    ...inviting,
+    ...deciding,
   ],
   kiosk: [
     'GET /sync/status',
@@ -136,9 +192,12 @@ const adminRoutes = routes
 const streams = new Set(routes.filter((spec) => spec.produces?.includes('text/event-stream')).map(name));
 
 /** An event stream's status, and its JSON body when it is refused; an open stream is closed at once. */
-async function streamAnswer(url: string, key: string): Promise<{ status: number; body: { type?: string } }> {
+async function streamAnswer(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: { type?: string } }> {
   const controller = new AbortController();
-  const response = await fetch(url, { headers: { authorization: `Bearer ${key}` }, signal: controller.signal });
+  const response = await fetch(url, { headers, signal: controller.signal });
   if (response.status !== 200) return { status: response.status, body: await response.json() };
   controller.abort();
   return { status: response.status, body: {} };
@@ -147,6 +206,10 @@ async function streamAnswer(url: string, key: string): Promise<{ status: number;
 let service: RunningService;
 const keys: Record<string, string> = {};
 let frontDeskKey: () => Promise<string>;
+
+/** The people's roles exist only as console sessions: each walked by a person made once, signed in. */
+const personRoles = { manager: 'MANAGER', security: 'SECURITY', host: 'HOST' } as const;
+const people: Record<string, Person & { session: Session }> = {};
 
 before(async () => {
   service = await startService({
@@ -172,6 +235,9 @@ before(async () => {
     ).key;
   keys.frontdesk = await frontDeskKey();
   keys.owner = (await insertCredential(ctx, { companyId: null, role: 'owner', label: 'Owner' })).key;
+  for (const [role, personRole] of Object.entries(personRoles)) {
+    people[role] = await signedInPerson(service.url, company.apiKey, { role: personRole });
+  }
 });
 after(async () => {
   await service.close();
@@ -189,17 +255,26 @@ test('the declared matrix is the one written out here', () => {
 
 test('every route, called with every role, answers 403 FORBIDDEN exactly outside the role', async () => {
   let cells = 0;
-  for (const role of Object.keys(keys)) {
+  for (const role of [...Object.keys(keys), ...Object.keys(people)]) {
     // A session made now: the admin's walk cleared the PIN, which ends the front desk's sessions.
     const key = role === 'frontdesk' ? await frontDeskKey() : (keys[role] as string);
+    const person = people[role];
     const allowed = new Set(role === 'admin' ? adminRoutes : expected[role]);
     for (const spec of routes) {
-      // Ending a front-desk session revokes the credential that asks: a session of its own, not the one walking.
-      const ending = role === 'frontdesk' && name(spec) === 'DELETE /kiosk/frontdesk';
-      const call = client(service.url, ending ? await frontDeskKey() : key);
+      // Ending a front-desk session revokes the credential that asks, and signing out ends the person's session:
+      // a session of its own, not the one walking.
+      const ending =
+        (role === 'frontdesk' && name(spec) === 'DELETE /kiosk/frontdesk') ||
+        (person !== undefined && name(spec) === 'POST /account/sign-out');
+      const call = person
+        ? (ending ? await signIn(service.url, person.email, person.password) : person.session).call
+        : client(service.url, ending ? await frontDeskKey() : key);
       const path = fillPath(spec.path, () => 'not-an-id');
+      const credentials: Record<string, string> = person
+        ? { cookie: person.session.cookie }
+        : { authorization: `Bearer ${key}` };
       const reply = streams.has(name(spec))
-        ? await streamAnswer(`${service.url}${path}`, key)
+        ? await streamAnswer(`${service.url}${path}`, credentials)
         : await call(spec.method.toUpperCase(), path, spec.method === 'get' ? undefined : {});
       const forbidden = reply.status === 403 && reply.body?.type === 'FORBIDDEN';
       assert.equal(
@@ -210,7 +285,7 @@ test('every route, called with every role, answers 403 FORBIDDEN exactly outside
       cells++;
     }
   }
-  assert.equal(cells, routes.length * 6);
+  assert.equal(cells, routes.length * 9);
 });
 
 test('the OpenAPI document shows who may call each operation', async () => {
@@ -223,7 +298,7 @@ test('the OpenAPI document shows who may call each operation', async () => {
 });
 
 test("docs/security.md's matrix is the routes' own", () => {
-  const columns = ['admin', 'readonly', 'frontdesk', 'kiosk', 'sync', 'owner'] as const;
+  const columns = ['admin', 'readonly', 'frontdesk', 'manager', 'security', 'host', 'kiosk', 'sync', 'owner'] as const;
   const table = [
     `| route | ${columns.join(' | ')} |`,
     `| --- |${columns.map(() => ' :-: |').join('')}`,

@@ -1,0 +1,45 @@
+import type { ComponentType } from 'react';
+import type { Lang } from '../i18n/languages.ts';
+import { matchPath } from './router.ts';
+import type { ConsoleSession, PersonRole } from './session.ts';
+
+type PageModule = Promise<{ default: ComponentType }>;
+
+/** A page of the signed-in console: where it lives, who sees it, its name in the menu, its code (its own chunk). */
+export interface ConsolePage {
+  id: string;
+  /** Under /console; may hold parameters (`/console/visits/:id`). */
+  path: string;
+  roles: readonly PersonRole[];
+  /** Its name in the menu and the window's title; undefined for pages reached from another page, not the menu. */
+  title?: Record<Lang, string>;
+  load: () => PageModule;
+}
+
+/** A page shown to someone not signed in (signing in, setting a password from an e-mail's link). */
+export interface PublicRoute {
+  path: string;
+  load: () => PageModule;
+}
+
+/** The signed-in pages, in the menu's order (docs/console.md says who sees which). */
+export const consolePages: ConsolePage[] = [];
+
+/** The signed-out pages; `/console/sign-in` is where a signed-out person is sent. */
+export const publicRoutes: PublicRoute[] = [];
+
+export const signInPath = '/console/sign-in';
+
+/** The first page of the menu a person's role sees: where `/console` leads. */
+export function homeOf(session: ConsoleSession, pages: readonly ConsolePage[] = consolePages): ConsolePage | undefined {
+  return pages.find((page) => page.title && page.roles.includes(session.account.role));
+}
+
+/** Which page a signed-in person at `path` sees, and with which parameters. */
+export function routeOf(path: string, pages: readonly ConsolePage[] = consolePages) {
+  for (const page of pages) {
+    const params = matchPath(page.path, path);
+    if (params) return { page, params };
+  }
+  return undefined;
+}
