@@ -16,6 +16,7 @@ import { auditListener } from './audit/store.ts';
 import { blocklistRoutes } from './blocklist/routes.ts';
 import { companyRoutes } from './companies/routes.ts';
 import { consolePages } from './console/pages.ts';
+import { consoleEventRoutes } from './console-events/routes.ts';
 import type { Context } from './context.ts';
 import { credentialRoutes } from './credentials/routes.ts';
 import { principalForKey } from './credentials/store.ts';
@@ -118,6 +119,7 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...rosterRoutes(ctx),
     ...rosterCheckRoutes(ctx),
     ...todayRoutes(ctx),
+    ...consoleEventRoutes(ctx),
     ...visitLogRoutes(ctx),
     ...kioskDeviceRoutes(ctx),
     ...logoRoutes(ctx),

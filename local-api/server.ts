@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { createApp, eventListeners, jobHandlers, writeRules } from './app.ts';
 import { flushReads } from './audit/store.ts';
 import { type BackupSchedule, databaseFile, defaultBackupSchedule, startBackupSchedule } from './backup/backup.ts';
+import { type ConsoleEventLimits, consoleChannel, consoleEventLimits } from './console-events/channel.ts';
 import { type Clock, type Context, createRuntime, systemClock, systemRandom } from './context.ts';
 import { createEventBus } from './events.ts';
 import { answerClientError, closeSilentConnections, type ServerTimeouts, serverTimeouts } from './http/limits.ts';
@@ -46,6 +47,8 @@ export interface ServiceOptions {
   backups?: BackupSchedule;
   /** Caps and coalescing of the hub's poke streams, for tests; the defaults are pokeLimits. */
   pokes?: Partial<PokeLimits>;
+  /** Caps of the console's event streams, for tests; the defaults are consoleEventLimits. */
+  consoleEvents?: Partial<ConsoleEventLimits>;
   /** A kiosk's pause between syncs while its hub answers, when no poke comes sooner; the default is `pollMs`. */
   syncPollMs?: number;
   /**
@@ -103,6 +106,7 @@ export async function openService(options: ServiceOptions): Promise<Context> {
   };
   setPublicAddress(ctx, options.publicUrl);
   setAppVersion(ctx, options.appVersion);
+  consoleChannel(ctx, { ...consoleEventLimits, ...options.consoleEvents });
   await prepareSync(ctx);
   await ensureLinkKeys(ctx);
   return ctx;

@@ -144,6 +144,22 @@ export async function sessionCaller(ctx: Pick<Context, 'db' | 'clock'>, token: s
 export const sessionIdOf = (caller: Caller): string | undefined =>
   caller.credentialId.startsWith('session:') ? caller.credentialId.slice('session:'.length) : undefined;
 
+/**
+ * Whether a session is still one: not ended, within its idle and absolute limits, its person still an active host.
+ * Asked by a held-open stream at its heartbeats (docs/api.md, "Console events"), so it does not count as use: a tab
+ * left open is not a person at work, and its session still idles out.
+ */
+export async function sessionLive(ctx: Pick<Context, 'db' | 'clock'>, id: string): Promise<boolean> {
+  const now = ctx.clock.now();
+  const row = await prepared(
+    ctx.db,
+    `SELECT 1 AS live FROM account_sessions s
+     JOIN hosts h ON h.id = s.hostId AND h.companyId = s.companyId AND h.deletedAt IS NULL AND h.isActive = 1
+     WHERE s.id = ? AND s.expiresAt > ? AND s.lastSeenAt > ?`,
+  ).get(id, now, now - sessionLimits.idleMs);
+  return row !== undefined;
+}
+
 export interface SessionRow {
   id: string;
   createdAt: number;

@@ -6,6 +6,7 @@ import { pictureUpload } from '../files/schema.ts';
 import { pictureOf } from '../files/store.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
+import { bulkInviteeAnswer, bulkInviteeInput, createInviteesInBulk } from './bulk.ts';
 import { inviteeObject, inviteeObjects } from './present.ts';
 import { inviteeCreateInput, inviteeInputCodes, inviteeObjectSchema, inviteeUpdateInput } from './schema.ts';
 import { createInvitee, deleteInvitee, getInvitee, inviteeQueryFields, listInvitees, updateInvitee } from './store.ts';
@@ -57,6 +58,19 @@ export function inviteeRoutes(ctx: Context): RouteSpec[] {
       fieldCodes: inviteeInputCodes,
       errors: ['MISSING_NAME', 'MISSING_EMAIL', 'MISSING_EXPECTED_AT', 'MISSING_HOST_ID', ...inputErrors],
       handle: async ({ caller, body }) => await inviteeObject(ctx, caller, await createInvitee(ctx, caller, body)),
+    }),
+    route({
+      method: 'post',
+      path: '/invitees/bulk',
+      roles: roles.inviters,
+      tag,
+      summary:
+        'Pre-register many invitees at once (an uploaded list): every row or none, in one transaction; each refused ' +
+        "row's problem is answered. `dryRun: true` checks them all and creates nothing (a preview)",
+      response: bulkInviteeAnswer,
+      body: bulkInviteeInput,
+      errors: ['INVALID_PARAMETER'],
+      handle: async ({ caller, body }) => await createInviteesInBulk(ctx, caller, body.invitees, body.dryRun ?? false),
     }),
     route({
       method: 'get',

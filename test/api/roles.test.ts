@@ -45,6 +45,7 @@ const reads = [
   'GET /roster',
   'GET /roster/check',
   'GET /today',
+  'GET /console/events',
   'GET /visits/history',
   'GET /visits/export',
   'GET /visitortypes',
@@ -56,6 +57,7 @@ const reads = [
 /** Inviting: the admin and the front desk for every host, the people's roles for themselves. */
 const inviting = [
   'POST /invitees',
+  'POST /invitees/bulk',
   'PATCH /invitee/:id',
   'PUT /invitee/:id/picture',
   'DELETE /invitee/:id',
@@ -142,6 +144,7 @@ const expected: Record<string, readonly string[]> = {
     'GET /visit/:id',
     'GET /files/:name',
     'GET /today',
+    'GET /console/events',
     'GET /visits/history',
     'GET /visits/export',
     ...inviting,

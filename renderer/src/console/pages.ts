@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import type { Lang } from '../i18n/languages.ts';
 import { matchPath } from './router.ts';
-import type { ConsoleSession, PersonRole } from './session.ts';
+import { type ConsoleSession, type PersonRole, personRoles } from './session.ts';
 
 type PageModule = Promise<{ default: ComponentType }>;
 
@@ -23,7 +23,29 @@ export interface PublicRoute {
 }
 
 /** The signed-in pages, in the menu's order (docs/console.md says who sees which). */
-export const consolePages: ConsolePage[] = [];
+export const consolePages: ConsolePage[] = [
+  {
+    id: 'today',
+    path: '/console/today',
+    roles: personRoles,
+    title: { en: 'Today', 'pt-BR': 'Hoje', de: 'Heute', 'zh-Hans': '今天' },
+    load: () => import('./today/Today.tsx'),
+  },
+  {
+    id: 'invitations',
+    path: '/console/invitations',
+    roles: personRoles,
+    title: { en: 'Invitations', 'pt-BR': 'Convites', de: 'Einladungen', 'zh-Hans': '邀请' },
+    load: () => import('./invitations/Invitations.tsx'),
+  },
+  {
+    id: 'approvals',
+    path: '/console/approvals',
+    roles: personRoles,
+    title: { en: 'Approvals', 'pt-BR': 'Aprovações', de: 'Freigaben', 'zh-Hans': '审批' },
+    load: () => import('./approvals/Approvals.tsx'),
+  },
+];
 
 /** The signed-out pages; `/console/sign-in` is where a signed-out person is sent. */
 export const publicRoutes: PublicRoute[] = [];
