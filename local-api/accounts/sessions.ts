@@ -1,7 +1,7 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Context } from '../context.ts';
-import type { Caller, Role } from '../credentials/caller.ts';
+import { type Caller, callerRoleOf } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import { hexId } from '../rules/ids.ts';
 import { defaultTimeZone } from '../rules/time.ts';
@@ -19,18 +19,6 @@ export const sessionCookie = 'portaria_session';
 
 /** A session's last request is written at most this often. */
 const lastSeenWriteMs = 60_000;
-
-/** The host roles (the person's) and the company roles their sessions act with (docs/console.md, "People and roles"). */
-const roleOfPerson: Readonly<Record<string, Role>> = {
-  ADMIN: 'admin',
-  MANAGER: 'manager',
-  SECURITY: 'security',
-  FRONTDESK: 'frontdesk',
-  HOST: 'host',
-  EMPLOYEE: 'host',
-};
-
-export const callerRoleOf = (personRole: string): Role => roleOfPerson[personRole] ?? 'host';
 
 export const tokenHash = (token: string): string => hash('sha256', token, 'hex');
 

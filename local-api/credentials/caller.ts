@@ -123,3 +123,15 @@ export const roles = {
   kiosk: ['admin', 'kiosk'],
   sync: ['admin', 'sync'],
 } as const satisfies Record<string, readonly Role[]>;
+
+/** The host roles (the person's) and the company roles their sessions act with (docs/console.md, "People and roles"). */
+const roleOfPerson: Readonly<Record<string, Role>> = {
+  ADMIN: 'admin',
+  MANAGER: 'manager',
+  SECURITY: 'security',
+  FRONTDESK: 'frontdesk',
+  HOST: 'host',
+  EMPLOYEE: 'host',
+};
+
+export const callerRoleOf = (personRole: string): Role => roleOfPerson[personRole] ?? 'host';

@@ -55,9 +55,13 @@ export const folderRules: Readonly<Record<string, FolderRule>> = {
   },
 };
 
-/** The service's modules the page may import: its pure rules, and the schemas, contracts, rules and values of a resource. */
+/**
+ * The service's modules the page may import: its pure rules, the schemas, contracts, rules and values of a resource,
+ * and the roles (credentials/caller.ts, which imports nothing): the console asks only for what its person's role reads.
+ */
 export const pageMayUse: readonly RegExp[] = [
   /^local-api\/rules\/[^/]+\.ts$/,
+  /^local-api\/credentials\/caller\.ts$/,
   /^local-api\/[^/]+\/(schema|rules|values|contract)\.ts$/,
 ];
 

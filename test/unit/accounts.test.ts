@@ -3,7 +3,6 @@ import { describe, test } from 'node:test';
 import { accountDelays, afterFailure, signInSubjects, sourceDelays } from '../../local-api/accounts/lockout.ts';
 import { hashPassword, passwordMatches, passwordProblem } from '../../local-api/accounts/passwords.ts';
 import {
-  callerRoleOf,
   csrfMatches,
   csrfTokenOf,
   sessionCredentialId,
@@ -11,6 +10,7 @@ import {
   sessionTokenOf,
 } from '../../local-api/accounts/sessions.ts';
 import { consoleLink } from '../../local-api/accounts/tokens.ts';
+import { callerRoleOf } from '../../local-api/credentials/caller.ts';
 
 describe('password rules', () => {
   test('a new password is 10 characters or more, not a common one, not the e-mail', () => {

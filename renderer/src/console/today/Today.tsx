@@ -1,4 +1,5 @@
 import { type ReactNode, useCallback, useState } from 'react';
+import { callerRoleOf, type Role, roles } from '../../../../local-api/credentials/caller.ts';
 import { ApiProblem } from '../../api.ts';
 import { attentionOf, overview, type Today as TodayCounts } from '../../frontdesk/attention.ts';
 import { visitState } from '../../frontdesk/visit-state.ts';
@@ -47,6 +48,10 @@ const attentionWord = {
   unanswered: 'attentionUnanswered',
 } as const;
 
+/** Whether the person's role is among a route's roles (docs/security.md). */
+const mayCall = (allowed: readonly Role[], session: ConsoleSession) =>
+  allowed.includes(callerRoleOf(session.account.role));
+
 /** Reads every part of the day at once; each may fail alone (a host's session may not read the company's counts). */
 async function readDay(api: ReturnType<typeof useConsole>['api'], session: ConsoleSession): Promise<Day> {
   const timeZone = session.company.timeZone;
@@ -56,7 +61,10 @@ async function readDay(api: ReturnType<typeof useConsole>['api'], session: Conso
     insideVisits(api),
     todaysInvitees(api, timeZone),
     api.get<{ visits: Visit[] }>('/v1/visits/history?limit=1000'),
-    api.get<{ deliveries: Delivery[] }>('/v1/integration/notifications/deliveries?limit=100'),
+    // Only the desk's staff read the company's deliveries: the others do not ask (each refusal is an error logged).
+    mayCall(roles.staff, session)
+      ? api.get<{ deliveries: Delivery[] }>('/v1/integration/notifications/deliveries?limit=100')
+      : undefined,
     api.get<{ visitorTypes: TypeName[] }>('/v1/visitortypes'),
   ] as const);
   const problems: string[] = [];

@@ -1,0 +1,118 @@
+/**
+ * Every console page as every role, in every language, at a desk's and a phone's size (docs/console.md): each page
+ * the role's menu offers opens with its title in the language, finishes loading, fits the screen's width, logs no
+ * error and passes axe (WCAG 2.1 A and AA); the pages outside the role's menu say so instead of showing anything.
+ * The company has something on every page (people inside, an expected guest, a visitor waiting for approval).
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { consolePages } from '../../renderer/src/console/pages.ts';
+import { type PersonRole, personRoles } from '../../renderer/src/console/session.ts';
+import { shellWords } from '../../renderer/src/console/shell-words.ts';
+import { languages } from '../../renderer/src/i18n/languages.ts';
+import { type Session, signedInPerson, signInBrowser } from '../helpers/accounts.ts';
+import { axeProblems, launchChromium, screenshot } from '../helpers/browser.ts';
+import { type KioskFixture, kioskFixture } from '../helpers/kiosk.ts';
+
+/** The desk's and the phone's screens the console is made for. */
+const consoleSizes = [
+  { name: 'desk', width: 1440, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+let browser: Browser;
+let kiosk: KioskFixture;
+const sessions = new Map<PersonRole, Session>();
+
+before(async () => {
+  browser = await launchChromium();
+  kiosk = await kioskFixture();
+  // Something on every page: a visitor inside, one waiting for approval, a guest expected later today.
+  const { api, hosts } = kiosk;
+  const walkIn = (name: string, hostId: string, extra: Record<string, unknown> = {}) =>
+    api('POST', '/v1/visits', { visit: { id: randomUUID(), hostId, ...extra }, visitor: { name } });
+  const inside = await walkIn('Olivia Dunham', hosts.beatriz.id);
+  assert.equal(inside.status, 200, JSON.stringify(inside.body));
+  const waiting = await walkIn('Walter Bishop', hosts.carlos.id, { authorizationStatus: 'AWAITING' });
+  assert.equal(waiting.status, 200, JSON.stringify(waiting.body));
+  const expectedAt = new Date(Date.now() + 3 * 3600_000).toISOString();
+  const invited = await api('POST', '/v1/invitees', {
+    name: 'Peter Bishop',
+    email: 'peter@guest.test',
+    hostId: hosts.beatriz.id,
+    expectedAt,
+  });
+  assert.equal(invited.status, 200, JSON.stringify(invited.body));
+  for (const role of personRoles) {
+    const person = await signedInPerson(kiosk.service.url, kiosk.apiKey, { role, name: `${role} Person` });
+    sessions.set(role, person.session);
+  }
+});
+after(async () => {
+  await browser?.close();
+  await kiosk?.service.stop();
+});
+
+/** Waits until the page has nothing loading: no `aria-busy` region and no status that says "Loading". */
+async function settled(page: Page, loading: string): Promise<void> {
+  await page.waitForFunction(
+    (text) =>
+      document.querySelectorAll('[aria-busy="true"]').length === 0 &&
+      ![...document.querySelectorAll('[role="status"]')].some((node) => node.textContent?.includes(text)),
+    loading,
+  );
+}
+
+for (const size of consoleSizes) {
+  describe(`the console at ${size.width}×${size.height}`, () => {
+    for (const role of personRoles) {
+      test(`${role}: every page of the menu, in every language`, async () => {
+        const session = sessions.get(role) ?? assert.fail(`no session for ${role}`);
+        const context = await browser.newContext({ viewport: { width: size.width, height: size.height } });
+        await signInBrowser(context, kiosk.service.url, session);
+        const page = await context.newPage();
+        const errors: string[] = [];
+        page.on('pageerror', (error) => errors.push(error.message));
+        // A request the role may not make is a page asking for what it should not: named by its address.
+        page.on('response', (response) => {
+          if (response.status() >= 400) errors.push(`${response.status()} ${new URL(response.url()).pathname}`);
+        });
+        page.on('console', (message) => {
+          if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+            errors.push(message.text());
+          }
+        });
+        const mine = consolePages.filter((p) => p.title && p.roles.includes(role));
+        assert.ok(mine.length > 0, `${role} has pages`);
+        try {
+          for (const { code: lang } of languages) {
+            for (const consolePage of mine) {
+              const title = consolePage.title?.[lang] ?? '';
+              await page.goto(`${kiosk.service.url}${consolePage.path}?lang=${lang}`);
+              await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
+              await settled(page, shellWords[lang].loading);
+              assert.equal(await page.evaluate(() => document.documentElement.lang), lang);
+              const where = `${role} ${consolePage.id} ${lang} ${size.name}`;
+              assert.deepEqual(await axeProblems(page), [], where);
+              const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+              assert.ok(overflow <= 0, `${where}: the page is ${overflow} px wider than the screen`);
+              if (lang === 'en' && (role === 'ADMIN' || role === 'HOST')) {
+                await screenshot(page, `console-${consolePage.id}-${role.toLowerCase()}-${size.name}`);
+              }
+            }
+          }
+          // Pages outside the role's menu: the console says the role does not include them.
+          for (const other of consolePages.filter((p) => p.title && !p.roles.includes(role))) {
+            await page.goto(`${kiosk.service.url}${other.path}?lang=en`);
+            await page.getByText(shellWords.en.forbidden).waitFor();
+          }
+          assert.deepEqual(errors, [], `${role} at ${size.name}: errors in the page`);
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  });
+}
