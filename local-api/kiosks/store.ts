@@ -1,10 +1,10 @@
-import type { Context } from '../context.ts';
+import { type Context, runtimePart } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { deviceEnrolment } from '../device.ts';
 import { prepared } from '../store/rows.ts';
 import { syncAgentOf } from '../sync/agent.ts';
 import { pendingSummary } from '../sync/outbox.ts';
-import { deviceIdOf, syncState } from '../sync/state.ts';
+import { syncState } from '../sync/state.ts';
 import { appVersionOf } from './version.ts';
 
 /*
@@ -37,13 +37,9 @@ interface Written {
   at: number;
 }
 
+/** The reports this process wrote last, by company and device. */
 const writtenReports = (ctx: Pick<Context, 'runtime'>) =>
-  (ctx.runtime.parts.get('kiosks.reports') as Map<string, Written> | undefined) ??
-  (() => {
-    const map = new Map<string, Written>();
-    ctx.runtime.parts.set('kiosks.reports', map);
-    return map;
-  })();
+  runtimePart(ctx, 'kiosks.reports', () => new Map<string, Written>());
 
 /** Keeps a kiosk's report: one statement when it says something new or the last is old, none otherwise. */
 export async function recordKioskReport(ctx: Context, caller: Caller, report: KioskReport): Promise<void> {
@@ -110,25 +106,25 @@ export function deviceState(lastSeenAt: number | null, now: number): KioskState 
   return now - lastSeenAt <= offlineAfterMs ? 'online' : 'offline';
 }
 
+/** This device's sync state in one word: it follows no hub, or how its link to its hub stands. */
+function selfState(following: boolean, agentState: string | undefined): KioskState {
+  if (!following) return 'standalone';
+  return agentState === 'online' || agentState === 'offline' ? agentState : 'connecting';
+}
+
 /** This device, when its kiosk serves the caller's company: what a standalone kiosk's console shows. */
 async function thisDevice(ctx: Context, caller: Caller): Promise<KioskEntry | undefined> {
-  if ((await deviceEnrolment(ctx))?.companyId !== caller.companyId) return undefined;
+  const enrolment = await deviceEnrolment(ctx);
+  if (enrolment?.companyId !== caller.companyId) return undefined;
   const state = await syncState(ctx);
   const { pending, oldestPendingAt } = await pendingSummary(ctx);
-  const agent = syncAgentOf(ctx)?.memory();
   const following = state.upstreamUrl !== null;
   return {
-    deviceId: await deviceIdOf(ctx),
+    deviceId: state.deviceId,
     name: null,
     self: true,
-    state: !following
-      ? 'standalone'
-      : agent?.state === 'online'
-        ? 'online'
-        : agent?.state === 'offline'
-          ? 'offline'
-          : 'connecting',
-    enrolledAt: (await deviceEnrolment(ctx))?.enrolledAt ?? null,
+    state: selfState(following, syncAgentOf(ctx)?.memory().state),
+    enrolledAt: enrolment.enrolledAt,
     lastSeenAt: following ? state.lastSuccessAt : ctx.clock.now(),
     pending: Number(pending),
     oldestPendingAt,
