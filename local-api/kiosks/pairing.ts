@@ -23,6 +23,12 @@ export const pairingLifetimeMs = 10 * 60_000;
 /** Wrong codes a company may type per window; past it, 429 until the window ends. */
 export const pairingGuessLimit = { failures: 10, windowMs: 10 * 60_000 };
 
+/**
+ * Codes one address may ask for per window: a kiosk asks one per 10 minutes (and one per restart), so a flood from
+ * one address cannot fill the hub's open codes.
+ */
+export const pairingOpenLimits = { maxFailures: 20, windowMs: 10 * 60_000, lockMs: 10 * 60_000 } as const;
+
 /** Codes open at once on a hub, whoever asked: past it new ones wait for old ones to expire. */
 export const maxOpenPairings = 1000;
 
@@ -71,33 +77,36 @@ export async function openPairing(ctx: Context, deviceId: string): Promise<NewPa
   });
 }
 
-/** Counts a wrong code against the company's window; refuses at once when the window is spent. */
-async function guessWindow(ctx: Context, companyId: string): Promise<{ start: number; failures: number }> {
-  const now = ctx.clock.now();
-  const start = now - (now % pairingGuessLimit.windowMs);
+/**
+ * Counts a claim against the company's window before the code is looked at, in one statement (concurrent claims
+ * queue on the window's row): answers the claims the window holds, this one included. A right code takes its count
+ * back (`forgiveClaim`), so only wrong ones stay counted.
+ */
+async function countClaim(ctx: Context, companyId: string, windowStart: number): Promise<number> {
   const row = (await prepared(
     ctx.db,
-    'SELECT failures FROM kiosk_pairing_guesses WHERE companyId = ? AND windowStart = ?',
-  ).get(companyId, start)) as { failures: number } | undefined;
-  return { start, failures: Number(row?.failures ?? 0) };
-}
-
-async function countWrongCode(ctx: Context, companyId: string, windowStart: number): Promise<void> {
-  await prepared(
-    ctx.db,
     `INSERT INTO kiosk_pairing_guesses (companyId, windowStart, failures) VALUES (?, ?, 1)
-     ON CONFLICT (companyId, windowStart) DO UPDATE SET failures = kiosk_pairing_guesses.failures + 1`,
-  ).run(companyId, windowStart);
+     ON CONFLICT (companyId, windowStart) DO UPDATE SET failures = kiosk_pairing_guesses.failures + 1
+     RETURNING failures`,
+  ).get(companyId, windowStart)) as { failures: number };
   await prepared(ctx.db, 'DELETE FROM kiosk_pairing_guesses WHERE companyId = ? AND windowStart < ?').run(
     companyId,
     windowStart,
   );
+  return Number(row.failures);
+}
+
+async function forgiveClaim(ctx: Context, companyId: string, windowStart: number): Promise<void> {
+  await prepared(
+    ctx.db,
+    'UPDATE kiosk_pairing_guesses SET failures = failures - 1 WHERE companyId = ? AND windowStart = ?',
+  ).run(companyId, windowStart);
 }
 
 /**
  * An administrator's claim of the code a kiosk shows: the kiosk is enrolled to the caller's company with a `sync`
- * credential of its own. A code unknown, expired or used answers INVALID_PAIRING_CODE, all alike, and counts as a
- * wrong guess. Written in its own transaction, the wrong guess included (the error is answered after it commits).
+ * credential of its own. A code unknown, expired or used answers INVALID_PAIRING_CODE, all alike, and stays counted
+ * as a wrong guess: the refusal is answered after its transaction, the count included, commits.
  */
 export async function claimPairing(
   ctx: Context,
@@ -105,9 +114,10 @@ export async function claimPairing(
   input: { code: string; name?: string | undefined },
 ): Promise<{ deviceId: string }> {
   const outcome = await inTransaction(ctx, async () => {
-    const window = await guessWindow(ctx, caller.companyId);
-    if (window.failures >= pairingGuessLimit.failures) {
-      const retryAfter = Math.ceil((window.start + pairingGuessLimit.windowMs - ctx.clock.now()) / 1000);
+    const now = ctx.clock.now();
+    const windowStart = now - (now % pairingGuessLimit.windowMs);
+    if ((await countClaim(ctx, caller.companyId, windowStart)) > pairingGuessLimit.failures) {
+      const retryAfter = Math.ceil((windowStart + pairingGuessLimit.windowMs - now) / 1000);
       return { refused: new ApiError('TOO_MANY_REQUESTS', { retryAfter }) };
     }
     const code = normalPairingCode(input.code);
@@ -118,11 +128,9 @@ export async function claimPairing(
         : ((await prepared(ctx.db, 'SELECT * FROM kiosk_pairings WHERE codeHash = ?').get(sha256(code))) as
             | PairingRow
             | undefined);
-    if (!row || row.claimedAt !== null || row.expiresAt <= ctx.clock.now()) {
-      await countWrongCode(ctx, caller.companyId, window.start);
+    if (!row || row.claimedAt !== null || row.expiresAt <= now)
       return { refused: new ApiError('INVALID_PAIRING_CODE') };
-    }
-    const now = ctx.clock.now();
+    await forgiveClaim(ctx, caller.companyId, windowStart);
     const name = input.name?.trim() || null;
     const { id, key } = await insertCredential(ctx, {
       companyId: caller.companyId,

@@ -1,10 +1,11 @@
 import type { Context } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
+import { sharedFailureLimiter } from '../http/rate-limit.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
 import { formatInZone } from '../rules/time.ts';
 import { clientIdPattern } from '../sync/schema.ts';
-import { claimPairing, openPairing, pairingStatus } from './pairing.ts';
+import { claimPairing, openPairing, pairingOpenLimits, pairingStatus } from './pairing.ts';
 import {
   kiosksAnswer,
   newPairingAnswer,
@@ -31,6 +32,7 @@ function kioskShown(entry: KioskEntry, caller: Caller) {
 
 /** The console's Kiosks page (docs/console.md, "Kiosks") and enrolment by pairing code (docs/sync.md, "Pairing"). */
 export function kioskDeviceRoutes(ctx: Context): RouteSpec[] {
+  const openings = sharedFailureLimiter(ctx, 'kiosk-pairing-open', pairingOpenLimits);
   return [
     route({
       method: 'get',
@@ -66,7 +68,9 @@ export function kioskDeviceRoutes(ctx: Context): RouteSpec[] {
       path: '/kiosks/pairing',
       access: 'public',
       tag,
-      summary: 'A fresh kiosk asks for a pairing code to show (and a secret to keep); the code lives 10 minutes',
+      summary:
+        'A fresh kiosk asks for a pairing code to show (and a secret to keep); the code lives 10 minutes (20 codes ' +
+        'per address per 10 minutes)',
       query: pairingQuery,
       response: newPairingAnswer,
       errors: ['INVALID_PARAMETER', 'TOO_MANY_REQUESTS'],
@@ -75,6 +79,8 @@ export function kioskDeviceRoutes(ctx: Context): RouteSpec[] {
         if (typeof deviceId !== 'string' || !clientIdPattern.test(deviceId)) {
           throw new ApiError('INVALID_PARAMETER', { field: 'deviceId' });
         }
+        const wait = await openings.takeAttempt(req.ip ?? 'unknown');
+        if (wait > 0) throw new ApiError('TOO_MANY_REQUESTS', { retryAfter: Math.ceil(wait / 1000) });
         const pairing = await openPairing(ctx, deviceId);
         return { ...pairing, expiresAt: iso(pairing.expiresAt) };
       },

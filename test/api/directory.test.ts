@@ -286,4 +286,19 @@ describe('kiosks and pairing', () => {
     assert.equal((await reader('POST', '/v1/kiosks/pair', { code: 'ABCDEFGH' })).status, 403);
     assert.equal((await anonymous('POST', '/v1/kiosks/pairing?deviceId=x')).status, 400);
   });
+
+  test('one address asks for 20 codes per 10 minutes at most', async () => {
+    // The tests above asked for 3 from this address.
+    let opened = 3;
+    for (let i = 0; i < 25; i++) {
+      const reply = await anonymous('POST', `/v1/kiosks/pairing?deviceId=f${String(i).padStart(15, '0')}`);
+      if (reply.status !== 200) {
+        assert.deepEqual([reply.status, reply.body.type], [429, 'TOO_MANY_REQUESTS']);
+        assert.ok(reply.body.retryAfter > 0);
+        break;
+      }
+      opened++;
+    }
+    assert.equal(opened, 20);
+  });
 });
