@@ -11,6 +11,7 @@ import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { baselineTree, beforePostgres, seededAt } from './baseline.ts';
 import { type ComparisonRun, compareWithCeiling, hotIds } from './compare.ts';
+import { consolePart, measureConsole } from './console.ts';
 import { measureHubs } from './hub/arrangements.ts';
 import { runIntegrationScripts, type ScriptResult } from './integration.ts';
 import { unindexedQueryFields } from './plans.ts';
@@ -127,6 +128,9 @@ const startup: Record<'small' | 'large' | 'ceiling', StartupFigures> = {
 log('list requests at scale…');
 const scale = await measureScale(largeDb, smallDb, plan.scaleSeconds, (line) => log(`  ${line}`));
 
+log("console pages' first answers at scale…");
+const consoleRuns = await measureConsole(largeDb, plan.scaleSeconds, (line) => log(`  ${line}`));
+
 log('renderer…');
 const renderer: RendererResult = await measureRenderer(repoRoot, plan.ttiRuns).catch((error: Error) => ({
   built: false as const,
@@ -148,6 +152,7 @@ const parts = [
     smallDb,
     unindexedQueryFields(databaseFile(largeDb.dir), largeDb.companyId),
   ),
+  consolePart(consoleRuns, largeDb),
   startupPart(startup, comparison, scale.large, scale.small),
   integrationPart(scripts),
   rendererPart(renderer),

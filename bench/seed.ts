@@ -15,7 +15,7 @@ import { hashKey } from '../local-api/credentials/keys.ts';
 import { loadMigrations, migrate, sqliteDb } from '../local-api/store/db.ts';
 
 /** Bumped whenever the generated rows change shape, so a stale database in bench/.work is seeded again. */
-const seedVersion = 1;
+const seedVersion = 2;
 
 export interface SeedCounts {
   hosts: number;
@@ -55,6 +55,8 @@ const schemaVersion = () =>
 const dayMs = 86_400_000;
 /** Seeded times are relative to a fixed instant, so two seedings of the same counts are the same data. */
 const baseTime = Date.UTC(2025, 5, 2, 12, 0, 0);
+/** The last day of a `history` seed's visits, in its company's zone: where the console's spans of days end. */
+export const lastSeededDay = '2025-06-02';
 const historyMs = 730 * dayMs;
 
 const firstNames = ['Ana', 'Bruno', 'Carla', 'Diego', 'Elisa', 'Fábio', 'Gabriela', 'Heitor', 'Isabel', 'João'];
@@ -148,7 +150,8 @@ export async function seed(
 
   const hostIds = insertHosts(db, companyId, counts.hosts, random);
   const inviteeIds = insertInvitees(db, companyId, counts.invitees, hostIds, profile, random);
-  insertVisits(db, companyId, counts.visits, hostIds, inviteeIds, profile, random);
+  const lobby = insertLobby(db, companyId);
+  insertVisits(db, companyId, counts.visits, hostIds, inviteeIds, lobby, profile, random);
 
   for (const index of secondary) db.exec(index.sql);
   db.pragma('journal_mode = WAL');
@@ -242,20 +245,56 @@ function insertInvitees(
   return ids;
 }
 
+/** The reception's visitor types and kiosks (a hub's kiosk devices: `sync` credentials), which visits name. */
+interface Lobby {
+  visitorTypeIds: string[];
+  kioskIds: string[];
+}
+
+function insertLobby(db: Database.Database, companyId: string): Lobby {
+  const at = baseTime - historyMs;
+  const kinds = ['guest', 'interview', 'contractor', 'delivery'] as const;
+  const type = db.prepare(
+    `INSERT INTO visitor_types (id, companyId, createdAt, updatedAt, kind, name, badgeLabel, sort)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const visitorTypeIds = kinds.map((kind, i) => {
+    const id = `benchtype${i}`;
+    type.run(id, companyId, at, at, kind, kind, kind.toUpperCase(), i);
+    return id;
+  });
+  const kiosk = db.prepare(
+    "INSERT INTO credentials (id, companyId, role, label, keyHash, createdAt) VALUES (?, ?, 'sync', ?, ?, ?)",
+  );
+  const kioskIds = ['Lobby A', 'Lobby B', 'Garage'].map((label, i) => {
+    const id = `benchkiosk${i}`;
+    kiosk.run(id, companyId, label, hashKey(`prt_bench_kiosk_${i}`), at);
+    return id;
+  });
+  return { visitorTypeIds, kioskIds };
+}
+
+/**
+ * Visits, each with its visitor record's id: every third visit is by one of a pool of regulars (a hundredth of the
+ * visits' count), who come back all through the history; the others are each a visitor's only visit.
+ */
 function insertVisits(
   db: Database.Database,
   companyId: string,
   count: number,
   hostIds: string[],
   inviteeIds: string[],
+  lobby: Lobby,
   profile: SeedProfile,
   random: () => number,
 ): void {
+  const regulars = Math.max(1, Math.floor(count / 100));
   bulkInsert(
     db,
     `INSERT INTO visits (id, companyId, createdAt, updatedAt, hostId, inviteeId, name, email, phone, document,
-       cardNumber, checkinAt, checkinType, checkoutAt, checkoutType, isInsideCompany)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'IPAD', ?, ?, ?)`,
+       cardNumber, checkinAt, checkinType, checkoutAt, checkoutType, isInsideCompany, visitorId, visitorTypeId,
+       checkinByIpadId)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'IPAD', ?, ?, ?, ?, ?, ?)`,
     count,
     (i) => {
       // History: check-ins in order over two years, the last few still inside; fresh: everyone still inside.
@@ -283,6 +322,9 @@ function insertVisits(
         checkoutAt,
         inside ? null : 'IPAD',
         inside ? 1 : 0,
+        i % 3 === 0 ? `regular${Math.floor(random() * regulars)}` : `visitor${i}`,
+        lobby.visitorTypeIds[i % lobby.visitorTypeIds.length],
+        i % 10 === 9 ? null : lobby.kioskIds[i % lobby.kioskIds.length],
       ];
     },
   );

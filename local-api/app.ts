@@ -7,10 +7,12 @@ import {
 } from './access/gate-callback.ts';
 import { qrRoutes } from './access/qr-routes.ts';
 import { accessConfigRoutes } from './access/routes.ts';
-import { endSessionsOfInactive } from './accounts/events.ts';
+import { endAccountsOfInactive } from './accounts/events.ts';
 import { accountMailKind, deliverAccountMail } from './accounts/mail.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { sessionFromCookie } from './accounts/sessions.ts';
+import { visitHoursListener } from './analytics/hours.ts';
+import { analyticsRoutes } from './analytics/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { auditListener } from './audit/store.ts';
 import { blocklistRoutes } from './blocklist/routes.ts';
@@ -122,6 +124,7 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...consoleEventRoutes(ctx),
     ...visitLogRoutes(ctx),
     ...kioskDeviceRoutes(ctx),
+    ...analyticsRoutes(ctx),
     ...logoRoutes(ctx),
     ...openApiRoutes(() => v1Routes(ctx)),
   ];
@@ -153,7 +156,8 @@ export function eventListeners(ctx: Context): EventListener[] {
     planReminders(ctx),
     escalateOnCheckin(ctx),
     passMessageListener(ctx),
-    endSessionsOfInactive(ctx),
+    endAccountsOfInactive(ctx),
+    visitHoursListener(ctx),
   ];
 }
 

@@ -3,7 +3,7 @@ import { guessSource } from '../http/client-address.ts';
 import { prepared } from '../store/rows.ts';
 
 /**
- * Slowing the guessing of passwords (docs/security.md, "Sign-in delays"). Failed sign-ins are counted against the
+ * Slowing the guessing of passwords (docs/security.md, "Accounts and sessions"). Failed sign-ins are counted against the
  * account they aimed at and against their source (its address, or IPv6 /64, as wrong API keys are: `guessSource`).
  * Past a subject's free failures each further one makes it wait, twice as long as the last time, up to `maxDelayMs`:
  * while it waits, a sign-in is answered 429 with Retry-After without its password being checked; after the wait the

@@ -4,6 +4,7 @@ import { companyLogo } from '../logo/mail.ts';
 import { type OutgoingMail, sendMail } from '../notifications/email.ts';
 import { fill } from '../notifications/messages.ts';
 import { findNotificationSettings } from '../notifications/settings.ts';
+import { shortMailHtml } from '../notifications/short-mail.ts';
 import { publicAddress } from '../public/address.ts';
 import { enqueue, type JobHandler, PermanentJobError } from '../queue/queue.ts';
 import { prepared } from '../store/rows.ts';
@@ -23,6 +24,14 @@ interface AccountMailPayload {
   purpose: TokenPurpose;
 }
 
+/**
+ * What tells one account e-mail from another of the same person and purpose: each welcome an admin asks for is a
+ * message of its own; resets and sign-in links, which anyone may ask for, are one a minute at most (the queue keeps
+ * one job per key), so a stranger cannot flood a person's mailbox.
+ */
+const mailSlot = (ctx: Pick<Context, 'clock' | 'random'>, purpose: TokenPurpose): string =>
+  purpose === 'welcome' ? ctx.random.bytes(8).toString('hex') : String(Math.floor(ctx.clock.now() / 60_000));
+
 /** Queues an account e-mail to a person, when their company sends e-mail. Answers whether it was queued. */
 export async function queueAccountMail(
   ctx: Pick<Context, 'db' | 'clock' | 'runtime' | 'random'>,
@@ -34,7 +43,7 @@ export async function queueAccountMail(
   await enqueue(ctx, {
     companyId: person.companyId,
     kind: accountMailKind,
-    idempotencyKey: `${person.hostId}:${purpose}:${ctx.random.bytes(8).toString('hex')}`,
+    idempotencyKey: `${person.hostId}:${purpose}:${mailSlot(ctx, purpose)}`,
     payload,
     // The company's SMTP server: its circuit breaker is the host notifications' e-mail's.
     endpoint: 'notification:email',
@@ -80,50 +89,15 @@ export async function accountMail(
   const linkLines = link ? [`${says.button}: ${link}`, says.hint] : [words.welcomeNoLink];
   const text = [greeting, intro, linkLines.join('\n'), ...(purpose === 'welcome' ? [] : [words.notYou])].join('\n\n');
   const logo = await companyLogo(ctx, to.pictureUrl);
-  const [{ default: React }, { render }, email] = await Promise.all([
-    import('react'),
-    import('@react-email/render'),
-    import('@react-email/components'),
-  ]);
-  const h = React.createElement;
-  const accent = to.brandColor ?? '#1f4e79';
-  const style = { fontSize: '15px', lineHeight: '22px', color: '#1a1a1a', margin: '0 0 12px' };
-  const html = await render(
-    h(
-      email.Html,
-      { lang: to.lang },
-      h(email.Head),
-      h(email.Preview, null, intro),
-      h(
-        email.Body,
-        { style: { backgroundColor: '#f4f4f5', fontFamily: 'Helvetica, Arial, sans-serif' } },
-        h(
-          email.Container,
-          { style: { backgroundColor: '#ffffff', padding: '24px', maxWidth: '560px' } },
-          logo ? h(email.Img, { src: logo.src, alt: to.companyName, height: 48 }) : null,
-          h(email.Heading, { as: 'h1', style: { fontSize: '20px', color: '#1a1a1a' } }, to.companyName),
-          h(email.Text, { style }, greeting),
-          h(email.Text, { style }, intro),
-          link
-            ? h(
-                email.Section,
-                { style: { margin: '16px 0' } },
-                h(
-                  email.Button,
-                  {
-                    href: link,
-                    style: { background: accent, color: '#ffffff', padding: '12px 20px', borderRadius: '6px' },
-                  },
-                  says.button,
-                ),
-                h(email.Text, { style: { ...style, color: '#555555', fontSize: '13px', marginTop: '8px' } }, says.hint),
-              )
-            : h(email.Text, { style }, words.welcomeNoLink),
-          purpose === 'welcome' ? null : h(email.Text, { style: { ...style, color: '#555555' } }, words.notYou),
-        ),
-      ),
-    ),
-  );
+  const html = await shortMailHtml({
+    lang: to.lang,
+    company: to.companyName,
+    brandColor: to.brandColor,
+    logo,
+    paragraphs: [greeting, intro, ...(link ? [] : [words.welcomeNoLink])],
+    button: link ? { href: link, caption: says.button } : undefined,
+    notes: [...(link ? [says.hint] : []), ...(purpose === 'welcome' ? [] : [words.notYou])],
+  });
   return {
     to: [to.email],
     subject: fill(says.subject, values),

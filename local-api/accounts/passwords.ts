@@ -1,5 +1,5 @@
 /**
- * Passwords of console accounts (docs/security.md, "Accounts"): argon2id with the library's defaults (19 MiB, two
+ * Passwords of console accounts (docs/security.md, "Accounts and sessions"): argon2id with the library's defaults (19 MiB, two
  * passes), computed on libuv's threads so a sign-in does not stall the event loop.
  */
 export const passwordRules = { minLength: 10, maxLength: 200 } as const;

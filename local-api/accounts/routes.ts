@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.ts';
-import type { Role } from '../credentials/caller.ts';
+import { type Role, roles } from '../credentials/caller.ts';
 import { getHost } from '../hosts/store.ts';
 import { ApiError } from '../http/errors.ts';
 import { email, text } from '../http/fields.ts';
@@ -10,6 +10,7 @@ import { mayReceiveCredential } from '../kiosk/session.ts';
 import { publicAddress } from '../public/address.ts';
 import { formatInZone } from '../rules/time.ts';
 import { queueAccountMail } from './mail.ts';
+import { finishSingleSignOn, startSingleSignOn } from './oidc.ts';
 import {
   endSession,
   endSessionsOf,
@@ -27,6 +28,7 @@ import {
 } from './settings.ts';
 import {
   accountAnswer,
+  accountStates,
   changePassword,
   createFirstAdmin,
   firstAdminCompany,
@@ -42,7 +44,7 @@ import { consoleLink, createToken } from './tokens.ts';
 
 const tag = 'Accounts';
 
-/** Everyone signed in to the console: every person's role (docs/console.md, "People and roles"). */
+/** Everyone signed in to the console: every person's role (docs/console.md, "Roles: who sees what"). */
 const people: readonly Role[] = ['admin', 'manager', 'security', 'frontdesk', 'host'];
 
 const password = () => z.string().min(1).max(1000);
@@ -207,38 +209,8 @@ export function accountRoutes(ctx: Context): RouteSpec[] {
         return { success: true };
       },
     }),
-    route({
-      method: 'post',
-      path: '/account/password-reset',
-      access: 'public',
-      tag,
-      summary: 'E-mail a password-reset link (answered 202 whatever the address)',
-      body: z.object({ email: email(), companyId: z.string().max(100).optional() }),
-      fieldCodes: { email: { missing: 'MISSING_EMAIL', invalid: 'INVALID_EMAIL' } },
-      response: acceptedSchema,
-      errors: ['MISSING_EMAIL', 'INVALID_EMAIL', 'INVALID_PARAMETER'],
-      handle: async ({ res, body }) => {
-        await mailPeople(ctx, body.email, body.companyId, 'reset');
-        res.status(202);
-        return { accepted: true };
-      },
-    }),
-    route({
-      method: 'post',
-      path: '/account/sign-in-link',
-      access: 'public',
-      tag,
-      summary: 'E-mail a sign-in link, where the company signs in by link (answered 202 whatever the address)',
-      body: z.object({ email: email(), companyId: z.string().max(100).optional() }),
-      fieldCodes: { email: { missing: 'MISSING_EMAIL', invalid: 'INVALID_EMAIL' } },
-      response: acceptedSchema,
-      errors: ['MISSING_EMAIL', 'INVALID_EMAIL', 'INVALID_PARAMETER'],
-      handle: async ({ res, body }) => {
-        await mailPeople(ctx, body.email, body.companyId, 'link');
-        res.status(202);
-        return { accepted: true };
-      },
-    }),
+    mailedLinkRoute(ctx, '/account/password-reset', 'E-mail a password-reset link', 'reset'),
+    mailedLinkRoute(ctx, '/account/sign-in-link', 'E-mail a sign-in link, where the company signs in by link', 'link'),
     route({
       method: 'post',
       path: '/account/set-password',
@@ -303,6 +275,30 @@ export function accountRoutes(ctx: Context): RouteSpec[] {
       },
     }),
     route({
+      method: 'get',
+      path: '/account/oidc/start',
+      access: 'public',
+      tag,
+      summary: "Sign in with the company's OpenID Connect provider: answers 302 to the provider",
+      query: z.object({ company: z.string() }),
+      redirects: "the company's OpenID Connect provider",
+      errors: ['NOT_FOUND'],
+      handle: async ({ req, res }) => {
+        const company = typeof req.query.company === 'string' ? req.query.company : '';
+        await startSingleSignOn(ctx, req, res, company);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/account/oidc/callback',
+      access: 'public',
+      tag,
+      summary: 'Where the provider sends the person back: answers 302 to /console signed in, or to signing in',
+      redirects: '`/console`, signed in; or `/console/sign-in?company=<id>&sso=failed`',
+      errors: [],
+      handle: async ({ req, res }) => await finishSingleSignOn(ctx, req, res),
+    }),
+    route({
       method: 'post',
       path: '/host/:id/account-link',
       tag,
@@ -323,6 +319,18 @@ export function accountRoutes(ctx: Context): RouteSpec[] {
     }),
     route({
       method: 'get',
+      path: '/accounts',
+      roles: roles.readers,
+      tag,
+      summary: "The account state of the company's hosts: invited (a set-password link is live) or active",
+      response: z.object({
+        accounts: z.array(z.object({ hostId: z.string(), state: z.enum(['invited', 'active']) })),
+      }),
+      errors: [],
+      handle: async ({ caller }) => ({ accounts: await accountStates(ctx, caller.companyId) }),
+    }),
+    route({
+      method: 'get',
       path: '/account/sign-in-settings',
       tag,
       summary: "How the company's people sign in (the OIDC client secret write-only)",
@@ -337,10 +345,30 @@ export function accountRoutes(ctx: Context): RouteSpec[] {
       summary: "Change how the company's people sign in",
       body: signInSettingsInput,
       response: signInSettingsObject,
-      errors: ['INVALID_PARAMETER', 'DESTINATION_REFUSED'],
+      errors: ['INVALID_PARAMETER', 'INVALID_URL', 'DESTINATION_REFUSED'],
       handle: async ({ caller, body }) => signInSettingsAnswer(await saveSignInSettings(ctx, caller, body)),
     }),
   ];
+}
+
+/** A public route that e-mails a link of `purpose` to the address: answered 202 whatever the address. */
+function mailedLinkRoute(ctx: Context, path: string, summary: string, purpose: 'reset' | 'link'): RouteSpec {
+  return route({
+    method: 'post',
+    path,
+    access: 'public',
+    tag,
+    summary: `${summary} (answered 202 whatever the address)`,
+    body: z.object({ email: email(), companyId: z.string().max(100).optional() }),
+    fieldCodes: { email: { missing: 'MISSING_EMAIL', invalid: 'INVALID_EMAIL' } },
+    response: acceptedSchema,
+    errors: ['MISSING_EMAIL', 'INVALID_EMAIL', 'INVALID_PARAMETER'],
+    handle: async ({ res, body }) => {
+      await mailPeople(ctx, body.email, body.companyId, purpose);
+      res.status(202);
+      return { accepted: true };
+    },
+  });
 }
 
 /**

@@ -8,7 +8,7 @@ import { defaultTimeZone } from '../rules/time.ts';
 import { prepared } from '../store/rows.ts';
 
 /**
- * Console sessions (docs/console.md, "Signing in and accounts"; docs/security.md, "Sessions"): a random token in
+ * Console sessions (docs/console.md, "Signing in and accounts"; docs/security.md, "Accounts and sessions"): a random token in
  * the HttpOnly cookie `portaria_session`, of which the database keeps only the SHA-256. A session ends after
  * `idleMs` without a request and `maxMs` after sign-in in any case; its person's role is read on every request, so
  * a role change applies at once, and a deactivated or deleted person's sessions end (accounts/events.ts).
@@ -82,6 +82,11 @@ export async function createSession(
     now + sessionLimits.maxMs,
     (req.headers['user-agent'] ?? '').slice(0, 300) || null,
     req.ip ?? null,
+  );
+  // Ended sessions say nothing more: each sign-in clears them, so the table holds the live ones.
+  await prepared(ctx.db, 'DELETE FROM account_sessions WHERE expiresAt <= ? OR lastSeenAt <= ?').run(
+    now,
+    now - sessionLimits.idleMs,
   );
   return { id, token };
 }

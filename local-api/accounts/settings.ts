@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { type Context, inTransaction } from '../context.ts';
 import type { Caller } from '../credentials/caller.ts';
+import { ApiError } from '../http/errors.ts';
 import { bool, text } from '../http/fields.ts';
+import { requireAllowedDestination } from '../outgoing/policy.ts';
 import { prepared } from '../store/rows.ts';
 
 /**
@@ -85,7 +87,27 @@ export const signInSettingsAnswer = (settings: SignInSettings): z.output<typeof 
   },
 });
 
-/** Saves what the input changes of a company's sign-in settings. */
+/** Plain http only for a provider on this machine (a test's, a development setup's); anywhere else https. */
+export function issuerAllowed(issuer: string): boolean {
+  try {
+    const url = new URL(issuer);
+    if (url.protocol === 'https:') return true;
+    return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** Checks an issuer before it is saved: https (or a loopback http), and a destination the policy allows. */
+async function checkIssuer(ctx: Pick<Context, 'db' | 'runtime'>, issuer: string): Promise<void> {
+  if (!issuerAllowed(issuer)) throw new ApiError('INVALID_URL', { field: 'oidc.issuer' });
+  await requireAllowedDestination(ctx, 'oidc.issuer', { url: issuer });
+}
+
+/**
+ * Saves what the input changes of a company's sign-in settings. Single sign-on on needs an issuer and a client id;
+ * a new issuer is checked as every outgoing address is.
+ */
 export async function saveSignInSettings(
   ctx: Context,
   caller: Caller,
@@ -102,6 +124,10 @@ export async function saveSignInSettings(
       oidcClientSecret: oidc.clientSecret ?? current.oidcClientSecret,
       oidcName: oidc.name ?? current.oidcName,
     };
+    if (next.oidcEnabled && (!next.oidcIssuer || !next.oidcClientId)) {
+      throw new ApiError('INVALID_PARAMETER', { field: next.oidcIssuer ? 'oidc.clientId' : 'oidc.issuer' });
+    }
+    if (next.oidcIssuer && next.oidcIssuer !== current.oidcIssuer) await checkIssuer(ctx, next.oidcIssuer);
     await prepared(
       ctx.db,
       `INSERT INTO account_settings (companyId, signIn, oidcEnabled, oidcIssuer, oidcClientId, oidcClientSecret,

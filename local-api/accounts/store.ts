@@ -1,17 +1,19 @@
 import type { Request } from 'express';
+import { deviceOwnerActor, recordAudit } from '../audit/store.ts';
 import { companyCaller } from '../companies/store.ts';
 import { type Context, inTransaction } from '../context.ts';
-import type { Caller } from '../credentials/caller.ts';
+import { type Caller, deviceOwnerCredentialId } from '../credentials/caller.ts';
 import { deviceEnrolment } from '../device.ts';
 import { createHost, updateHost } from '../hosts/store.ts';
 import { ApiError } from '../http/errors.ts';
 import { defaultTimeZone } from '../rules/time.ts';
 import { prepared } from '../store/rows.ts';
+import { isKioskOfCompany } from '../sync/role.ts';
 import { clearFailures, recordFailure, signInSubjects, waitFor } from './lockout.ts';
 import { hashPassword, passwordMatches, passwordProblem } from './passwords.ts';
 import { createSession, csrfTokenOf, endSessionsOf, type NewSession, sessionIdOf } from './sessions.ts';
 import { signInSettings } from './settings.ts';
-import { spendPasswordTokens, useToken } from './tokens.ts';
+import { createToken, spendPasswordTokens, useToken } from './tokens.ts';
 
 /** A person who may sign in: an active host of a live company. */
 export interface Person {
@@ -48,8 +50,10 @@ export async function peopleByEmail(
 async function refuseWhileWaiting(ctx: Context, res: SignInResponse, subjects: readonly string[]): Promise<void> {
   const wait = await waitFor(ctx, subjects);
   if (wait > 0) {
-    res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
-    throw new ApiError('TOO_MANY_REQUESTS');
+    const seconds = Math.ceil(wait / 1000);
+    res.setHeader('Retry-After', String(seconds));
+    // In the body too: a page's script reads it to say how long to wait.
+    throw new ApiError('TOO_MANY_REQUESTS', { retryAfter: seconds });
   }
 }
 
@@ -103,6 +107,19 @@ async function storePassword(ctx: Context, person: Person, passwordHash: string)
   await spendPasswordTokens(ctx, person);
 }
 
+/**
+ * Records that a person has an account, for one who signs in without a password (by link, by single sign-on): the
+ * company then has someone who can sign in, and the person's account state is `active`.
+ */
+export async function ensureAccount(ctx: Pick<Context, 'db' | 'clock'>, person: Person): Promise<void> {
+  const now = ctx.clock.now();
+  await prepared(
+    ctx.db,
+    `INSERT INTO accounts (hostId, companyId, passwordHash, createdAt, updatedAt) VALUES (?, ?, NULL, ?, ?)
+     ON CONFLICT (hostId) DO NOTHING`,
+  ).run(person.hostId, person.companyId, now, now);
+}
+
 /** Refuses a new password that breaks the rules (passwords.ts), WEAK_PASSWORD with the reason. */
 function checkNewPassword(password: string, email: string): void {
   const problem = passwordProblem(password, email);
@@ -148,6 +165,7 @@ export async function signInWithLink(
   return await inTransaction(ctx, async () => {
     const used = await useToken(ctx, token, ['link']);
     const person = { companyId: used.companyId, hostId: used.hostId };
+    await ensureAccount(ctx, person);
     return { person, session: await createSession(ctx, person, req) };
   });
 }
@@ -228,24 +246,49 @@ export async function accountAnswer(ctx: Pick<Context, 'db'>, person: Person, se
   };
 }
 
-/** Whether a company has someone who can sign in: an active host with a password. */
+/** Whether a company has someone who can sign in: an active host with an account. */
 async function hasActiveAccount(ctx: Pick<Context, 'db'>, companyId: string): Promise<boolean> {
   return (
     (await prepared(
       ctx.db,
       `SELECT 1 FROM accounts a JOIN hosts h ON h.id = a.hostId AND h.companyId = a.companyId
-       WHERE a.companyId = ? AND a.passwordHash IS NOT NULL AND h.deletedAt IS NULL AND h.isActive = 1 LIMIT 1`,
+       WHERE a.companyId = ? AND h.deletedAt IS NULL AND h.isActive = 1 LIMIT 1`,
     ).get(companyId)) !== undefined
   );
 }
 
+export type AccountState = 'invited' | 'active';
+
+/**
+ * The account state of the company's hosts that have one (docs/api.md, "Accounts"): `active` once they have an
+ * account (a password set, or signed in by link or single sign-on), `invited` while a set-password link of theirs
+ * is live. Hosts with neither are left out. One query.
+ */
+export async function accountStates(
+  ctx: Pick<Context, 'db' | 'clock'>,
+  companyId: string,
+): Promise<{ hostId: string; state: AccountState }[]> {
+  return (await prepared(
+    ctx.db,
+    `SELECT hostId, 'active' AS state FROM accounts WHERE companyId = ?
+     UNION
+     SELECT DISTINCT hostId, 'invited' AS state FROM account_tokens t
+     WHERE t.companyId = ? AND t.purpose = 'welcome' AND t.usedAt IS NULL AND t.expiresAt > ?
+       AND NOT EXISTS (SELECT 1 FROM accounts a WHERE a.hostId = t.hostId AND a.companyId = t.companyId)
+     ORDER BY hostId`,
+  ).all(companyId, companyId, ctx.clock.now())) as { hostId: string; state: AccountState }[];
+}
+
 /**
  * The company the device's console offers its first administrator account for: the enrolled company, while no one
- * of it has an account (docs/console.md, "The first administrator"). Undefined otherwise.
+ * of it has an account (docs/console.md, "Signing in and accounts"), unless the device is a kiosk of a hub.
+ * Undefined otherwise.
  */
 export async function firstAdminCompany(ctx: Context): Promise<{ id: string; name: string } | undefined> {
   const enrolled = await deviceEnrolment(ctx);
   if (!enrolled || (await hasActiveAccount(ctx, enrolled.companyId))) return undefined;
+  // A kiosk of a hub has the hub's hosts: its people sign in at the hub.
+  if (await isKioskOfCompany(ctx, enrolled.companyId)) return undefined;
   const row = (await prepared(ctx.db, 'SELECT id, name FROM companies WHERE id = ? AND deletedAt IS NULL').get(
     enrolled.companyId,
   )) as { id: string; name: string } | undefined;
@@ -278,10 +321,23 @@ export async function createFirstAdmin(
   });
 }
 
+/**
+ * The company a signed-out console signs in to, without `?company=`: the device's own where the service serves no
+ * other, so telling it gives no company away; on a hub of several companies, none (whoever knows a company's id
+ * names it).
+ */
+async function defaultCompany(ctx: Context): Promise<string | undefined> {
+  const enrolled = await deviceEnrolment(ctx);
+  if (!enrolled) return undefined;
+  const others = await prepared(ctx.db, 'SELECT 1 FROM companies WHERE id <> ? AND deletedAt IS NULL LIMIT 1').get(
+    enrolled.companyId,
+  );
+  return others === undefined ? enrolled.companyId : undefined;
+}
+
 /** The way a company's people sign in, for the signed-out console (no secret in it). */
 export async function signInOptions(ctx: Context, companyId: string | undefined) {
-  const enrolled = companyId ? undefined : await deviceEnrolment(ctx);
-  const id = companyId ?? enrolled?.companyId;
+  const id = companyId ?? (await defaultCompany(ctx));
   const company =
     id === undefined
       ? undefined
@@ -294,4 +350,39 @@ export async function signInOptions(ctx: Context, companyId: string | undefined)
     signIn: settings?.signIn ?? 'password',
     oidc: settings?.oidcEnabled ? { name: settings.oidcName || 'SSO' } : null,
   };
+}
+
+/**
+ * A set-password link for the device owner to hand over (`portaria account-link`): for the company's active host
+ * with the e-mail, made an ADMIN host first when the company has none of that e-mail, so the owner of a headless
+ * hub can get in. Audited as the device owner's.
+ */
+export async function ownerAccountLink(
+  ctx: Context,
+  companyId: string,
+  input: { email: string; name?: string | undefined },
+): Promise<{ hostId: string; created: boolean; token: string; expiresAt: number }> {
+  return await inTransaction(ctx, async () => {
+    const company = await companyCaller(ctx, companyId);
+    if (!company) throw new ApiError('NOT_FOUND');
+    const owner: Caller = { ...company, credentialId: deviceOwnerCredentialId };
+    const existing = (await peopleByEmail(ctx, input.email, companyId))[0];
+    const hostId =
+      existing?.hostId ??
+      (
+        await createHost(ctx, owner, {
+          name: input.name ?? input.email.split('@')[0] ?? input.email,
+          email: input.email,
+          role: 'ADMIN',
+          isActive: true,
+        })
+      ).id;
+    const made = await createToken(ctx, { companyId, hostId }, 'welcome');
+    await recordAudit(ctx, deviceOwnerActor(companyId), {
+      action: 'account.link.created',
+      objectType: 'host',
+      objectId: hostId,
+    });
+    return { hostId, created: existing === undefined, ...made };
+  });
 }

@@ -122,6 +122,8 @@ export const roles = {
   definitions: ['admin', 'readonly', 'frontdesk', 'kiosk', 'manager', 'security', 'host'],
   kiosk: ['admin', 'kiosk'],
   sync: ['admin', 'sync'],
+  /** The company's figures: the analytics of its visits (docs/console.md, "Analytics"). */
+  analysts: ['admin', 'manager'],
 } as const satisfies Record<string, readonly Role[]>;
 
 /** The host roles (the person's) and the company roles their sessions act with (docs/console.md, "People and roles"). */

@@ -72,6 +72,8 @@ export interface RouteSpec<
   upload?: Upload;
   /** Other media types the endpoint may answer with (an image), for the document. */
   produces?: readonly string[];
+  /** The endpoint answers 302 (to where this says) instead of 200: a step of a browser's sign-in, for the document. */
+  redirects?: string;
   errors: readonly ErrorCode[];
   /** Answers the JSON to send (or a promise of it); or sends the response itself and returns undefined. */
   handle(input: RouteInput<BodySchema extends z.ZodType ? z.output<BodySchema> : undefined, A>): unknown;

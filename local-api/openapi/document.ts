@@ -238,8 +238,12 @@ function operation(spec: RouteSpec, schemas: DocumentSchemas): Record<string, un
     parameters: [...parameters, ...queryParameters(spec.query, schemas)],
     ...(body ? { requestBody: body } : {}),
     responses: {
-      '200': { description: 'OK', ...(Object.keys(answers).length > 0 ? { content: answers } : {}) },
-      ...(spec.method === 'get' ? { '304': notModified } : {}),
+      ...(spec.redirects
+        ? { '302': { description: `Found: ${spec.redirects}`, headers: { Location: { schema: { type: 'string' } } } } }
+        : {
+            '200': { description: 'OK', ...(Object.keys(answers).length > 0 ? { content: answers } : {}) },
+            ...(spec.method === 'get' ? { '304': notModified } : {}),
+          }),
       ...errorResponses(spec),
     },
   };

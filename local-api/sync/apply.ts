@@ -1,3 +1,4 @@
+import { forgetVisitHours } from '../analytics/hours.ts';
 import { type Context, inTransaction } from '../context.ts';
 import { deviceEnrolment, enrolDevice } from '../device.ts';
 import { afterPulledPage, receivePulledRow } from '../privacy/replica.ts';
@@ -160,6 +161,10 @@ export async function applyPulledPage(ctx: Context, page: PulledPage): Promise<b
         const columns = columnsReader(ctx.db);
         for (const change of page.changes)
           await applyChange(ctx, { companyId: page.companyId, resyncing, columns }, change);
+        // Visits from the hub come without events: the analytics' hourly counts are counted again when next asked.
+        if (page.reset || page.changes.some((change) => change.table === 'visits')) {
+          await forgetVisitHours(ctx, page.companyId);
+        }
         if (resyncing && !page.hasMore) {
           await sweep(ctx, page.companyId);
           resyncing = false;

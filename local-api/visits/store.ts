@@ -179,6 +179,16 @@ export interface CheckinOptions {
   stoppedAtDoor?: boolean;
 }
 
+/**
+ * The kiosk that checked a visitor in, for the analytics by kiosk (docs/console.md, "Analytics"): the kiosk's own
+ * credential at its screen; on a hub, the kiosk device (its `sync` credential) that replayed it, whatever id the
+ * kiosk wrote for itself; else what the client said.
+ */
+function checkinKiosk(caller: Caller, given: string | null | undefined): string | null {
+  if (caller.role === 'sync' || (caller.role === 'kiosk' && !given)) return caller.credentialId;
+  return given ?? null;
+}
+
 /** Answers are checked at the door; a replay's were checked by the kiosk. */
 const answerMode = (options: CheckinOptions) =>
   options.replayed ? 'replay' : options.stoppedAtDoor ? 'waived' : 'checkin';
@@ -322,6 +332,7 @@ export async function checkinWalkIn(
       ...(await fileColumns(uploads, files)),
       ...(inviteeId ? { inviteeId } : {}),
       checkinType: visit.checkinType ?? 'API',
+      checkinByIpadId: checkinKiosk(caller, fields.checkinByIpadId),
       cardNumber: visit.cardNumber ?? String(await freeCardNumber(ctx, caller)),
       checkinAt,
       checkoutAt,
@@ -442,7 +453,7 @@ export async function checkinInvitee(
       expectedAt: invitee.expectedAt,
       checkinAt,
       checkinType: input.checkinType ?? 'INVITES',
-      checkinByIpadId: input.checkinByIpadId ?? null,
+      checkinByIpadId: checkinKiosk(caller, input.checkinByIpadId),
       checkinByHostId: input.checkinByHostId ?? null,
       authorizationStatus:
         door.authorizationStatus ??

@@ -1,4 +1,5 @@
 /** The commands of `portaria`, in the order `portaria --help` lists them. A new command: its module, then a line here. */
+import { accountLink } from './account.ts';
 import { backup, restore } from './backup.ts';
 import type { Command } from './command.ts';
 import { companyCreate } from './company.ts';
@@ -18,6 +19,7 @@ export const commands: readonly Command[] = [
   keysCreate,
   keysList,
   keysRevoke,
+  accountLink,
   ownerToken,
   ownerTokensList,
   ownerRevoke,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { simpleParser } from 'mailparser';
 import {
   createPerson,
   linkInMail,
@@ -11,8 +12,10 @@ import {
   signIn,
   testPassword,
 } from '../helpers/accounts.ts';
-import { allowLoopback, client, startService, type TestService } from '../helpers/service.ts';
-import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { allowLoopback, cli, client, startService, type TestService } from '../helpers/service.ts';
+import { smtpSettings, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { withServiceDb } from '../helpers/store.ts';
+import { startKiosk } from '../helpers/sync-service.ts';
 
 type Api = ReturnType<typeof client>;
 
@@ -27,12 +30,7 @@ let bare: TestService;
 let bareAdmin: Api;
 
 async function withMail(target: Api) {
-  const saved = await target('POST', '/v1/integration/notifications', {
-    smtpHost: '127.0.0.1',
-    smtpPort: smtp.port,
-    smtpSecurity: 'none',
-    emailFrom: 'reception@acme.test',
-  });
+  const saved = await target('POST', '/v1/integration/notifications', smtpSettings(smtp));
   assert.equal(saved.status, 200, JSON.stringify(saved.body));
 }
 
@@ -79,6 +77,10 @@ describe('the account e-mail and the first password', () => {
     assert.match(mail.subject, /Acme/);
     const link = await linkInMail(mail.raw, 'welcome');
     assert.match(link.url, /^https:\/\/visitors\.acme\.test\/console\/welcome\/[A-Za-z0-9_-]{43}$/);
+    // The HTML part: the company's name and the link as its button.
+    const html = String((await simpleParser(mail.raw)).html);
+    assert.match(html, /Acme/);
+    assert.ok(html.includes(`href="${link.url}"`));
 
     const weak = await post(linked.url, '/v1/account/set-password', { token: link.token, password: 'short' });
     assert.equal(weak.status, 400);
@@ -125,8 +127,14 @@ describe('the account e-mail and the first password', () => {
     assert.equal(copied.status, 200);
     assert.equal(copied.body.url, null);
     assert.match(copied.body.path, /^\/console\/welcome\/[A-Za-z0-9_-]{43}$/);
+    const stateOf = async () =>
+      (await bareAdmin('GET', '/v1/accounts')).body.accounts.find(
+        (a: { hostId: string }) => a.hostId === created.body.id,
+      )?.state;
+    assert.equal(await stateOf(), 'invited');
     const token = String(copied.body.path).split('/').pop();
     assert.equal((await post(bare.url, '/v1/account/set-password', { token, password: testPassword })).status, 200);
+    assert.equal(await stateOf(), 'active');
     const linkedCopy = await admin('POST', `/v1/host/${person.hostId}/account-link`);
     assert.match(linkedCopy.body.url, /^https:\/\/visitors\.acme\.test\/console\/welcome\//);
   });
@@ -260,6 +268,11 @@ describe('sessions', () => {
     assert.equal((await again.call('GET', '/v1/account/me')).status, 401);
     const gone = await post(linked.url, '/v1/account/sign-in', { email: person.email, password: person.password });
     assert.equal(gone.status, 401);
+    const kept = await withServiceDb(linked.dataDir, async (db) => ({
+      accounts: await db.prepare('SELECT 1 FROM accounts WHERE hostId = ?').get(person.hostId),
+      sessions: await db.prepare('SELECT 1 FROM account_sessions WHERE hostId = ?').get(person.hostId),
+    }));
+    assert.deepEqual(kept, { accounts: undefined, sessions: undefined }, "a deleted host's account goes");
   });
 
   test('what a session does is audited with the session and the person', async () => {
@@ -290,8 +303,8 @@ describe('passwords', () => {
     }
     const held = await post(linked.url, '/v1/account/sign-in', { email: person.email, password: person.password });
     assert.equal(held.status, 429);
-    assert.deepEqual(await held.json(), { type: 'TOO_MANY_REQUESTS' });
     const retryAfter = Number(held.headers.get('retry-after'));
+    assert.deepEqual(await held.json(), { type: 'TOO_MANY_REQUESTS', retryAfter });
     assert.ok(retryAfter > 0 && retryAfter <= 15, String(retryAfter));
     // Another account from the same address is not held (a source is held only after 20 failures).
     const other = await createPerson(linked.url, linkedKey);
@@ -333,6 +346,18 @@ describe('passwords', () => {
     const asked = await post(linked.url, '/v1/account/password-reset', { email: person.email });
     assert.equal(asked.status, 202);
     assert.deepEqual(await asked.json(), { accepted: true });
+    // Asked twice more at once: one e-mail a minute (a stranger cannot flood the mailbox).
+    for (let i = 0; i < 2; i++) {
+      assert.equal((await post(linked.url, '/v1/account/password-reset', { email: person.email })).status, 202);
+    }
+    const resets = await withServiceDb(
+      linked.dataDir,
+      async (db) =>
+        (await db
+          .prepare(`SELECT COUNT(*) AS n FROM jobs WHERE kind = 'account-email' AND idempotencyKey LIKE ?`)
+          .get(`${person.hostId}:reset:%`)) as { n: number },
+    );
+    assert.ok(Number(resets.n) <= 2, 'one reset a minute (two if the minute turned between the three requests)');
     const mail = await mailTo(smtp, person.email, before, /^Reset/);
     const link = await linkInMail(mail.raw, 'reset');
     assert.match(link.url, /^https:\/\/visitors\.acme\.test\/console\/reset\//);
@@ -411,5 +436,58 @@ describe('the first administrator', () => {
     } finally {
       await fresh.stop();
     }
+  });
+
+  test('a kiosk of a hub offers no first administrator: its people sign in at the hub', async () => {
+    const hub = await startService();
+    try {
+      const company = await hub.company('Hub');
+      const kiosk = await startKiosk(hub.url, company.apiKey);
+      try {
+        const options = await client(kiosk.url)('GET', '/v1/account/sign-in-options');
+        assert.equal(options.body.firstAdmin, false);
+        const refused = await post(kiosk.url, '/v1/account/first-admin', {
+          name: 'Owner',
+          email: 'owner@hub.test',
+          password: testPassword,
+        });
+        assert.equal(refused.status, 403);
+      } finally {
+        await kiosk.stop();
+      }
+    } finally {
+      await hub.stop();
+    }
+  });
+
+  test('portaria account-link prints a set-password link, making a new person an administrator', async () => {
+    const company = await bare.company('Headless');
+    const run = (email: string) =>
+      cli([
+        'account-link',
+        '--data',
+        bare.dataDir,
+        '--company',
+        company.id,
+        '--email',
+        email,
+        '--url',
+        'https://hub.test/',
+      ]);
+    const made = await run('owner@headless.test');
+    assert.equal(made.status, 0, made.stderr);
+    const printed = JSON.parse(made.stdout);
+    assert.equal(printed.created, true);
+    assert.match(printed.url, /^https:\/\/hub\.test\/console\/welcome\/[A-Za-z0-9_-]{43}$/);
+    const token = String(printed.path).split('/').pop();
+    assert.equal((await post(bare.url, '/v1/account/set-password', { token, password: testPassword })).status, 200);
+    const session = await signIn(bare.url, 'owner@headless.test', testPassword);
+    assert.equal(session.account.account.role, 'ADMIN');
+    const again = JSON.parse((await run('owner@headless.test')).stdout);
+    assert.equal(again.created, false);
+    assert.equal(again.hostId, printed.hostId);
+    const unknown = await cli(['account-link', '--data', bare.dataDir, '--company', 'nope', '--email', 'a@b.test']);
+    assert.equal(unknown.status, 1);
+    assert.match(unknown.stderr, /no such company/);
   });
 });

@@ -96,8 +96,11 @@ const desk = [
   'DELETE /roster/check/:visitId',
 ];
 
+/** The company's figures (docs/console.md, "Analytics"): the admin and managers. */
+const analytics = ['GET /analytics', 'GET /analytics/hosts', 'GET /analytics/export'];
+
 const expected: Record<string, readonly string[]> = {
-  readonly: [...reads, 'GET /audit'],
+  readonly: [...reads, 'GET /audit', 'GET /accounts'],
   frontdesk: [
     ...reads,
     ...desk,
@@ -125,9 +128,10 @@ const expected: Record<string, readonly string[]> = {
     'POST /kiosk/pin/verify',
     'DELETE /kiosk/frontdesk',
     ...account,
+    'GET /accounts',
   ],
-  manager: [...reads, ...account, 'GET /audit', ...inviting, ...deciding],
-  security: [...reads, ...account, ...desk, ...inviting],
+  manager: [...reads, ...account, 'GET /audit', 'GET /accounts', ...inviting, ...deciding, ...analytics],
+  security: [...reads, ...account, 'GET /accounts', ...desk, ...inviting],
   host: [
     ...account,
     'GET /company',

@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { engineEnv } from './postgres.ts';
@@ -33,6 +34,15 @@ export interface TestService {
  * peers on loopback: the device owner allows loopback.
  */
 export const allowLoopback = ['--allow-destinations', '127.0.0.0/8'];
+
+/** A port free on 127.0.0.1 now: for a service whose own address must be known before it starts (`--public-url`). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 export function tempDir(prefix = 'portaria-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));

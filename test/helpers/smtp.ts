@@ -126,6 +126,14 @@ export async function startSmtp(options: { port?: number; credentials?: { user: 
   return smtp;
 }
 
+/** A company's notification settings that send e-mail to the stand-in, without TLS. */
+export const smtpSettings = (smtp: Pick<TestSmtp, 'port'>) => ({
+  smtpHost: '127.0.0.1',
+  smtpPort: smtp.port,
+  smtpSecurity: 'none',
+  emailFrom: 'reception@acme.test',
+});
+
 /** Waits until the company's notification queue has nothing pending, and answers its counts. */
 export async function settledQueue(
   call: (

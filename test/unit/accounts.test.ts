@@ -9,6 +9,7 @@ import {
   sessionIdOf,
   sessionTokenOf,
 } from '../../local-api/accounts/sessions.ts';
+import { issuerAllowed } from '../../local-api/accounts/settings.ts';
 import { consoleLink } from '../../local-api/accounts/tokens.ts';
 import { callerRoleOf } from '../../local-api/credentials/caller.ts';
 
@@ -105,5 +106,17 @@ describe('sessions', () => {
       undefined,
     );
     assert.equal(consoleLink('https://v.test', 'reset', 'tok'), 'https://v.test/console/reset/tok');
+  });
+});
+
+describe('single sign-on', () => {
+  test('an issuer is https, or plain http on this machine only', () => {
+    assert.equal(issuerAllowed('https://login.acme.test'), true);
+    assert.equal(issuerAllowed('http://127.0.0.1:4000'), true);
+    assert.equal(issuerAllowed('http://localhost:4000/realm'), true);
+    assert.equal(issuerAllowed('http://login.acme.test'), false);
+    assert.equal(issuerAllowed('http://10.0.0.5'), false);
+    assert.equal(issuerAllowed('ftp://login.acme.test'), false);
+    assert.equal(issuerAllowed('not a url'), false);
   });
 });

@@ -1,29 +1,13 @@
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import { languages } from '../i18n/languages.ts';
 import { useShell } from './context.ts';
+import { Link } from './Link.tsx';
 import { consolePages } from './pages.ts';
-import { followsInPage } from './router.ts';
 import type { ConsoleSession } from './session.ts';
 import { shellWords } from './shell-words.ts';
 
-/** A link to a console path, followed without reloading the page. */
-export function Link(props: { to: string; children: ReactNode; className?: string; current?: boolean }) {
-  const { navigate } = useShell();
-  return (
-    <a
-      href={props.to}
-      className={props.className}
-      aria-current={props.current ? 'page' : undefined}
-      onClick={(event) => {
-        if (!followsInPage(event)) return;
-        event.preventDefault();
-        navigate(props.to);
-      }}
-    >
-      {props.children}
-    </a>
-  );
-}
+// Pages import Link from Link.tsx: from here, a page would import the registry that loads it (an import cycle).
+export { Link };
 
 /** The language menu, each language named in itself. */
 export function LanguageMenu() {

@@ -66,10 +66,31 @@ export const consolePages: ConsolePage[] = [
     title: { en: 'Kiosks', 'pt-BR': 'Totens', de: 'Terminals', 'zh-Hans': '终端' },
     load: () => import('./kiosks/Kiosks.tsx'),
   },
+  {
+    id: 'analytics',
+    path: '/console/analytics',
+    roles: ['ADMIN', 'MANAGER'],
+    title: { en: 'Analytics', 'pt-BR': 'Análises', de: 'Auswertungen', 'zh-Hans': '统计分析' },
+    load: () => import('./analytics/Analytics.tsx'),
+  },
+  {
+    id: 'account',
+    path: '/console/account',
+    roles: personRoles,
+    title: { en: 'Account', 'pt-BR': 'Conta', de: 'Konto', 'zh-Hans': '账户' },
+    load: () => import('./account/Account.tsx'),
+  },
 ];
 
 /** The signed-out pages; `/console/sign-in` is where a signed-out person is sent. */
-export const publicRoutes: PublicRoute[] = [];
+export const publicRoutes: PublicRoute[] = [
+  { path: '/console/sign-in', load: () => import('./account/SignIn.tsx') },
+  { path: '/console/reset', load: () => import('./account/ResetRequest.tsx') },
+  { path: '/console/welcome/:token', load: () => import('./account/SetPassword.tsx') },
+  { path: '/console/reset/:token', load: () => import('./account/SetPassword.tsx') },
+  { path: '/console/link/:token', load: () => import('./account/LinkSignIn.tsx') },
+  { path: '/console/first-admin', load: () => import('./account/FirstAdmin.tsx') },
+];
 
 export const signInPath = '/console/sign-in';
 
