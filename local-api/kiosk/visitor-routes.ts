@@ -13,7 +13,6 @@ import { codeChannelsOf, identifiersKept } from '../returning/store.ts';
 import { isUuidV4 } from '../rules/ids.ts';
 import { firstNameAndInitial } from '../rules/names.ts';
 import { formatInZone } from '../rules/time.ts';
-import { deviceIdOf } from '../sync/state.ts';
 import { effectiveRules } from '../visitor-types/rules.ts';
 import { typeRules } from '../visitor-types/store.ts';
 import type { VisitRow } from '../visits/contract.ts';
@@ -211,8 +210,6 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
             ...checkin.visit,
             ...(visitorId ? { visitorId } : {}),
             checkinType: 'IPAD',
-            // The device that took it: the visit log's kiosk filter (docs/console.md, "Visit log").
-            checkinByIpadId: await deviceIdOf(ctx),
             ...(requireAuthorization ? { authorizationStatus: 'AWAITING' as const } : {}),
           },
         });
@@ -313,12 +310,7 @@ export function kioskVisitorRoutes(ctx: Context): RouteSpec[] {
         const { ticket, visitId, ...rest } = body;
         const inviteeId = openTicket(ctx, caller.companyId, 'invitee-checkin', ticket);
         await refuseOthersVisit(caller, visitId);
-        const visit = await checkinInvitee(ctx, caller, inviteeId, {
-          ...rest,
-          id: visitId,
-          checkinType: 'IPAD',
-          checkinByIpadId: await deviceIdOf(ctx),
-        });
+        const visit = await checkinInvitee(ctx, caller, inviteeId, { ...rest, id: visitId, checkinType: 'IPAD' });
         // A guest inside already is answered their open visit: only to a retry, not to whoever holds the
         // invitation's code (its card number can be typed) long after.
         if (visit.id !== visitId && !isRetry(visit)) throw new ApiError('ALREADY_EXISTS');

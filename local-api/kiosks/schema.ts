@@ -4,7 +4,7 @@ import { clientIdPattern } from '../sync/schema.ts';
 const time = () => z.string().nullable();
 
 export const kioskObject = z.object({
-  deviceId: z.string().describe("the device's id: what its check-ins carry as `checkinByIpadId`"),
+  deviceId: z.string().describe("the device's own id (`sync_state.deviceId`), as it reports itself"),
   name: z.string().nullable().describe('the name given when it was paired'),
   self: z.boolean().describe('this service itself (a standalone kiosk, or a kiosk of a hub, answering for itself)'),
   state: z
@@ -19,7 +19,14 @@ export const kioskObject = z.object({
   oldestPendingAt: time(),
   clockSkewMs: z.number().nullable().describe("the hub's clock minus the device's, as the device last measured it"),
   appVersion: z.string().nullable(),
-  ownCredential: z.boolean().describe('whether it syncs with a credential of its own (issued by pairing)'),
+  ownCredential: z.boolean().describe('whether it syncs with a `sync` credential (a pairing issues one)'),
+  checkinById: z
+    .string()
+    .nullable()
+    .describe(
+      "what its check-ins carry as `checkinByIpadId` here, the visit log's `kiosk` filter: its sync credential's " +
+        "id at a hub, its screen's credential's on a standalone kiosk; null when not known",
+    ),
 });
 
 export const kiosksAnswer = z.object({ kiosks: z.array(kioskObject), size: z.number().int() });

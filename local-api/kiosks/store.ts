@@ -45,22 +45,27 @@ const writtenReports = (ctx: Pick<Context, 'runtime'>) =>
 export async function recordKioskReport(ctx: Context, caller: Caller, report: KioskReport): Promise<void> {
   const now = ctx.clock.now();
   const key = `${caller.companyId}/${report.deviceId}`;
+  // A device that pulls with a sync credential is named by it in the visits it pushes (`checkinByIpadId`).
+  const credentialId = caller.role === 'sync' ? caller.credentialId : null;
   const { deviceId: _id, ...said } = report;
-  const text = JSON.stringify(said);
+  const text = JSON.stringify({ ...said, credentialId });
   const written = writtenReports(ctx);
   const last = written.get(key);
   if (last && last.said === text && now - last.at < reportEveryMs) return;
   await prepared(
     ctx.db,
-    `INSERT INTO kiosk_devices (companyId, deviceId, clientId, appVersion, pending, oldestPendingAt, clockSkewMs,
-       lastSeenAt)
-     VALUES (:companyId, :deviceId, :clientId, :appVersion, :pending, :oldestPendingAt, :clockSkewMs, :now)
+    `INSERT INTO kiosk_devices (companyId, deviceId, credentialId, clientId, appVersion, pending, oldestPendingAt,
+       clockSkewMs, lastSeenAt)
+     VALUES (:companyId, :deviceId, :credentialId, :clientId, :appVersion, :pending, :oldestPendingAt, :clockSkewMs,
+       :now)
      ON CONFLICT (companyId, deviceId) DO UPDATE SET clientId = excluded.clientId, appVersion = excluded.appVersion,
+       credentialId = COALESCE(excluded.credentialId, kiosk_devices.credentialId),
        pending = excluded.pending, oldestPendingAt = excluded.oldestPendingAt, clockSkewMs = excluded.clockSkewMs,
        lastSeenAt = excluded.lastSeenAt`,
   ).run({
     companyId: caller.companyId,
     deviceId: report.deviceId,
+    credentialId,
     clientId: report.clientId ?? null,
     appVersion: report.appVersion ?? null,
     pending: report.pending ?? null,
@@ -84,8 +89,13 @@ export interface KioskEntry {
   oldestPendingAt: number | null;
   clockSkewMs: number | null;
   appVersion: string | null;
-  /** Whether the device pushes and pulls with a credential of its own (a pairing's), which the console revokes. */
+  /** Whether the device pushes and pulls with a `sync` credential (a pairing's, or one made for it). */
   ownCredential: boolean;
+  /**
+   * What the visits it checked in carry as `checkinByIpadId` here (the visit log's kiosk filter): its sync
+   * credential at a hub, its screen's credential on a standalone kiosk; null when not known.
+   */
+  checkinById: string | null;
 }
 
 interface DeviceRow {
@@ -131,6 +141,7 @@ async function thisDevice(ctx: Context, caller: Caller): Promise<KioskEntry | un
     clockSkewMs: following ? state.clockSkewMs : null,
     appVersion: appVersionOf(ctx) ?? null,
     ownCredential: false,
+    checkinById: following ? null : enrolment.kioskCredentialId,
   };
 }
 
@@ -158,6 +169,7 @@ export async function listKiosks(ctx: Context, caller: Caller): Promise<KioskEnt
         clockSkewMs: row.clockSkewMs,
         appVersion: row.appVersion,
         ownCredential: row.credentialId !== null,
+        checkinById: row.credentialId,
       }),
     );
   return self ? [self, ...reported] : reported;

@@ -25,7 +25,7 @@ export interface SyncState {
   confirmedMutationId: number;
   /** The hub's public address, as its feed last said (links in messages point there). */
   hubPublicUrl: string | null;
-  /** This device's name at its hub and in the visits it checks in; a restore keeps it (migration 0032). */
+  /** This device's name in its reports to its hub (docs/sync.md, "Kiosks"); a restore keeps it (migration 0032). */
   deviceId: string;
 }
 
@@ -37,10 +37,6 @@ export async function ensureSyncState(ctx: Pick<Context, 'db' | 'random'>): Prom
     'INSERT INTO sync_state (id, nodeId, clientId, hlc, deviceId) VALUES (1, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
   ).run(nodeId, hexId(ctx.random, 16), formatHlc(zeroHlc(nodeId)), nodeId);
 }
-
-/** This device's id (`sync_state.deviceId`), read once: the kiosk's visits and its reports to its hub carry it. */
-export const deviceIdOf = (ctx: Pick<Context, 'db' | 'runtime'>): Promise<string> =>
-  runtimePart(ctx, 'sync.deviceId', async () => (await syncState(ctx)).deviceId);
 
 /**
  * The sync identity a database takes when it is restored from a backup: a new node id, its clock kept. The node id

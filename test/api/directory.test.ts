@@ -242,6 +242,10 @@ describe('kiosks and pairing', () => {
       [entry.name, entry.state, entry.pending, entry.clockSkewMs, entry.appVersion, entry.ownCredential],
       ['Lobby north', 'online', 3, -1200, '9.8.7', true],
     );
+    const issued = (await api('GET', '/v1/credentials')).body.credentials.find(
+      (c: { label: string }) => c.label === 'Kiosk Lobby north',
+    );
+    assert.equal(entry.checkinById, issued.id, "its visits carry its credential's id");
     assert.ok(entry.lastSeenAt);
     assert.ok(
       !(await other('GET', '/v1/kiosks')).body.kiosks.some((k: { deviceId: string }) => k.deviceId === deviceId),

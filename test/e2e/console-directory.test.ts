@@ -21,6 +21,8 @@ let browser: Browser;
 let admin: Person & { session: Session };
 let manager: Person & { session: Session };
 const lobbyDevice = 'd1e2f3a4b5c6d7e8';
+/** The lobby kiosk's sync credential: what the visits it checked in carry (`checkinByIpadId`). */
+let lobbyCredential: string;
 
 const desk = { width: 1440, height: 900 };
 const phone = { width: 390, height: 844 };
@@ -29,6 +31,9 @@ before(async () => {
   kiosk = await kioskFixture();
   admin = await signedInPerson(kiosk.service.url, kiosk.apiKey, { role: 'ADMIN', name: 'Alice Admin' });
   manager = await signedInPerson(kiosk.service.url, kiosk.apiKey, { role: 'MANAGER', name: 'Mario Manager' });
+  // A kiosk of this hub, reporting itself with its pull (docs/sync.md, "Kiosks").
+  const sync = await kiosk.api('POST', '/v1/credentials', { role: 'sync', label: 'Lobby kiosk' });
+  lobbyCredential = sync.body.id;
   const visit = async (name: string, extra: Record<string, unknown>) => {
     const reply = await kiosk.api('POST', '/v1/visits', {
       visit: { id: randomUUID(), hostId: kiosk.hosts.carlos.id, ...extra },
@@ -37,18 +42,16 @@ before(async () => {
     assert.equal(reply.status, 200, JSON.stringify(reply.body));
     return reply.body.id as string;
   };
-  const pictured = await visit('Paula Photo', { checkinByIpadId: lobbyDevice });
+  const pictured = await visit('Paula Photo', { checkinByIpadId: lobbyCredential });
   const put = await fetch(`${kiosk.service.url}/v1/visit/${pictured}/picture`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${kiosk.apiKey}`, 'content-type': 'image/png' },
     body: new Uint8Array(pngBytes(8)),
   });
   assert.equal(put.status, 200, await put.text());
-  const left = await visit('Otto Out', { checkinByIpadId: lobbyDevice });
+  const left = await visit('Otto Out', { checkinByIpadId: lobbyCredential });
   assert.equal((await kiosk.api('PATCH', `/v1/visit/checkout/${left}`, {})).status, 200);
   await visit('Ivo Inside', {});
-  // A kiosk of this hub, reporting itself with its pull (docs/sync.md, "Kiosks").
-  const sync = await kiosk.api('POST', '/v1/credentials', { role: 'sync', label: 'Lobby kiosk' });
   const pulled = await client(kiosk.service.url, sync.body.key)(
     'GET',
     `/v1/sync/changes?clientId=c0c1c2c3c4c5c6c7&deviceId=${lobbyDevice}&pending=2&clockSkewMs=1500&appVersion=0.1.0`,
@@ -88,7 +91,9 @@ test("the visit log filters by status and kiosk, shows the visitor's photo, and 
     assert.ok(await photo.evaluate((img) => (img as HTMLImageElement).naturalWidth > 0), 'the photo loads');
 
     await page.getByRole('combobox', { name: /^Status/ }).selectOption({ label: 'Checked out' });
-    await page.getByRole('combobox', { name: /^Kiosk/ }).selectOption({ label: 'Kiosk d1e2f3a4' });
+    await page
+      .getByRole('combobox', { name: /^Kiosk/ })
+      .selectOption({ label: `Kiosk ${lobbyCredential.slice(0, 8)}` });
     await page.getByRole('button', { name: 'Show', exact: true }).click();
     await page.getByRole('status').filter({ hasText: '1 visit shown' }).waitFor();
     assert.equal(await page.getByRole('cell', { name: 'Ivo Inside' }).count(), 0);

@@ -51,18 +51,12 @@ test('a fresh kiosk shows a code; typed in at the hub, it follows the hub with a
   });
   assert.equal(screen.companyId, company.id);
 
-  // A walk-in at the kiosk reaches the hub, where the visit log finds it by the kiosk that took it.
+  // A walk-in at the kiosk reaches the hub, where the visit log finds it by the kiosk that took it (below).
   const atKiosk = client(kiosk.url, screen.apiKey);
   const visitId = randomUUID();
   const checkin = await atKiosk('POST', '/v1/kiosk/walkin', { visit: { id: visitId }, visitor: { name: 'Vera Paz' } });
   assert.equal(checkin.status, 200, JSON.stringify(checkin.body));
   await settled(Object.assign(kiosk, { apiKey: localKey }));
-  const log = await atHub('GET', `/v1/visits/history?kiosk=${deviceId}`);
-  assert.deepEqual(
-    log.body.visits.map((v: { id: string }) => v.id),
-    [visitId],
-  );
-
   const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
   const listed = await waitFor('the kiosk to report itself', async () => {
     const kiosks = (await atHub('GET', '/v1/kiosks')).body.kiosks as Record<string, unknown>[];
@@ -73,6 +67,12 @@ test('a fresh kiosk shows a code; typed in at the hub, it follows the hub with a
     [listed.name, listed.appVersion, listed.ownCredential, typeof listed.clockSkewMs],
     ['Lobby', version, true, 'number'],
   );
+  const log = await atHub('GET', `/v1/visits/history?kiosk=${listed.checkinById}`);
+  assert.deepEqual(
+    log.body.visits.map((v: { id: string }) => v.id),
+    [visitId],
+  );
+
   const credentials = (await atHub('GET', '/v1/credentials')).body.credentials as { role: string; label: string }[];
   assert.ok(credentials.some((c) => c.role === 'sync' && c.label === 'Kiosk Lobby'));
 });

@@ -7,8 +7,8 @@ CREATE INDEX visits_host_checkin ON visits (companyId, hostId, checkinAt) WHERE 
 CREATE INDEX visits_type_checkin ON visits (companyId, visitorTypeId, checkinAt) WHERE deletedAt IS NULL;
 CREATE INDEX visits_kiosk_checkin ON visits (companyId, checkinByIpadId, checkinAt) WHERE deletedAt IS NULL;
 
--- This device's name towards its hub and in visits it checks in (`checkinByIpadId`): unlike the node id, which names
--- its feed, a restore from a backup keeps it (it is the same device).
+-- This device's name in its reports to its hub: unlike the node id, which names its feed, a restore from a backup
+-- keeps it (it is the same device).
 ALTER TABLE sync_state ADD COLUMN deviceId TEXT;
 UPDATE sync_state SET deviceId = nodeId;
 
@@ -18,7 +18,8 @@ CREATE TABLE kiosk_devices (
   companyId TEXT NOT NULL,
   deviceId TEXT NOT NULL,
   name TEXT,
-  -- The sync credential a pairing issued the device; null for one that follows with a key copied to it.
+  -- The sync credential the device pulls with (a pairing's, or one made for it), which names it in the visits it
+  -- checks in (`checkinByIpadId`, docs/console.md "Analytics"); null for one that follows with the admin key.
   credentialId TEXT,
   clientId TEXT,
   appVersion TEXT,

@@ -82,7 +82,8 @@ export default function VisitLog() {
   const [exporting, setExporting] = useState(false);
   const [hosts, setHosts] = useState<{ id: string; name: string }[]>([]);
   const [types, setTypes] = useState<{ id: string; name: string; localizedName?: Record<string, string> }[]>([]);
-  const [kiosks, setKiosks] = useState<{ deviceId: string; name: string | null }[]>([]);
+  // The kiosks the log can tell apart: by what their check-ins carry (`checkinById`).
+  const [kiosks, setKiosks] = useState<{ checkinById: string; name: string | null; self: boolean }[]>([]);
 
   useEffect(() => {
     void api.get<{ hosts: { id: string; name: string }[] }>('/v1/hosts/directory?limit=1000').then(
@@ -94,8 +95,9 @@ export default function VisitLog() {
       () => setTypes([]),
     );
     if (isAdmin) {
-      void api.get<{ kiosks: { deviceId: string; name: string | null }[] }>('/v1/kiosks').then(
-        (answer) => setKiosks(answer.kiosks),
+      void api.get<{ kiosks: { checkinById: string | null; name: string | null; self: boolean }[] }>('/v1/kiosks').then(
+        (answer) =>
+          setKiosks(answer.kiosks.flatMap((k) => (k.checkinById ? [{ ...k, checkinById: k.checkinById }] : []))),
         () => setKiosks([]),
       );
     }
@@ -149,10 +151,11 @@ export default function VisitLog() {
 
   const time = new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'short', timeZone });
   const shownTime = (text: string | null) => (text ? time.format(new Date(text)) : '—');
-  const kioskName = (deviceId: string | null) =>
-    deviceId === null
-      ? words.atDesk
-      : (kiosks.find((k) => k.deviceId === deviceId)?.name ?? `${words.kiosk} ${deviceId.slice(0, 8)}`);
+  const kioskName = (checkinById: string | null) => {
+    if (checkinById === null) return words.atDesk;
+    const kiosk = kiosks.find((k) => k.checkinById === checkinById);
+    return kiosk?.self ? words.thisKiosk : (kiosk?.name ?? `${words.kiosk} ${checkinById.slice(0, 8)}`);
+  };
   const field = (key: keyof Filters) => ({
     value: draft[key],
     onChange: (event: { target: { value: string } }) => setDraft({ ...draft, [key]: event.target.value }),
@@ -212,8 +215,8 @@ export default function VisitLog() {
             <select {...field('kiosk')}>
               <option value="">{words.any}</option>
               {kiosks.map((kiosk) => (
-                <option key={kiosk.deviceId} value={kiosk.deviceId}>
-                  {kioskName(kiosk.deviceId)}
+                <option key={kiosk.checkinById} value={kiosk.checkinById}>
+                  {kioskName(kiosk.checkinById)}
                 </option>
               ))}
             </select>

@@ -35,6 +35,7 @@ export const visitLogWords = defineWords({
     denied: 'Denied',
     blocked: 'Blocked',
     atDesk: 'Front desk or API',
+    thisKiosk: 'This kiosk',
     noHost: 'No host',
   },
   'pt-BR': {
@@ -70,6 +71,7 @@ export const visitLogWords = defineWords({
     denied: 'Negada',
     blocked: 'Bloqueada',
     atDesk: 'Recepção ou API',
+    thisKiosk: 'Este totem',
     noHost: 'Sem anfitrião',
   },
   de: {
@@ -105,6 +107,7 @@ export const visitLogWords = defineWords({
     denied: 'Abgelehnt',
     blocked: 'Gesperrt',
     atDesk: 'Empfang oder API',
+    thisKiosk: 'Dieses Terminal',
     noHost: 'Kein Gastgeber',
   },
   'zh-Hans': {
@@ -140,6 +143,7 @@ export const visitLogWords = defineWords({
     denied: '已拒绝',
     blocked: '已拦截',
     atDesk: '前台或 API',
+    thisKiosk: '本终端',
     noHost: '无接待人',
   },
 });
