@@ -3,9 +3,8 @@
 --
 -- The visit log's filters (by host, visitor type, kiosk) read the day's range of one index each, newest first, and
 -- page by (checkinAt, rowid): each index ends in checkinAt (PostgreSQL: and in rowid).
--- The span's own index gains the tie-break, so the planner reads the order without sorting its last rows.
+-- The span in the log's order with its tie-break, so the planner reads a page without sorting its last rows.
 CREATE INDEX visits_log ON visits (companyId, checkinAt, rowid) WHERE deletedAt IS NULL;
-DROP INDEX visits_checkin;
 CREATE INDEX visits_host_checkin ON visits (companyId, hostId, checkinAt, rowid) WHERE deletedAt IS NULL;
 CREATE INDEX visits_type_checkin ON visits (companyId, visitorTypeId, checkinAt, rowid) WHERE deletedAt IS NULL;
 CREATE INDEX visits_kiosk_checkin ON visits (companyId, checkinByIpadId, checkinAt, rowid) WHERE deletedAt IS NULL;
