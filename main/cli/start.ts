@@ -50,6 +50,8 @@ export const start = command({
           (first.pin ? `  Front-desk PIN (shown once): ${first.pin}\n` : ''),
       );
     }
-    process.stdout.write(`Data folder: ${resolve(dataDir)}\nKiosk: ${service.url}/\nAPI: ${service.url}/v1\n`);
+    process.stdout.write(
+      `Data folder: ${resolve(dataDir)}\nKiosk: ${service.url}/\nConsole: ${service.url}/console\nAPI: ${service.url}/v1\n`,
+    );
   },
 });

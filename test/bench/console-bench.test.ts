@@ -27,6 +27,12 @@ test("the console section signs people in and times every page's first answer fo
     const timed = runs.reduce((sum, run) => sum + run.figures.size, 0);
     assert.equal(part.section.rows.length, timed + 2);
     assert.ok(part.section.rows.every((row) => row.target === undefined || row.target.text === '≤ 1'));
+    // A seeded folder is reused from run to run: its people exist already, and sign in.
+    const again = await measureConsole(seeded, 0.05);
+    assert.deepEqual(
+      again.map((run) => run.figures.size),
+      runs.map((run) => run.figures.size),
+    );
   } finally {
     removeDir(dir);
   }

@@ -1,5 +1,6 @@
 /**
- * Every console page as every role, in every language, at a desk's and a phone's size (docs/console.md): each page
+ * Every console page as every role, in every language, at one screen size (docs/console.md; the desk's and the
+ * phone's each have their test file, which run side by side): each page
  * the role's menu offers opens with its title in the language, finishes loading, fits the screen's width, logs no
  * error and passes axe (WCAG 2.1 A and AA); the pages outside the role's menu say so instead of showing anything.
  * The company has something on every page (people inside, an expected guest, a visitor waiting for approval).
@@ -12,21 +13,21 @@ import { consolePages } from '../../renderer/src/console/pages.ts';
 import { type PersonRole, personRoles } from '../../renderer/src/console/session.ts';
 import { shellWords } from '../../renderer/src/console/shell-words.ts';
 import { languages } from '../../renderer/src/i18n/languages.ts';
-import { type Session, signedInPerson, signInBrowser } from '../helpers/accounts.ts';
-import { axeProblems, launchChromium, screenshot } from '../helpers/browser.ts';
-import { type KioskFixture, kioskFixture } from '../helpers/kiosk.ts';
+import { type Session, signedInPerson, signInBrowser } from './accounts.ts';
+import { axeProblems, launchChromium, screenshot } from './browser.ts';
+import { type KioskFixture, kioskFixture } from './kiosk.ts';
 
 /** The desk's and the phone's screens the console is made for. */
-const consoleSizes = [
-  { name: 'desk', width: 1440, height: 900 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
+export const consoleSizes = {
+  desk: { name: 'desk', width: 1440, height: 900 },
+  phone: { name: 'phone', width: 390, height: 844 },
+} as const;
 
 let browser: Browser;
 let kiosk: KioskFixture;
 const sessions = new Map<PersonRole, Session>();
 
-before(async () => {
+async function setUp() {
   browser = await launchChromium();
   kiosk = await kioskFixture();
   // Something on every page: a visitor inside, one waiting for approval, a guest expected later today.
@@ -49,11 +50,7 @@ before(async () => {
     const person = await signedInPerson(kiosk.service.url, kiosk.apiKey, { role, name: `${role} Person` });
     sessions.set(role, person.session);
   }
-});
-after(async () => {
-  await browser?.close();
-  await kiosk?.service.stop();
-});
+}
 
 /** Waits until the page has nothing loading: no `aria-busy` region and no status that says "Loading". */
 async function settled(page: Page, loading: string): Promise<void> {
@@ -65,7 +62,13 @@ async function settled(page: Page, loading: string): Promise<void> {
   );
 }
 
-for (const size of consoleSizes) {
+/** The walk at one size: a service of its own, each role's pages in each language. */
+export function walkConsole(size: (typeof consoleSizes)[keyof typeof consoleSizes]): void {
+  before(setUp);
+  after(async () => {
+    await browser?.close();
+    await kiosk?.service.stop();
+  });
   describe(`the console at ${size.width}×${size.height}`, () => {
     for (const role of personRoles) {
       test(`${role}: every page of the menu, in every language`, async () => {
