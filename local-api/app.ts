@@ -45,6 +45,7 @@ import { inviteeRoutes } from './invitees/routes.ts';
 import { kioskPages } from './kiosk/pages.ts';
 import { kioskRoutes } from './kiosk/routes.ts';
 import { kioskVisitorRoutes } from './kiosk/visitor-routes.ts';
+import { kioskDeviceRoutes } from './kiosks/routes.ts';
 import { logoRoutes } from './logo/routes.ts';
 import { meetingRoutes } from './meetings/routes.ts';
 import { deliverNotification, notifyOnCheckin } from './notifications/delivery.ts';
@@ -122,6 +123,7 @@ export function v1Routes(ctx: Context): RouteSpec[] {
     ...todayRoutes(ctx),
     ...consoleEventRoutes(ctx),
     ...visitLogRoutes(ctx),
+    ...kioskDeviceRoutes(ctx),
     ...analyticsRoutes(ctx),
     ...logoRoutes(ctx),
     ...openApiRoutes(() => v1Routes(ctx)),

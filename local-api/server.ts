@@ -8,6 +8,7 @@ import { type ConsoleEventLimits, consoleChannel, consoleEventLimits } from './c
 import { type Clock, type Context, createRuntime, systemClock, systemRandom } from './context.ts';
 import { createEventBus } from './events.ts';
 import { answerClientError, closeSilentConnections, type ServerTimeouts, serverTimeouts } from './http/limits.ts';
+import { setAppVersion } from './kiosks/version.ts';
 import { createLogger } from './log.ts';
 import type { Cidr } from './outgoing/destinations.ts';
 import { registerOwnPort, saveAllowedDestinations } from './outgoing/policy.ts';
@@ -23,7 +24,7 @@ import { type HeldServiceLock, lockDataFolder } from './store/service-lock.ts';
 import { prepareSync, startSyncAgent } from './sync/agent.ts';
 import { HubTime } from './sync/hub-time.ts';
 import { createPokes, type PokeLimits, pokeLimits } from './sync/pokes.ts';
-import { configureUpstream, refuseUpstreamKeyLocally } from './sync/state.ts';
+import { awaitPairing, configureUpstream, refuseUpstreamKeyLocally } from './sync/state.ts';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -55,13 +56,18 @@ export interface ServiceOptions {
    * there (docs/api.md, "Public pages"). Without it, a kiosk uses its hub's; a service with neither sends no link.
    */
   publicUrl?: string;
+  /** Portaria's version, which a kiosk reports to its hub (docs/console.md, "Kiosks"). */
+  appVersion?: string;
 }
 
 export interface StartOptions extends ServiceOptions {
   port: number;
   host?: string;
-  /** Makes the service a kiosk of this hub (the same as PUT /v1/sync/upstream; stored). */
-  upstream?: { url: string; apiKey: string };
+  /**
+   * Makes the service a kiosk of this hub (the same as PUT /v1/sync/upstream; stored). Without a key it shows a
+   * pairing code until an administrator enrols it at the hub (docs/sync.md, "Pairing").
+   */
+  upstream?: { url: string; apiKey?: string | undefined };
   /**
    * The address ranges the device owner lets outgoing requests reach besides the defaults (stored; an empty list
    * clears them): `portaria serve --allow-destinations`. See docs/reliability.md, "Outgoing requests".
@@ -99,6 +105,7 @@ export async function openService(options: ServiceOptions): Promise<Context> {
     }),
   };
   setPublicAddress(ctx, options.publicUrl);
+  setAppVersion(ctx, options.appVersion);
   consoleChannel(ctx, { ...consoleEventLimits, ...options.consoleEvents });
   await prepareSync(ctx);
   await ensureLinkKeys(ctx);
@@ -139,7 +146,9 @@ export async function startService(options: StartOptions): Promise<RunningServic
 }
 
 async function listen(ctx: Context, options: StartOptions, lock: HeldServiceLock | undefined): Promise<RunningService> {
-  if (options.upstream) await configureUpstream(ctx, options.upstream);
+  const upstream = options.upstream;
+  if (upstream?.apiKey !== undefined) await configureUpstream(ctx, { url: upstream.url, apiKey: upstream.apiKey });
+  else if (upstream) await awaitPairing(ctx, upstream.url);
   await refuseUpstreamKeyLocally(ctx);
   if (options.allowDestinations) await saveAllowedDestinations(ctx, options.allowDestinations);
   for (const rule of writeRules(ctx)) ctx.events.addRule(rule);

@@ -81,6 +81,7 @@ async function main(): Promise<void> {
     port: Number(process.env.PORTARIA_PORT ?? settings.port),
     deviceKey: loadDeviceKey(userData, safeStorageKeyWrapper(safeStorage)),
     companyName: 'My Company',
+    appVersion: app.getVersion(),
     fork: utilityServiceProcess(utilityProcess, serviceChildEntry('js')),
     log,
   });

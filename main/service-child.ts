@@ -59,6 +59,7 @@ function start(message: Extract<ToService, { type: 'start' }>): void {
         port: message.port,
         deviceKey: Buffer.from(message.deviceKey, 'base64'),
         ...(message.logLevel ? { logLevel: message.logLevel } : {}),
+        ...(message.appVersion ? { appVersion: message.appVersion } : {}),
       });
       service.server.on('error', (error) => exitOnFailure(error, 'service failed'));
       const first = await firstStartCompany(service.ctx, message.companyName);

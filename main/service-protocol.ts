@@ -20,6 +20,8 @@ export const toService = z.discriminatedUnion('type', [
     /** The name of the company a first start creates (and enrols the kiosk to). */
     companyName: z.string().min(1),
     logLevel: z.string().optional(),
+    /** The app's version, which a kiosk reports to its hub (docs/sync.md, "Kiosks"). */
+    appVersion: z.string().optional(),
   }),
   z.object({ type: z.literal('stop') }),
 ]);

@@ -26,6 +26,8 @@ export interface SupervisorOptions {
   deviceKey: Buffer;
   /** The name of the company a first start creates (and enrols the kiosk to). */
   companyName: string;
+  /** The app's version, handed to the service (a kiosk reports it to its hub). */
+  appVersion?: string;
   /** Starts a service process: Electron's utility process in the shell, `child_process.fork` elsewhere. */
   fork: ForkService;
   log: SupervisorLog;
@@ -129,7 +131,7 @@ export class ServiceSupervisor {
 
   /** Starts a service process and waits for its URL; rejects if it fails, ends or is silent before that. */
   #launch(port: number): Promise<ServiceEndpoint> {
-    const { dataDir, deviceKey, companyName, logLevel, log } = this.#options;
+    const { dataDir, deviceKey, companyName, logLevel, appVersion, log } = this.#options;
     const child = this.#options.fork();
     return new Promise((resolve, reject) => {
       let starting = true;
@@ -163,6 +165,7 @@ export class ServiceSupervisor {
             deviceKey: deviceKey.toString('base64'),
             companyName,
             ...(logLevel ? { logLevel } : {}),
+            ...(appVersion ? { appVersion } : {}),
           });
         } else if (message.type === 'start-failed') {
           fail(new ServiceStartError(message.message, message.code));

@@ -3,6 +3,7 @@ import type { Context } from '../context.ts';
 import { roles } from '../credentials/caller.ts';
 import { listQueryInput, parseListQuery } from '../http/list-query.ts';
 import { listErrors, type RouteSpec, route, successSchema } from '../http/routes.ts';
+import { hostImportAnswer, hostImportInput, importHosts } from './import.ts';
 import { hostObject } from './present.ts';
 import {
   hostCreateInput,
@@ -112,6 +113,18 @@ export function hostRoutes(ctx: Context): RouteSpec[] {
         await deleteHost(ctx, caller, String(params.id));
         return { success: true };
       },
+    }),
+    route({
+      method: 'post',
+      path: '/host/import',
+      tag,
+      summary:
+        "Import hosts from a spreadsheet's rows, upserted by e-mail: a dry run answers what each row would do; an " +
+        "import writes every row in one transaction, or none (INVALID_ROWS, with each row's error)",
+      body: hostImportInput,
+      response: hostImportAnswer,
+      errors: ['INVALID_ROWS', 'INVALID_PARAMETER', 'MANAGED_BY_HUB'],
+      handle: async ({ caller, body }) => await importHosts(ctx, caller, body),
     }),
   ];
 }

@@ -2,6 +2,8 @@ import type { Request } from 'express';
 import type { Context } from '../context.ts';
 import { deviceEnrolment } from '../device.ts';
 import { ApiError } from '../http/errors.ts';
+import { shownPairingCode } from '../rules/pairing-code.ts';
+import { pairingOf } from '../sync/agent.ts';
 
 const loopbackNames = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -41,12 +43,22 @@ export interface KioskCredential {
 
 /**
  * The credential the kiosk's screens use: the `kiosk` credential of the company the device is enrolled for
- * (docs/kiosk.md). A device enrolled for no company has none to give (NOT_ENROLLED): the CLI enrols it, or a hub
+ * (docs/kiosk.md). A device enrolled for no company has none to give (NOT_ENROLLED, with the pairing code while it
+ * pairs with its hub): the CLI enrols it, or a hub
  * does at its first answer to a fresh kiosk.
  */
 export async function kioskCredential(ctx: Context): Promise<KioskCredential> {
   const enrolled = await deviceEnrolment(ctx);
-  if (!enrolled) throw new ApiError('NOT_ENROLLED');
+  if (!enrolled) {
+    // A kiosk pairing with its hub shows the code for an administrator to type in (docs/sync.md, "Pairing").
+    const pairing = pairingOf(ctx).current;
+    throw new ApiError(
+      'NOT_ENROLLED',
+      pairing
+        ? { pairingCode: shownPairingCode(pairing.code), pairingExpiresAt: new Date(pairing.expiresAt).toISOString() }
+        : {},
+    );
+  }
   return { companyId: enrolled.companyId, apiKey: enrolled.kioskKey };
 }
 

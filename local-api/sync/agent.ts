@@ -1,17 +1,29 @@
 import type { z } from 'zod';
 import { type Context, inTransaction, runtimePart } from '../context.ts';
 import { mayFollowCompany } from '../device.ts';
+import type { NewPairing } from '../kiosks/pairing.ts';
+import { newPairingAnswer, pairingSecretHeader, pairingStatusAnswer } from '../kiosks/schema.ts';
+import { appVersionOf } from '../kiosks/version.ts';
 import { destinationPolicy } from '../outgoing/policy.ts';
 import { OutgoingError, openStream, sendRequest } from '../outgoing/request.ts';
 import { retryDelay } from '../queue/retry.ts';
 import { hexId } from '../rules/ids.ts';
+import { shownPairingCode } from '../rules/pairing-code.ts';
 import { applyPulledPage } from './apply.ts';
 import { installChangeFeed, pruneTombstones } from './feed.ts';
 import { clockIsOff, hubTimeOf, offsetNoiseMs } from './hub-time.ts';
 import { acknowledge, batchLimits, onMutationRecorded, pendingBatch, pendingSummary } from './outbox.ts';
 import { pushRefusal, resendVisits, sendsEverything } from './recovery.ts';
 import { changesPage, changesPaging, pushAnswer } from './schema.ts';
-import { ensureSyncState, receiveRemoteHlc, syncState, type Upstream, updateSyncState, upstreamOf } from './state.ts';
+import {
+  configureUpstream,
+  ensureSyncState,
+  receiveRemoteHlc,
+  syncState,
+  type Upstream,
+  updateSyncState,
+  upstreamOf,
+} from './state.ts';
 
 /**
  * Pause between syncs while the hub answers: how soon a kiosk sees the hub's changes when no poke tells it sooner
@@ -33,6 +45,15 @@ export const retryCapMs = 5_000;
 export const pokeRetryCapMs = 30_000;
 /** A poke stream silent this long is dead (the hub sends a comment every 20 s: sync/poke-stream.ts). */
 export const pokeIdleMs = 45_000;
+
+/** How often a kiosk showing a pairing code asks whether it was typed in. */
+export const pairingPollMs = 2_000;
+
+/** The pairing a kiosk shows the code of, in memory: a restart asks for a new code. */
+export const pairingOf = (ctx: Pick<Context, 'runtime'>) =>
+  runtimePart<{ current: (NewPairing & { code: string }) | undefined }>(ctx, 'sync.pairing', () => ({
+    current: undefined,
+  }));
 
 /** Largest page or push answer taken from the hub. */
 const maxAnswerBytes = 64 * 2 ** 20;
@@ -104,20 +125,22 @@ function networkFailure(error: unknown): UpstreamError {
 
 async function hubRequest<T>(
   ctx: Pick<Context, 'db' | 'runtime'>,
-  upstream: Upstream,
+  upstream: Pick<Upstream, 'url'> & { apiKey?: string },
   path: string,
   schema: z.ZodType<T>,
-  options: { body?: unknown; signal: AbortSignal },
+  options: { body?: unknown; signal: AbortSignal; method?: 'GET' | 'POST'; headers?: Record<string, string> },
 ): Promise<T> {
   let status: number;
   let text: string;
   try {
     const response = await sendRequest(await destinationPolicy(ctx), {
       url: `${upstream.url}/v1${path}`,
-      method: options.body === undefined ? 'GET' : 'POST',
+      method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
       headers: {
-        authorization: `Bearer ${upstream.apiKey}`,
+        // A kiosk that is pairing has no credential yet (docs/sync.md, "Pairing").
+        ...(upstream.apiKey === undefined ? {} : { authorization: `Bearer ${upstream.apiKey}` }),
         ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...options.headers,
       },
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       headersDeadlineMs: answerDeadlineMs,
@@ -178,7 +201,7 @@ export function pokeReader(onPoke: () => void): (text: string) => void {
 export async function startSyncAgent(ctx: Context, options: SyncAgentOptions = {}): Promise<SyncAgent> {
   const interval = options.pollMs ?? pollMs;
   const controller = new AbortController();
-  let state: AgentState = (await upstreamOf(ctx)) ? 'connecting' : 'hub';
+  let state: AgentState = (await syncState(ctx)).upstreamUrl !== null ? 'connecting' : 'hub';
   let attempt = 0;
   let lastAttemptAt: number | null = null;
   let nextAttemptAt: number | null = null;
@@ -254,11 +277,19 @@ export async function startSyncAgent(ctx: Context, options: SyncAgentOptions = {
 
   async function pull(upstream: Upstream): Promise<void> {
     for (;;) {
-      const { cursor, clientId } = await syncState(ctx);
+      const { cursor, clientId, deviceId, clockSkewMs: measured } = await syncState(ctx);
+      const { pending, oldestPendingAt } = await pendingSummary(ctx);
+      const appVersion = appVersionOf(ctx);
+      // With each pull the kiosk says how it stands, for the hub's console (docs/sync.md, "Kiosks").
       const query = new URLSearchParams({
         limit: String(changesPaging.defaultLimit),
         clientId,
         ...(cursor ? { since: cursor } : {}),
+        deviceId,
+        pending: String(pending),
+        ...(oldestPendingAt === null ? {} : { oldestPendingAt: String(oldestPendingAt) }),
+        ...(measured === null ? {} : { clockSkewMs: String(Math.round(measured)) }),
+        ...(appVersion === undefined ? {} : { appVersion }),
       });
       const sentAt = device.now();
       const page = await hubRequest(ctx, upstream, `/sync/changes?${query}`, changesPage, {
@@ -331,9 +362,55 @@ export async function startSyncAgent(ctx: Context, options: SyncAgentOptions = {
     schedule(retryDelay(attempt++, ctx.random, retryCapMs));
   }
 
+  /**
+   * A kiosk pointed at a hub without a key asks it for a pairing code, shows it, and asks until an administrator
+   * typed it in (the hub then hands over the kiosk's credential) or it expired (a new one then).
+   */
+  async function pair(url: string): Promise<void> {
+    if (state === 'hub') state = 'connecting';
+    lastAttemptAt = ctx.clock.now();
+    nextAttemptAt = null;
+    const pairing = pairingOf(ctx);
+    try {
+      const { deviceId } = await syncState(ctx);
+      if (!pairing.current || pairing.current.expiresAt <= ctx.clock.now()) {
+        const opened = await hubRequest(ctx, { url }, `/kiosks/pairing?deviceId=${deviceId}`, newPairingAnswer, {
+          method: 'POST',
+          signal: controller.signal,
+        });
+        pairing.current = { ...opened, expiresAt: Date.parse(opened.expiresAt) };
+        ctx.log.info({ upstream: url, code: shownPairingCode(opened.code) }, 'sync: pairing code for the hub');
+      }
+      const { pairingId, secret } = pairing.current;
+      const answer = await hubRequest(ctx, { url }, `/kiosks/pairing/${pairingId}`, pairingStatusAnswer, {
+        headers: { [pairingSecretHeader]: secret },
+        signal: controller.signal,
+      });
+      if (stopped) return;
+      if (answer.status === 'expired') pairing.current = undefined;
+      if (answer.status === 'paired' && answer.apiKey) {
+        pairing.current = undefined;
+        await configureUpstream(ctx, { url, apiKey: answer.apiKey });
+        ctx.log.info({ upstream: url, companyId: answer.companyId }, 'sync: paired with the hub');
+        schedule(0);
+        return;
+      }
+      attempt = 0;
+      schedule(pairingPollMs);
+    } catch (error) {
+      if (error instanceof UpstreamError && error.type === 'NOT_FOUND') pairing.current = undefined;
+      const message = error instanceof UpstreamError ? error.message : `pairing failed: ${String(error)}`;
+      await updateSyncState(ctx, { lastError: message, lastErrorAt: ctx.clock.now() });
+      state = 'offline';
+      schedule(retryDelay(attempt++, ctx.random, retryCapMs));
+    }
+  }
+
   async function attemptSync(): Promise<void> {
     const upstream = await upstreamOf(ctx);
     if (!upstream) {
+      const { upstreamUrl } = await syncState(ctx);
+      if (upstreamUrl !== null) return await pair(upstreamUrl);
       state = 'hub';
       nextAttemptAt = null;
       return;

@@ -3,6 +3,7 @@ import { type Caller, roles } from '../credentials/caller.ts';
 import { ApiError } from '../http/errors.ts';
 import { parseLimit } from '../http/list-query.ts';
 import { type RouteSpec, route } from '../http/routes.ts';
+import { type KioskReport, recordKioskReport } from '../kiosks/store.ts';
 import { ownPublicAddress, publicAddress } from '../public/address.ts';
 import { formatInZone } from '../rules/time.ts';
 import { syncAgentOf } from './agent.ts';
@@ -67,6 +68,36 @@ async function statusOf(ctx: Context, caller: Caller) {
   };
 }
 
+/** A whole number of the query, or undefined when absent; anything else is INVALID_PARAMETER. */
+function wholeOf(query: Record<string, unknown>, field: string, min: number): number | undefined {
+  const value = query[field];
+  if (value === undefined) return undefined;
+  const number = typeof value === 'string' && /^-?\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(number) || number < min) throw new ApiError('INVALID_PARAMETER', { field });
+  return number;
+}
+
+/** What the asking kiosk reports of itself with its pull (docs/sync.md, "Kiosks"), if it says who it is. */
+function kioskReportOf(query: Record<string, unknown>, clientId: string | undefined): KioskReport | undefined {
+  if (query.deviceId === undefined) return undefined;
+  const deviceId = query.deviceId;
+  if (typeof deviceId !== 'string' || !clientIdPattern.test(deviceId)) {
+    throw new ApiError('INVALID_PARAMETER', { field: 'deviceId' });
+  }
+  const appVersion = query.appVersion;
+  if (appVersion !== undefined && (typeof appVersion !== 'string' || appVersion.length > 40)) {
+    throw new ApiError('INVALID_PARAMETER', { field: 'appVersion' });
+  }
+  return {
+    deviceId,
+    clientId,
+    appVersion,
+    pending: wholeOf(query, 'pending', 0),
+    oldestPendingAt: wholeOf(query, 'oldestPendingAt', 0),
+    clockSkewMs: wholeOf(query, 'clockSkewMs', Number.MIN_SAFE_INTEGER),
+  };
+}
+
 /** The asking kiosk's client id, if it gave one: then the page says what the hub holds of its pushes. */
 function kioskClientId(value: unknown): string | undefined {
   if (value === undefined) return undefined;
@@ -95,6 +126,8 @@ export function syncRoutes(ctx: Context): RouteSpec[] {
       handle: async ({ req, caller }) => {
         const since = typeof req.query.since === 'string' ? req.query.since : undefined;
         const clientId = kioskClientId(req.query.clientId);
+        const report = kioskReportOf(req.query, clientId);
+        if (report) await recordKioskReport(ctx, caller, report);
         const { lastMutationId, ...page } = await readChanges(
           ctx,
           caller.companyId,

@@ -14,6 +14,15 @@ export const changesQuery = z.object({
     .regex(clientIdPattern)
     .optional()
     .describe("The asking kiosk's client id: the page then says the last of its mutations this hub applied"),
+  deviceId: z
+    .string()
+    .regex(clientIdPattern)
+    .optional()
+    .describe("The asking kiosk's device id: with what follows, its report for the console's Kiosks page"),
+  appVersion: z.string().max(40).optional().describe("The kiosk's Portaria version"),
+  pending: z.int().min(0).optional().describe('Its mutations not yet pushed'),
+  oldestPendingAt: z.int().min(0).optional().describe('When the oldest of them was made, Unix ms'),
+  clockSkewMs: z.int().optional().describe("The hub's clock minus the kiosk's, as it last measured it"),
 });
 
 export const pokesQuery = z.object({

@@ -25,6 +25,8 @@ export interface SyncState {
   confirmedMutationId: number;
   /** The hub's public address, as its feed last said (links in messages point there). */
   hubPublicUrl: string | null;
+  /** This device's name in its reports to its hub (docs/sync.md, "Kiosks"); a restore keeps it (migration 0032). */
+  deviceId: string;
 }
 
 /** Creates the row on a new database; ids come from the context's randomness. */
@@ -32,8 +34,8 @@ export async function ensureSyncState(ctx: Pick<Context, 'db' | 'random'>): Prom
   const nodeId = hexId(ctx.random, 16);
   await prepared(
     ctx.db,
-    'INSERT INTO sync_state (id, nodeId, clientId, hlc) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
-  ).run(nodeId, hexId(ctx.random, 16), formatHlc(zeroHlc(nodeId)));
+    'INSERT INTO sync_state (id, nodeId, clientId, hlc, deviceId) VALUES (1, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
+  ).run(nodeId, hexId(ctx.random, 16), formatHlc(zeroHlc(nodeId)), nodeId);
 }
 
 /**
@@ -182,6 +184,28 @@ export async function configureUpstream(ctx: Context, input: { url: string; apiK
     });
   });
   ctx.log.info({ upstream: url }, 'sync upstream set');
+  return true;
+}
+
+/**
+ * Points a fresh service at a hub without a key: it becomes a kiosk that shows a pairing code until an
+ * administrator types it in at the hub (docs/sync.md, "Pairing"). A service that holds a key for that hub already
+ * keeps it.
+ */
+export async function awaitPairing(ctx: Context, url: string): Promise<boolean> {
+  const hub = url.replace(/\/+$/, '');
+  const state = await syncState(ctx);
+  if (state.upstreamUrl === hub) return false;
+  await updateSyncState(ctx, {
+    upstreamUrl: hub,
+    upstreamKey: null,
+    companyId: null,
+    cursor: null,
+    resyncing: 0,
+    lastError: null,
+    lastErrorAt: null,
+  });
+  ctx.log.info({ upstream: hub }, 'sync upstream set; pairing');
   return true;
 }
 

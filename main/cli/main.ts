@@ -1,22 +1,9 @@
-/**
- * The command line's entry: finds the command in the table (`main/cli/commands.ts`), answers `--help`, parses the
- * options, runs the command, and says any failure in one line (exit 2 for a wrong command line, 1 for anything
- * else). `--debug`, anywhere, adds the stack trace. It lives outside the service and the shell because it may use
- * both: `start` launches the Electron shell, `serve` the service alone.
- */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { repoRoot } from '../build/paths.ts';
 import { type Command, CommandFailure, commandHelp, parseOptions, UsageError } from './command.ts';
 import { commands } from './commands.ts';
+import { version } from './version.ts';
 
 const helpWords = new Set(['--help', '-h', 'help']);
 const versionWords = new Set(['--version', '-v', 'version']);
-
-/** Portaria's version, as its package.json says (read only when asked). */
-export function version(root = repoRoot): string {
-  return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
-}
 
 export function overview(table: readonly Command[] = commands): string {
   const width = Math.max(...table.map((entry) => entry.name.length)) + 2;

@@ -13,6 +13,7 @@ import {
   wholeNumber,
 } from './inputs.ts';
 import { closeOnSignal, startServiceOrExplain } from './service.ts';
+import { version } from './version.ts';
 
 /** A list of address ranges given to an option, or undefined when the option is not given. */
 function cidrsOption(text: string | undefined, option: string): Cidr[] | undefined {
@@ -86,7 +87,11 @@ export const serve = command({
     data: { type: 'string', value: '<dir>', help: 'the data folder (created when missing)', required: true },
     database: databaseOption,
     host: { type: 'string', value: '<ip>', help: 'the address to listen on (default 127.0.0.1, this machine only)' },
-    upstream: { type: 'string', value: '<hub URL>', help: 'run as a kiosk of this hub (docs/sync.md)' },
+    upstream: {
+      type: 'string',
+      value: '<hub URL>',
+      help: "run as a kiosk of this hub; without a key it shows a pairing code for the hub's console (docs/sync.md)",
+    },
     'upstream-key-file': {
       type: 'string',
       value: '<path>',
@@ -127,13 +132,17 @@ export const serve = command({
     const destinations = cidrsOption(values['allow-destinations'], '--allow-destinations');
     const trustProxy = cidrsOption(values['trust-proxy'], '--trust-proxy');
     const url = values.upstream;
-    const apiKey = upstreamKey(values['upstream-key-file'], values['upstream-key'], url !== undefined);
-    if ((url === undefined) !== (apiKey === undefined)) {
-      throw new UsageError(
-        '--upstream and its key go together: give --upstream with --upstream-key-file (or PORTARIA_UPSTREAM_KEY), or neither',
-      );
+    if (url === undefined && (values['upstream-key-file'] ?? values['upstream-key']) !== undefined) {
+      throw new UsageError('an upstream key goes with --upstream: give --upstream <hub URL> too, or no key');
     }
-    const upstream = url !== undefined && apiKey !== undefined ? upstreamInput.safeParse({ url, apiKey }) : undefined;
+    const apiKey = upstreamKey(values['upstream-key-file'], values['upstream-key'], url !== undefined);
+    // Without a key the kiosk pairs: it shows a code that an administrator types in at the hub (docs/sync.md).
+    const upstream =
+      url === undefined
+        ? undefined
+        : apiKey === undefined
+          ? upstreamInput.pick({ url: true }).safeParse({ url })
+          : upstreamInput.safeParse({ url, apiKey });
     if (upstream && !upstream.success) {
       throw new UsageError('--upstream must be an http(s) URL and its key 16 characters or more');
     }
@@ -154,6 +163,7 @@ export const serve = command({
       allowDestinations: destinations,
       trustProxy,
       publicUrl: publicUrlOption(values['public-url']),
+      appVersion: version(),
     });
     closeOnSignal(service.close);
     process.stdout.write(`Portaria listening on ${service.url}\n`);

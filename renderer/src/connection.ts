@@ -16,8 +16,8 @@ export async function connect(): Promise<Pick<Connection, 'companyId' | 'apiKey'
     throw new ApiProblem(unreachable, 0);
   });
   if (!response.ok) {
-    const { type } = (await response.json().catch(() => ({}))) as { type?: string };
-    throw new ApiProblem(type ?? 'INTERNAL', response.status);
+    const { type, ...extra } = (await response.json().catch(() => ({}))) as { type?: string } & Record<string, unknown>;
+    throw new ApiProblem(type ?? 'INTERNAL', response.status, extra);
   }
   return (await response.json()) as Pick<Connection, 'companyId' | 'apiKey'>;
 }

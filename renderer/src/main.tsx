@@ -38,7 +38,10 @@ function Boot() {
   }, []);
   if (!ready) {
     // A service with no company yet (between `serve` and `company create`) is not a failure: it needs setting up.
-    if (failed instanceof ApiProblem && failed.type === 'NOT_ENROLLED') return <NotSetUp />;
+    if (failed instanceof ApiProblem && failed.type === 'NOT_ENROLLED') {
+      const code = failed.extra.pairingCode;
+      return typeof code === 'string' ? <Pairing code={code} /> : <NotSetUp />;
+    }
     return (
       <main className="screen boot">
         <p role={failed ? 'alert' : 'status'}>{failed ? problemText(failed) : i18n.t('status.starting')}</p>
@@ -68,6 +71,19 @@ function NotSetUp() {
       <pre>
         <code>npx portaria company create --data &lt;data folder&gt; --name "&lt;company&gt;"</code>
       </pre>
+      <p role="status">{i18n.t('status.notSetUpWaiting')}</p>
+    </main>
+  );
+}
+
+/** A kiosk pairing with its hub: the code an administrator types into the console's Kiosks page (docs/sync.md). */
+function Pairing({ code }: { code: string }) {
+  return (
+    <main className="screen boot not-set-up">
+      <h1>{i18n.t('status.pairingTitle')}</h1>
+      <p>{i18n.t('status.pairing')}</p>
+      <p>{i18n.t('status.pairingCode')}</p>
+      <p className="pairing-code">{code}</p>
       <p role="status">{i18n.t('status.notSetUpWaiting')}</p>
     </main>
   );

@@ -120,8 +120,8 @@ describe('bad input: one line naming the problem and the fix', () => {
       /--backup-keep 0 is not a whole number of 1 or more/,
     ],
     [
-      ['serve', '--port', '0', '--data', data, '--upstream', 'http://127.0.0.1:9'],
-      /--upstream and its key go together/,
+      ['serve', '--port', '0', '--data', data, '--upstream-key', 'k'.repeat(20)],
+      /an upstream key goes with --upstream/,
     ],
     [['restore', '--data', data, '--from', 'x.db', '--force=yes'], /--force takes no value/],
     [

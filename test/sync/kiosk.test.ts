@@ -205,7 +205,7 @@ test('serve refuses --upstream without its key, two keys, and an upstream that i
     async () =>
       await runCli(['serve', '--port', '0', '--data', tempDir(), ...args]);
   const usageError = (error: unknown) => (error as { status?: number }).status === 2;
-  await assert.rejects(serve('--upstream', 'http://127.0.0.1:9'), usageError);
+  await assert.rejects(serve('--upstream', 'ftp://hub'), usageError);
   await assert.rejects(serve('--upstream-key', company.apiKey), usageError);
   await assert.rejects(serve('--upstream', 'ftp://hub', '--upstream-key', company.apiKey), usageError);
   await assert.rejects(

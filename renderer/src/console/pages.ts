@@ -46,6 +46,27 @@ export const consolePages: ConsolePage[] = [
     load: () => import('./approvals/Approvals.tsx'),
   },
   {
+    id: 'visit-log',
+    path: '/console/visit-log',
+    roles: personRoles,
+    title: { en: 'Visit log', 'pt-BR': 'Registro de visitas', de: 'Besuchsprotokoll', 'zh-Hans': '来访记录' },
+    load: () => import('./visit-log/VisitLog.tsx'),
+  },
+  {
+    id: 'hosts',
+    path: '/console/hosts',
+    roles: ['ADMIN', 'MANAGER', 'SECURITY', 'FRONTDESK'],
+    title: { en: 'Hosts', 'pt-BR': 'Anfitriões', de: 'Gastgeber', 'zh-Hans': '接待人' },
+    load: () => import('./hosts/Hosts.tsx'),
+  },
+  {
+    id: 'kiosks',
+    path: '/console/kiosks',
+    roles: ['ADMIN'],
+    title: { en: 'Kiosks', 'pt-BR': 'Totens', de: 'Terminals', 'zh-Hans': '终端' },
+    load: () => import('./kiosks/Kiosks.tsx'),
+  },
+  {
     id: 'analytics',
     path: '/console/analytics',
     roles: ['ADMIN', 'MANAGER'],

@@ -222,6 +222,10 @@ export const de: Messages = {
     notSetUp:
       'Legen Sie seine Firma auf diesem Computer mit dem folgenden Befehl an (der Datenordner ist der, mit dem der Dienst gestartet wurde, --data):',
     notSetUpWaiting: 'Dieser Bildschirm geht von selbst weiter, sobald die Firma angelegt ist.',
+    pairingTitle: 'Dieses Terminal wartet auf die Anmeldung',
+    pairing:
+      'Eine Administratorin oder ein Administrator gibt diesen Code auf der Seite „Terminals“ der Konsole ein. Er gilt 10 Minuten; danach erscheint von selbst ein neuer.',
+    pairingCode: 'Kopplungscode',
   },
   errors: {
     WRONG_CODE: 'Dieser Code stimmt nicht. Noch {{attemptsLeft}} Versuche.',

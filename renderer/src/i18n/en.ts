@@ -219,6 +219,10 @@ export const en = {
     notSetUp:
       'Create its company on this computer with the command below (the data folder is the one the service was started with, --data):',
     notSetUpWaiting: 'This screen goes on by itself once the company exists.',
+    pairingTitle: 'This kiosk is waiting to be enrolled',
+    pairing:
+      'An administrator types this code into the Kiosks page of the console. It is valid for 10 minutes; a new one follows by itself.',
+    pairingCode: 'Pairing code',
   },
   errors: {
     WRONG_CODE: 'That code is not right. {{attemptsLeft}} tries left.',

@@ -220,6 +220,10 @@ export const ptBR: Messages = {
     notSetUp:
       'Crie a empresa dele neste computador com o comando abaixo (a pasta de dados é aquela com que o serviço foi iniciado, --data):',
     notSetUpWaiting: 'Esta tela continua sozinha assim que a empresa existir.',
+    pairingTitle: 'Este totem aguarda o cadastro',
+    pairing:
+      'Um administrador digita este código na página Totens do console. Ele vale por 10 minutos; um novo aparece sozinho em seguida.',
+    pairingCode: 'Código de pareamento',
   },
   errors: {
     WRONG_CODE: 'Este código não está certo. Restam {{attemptsLeft}} tentativas.',

@@ -219,6 +219,9 @@ export const zhHans: Messages = {
     notSetUpTitle: '此终端尚未设置',
     notSetUp: '请在这台电脑上用下面的命令创建公司（数据文件夹即启动服务时用的 --data）：',
     notSetUpWaiting: '公司创建后，此屏幕会自动继续。',
+    pairingTitle: '此终端正在等待登记',
+    pairing: '请管理员在控制台的“终端”页面输入此代码。代码有效期 10 分钟，过期后会自动显示新代码。',
+    pairingCode: '配对代码',
   },
   errors: {
     WRONG_CODE: '验证码不正确，还可以尝试 {{attemptsLeft}} 次。',
