@@ -1,4 +1,4 @@
-import { type Context, inTransaction } from '../context.ts';
+import { type Context, inTransaction, memoised } from '../context.ts';
 import type { EventListener } from '../events.ts';
 import { prepared } from '../store/rows.ts';
 import { hourMs, localTimeSql, offsetSegments } from './zone.ts';
@@ -113,7 +113,9 @@ async function countHourAgain(
   row: Readonly<Record<string, unknown>>,
   checkin: boolean,
 ) {
-  const built = await builtOf(ctx, companyId);
+  // Once for a batch of a sync push (see `withMemo`): a batch only forgets counts, never makes them, so what it read
+  // first stays true or costs, at worst, counting an hour that is forgotten anyway.
+  const built = await memoised(ctx, `visit-hours-built:${companyId}`, () => builtOf(ctx, companyId));
   if (!built) return;
   const checkinAt = Number(row.checkinAt);
   if (built.zone !== timeZone) return await forgetVisitHours(ctx, companyId);
