@@ -119,6 +119,11 @@ test('a new host: account e-mail → password → sign in → invite → approve
     await kioskPage.close();
     await screenshot(page, 'console-journey-approved');
 
+    // The visit log has the visit, hers.
+    await page.getByRole('link', { name: 'Visit log' }).click();
+    await page.getByRole('cell', { name: 'Walter Skinner' }).waitFor();
+    assert.deepEqual(await axeProblems(page), []);
+
     // Analytics counts the visit for Dana.
     await page.getByRole('link', { name: 'Analytics' }).click();
     const hosts = page.locator('section[data-chart="hosts"]');
