@@ -30,26 +30,31 @@ const sessions = new Map<PersonRole, Session>();
 async function setUp() {
   browser = await launchChromium();
   kiosk = await kioskFixture();
-  // Something on every page: a visitor inside, one waiting for approval, a guest expected later today.
   const { api, hosts } = kiosk;
-  const walkIn = (name: string, hostId: string, extra: Record<string, unknown> = {}) =>
-    api('POST', '/v1/visits', { visit: { id: randomUUID(), hostId, ...extra }, visitor: { name } });
-  const inside = await walkIn('Olivia Dunham', hosts.beatriz.id);
-  assert.equal(inside.status, 200, JSON.stringify(inside.body));
-  const waiting = await walkIn('Walter Bishop', hosts.carlos.id, { authorizationStatus: 'AWAITING' });
-  assert.equal(waiting.status, 200, JSON.stringify(waiting.body));
-  const expectedAt = new Date(Date.now() + 3 * 3600_000).toISOString();
-  const invited = await api('POST', '/v1/invitees', {
-    name: 'Peter Bishop',
-    email: 'peter@guest.test',
-    hostId: hosts.beatriz.id,
-    expectedAt,
-  });
-  assert.equal(invited.status, 200, JSON.stringify(invited.body));
+  const people = new Map<PersonRole, string>();
   for (const role of personRoles) {
     const person = await signedInPerson(kiosk.service.url, kiosk.apiKey, { role, name: `${role} Person` });
     sessions.set(role, person.session);
+    people.set(role, person.hostId);
   }
+  // Something on every page, each person's own pages included: visitors inside, waiting for approval, expected.
+  const hostOf = (role: PersonRole) => people.get(role) ?? assert.fail(`no ${role} person`);
+  const walkIn = async (name: string, hostId: string, extra: Record<string, unknown> = {}) => {
+    const made = await api('POST', '/v1/visits', { visit: { id: randomUUID(), hostId, ...extra }, visitor: { name } });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+  };
+  const invite = async (name: string, hostId: string) => {
+    const expectedAt = new Date(Date.now() + 3 * 3600_000).toISOString();
+    const made = await api('POST', '/v1/invitees', { name, email: `${randomUUID()}@guest.test`, hostId, expectedAt });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+  };
+  await walkIn('Olivia Dunham', hosts.beatriz.id);
+  await walkIn('Walter Bishop', hosts.carlos.id, { authorizationStatus: 'AWAITING' });
+  await invite('Peter Bishop', hosts.beatriz.id);
+  await walkIn('Astrid Farnsworth', hostOf('HOST'));
+  await walkIn('Nina Sharp', hostOf('HOST'), { authorizationStatus: 'AWAITING' });
+  await invite('William Bell', hostOf('HOST'));
+  await walkIn('Phillip Broyles', hostOf('EMPLOYEE'), { authorizationStatus: 'AWAITING' });
 }
 
 /** Waits until the page has nothing loading: no `aria-busy` region and no status that says "Loading". */

@@ -78,7 +78,10 @@ async function readDay(api: ReturnType<typeof useConsole>['api'], session: Conso
   return {
     counts: take(counts),
     waiting: take(waiting),
-    inside: take(inside)?.sort((a, b) => Date.parse(b.checkinAt) - Date.parse(a.checkinAt)),
+    // Those waiting for approval are in their own list (and not in the count of who is inside).
+    inside: take(inside)
+      ?.filter((visit) => visitState(visit) === 'inside')
+      .sort((a, b) => Date.parse(b.checkinAt) - Date.parse(a.checkinAt)),
     expected: take(invitees)
       ?.filter((invitee) => invitee.status === 'confirmed')
       .sort((a, b) => Date.parse(a.expectedAt) - Date.parse(b.expectedAt)),
