@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { type Session, signedInPerson, signInBrowser } from '../helpers/accounts.ts';
+import type { Browser, Page } from 'playwright-core';
+import { openConsole, type Session, signedInPerson } from '../helpers/accounts.ts';
 import { axeProblems, launchChromium, screenshot } from '../helpers/browser.ts';
 import { client, startService, type TestService } from '../helpers/service.ts';
 
@@ -61,20 +61,7 @@ after(async () => {
 
 /** A signed-in page at the given size, with every script error and CSP refusal collected. */
 async function open(session: Session, width: number, height: number, path = '/console/analytics?lang=en') {
-  const context: BrowserContext = await browser.newContext({
-    viewport: { width, height },
-    locale: 'en-US',
-    acceptDownloads: true,
-  });
-  await signInBrowser(context, service.url, session);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (/Content[- ]Security[- ]Policy|Refused to/i.test(message.text())) problems.push(message.text());
-  });
-  await page.goto(`${service.url}${path}`);
-  return { page, problems, context };
+  return await openConsole(browser, service.url, { path, session, viewport: { width, height }, acceptDownloads: true });
 }
 
 /** The totals as the page shows them, by their label. */

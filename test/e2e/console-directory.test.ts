@@ -9,8 +9,14 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { type Person, type Session, signedInPerson, signInBrowser } from '../helpers/accounts.ts';
+import type { Browser } from 'playwright-core';
+import {
+  type OpenedConsole,
+  openConsole as openConsoleAt,
+  type Person,
+  type Session,
+  signedInPerson,
+} from '../helpers/accounts.ts';
 import { axeProblems, launchChromium, overflowing, screenshot } from '../helpers/browser.ts';
 import { pngBytes } from '../helpers/files.ts';
 import { type KioskFixture, kioskFixture } from '../helpers/kiosk.ts';
@@ -69,17 +75,13 @@ async function openConsole(
   person: { session: Session },
   path: string,
   viewport: { width: number; height: number } = desk,
-): Promise<{ page: Page; context: BrowserContext; problems: string[] }> {
-  const context = await browser.newContext({ viewport, locale: 'en-US', acceptDownloads: true });
-  await signInBrowser(context, kiosk.service.url, person.session);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (/Content[- ]Security[- ]Policy|Refused to/i.test(message.text())) problems.push(message.text());
+): Promise<OpenedConsole> {
+  return await openConsoleAt(browser, kiosk.service.url, {
+    path,
+    session: person.session,
+    viewport,
+    acceptDownloads: true,
   });
-  await page.goto(`${kiosk.service.url}${path}`);
-  return { page, context, problems };
 }
 
 test("the visit log filters by status and kiosk, shows the visitor's photo, and downloads what it shows", async () => {

@@ -5,26 +5,17 @@
  * at the kiosk's screen beside the console, and finds the visit in the visit log and in analytics.
  */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { linkInMail, mailTo, testPassword } from '../helpers/accounts.ts';
 import { axeProblems, launchChromium, openKiosk, screenshot } from '../helpers/browser.ts';
 import { type KioskFixture, kioskFixture } from '../helpers/kiosk.ts';
-import { allowLoopback } from '../helpers/service.ts';
+import { allowLoopback, freePort } from '../helpers/service.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 
 let browser: Browser;
 let smtp: TestSmtp;
 let kiosk: KioskFixture;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 before(async () => {
   smtp = await startSmtp();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { type Person, type Session, signedInPerson, signInBrowser } from '../helpers/accounts.ts';
+import { openConsole, type Person, type Session, signedInPerson } from '../helpers/accounts.ts';
 import { axeProblems, launchChromium, screenshot } from '../helpers/browser.ts';
 import { type CreatedCompany, client, startService, type TestService } from '../helpers/service.ts';
 
@@ -33,15 +33,8 @@ async function openSettings(
   query = '',
   person: { session: Session } = admin,
 ): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport, locale: 'en-US' });
-  await signInBrowser(context, service.url, person.session);
-  const page = await context.newPage();
+  const { page, problems } = await openConsole(browser, service.url, { session: person.session, viewport });
   watchCalls(page);
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (/Content[- ]Security[- ]Policy|Refused to/i.test(message.text())) problems.push(message.text());
-  });
   await page.goto(`${service.url}/console/settings${query}`);
   return { page, problems };
 }

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { linkInMail, mailTo, signIn, signInBrowser, testPassword } from '../helpers/accounts.ts';
+import { linkInMail, mailTo, openConsole, signIn, signInBrowser, testPassword } from '../helpers/accounts.ts';
 import { axeProblems, launchChromium } from '../helpers/browser.ts';
 import { allowLoopback, client, freePort, startService, type TestService } from '../helpers/service.ts';
 import { smtpSettings, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
@@ -39,14 +39,7 @@ after(async () => {
 
 /** A page at a width, failing the test on a script error or a CSP violation. */
 async function openPage(width: number, height: number): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height }, locale: 'en-US' });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (/Content[- ]Security[- ]Policy|Refused to/i.test(message.text())) problems.push(message.text());
-  });
-  return { page, problems };
+  return await openConsole(browser, service.url, { viewport: { width, height } });
 }
 
 async function newPerson(name: string) {

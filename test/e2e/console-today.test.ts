@@ -8,8 +8,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { type Person, type Session, signedInPerson, signInBrowser } from '../helpers/accounts.ts';
+import type { Browser } from 'playwright-core';
+import {
+  type OpenedConsole,
+  openConsole as openConsoleAt,
+  type Person,
+  type Session,
+  signedInPerson,
+} from '../helpers/accounts.ts';
 import { axeProblems, launchChromium, openKiosk, overflowing, screenshot } from '../helpers/browser.ts';
 import { type KioskFixture, kioskFixture } from '../helpers/kiosk.ts';
 
@@ -42,17 +48,8 @@ async function openConsole(
   person: { session: Session },
   path: string,
   viewport: { width: number; height: number } = desk,
-): Promise<{ page: Page; context: BrowserContext; problems: string[] }> {
-  const context = await browser.newContext({ viewport, locale: 'en-US' });
-  await signInBrowser(context, kiosk.service.url, person.session);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (/Content[- ]Security[- ]Policy|Refused to/i.test(message.text())) problems.push(message.text());
-  });
-  await page.goto(`${kiosk.service.url}${path}`);
-  return { page, context, problems };
+): Promise<OpenedConsole> {
+  return await openConsoleAt(browser, kiosk.service.url, { path, session: person.session, viewport });
 }
 
 test('Today shows a check-in made elsewhere without a reload', async () => {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { simpleParser } from 'mailparser';
-import type { BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { client, type Reply } from './service.ts';
 import type { TestSmtp } from './smtp.ts';
 
@@ -151,4 +151,41 @@ export async function signInBrowser(context: BrowserContext, url: string, sessio
   await context.addCookies([
     { name: 'portaria_session', value: session.token, url, httpOnly: true, sameSite: 'Strict' },
   ]);
+}
+
+/** A console page as a test opens it, and what went wrong in it: script errors and refusals of the CSP. */
+export interface OpenedConsole {
+  page: Page;
+  context: BrowserContext;
+  problems: string[];
+}
+
+/**
+ * Opens `path` of the console at `url` in a browser context of its own at `viewport` (English), signed in as
+ * `session` (or signed out), collecting the page's script errors and CSP refusals in `problems`.
+ */
+export async function openConsole(
+  browser: Browser,
+  url: string,
+  options: {
+    path?: string;
+    session?: Session;
+    viewport: { width: number; height: number };
+    acceptDownloads?: boolean;
+  },
+): Promise<OpenedConsole> {
+  const context = await browser.newContext({
+    viewport: options.viewport,
+    locale: 'en-US',
+    acceptDownloads: options.acceptDownloads ?? false,
+  });
+  if (options.session) await signInBrowser(context, url, options.session);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (/Content[- ]Security[- ]Policy|Refused to/i.test(message.text())) problems.push(message.text());
+  });
+  if (options.path !== undefined) await page.goto(`${url}${options.path}`);
+  return { page, context, problems };
 }
