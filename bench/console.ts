@@ -64,8 +64,15 @@ export const consoleRequests: readonly ConsoleRequest[] = [
     path: `/v1/visits/history?${span(7)}&search=Ana&limit=50`,
     who: both,
   },
-  { key: 'hosts', page: 'Hosts', path: '/v1/hosts?limit=50', who: admin },
-  { key: 'kiosks', page: 'Kiosks', path: '/v1/credentials', who: admin },
+  {
+    key: 'visit_log_hosts',
+    page: 'Visit log, its host filter',
+    path: '/v1/hosts/directory?limit=1000',
+    who: both,
+  },
+  { key: 'hosts', page: 'Hosts', path: '/v1/hosts?limit=1000&offset=0', who: admin },
+  { key: 'hosts_accounts', page: "Hosts, the accounts' states", path: '/v1/accounts', who: admin },
+  { key: 'kiosks', page: 'Kiosks', path: '/v1/kiosks', who: admin },
   { key: 'analytics_30', page: 'Analytics, 30 days', path: `/v1/analytics?${span(30)}`, who: admin },
   { key: 'analytics_90', page: 'Analytics, 90 days', path: `/v1/analytics?${span(90)}`, who: admin },
   {
