@@ -51,7 +51,8 @@ export interface AxeViolation {
  * through the DevTools protocol, which the page's CSP does not govern, so the policy stays as strict as served.
  */
 export async function axeProblems(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
+  // Once per document: a page that moves between screens without reloading keeps it.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const violations = (await page.evaluate(() =>
     // biome-ignore lint/suspicious/noExplicitAny: axe is the global the evaluated script defined
     (window as any).axe

@@ -95,10 +95,24 @@ export function walkConsole(size: (typeof consoleSizes)[keyof typeof consoleSize
         const mine = consolePages.filter((p) => p.title && p.roles.includes(role));
         assert.ok(mine.length > 0, `${role} has pages`);
         try {
+          // As a person goes: the first page by its address, then the language from the menu and every page by its
+          // link, without reloading (the menu folds behind its button on a phone).
+          const first = mine[0] ?? assert.fail('no page');
+          await page.goto(`${kiosk.service.url}${first.path}?lang=en`);
+          await page.getByRole('heading', { level: 1, name: first.title?.en ?? '', exact: true }).waitFor();
+          const fromMenu = async () => {
+            const button = page.locator('.console-menu-button');
+            if ((await button.isVisible()) && (await button.getAttribute('aria-expanded')) !== 'true') {
+              await button.click();
+            }
+          };
           for (const { code: lang } of languages) {
+            await fromMenu();
+            await page.locator('.console-language select').selectOption(lang);
             for (const consolePage of mine) {
               const title = consolePage.title?.[lang] ?? '';
-              await page.goto(`${kiosk.service.url}${consolePage.path}?lang=${lang}`);
+              await fromMenu();
+              await page.getByRole('navigation').getByRole('link', { name: title, exact: true }).click();
               await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
               await settled(page, shellWords[lang].loading);
               assert.equal(await page.evaluate(() => document.documentElement.lang), lang);
